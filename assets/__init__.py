@@ -1,0 +1,1 @@
+"""Run-time assets of Minefield (help text, stylesheet), read with importlib.resources."""

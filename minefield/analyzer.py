@@ -1,0 +1,128 @@
+"""The hand analyzer behind ``minefield analyze``: waits of a 13-tile hand and what each pays.
+
+>>> result = analyze_request(AnalyzeRequest(hand="123m456p789s1112z"))
+>>> result.tenpai, [w.tile for w in result.waits]
+(True, ['2z'])
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from rich.table import Table
+from rich.text import Text
+
+from minefield.rules.game import Seat
+from minefield.rules.hand import Hand
+from minefield.rules.report import WaitReport
+from minefield.rules.score import WinContext, analyze
+from minefield.rules.settings import RuleSettings, SettingsError, describe_validation_error
+from minefield.rules.tiles import TileError, kind_from_str
+
+
+class AnalyzeRequest(BaseModel):
+    """One analysis request (a ``--jsonl`` line or the command's arguments)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    hand: str
+    seat: Seat = Seat.EAST
+    dora: str | None = None
+    ura: str | None = None
+    discard: Literal["first", "middle", "last"] = "middle"
+    rules: str = "standard"
+
+
+class AnalyzeResult(BaseModel):
+    """The analyzer's answer; ``waits`` in tile order."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    hand: str
+    tenpai: bool
+    waits: list[WaitReport]
+
+
+class AnalyzeError(ValueError):
+    """A request that cannot be analyzed; the message says what is wrong."""
+
+
+def _indicator(value: str | None, what: str) -> int | None:
+    if value is None or value.lower() == "none":
+        return None
+    try:
+        return kind_from_str(value)
+    except TileError as error:
+        raise AnalyzeError(f"{what} indicator: {error}") from None
+
+
+def context_for(seat: Seat, discard: str, dora: int | None, ura: int | None) -> WinContext:
+    """The win context for a ron on the ``first``, a ``middle`` or the ``last`` discard.
+
+    ``first`` is the opponent's first discard (ippatsu, R16); ``last`` is discard 34 (houtei,
+    R17), which only East can win on.
+    """
+    if discard == "last" and seat is Seat.WEST:
+        raise AnalyzeError("west cannot win on the last discard: discard 34 is west's own (R17)")
+    return WinContext(seat_wind=seat.wind, ippatsu=discard == "first", houtei=discard == "last",
+                      dora_indicator=dora, ura_indicator=ura)
+
+
+def analyze_request(request: AnalyzeRequest) -> AnalyzeResult:
+    """Analyze one request; raises :class:`AnalyzeError` with a clear message."""
+    try:
+        settings = RuleSettings.preset(request.rules)
+    except SettingsError as error:
+        raise AnalyzeError(str(error)) from None
+    try:
+        hand = Hand.parse(request.hand)
+    except TileError as error:
+        raise AnalyzeError(f"hand: {error}") from None
+    if hand.reds and not settings.red_fives:
+        raise AnalyzeError("hand: red fives (0m/0p/0s) are not used in these rules (R1)")
+    ctx = context_for(request.seat, request.discard, _indicator(request.dora, "dora"),
+                      _indicator(request.ura, "ura"))
+    reports = [WaitReport.from_value(v) for v in analyze(hand, ctx, settings)]
+    return AnalyzeResult(hand=str(hand), tenpai=bool(reports), waits=reports)
+
+
+def analyze_json_line(line: str) -> str:
+    """One ``--jsonl`` line in, one JSON line out (``{"error": ...}`` for a bad line)."""
+    try:
+        request = AnalyzeRequest.model_validate_json(line)
+        return analyze_request(request).model_dump_json()
+    except ValidationError as error:
+        return _error_json(describe_validation_error(error, "field"))
+    except AnalyzeError as error:
+        return _error_json(str(error))
+
+
+def _error_json(message: str) -> str:
+    return json.dumps({"error": message})
+
+
+def render_table(result: AnalyzeResult) -> Table | Text:
+    """A readable Rich table of the waits, or a notice when the hand is not tenpai."""
+    if not result.tenpai:
+        return Text(f"{result.hand}: not tenpai (no live wait), so it can never win (R12).",
+                    style="bold yellow")
+    table = Table(title=f"{result.hand}: waits", title_justify="left")
+    table.add_column("wait", no_wrap=True)
+    table.add_column("ron?", no_wrap=True)
+    table.add_column("points", justify="right", no_wrap=True)
+    table.add_column("han/fu", justify="right", no_wrap=True)
+    table.add_column("limit", no_wrap=True)
+    table.add_column("dora/ura", no_wrap=True)
+    table.add_column("yaku and reading", ratio=1)
+    for wait in result.waits:
+        verdict = Text("yes", style="green") if wait.eligible else Text("no", style="red")
+        yaku = ", ".join(f"{y.name} {y.han}" for y in wait.yaku)
+        dora = f"{wait.dora}{f'+{wait.aka}r' if wait.aka else ''}/{wait.ura}"
+        reading = Text(f"{wait.wait}: {' '.join(wait.groups)}", style="dim")
+        table.add_row(wait.tile, verdict, str(wait.points), f"{wait.han}/{wait.fu}",
+                      wait.limit or "-", dora, Text.assemble(yaku, "\n", reading))
+    table.caption = ("ron? is R14's verdict (mangan without ura); points, han and limit include "
+                     "ura dora")
+    return table

@@ -1,0 +1,148 @@
+"""The ``minefield`` command: the game (default), practice, hot-seat, and tools.
+
+Every subcommand reports bad input as one clear line on stderr and exit status 2, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from rich.console import Console
+
+from minefield.analyzer import (
+    AnalyzeError,
+    AnalyzeRequest,
+    analyze_json_line,
+    analyze_request,
+    render_table,
+)
+from minefield.rules.game import Seat
+from minefield.rules.settings import PRESETS
+
+SEATS = [s.value for s in Seat]
+LEVELS = ["easy", "normal", "strong"]
+
+
+class UsageError(Exception):
+    """Bad input on the command line; printed as one line, exit status 2."""
+
+
+def _add_analyze(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "analyze",
+        help="waits of a 13-tile hand and what each ron pays",
+        description="Show the waits of a 13-tile hand and, for each, whether a "
+        "ron is allowed (R14) and what it scores.",
+    )
+    p.add_argument("hand", nargs="?", help="13 tiles in mpsz notation, e.g. 23m456m345p678s55s")
+    p.add_argument("--seat", choices=SEATS, default="east", help="the winner's seat wind")
+    p.add_argument("--dora", default=None, metavar="IND", help="dora indicator, e.g. 3m")
+    p.add_argument("--ura", default=None, metavar="IND", help="ura dora indicator")
+    p.add_argument(
+        "--discard",
+        choices=["first", "middle", "last"],
+        default="middle",
+        help="first: ippatsu (R16); last: houtei (R17, East only)",
+    )
+    p.add_argument("--rules", choices=list(PRESETS), default="standard", help="rule preset")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="read one JSON request per line from stdin, write one result per line",
+    )
+
+
+def _run_analyze(args: argparse.Namespace) -> int:
+    if args.jsonl:
+        if args.hand:
+            raise UsageError("--jsonl reads hands from stdin: give no HAND argument")
+        for line in sys.stdin:
+            if line.strip():
+                print(analyze_json_line(line), flush=True)
+        return 0
+    if not args.hand:
+        raise UsageError("analyze needs a HAND (or --jsonl)")
+    request = AnalyzeRequest(
+        hand=args.hand,
+        seat=Seat(args.seat),
+        dora=args.dora,
+        ura=args.ura,
+        discard=args.discard,
+        rules=args.rules,
+    )
+    try:
+        result = analyze_request(request)
+    except AnalyzeError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        print(result.model_dump_json())
+    else:
+        Console().print(render_table(result))
+    return 0
+
+
+def _add_game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("practice", help="play against a bot")
+    p.add_argument("--seed", type=int, default=None, help="deal seed (random if omitted)")
+    p.add_argument("--level", choices=LEVELS, default=None, help="bot level")
+    p.add_argument("--seat", choices=SEATS, default=None, help="your seat")
+    p.add_argument("--rules", choices=list(PRESETS), default=None, help="rule preset")
+    h = sub.add_parser("hotseat", help="two players at one terminal")
+    h.add_argument("--seed", type=int, default=None, help="deal seed (random if omitted)")
+    h.add_argument("--rules", choices=list(PRESETS), default=None, help="rule preset")
+
+
+def _add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    b = sub.add_parser("bot-hand", help="the hand a bot would build from 34 tiles")
+    b.add_argument("tiles", nargs="?", help="34 tiles in mpsz notation")
+    b.add_argument("--seat", choices=SEATS, default="east")
+    b.add_argument("--dora", default=None, metavar="IND", help="dora indicator")
+    b.add_argument("--level", choices=LEVELS, default="strong")
+    out = b.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument("--jsonl", action="store_true", help="JSON requests on stdin, one per line")
+    s = sub.add_parser("simulate", help="bot-vs-bot games with statistics")
+    s.add_argument("--games", type=int, default=100)
+    s.add_argument("--east", choices=LEVELS, default="strong")
+    s.add_argument("--west", choices=LEVELS, default="normal")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``minefield`` command."""
+    parser = argparse.ArgumentParser(prog="minefield", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_game_commands(sub)
+    _add_analyze(sub)
+    _add_bot_commands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``minefield`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "analyze":
+            return _run_analyze(args)
+        if args.command in ("bot-hand", "simulate"):
+            from minefield.bots import commands
+
+            return commands.run(args)
+        from minefield.tui import launch
+
+        return launch.run(args)
+    except UsageError as error:
+        print(f"minefield: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,524 @@
+"""One game of Minefield as a pure state machine (R6-R18, R26, R27).
+
+``Game.apply(seat, command)`` validates a command, changes the state and returns the events it
+caused; a wrong command raises :class:`IllegalCommand` and changes nothing. A game is rebuilt
+from its seed, settings and commands with :meth:`Game.replay`.
+
+>>> game = Game(seed=1)
+>>> game.phase
+'choosing'
+>>> game.apply(Seat.EAST, Discard(tile="1m"))
+Traceback (most recent call last):
+...
+minefield.rules.game.IllegalCommand: east cannot discard now: both hands are not chosen yet
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from minefield.rules.hand import HAND_SIZE, Hand, waits
+from minefield.rules.report import WaitReport
+from minefield.rules.score import WinContext, score_win
+from minefield.rules.settings import RuleSettings, describe_validation_error
+from minefield.rules.tiles import EAST, WEST, Tile, TileError, kind_str, parse_tiles, tiles_to_str
+from minefield.rules.wall import Deal, tile_from_id
+
+DISCARDS_PER_SEAT = 17
+TOTAL_DISCARDS = 2 * DISCARDS_PER_SEAT
+
+
+class Seat(StrEnum):
+    """The two seats (R6). East discards first."""
+
+    EAST = "east"
+    WEST = "west"
+
+    @property
+    def other(self) -> Seat:
+        """The opponent's seat."""
+        return Seat.WEST if self is Seat.EAST else Seat.EAST
+
+    @property
+    def wind(self) -> int:
+        """The seat wind's tile kind (1z or 3z)."""
+        return EAST if self is Seat.EAST else WEST
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class IllegalCommand(ValueError):
+    """A command that is not allowed now; the game state is unchanged."""
+
+
+def _canonical_tiles(value: str, expected: int | None) -> str:
+    tiles = parse_tiles(value)
+    if expected is not None and len(tiles) != expected:
+        raise ValueError(f"hand has {len(tiles)} tiles, expected {expected}")
+    return tiles_to_str(tiles)
+
+
+class ChooseHand(BaseModel):
+    """Phase 1: keep these 13 of your 34 tiles as your hand (R7)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: Literal["choose_hand"] = "choose_hand"
+    tiles: str
+
+    @field_validator("tiles")
+    @classmethod
+    def _check_tiles(cls, value: str) -> str:
+        return _canonical_tiles(value, HAND_SIZE)
+
+    def __repr__(self) -> str:
+        return "ChooseHand(<tiles hidden>)"
+
+    def __rich_repr__(self) -> Iterator[Any]:
+        yield "tiles", "<hidden>"
+
+
+class Discard(BaseModel):
+    """Phase 2: discard one tile of your pool (R10)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: Literal["discard"] = "discard"
+    tile: str
+
+    @field_validator("tile")
+    @classmethod
+    def _check_tile(cls, value: str) -> str:
+        return _canonical_tiles(value, 1)
+
+
+Command = Annotated[ChooseHand | Discard, Field(discriminator="type")]
+COMMAND_ADAPTER: TypeAdapter[ChooseHand | Discard] = TypeAdapter(Command)
+
+
+def parse_command(data: Any) -> ChooseHand | Discard:
+    """Validate a command from a dict or JSON string; :class:`IllegalCommand` if malformed."""
+    try:
+        if isinstance(data, (str, bytes)):
+            return COMMAND_ADAPTER.validate_json(data)
+        return COMMAND_ADAPTER.validate_python(data)
+    except ValidationError as error:
+        raise IllegalCommand(describe_validation_error(error, "command field")) from None
+
+
+class FuritenCause(BaseModel):
+    """Why a player became furiten (R15, R27)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["own_discard", "passed_wait"]
+    tile: str
+    discard_number: int
+    detail: str
+
+
+# ---------------------------------------------------------------------------------------------
+# Events
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def for_seat(self, viewer: Seat) -> _Event | None:
+        """This event as ``viewer`` may see it (None: not at all)."""
+        return self
+
+
+class GameStarted(_Event):
+    """Tiles are dealt; the dora indicator is face up (R3)."""
+
+    type: Literal["game_started"] = "game_started"
+    dora_indicator: str
+    settings: RuleSettings
+
+
+class HandChosen(_Event):
+    """A player fixed their hand. Only that player sees the tiles."""
+
+    type: Literal["hand_chosen"] = "hand_chosen"
+    seat: Seat
+    hand: str | None = None
+
+    def for_seat(self, viewer: Seat) -> _Event | None:
+        return self if viewer is self.seat else self.model_copy(update={"hand": None})
+
+    def __repr__(self) -> str:
+        return f"HandChosen(seat={self.seat.value}, <hand hidden>)"
+
+
+class DiscardsBegin(_Event):
+    """Both hands are fixed; East discards first (R10)."""
+
+    type: Literal["discards_begin"] = "discards_begin"
+
+
+class Discarded(_Event):
+    """A discard (public). ``number`` counts all discards of the game, 1 to 34."""
+
+    type: Literal["discarded"] = "discarded"
+    seat: Seat
+    tile: str
+    number: int
+
+
+class BecameFuriten(_Event):
+    """A player is now permanently furiten (R15). Private to that player (R26, R27)."""
+
+    type: Literal["became_furiten"] = "became_furiten"
+    seat: Seat
+    cause: FuritenCause
+
+    def for_seat(self, viewer: Seat) -> _Event | None:
+        return self if viewer is self.seat else None
+
+
+class GameEnded(_Event):
+    """The end: ron or exhaustive draw, with everything revealed (R11, R13, R18, R26)."""
+
+    type: Literal["game_ended"] = "game_ended"
+    result: Literal["ron", "draw"]
+    winner: Seat | None = None
+    win_tile: str | None = None
+    discard_number: int
+    value: WaitReport | None = None
+    seed: int
+    hands: dict[Seat, str | None]
+    pools: dict[Seat, str]
+    waits: dict[Seat, list[str]]
+    furiten: dict[Seat, FuritenCause | None]
+    ura_indicator: str
+
+
+Event = Annotated[
+    GameStarted | HandChosen | DiscardsBegin | Discarded | BecameFuriten | GameEnded,
+    Field(discriminator="type"),
+]
+EVENT_ADAPTER: TypeAdapter[
+    GameStarted | HandChosen | DiscardsBegin | Discarded | BecameFuriten | GameEnded
+] = TypeAdapter(Event)
+
+
+# ---------------------------------------------------------------------------------------------
+# The view of one seat (R26)
+
+
+class PlayerView(BaseModel):
+    """Everything one seat may see, and nothing else (R26, R27)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: Seat
+    phase: Literal["choosing", "discarding", "ended"]
+    settings: RuleSettings
+    dora_indicator: str
+    own_tiles: str
+    own_hand: str | None
+    own_pool: str
+    discards: dict[Seat, list[str]]
+    turn: Seat | None
+    opponent_ready: bool
+    own_furiten: FuritenCause | None
+    end: GameEnded | None = None
+
+    @property
+    def discards_made(self) -> int:
+        """Discards made so far by both players (0 to 34)."""
+        return sum(len(row) for row in self.discards.values())
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this seat must discard now."""
+        return self.phase == "discarding" and self.turn is self.seat
+
+    def __repr__(self) -> str:
+        return (f"PlayerView(seat={self.seat.value}, phase={self.phase}, "
+                f"discards={self.discards_made}, <tiles hidden>)")
+
+    def __rich_repr__(self) -> Iterator[Any]:
+        yield "seat", self.seat.value
+        yield "phase", self.phase
+        yield "tiles", "<hidden>"
+
+
+# ---------------------------------------------------------------------------------------------
+# The game
+
+
+class _SeatState:
+    """One seat's private state. Its repr never shows tiles."""
+
+    __slots__ = ("discards", "furiten", "hand", "hand_ids", "pool", "tile_ids", "waits")
+
+    def __init__(self, tile_ids: Sequence[int]) -> None:
+        self.tile_ids: tuple[int, ...] = tuple(sorted(tile_ids))
+        self.hand: Hand | None = None
+        self.hand_ids: tuple[int, ...] = ()
+        self.pool: list[int] = []
+        self.discards: list[int] = []
+        self.waits: tuple[int, ...] = ()
+        self.furiten: FuritenCause | None = None
+
+    def __repr__(self) -> str:
+        return "_SeatState(<hidden>)"
+
+
+class Game:
+    """A single game (R6-R18). ``Game(seed, settings)`` deals at once.
+
+    Illegal commands raise :class:`IllegalCommand` and leave the state unchanged.
+    """
+
+    def __init__(self, seed: int, settings: RuleSettings | None = None) -> None:
+        self.settings = settings or RuleSettings()
+        self.deal = Deal.from_seed(seed)
+        self.seed = seed
+        self._seats = {
+            Seat.EAST: _SeatState(self.deal.east_tiles),
+            Seat.WEST: _SeatState(self.deal.west_tiles),
+        }
+        self.phase: Literal["choosing", "discarding", "ended"] = "choosing"
+        self.turn: Seat | None = None
+        self.discard_count = 0
+        self.commands: list[tuple[Seat, ChooseHand | Discard]] = []
+        self.events: list[_Event] = []
+        self.result: GameEnded | None = None
+        self._emit([GameStarted(dora_indicator=str(self.dora_indicator), settings=self.settings)])
+
+    def __repr__(self) -> str:
+        return (f"Game(seed=<hidden>, phase={self.phase}, discards={self.discard_count}, "
+                "<tiles hidden>)")
+
+    # -- public facts ---------------------------------------------------------------------------
+
+    @property
+    def dora_indicator(self) -> Tile:
+        """The face-up indicator (R3)."""
+        return self._tile(self.deal.dora_indicator_id)
+
+    @property
+    def ura_indicator(self) -> Tile:
+        """The tile beneath it, revealed only at the end (R3, R18)."""
+        return self._tile(self.deal.ura_indicator_id)
+
+    def tiles_of(self, seat: Seat) -> list[Tile]:
+        """The 34 tiles dealt to ``seat`` (hidden information: use views for players)."""
+        return [self._tile(i) for i in self._seats[seat].tile_ids]
+
+    def hand_of(self, seat: Seat) -> Hand | None:
+        """The seat's fixed hand, or None before it is chosen (hidden information)."""
+        return self._seats[seat].hand
+
+    def waits_of(self, seat: Seat) -> tuple[int, ...]:
+        """The kinds the seat's hand waits on (hidden information)."""
+        return self._seats[seat].waits
+
+    def furiten_of(self, seat: Seat) -> FuritenCause | None:
+        """Why the seat is furiten, or None."""
+        return self._seats[seat].furiten
+
+    # -- commands -------------------------------------------------------------------------------
+
+    def apply(self, seat: Seat | str, command: ChooseHand | Discard | dict[str, Any] | str
+              ) -> list[_Event]:
+        """Apply one seat's command and return the events it caused (all of them, unredacted).
+
+        Raises :class:`IllegalCommand` with the reason; the state is then unchanged.
+        """
+        try:
+            seat = Seat(seat)
+        except ValueError:
+            raise IllegalCommand(f"{seat!r} is not a seat: use east or west") from None
+        if not isinstance(command, (ChooseHand, Discard)):
+            command = parse_command(command)
+        if isinstance(command, ChooseHand):
+            events = self._choose(seat, command)
+        else:
+            events = self._discard(seat, command)
+        self.commands.append((seat, command))
+        return self._emit(events)
+
+    def _emit(self, events: list[_Event]) -> list[_Event]:
+        self.events.extend(events)
+        return events
+
+    def _choose(self, seat: Seat, command: ChooseHand) -> list[_Event]:
+        state = self._seats[seat]
+        if self.phase != "choosing":
+            raise IllegalCommand(f"{seat} cannot choose a hand now: the game is {self.phase}")
+        if state.hand is not None:
+            raise IllegalCommand(f"{seat} has already chosen a hand; hands never change (R8)")
+        wanted = parse_tiles(command.tiles)
+        available = list(state.tile_ids)
+        chosen: list[int] = []
+        for tile in wanted:
+            match = next((i for i in available if self._tile(i) == tile), None)
+            if match is None:
+                have = sum(1 for i in state.tile_ids if self._tile(i) == tile)
+                raise IllegalCommand(
+                    f"{seat} cannot keep {tile}: their 34 tiles hold {have} of it"
+                    f" and the hand asks for {sum(1 for t in wanted if t == tile)}")
+            available.remove(match)
+            chosen.append(match)
+        hand = Hand(self._tile(i) for i in chosen)
+        state.hand = hand
+        state.hand_ids = tuple(sorted(chosen))
+        state.pool = sorted(available)
+        state.waits = waits(hand.counts)
+        events: list[_Event] = [HandChosen(seat=seat, hand=str(hand))]
+        if all(s.hand is not None for s in self._seats.values()):
+            self.phase = "discarding"
+            self.turn = Seat.EAST
+            events.append(DiscardsBegin())
+        return events
+
+    def _discard(self, seat: Seat, command: Discard) -> list[_Event]:
+        if self.phase == "choosing":
+            raise IllegalCommand(f"{seat} cannot discard now: both hands are not chosen yet")
+        if self.phase == "ended":
+            raise IllegalCommand(f"{seat} cannot discard now: the game has ended")
+        if seat is not self.turn:
+            raise IllegalCommand(f"{seat} cannot discard now: it is {self.turn}'s turn")
+        state = self._seats[seat]
+        tile = Tile.parse(command.tile)
+        tile_id = next((i for i in state.pool if self._tile(i) == tile), None)
+        if tile_id is None:
+            where = "in their hand" if tile in [self._tile(i) for i in state.hand_ids] else (
+                "already discarded" if tile in [self._tile(i) for i in state.discards]
+                else "not among their tiles")
+            raise IllegalCommand(f"{seat} cannot discard {tile}: it is {where}, not in their pool")
+
+        state.pool.remove(tile_id)
+        state.discards.append(tile_id)
+        self.discard_count += 1
+        number = self.discard_count
+        events: list[_Event] = [Discarded(seat=seat, tile=str(tile), number=number)]
+
+        if tile.kind in state.waits and state.furiten is None:  # R15a
+            state.furiten = FuritenCause(
+                kind="own_discard", tile=str(tile), discard_number=number,
+                detail=f"you discarded {tile}, one of your own waits")
+            events.append(BecameFuriten(seat=seat, cause=state.furiten))
+
+        receiver = seat.other
+        other = self._seats[receiver]
+        if tile.kind in other.waits and other.furiten is None and other.hand is not None:
+            ctx = self._context(receiver, number)
+            value = score_win(other.hand, tile.kind, ctx, self.settings, win_red=tile.red)
+            assert value is not None
+            if value.eligible:  # R13: ron is automatic
+                report = WaitReport.from_value(value)
+                return [*events, self._end("ron", number, receiver, tile, report)]
+            basis = value.basis
+            other.furiten = FuritenCause(  # R15b
+                kind="passed_wait", tile=str(tile), discard_number=number,
+                detail=(f"{tile} was one of your waits but worth only {basis.han} han "
+                        f"{basis.fu} fu without ura, below mangan"))
+            events.append(BecameFuriten(seat=receiver, cause=other.furiten))
+
+        if number == TOTAL_DISCARDS:  # R11
+            return [*events, self._end("draw", number, None, None, None)]
+        self.turn = receiver
+        return events
+
+    def _context(self, winner: Seat, number: int) -> WinContext:
+        """R16 ippatsu (the opponent's first discard), R17 houtei (discard 34)."""
+        first_of_other = 2 if winner is Seat.EAST else 1
+        return WinContext(
+            seat_wind=winner.wind,
+            ippatsu=number == first_of_other,
+            houtei=number == TOTAL_DISCARDS,
+            dora_indicator=self.dora_indicator.kind,
+            ura_indicator=self.ura_indicator.kind,
+        )
+
+    def _end(self, result: Literal["ron", "draw"], number: int, winner: Seat | None,
+             tile: Tile | None, report: WaitReport | None) -> GameEnded:
+        self.phase = "ended"
+        self.turn = None
+        ended = GameEnded(
+            result=result,
+            winner=winner,
+            win_tile=str(tile) if tile else None,
+            discard_number=number,
+            value=report,
+            seed=self.seed,
+            hands={s: str(st.hand) if st.hand else None for s, st in self._seats.items()},
+            pools={s: self._str(st.pool + st.discards) for s, st in self._seats.items()},
+            waits={s: [kind_str(k) for k in st.waits] for s, st in self._seats.items()},
+            furiten={s: st.furiten for s, st in self._seats.items()},
+            ura_indicator=str(self.ura_indicator),
+        )
+        self.result = ended
+        return ended
+
+    # -- views ----------------------------------------------------------------------------------
+
+    def view(self, seat: Seat | str) -> PlayerView:
+        """What ``seat`` may see now (R26)."""
+        seat = Seat(seat)
+        state = self._seats[seat]
+        return PlayerView(
+            seat=seat,
+            phase=self.phase,
+            settings=self.settings,
+            dora_indicator=str(self.dora_indicator),
+            own_tiles=self._str(state.tile_ids),
+            own_hand=str(state.hand) if state.hand else None,
+            own_pool=self._str(state.pool) if state.hand else "",
+            discards={s: [str(self._tile(i)) for i in st.discards]
+                      for s, st in self._seats.items()},
+            turn=self.turn,
+            opponent_ready=self._seats[seat.other].hand is not None,
+            own_furiten=state.furiten,
+            end=self.result,
+        )
+
+    def events_for(self, seat: Seat | str) -> list[_Event]:
+        """The event log as ``seat`` may see it."""
+        seat = Seat(seat)
+        shown = (event.for_seat(seat) for event in self.events)
+        return [event for event in shown if event is not None]
+
+    # -- replay ---------------------------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, seed: int, settings: RuleSettings | None,
+               commands: Sequence[tuple[Seat | str, ChooseHand | Discard | dict[str, Any]]]
+               ) -> Game:
+        """Rebuild a game from its seed, settings and commands (ARCHITECTURE 2)."""
+        game = cls(seed, settings)
+        for seat, command in commands:
+            game.apply(seat, command)
+        return game
+
+    def state_key(self) -> tuple[Any, ...]:
+        """A value that is equal for two games in the same state (for tests and records)."""
+        seats = tuple(
+            (str(s.hand), tuple(s.pool), tuple(s.discards), s.furiten)
+            for s in self._seats.values())
+        return (self.seed, self.settings, self.phase, self.turn, self.discard_count, seats,
+                self.result)
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _tile(self, tile_id: int) -> Tile:
+        return tile_from_id(tile_id, self.settings.red_fives)
+
+    def _str(self, tile_ids: Sequence[int]) -> str:
+        return tiles_to_str(self._tile(i) for i in tile_ids)
+
+
+__all__ = [
+    "ChooseHand", "Command", "Discard", "Event", "FuritenCause", "Game", "GameEnded",
+    "IllegalCommand", "PlayerView", "Seat", "TileError", "parse_command",
+]

@@ -1,0 +1,187 @@
+"""Tiles and mpsz notation (RULES.md, notation section and R1, R4).
+
+A tile *kind* is an int 0..33: 0-8 man (1m-9m), 9-17 pin, 18-26 sou, 27-33 honors
+(1z East, 2z South, 3z West, 4z North, 5z white, 6z green, 7z red). A :class:`Tile` is a kind
+plus a red flag (red fives, written ``0m/0p/0s``, exist only with ``red_fives`` on).
+
+>>> parse_tiles("23m55s")
+[Tile.parse('2m'), Tile.parse('3m'), Tile.parse('5s'), Tile.parse('5s')]
+>>> tiles_to_str(parse_tiles("3m2m1z"))
+'23m1z'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+SUITS = "mpsz"
+NUM_KINDS = 34
+EAST, SOUTH, WEST, NORTH, HAKU, HATSU, CHUN = range(27, 34)
+DRAGONS = (HAKU, HATSU, CHUN)
+WINDS = (EAST, SOUTH, WEST, NORTH)
+TERMINALS_AND_HONORS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+FIVES = (4, 13, 22)
+
+
+class TileError(ValueError):
+    """A tile string that is not valid mpsz notation, or an impossible set of tiles."""
+
+
+def is_honor(kind: int) -> bool:
+    """True for winds and dragons (``1z``-``7z``)."""
+    return kind >= 27
+
+
+def is_terminal_or_honor(kind: int) -> bool:
+    """True for 1s, 9s and honors (yaochuuhai)."""
+    return kind >= 27 or kind % 9 in (0, 8)
+
+
+def suit_of(kind: int) -> int:
+    """0 man, 1 pin, 2 sou, 3 honors."""
+    return kind // 9
+
+
+def kind_str(kind: int) -> str:
+    """The mpsz name of a kind: ``kind_str(0) == '1m'``, ``kind_str(33) == '7z'``."""
+    if not 0 <= kind < NUM_KINDS:
+        raise TileError(f"{kind} is not a tile kind (0-33)")
+    return f"{kind % 9 + 1}{SUITS[kind // 9]}"
+
+
+def kind_from_str(text: str) -> int:
+    """Parse a single kind such as ``'5p'`` (a red ``'0p'`` gives the kind of 5p)."""
+    tiles = parse_tiles(text)
+    if len(tiles) != 1:
+        raise TileError(f"{text!r} is not a single tile")
+    return tiles[0].kind
+
+
+def dora_from_indicator(indicator: int) -> int:
+    """R4: the dora is the kind after its indicator, wrapping within its group.
+
+    >>> kind_str(dora_from_indicator(kind_from_str("9m")))
+    '1m'
+    >>> kind_str(dora_from_indicator(kind_from_str("4z")))
+    '1z'
+    >>> kind_str(dora_from_indicator(kind_from_str("7z")))
+    '5z'
+    """
+    if indicator < 27:
+        return indicator - indicator % 9 + (indicator % 9 + 1) % 9
+    if indicator < 31:
+        return 27 + (indicator - 27 + 1) % 4
+    return 31 + (indicator - 31 + 1) % 3
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Tile:
+    """One tile: a kind (0-33) and whether it is a red five."""
+
+    kind: int
+    red: bool = False
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.kind < NUM_KINDS:
+            raise TileError(f"{self.kind} is not a tile kind (0-33)")
+        if self.red and self.kind not in FIVES:
+            raise TileError(f"only fives can be red, not {kind_str(self.kind)}")
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """``Tile.parse('0p')`` is the red five of pin."""
+        tiles = parse_tiles(text)
+        if len(tiles) != 1:
+            raise TileError(f"{text!r} is not a single tile")
+        return tiles[0]
+
+    def __str__(self) -> str:
+        if self.red:
+            return f"0{SUITS[self.kind // 9]}"
+        return kind_str(self.kind)
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({str(self)!r})"
+
+
+def parse_tiles(text: str) -> list[Tile]:
+    """Parse mpsz notation into tiles, in the order written.
+
+    Digits are grouped before their suit letter (``23m456m345p55s``); spaces are ignored.
+    Raises :class:`TileError` naming the first problem and where it is.
+    """
+    tiles: list[Tile] = []
+    pending: list[tuple[int, int]] = []  # (digit, position in text)
+    for pos, char in enumerate(text):
+        if char.isspace():
+            continue
+        if char.isdigit():
+            pending.append((int(char), pos))
+            continue
+        suit = char.lower()
+        if suit not in SUITS:
+            raise TileError(f"unexpected {char!r} at position {pos + 1} of {text!r}: "
+                            "tiles are digits followed by m, p, s or z")
+        if not pending:
+            raise TileError(f"suit letter {char!r} at position {pos + 1} of {text!r} "
+                            "has no digits before it")
+        base = SUITS.index(suit) * 9
+        for digit, _ in pending:
+            if suit == "z":
+                if not 1 <= digit <= 7:
+                    raise TileError(f'"{digit}z" is not a tile (honors are 1z-7z)')
+                tiles.append(Tile(base + digit - 1))
+            elif digit == 0:
+                tiles.append(Tile(base + 4, red=True))
+            else:
+                tiles.append(Tile(base + digit - 1))
+        pending = []
+    if pending:
+        raise TileError(f"digits at the end of {text!r} have no suit letter (m, p, s or z)")
+    return tiles
+
+
+def tiles_to_str(tiles: Iterable[Tile]) -> str:
+    """Write tiles in sorted, grouped mpsz notation (red fives as ``0``, before the 5s)."""
+    ordered = sorted(tiles, key=lambda t: (t.kind, not t.red))
+    out: list[str] = []
+    for suit_index, suit in enumerate(SUITS):
+        digits = "".join(
+            "0" if t.red else str(t.kind % 9 + 1) for t in ordered if t.kind // 9 == suit_index
+        )
+        if digits:
+            out.append(digits + suit)
+    return "".join(out)
+
+
+def kinds_to_str(kinds: Iterable[int]) -> str:
+    """Write plain kinds in grouped mpsz notation."""
+    return tiles_to_str(Tile(k) for k in kinds)
+
+
+def counts_of(tiles: Iterable[Tile]) -> list[int]:
+    """34 counts, one per kind."""
+    counts = [0] * NUM_KINDS
+    for tile in tiles:
+        counts[tile.kind] += 1
+    return counts
+
+
+def check_copies(tiles: Iterable[Tile]) -> None:
+    """Raise :class:`TileError` when a set of tiles holds more than exists (R1)."""
+    counts = [0] * NUM_KINDS
+    reds = [0, 0, 0]
+    for tile in tiles:
+        counts[tile.kind] += 1
+        if tile.red:
+            reds[tile.kind // 9] += 1
+    for kind, count in enumerate(counts):
+        if count > 4:
+            raise TileError(f"{_COPIES[count]} copies of {kind_str(kind)}: there are only four")
+    for suit, count in enumerate(reds):
+        if count > 1:
+            raise TileError(f"{count} red fives of {SUITS[suit]}: there is only one")
+
+
+_COPIES = {5: "five", 6: "six", 7: "seven", 8: "eight"} | {n: str(n) for n in range(9, 140)}

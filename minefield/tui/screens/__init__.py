@@ -1,0 +1,1 @@
+"""Minefield: tui/screens."""
