@@ -275,12 +275,14 @@ class _SeatState:
 class Game:
     """A single game (R6-R18). ``Game(seed, settings)`` deals at once.
 
-    Illegal commands raise :class:`IllegalCommand` and leave the state unchanged.
+    Illegal commands raise :class:`IllegalCommand` and leave the state unchanged. ``deal``
+    replaces the seeded deal with a prepared one (tests and puzzles; R2 holds for seeded games).
     """
 
-    def __init__(self, seed: int, settings: RuleSettings | None = None) -> None:
+    def __init__(self, seed: int, settings: RuleSettings | None = None,
+                 deal: Deal | None = None) -> None:
         self.settings = settings or RuleSettings()
-        self.deal = Deal.from_seed(seed)
+        self.deal = deal if deal is not None else Deal.from_seed(seed)
         self.seed = seed
         self._seats = {
             Seat.EAST: _SeatState(self.deal.east_tiles),

@@ -12,9 +12,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from minefield.rules.tiles import FIVES, Tile
+from minefield.rules.tiles import FIVES, Tile, TileError
 
 TOTAL_TILES = 136
 DEAD_WALL_SIZE = 14
@@ -82,6 +83,31 @@ class Deal:
             dead_wall=tuple(wall[-DEAD_WALL_SIZE:]),
             east_player=east_player,
         )
+
+    @classmethod
+    def from_tiles(cls, east: Sequence[Tile], west: Sequence[Tile], dora_indicator: Tile,
+                   ura_indicator: Tile, red_fives: bool = False) -> Deal:
+        """A prepared deal (tests, puzzles): 34 tiles each and the two indicators.
+
+        Raises :class:`TileError` when the tiles are not 34 each or use more than exist.
+        """
+        if len(east) != DEAL_SIZE or len(west) != DEAL_SIZE:
+            raise TileError(f"a deal needs {DEAL_SIZE} tiles each, got {len(east)} and {len(west)}")
+        free = list(range(TOTAL_TILES))
+
+        def take(tile: Tile) -> int:
+            for tile_id in free:
+                if tile_from_id(tile_id, red_fives) == tile:
+                    free.remove(tile_id)
+                    return tile_id
+            raise TileError(f"no copy of {tile} is left for this deal")
+
+        east_ids = tuple(take(t) for t in east)
+        west_ids = tuple(take(t) for t in west)
+        dora_id, ura_id = take(dora_indicator), take(ura_indicator)
+        rest = free[:DEAD_WALL_SIZE - 2]
+        dead = (*rest[:2], dora_id, *rest[2:6], *rest[6:8], ura_id, *rest[8:12])
+        return cls(seed=0, east_tiles=east_ids, west_tiles=west_ids, dead_wall=dead, east_player=0)
 
     @property
     def dora_indicator_id(self) -> int:

@@ -1,0 +1,301 @@
+"""The game state machine: R2-R18, R26, R27."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from minefield.rules.game import (
+    BecameFuriten,
+    ChooseHand,
+    Discard,
+    Discarded,
+    Game,
+    GameEnded,
+    HandChosen,
+    IllegalCommand,
+    Seat,
+)
+from minefield.rules.settings import RuleSettings
+from minefield.rules.tiles import parse_tiles, tiles_to_str
+from minefield.rules.wall import Deal
+
+from .conftest import PreparedGame
+
+EAST, WEST = Seat.EAST, Seat.WEST
+# East waits on 1m-4m-7m: 4m and 7m are mangan with tanyao/pinfu/dora (2m indicator -> 3m).
+EAST_HAND = "23m456m345p678s55s"
+# West waits on 2z only, worth riichi + seat wind (West) = cheap unless ippatsu/dora help.
+WEST_HAND = "123m456p789s3332z"
+
+
+def first_thirteen(game: Game, seat: Seat) -> str:
+    return tiles_to_str(game.tiles_of(seat)[:13])
+
+
+def start(seed: int = 1) -> Game:
+    game = Game(seed)
+    for seat in Seat:
+        game.apply(seat, ChooseHand(tiles=first_thirteen(game, seat)))
+    return game
+
+
+# --- R2-R5: wall and deal ----------------------------------------------------------------------
+
+def test_r2_same_seed_same_deal_and_different_seeds_differ() -> None:
+    assert Deal.from_seed(42) == Deal.from_seed(42)
+    assert Deal.from_seed(42).east_tiles != Deal.from_seed(43).east_tiles
+
+
+def test_r2_deal_is_pinned_forever() -> None:
+    # Records and replays depend on the shuffle never changing: it uses its own generator
+    # (splitmix64), so these tile ids hold on every Python version.
+    deal = Deal.from_seed(2026)
+    assert deal.east_tiles[:6] == (33, 115, 7, 11, 30, 68)
+    assert deal.west_tiles[:3] == (86, 96, 55)
+    assert (deal.dora_indicator_id, deal.ura_indicator_id, deal.east_player) == (0, 81, 0)
+    assert Deal.from_seed(0).east_tiles[:6] == (123, 65, 54, 22, 28, 26)
+
+
+def test_r3_r5_deal_shape_and_tile_conservation() -> None:
+    deal = Deal.from_seed(9)
+    all_ids = deal.east_tiles + deal.west_tiles + deal.dead_wall
+    assert len(deal.east_tiles) == len(deal.west_tiles) == 34 and len(deal.dead_wall) == 14
+    assert len(set(all_ids)) == len(all_ids) and all(0 <= i < 136 for i in all_ids)
+    assert deal.dora_indicator_id == deal.dead_wall[2]
+    assert deal.ura_indicator_id == deal.dead_wall[9]
+
+
+def test_r6_east_discards_first() -> None:
+    game = start()
+    assert game.turn is EAST
+    west_pool = parse_tiles(game.view(WEST).own_pool)
+    with pytest.raises(IllegalCommand, match="it is east's turn"):
+        game.apply(WEST, Discard(tile=str(west_pool[0])))
+
+
+# --- R7, R8: building the hand -----------------------------------------------------------------
+
+def test_r7_any_thirteen_own_tiles_are_accepted_even_noten() -> None:
+    game = start(3)
+    assert game.phase == "discarding"
+
+
+def test_r7_tiles_not_owned_are_refused_with_the_reason() -> None:
+    game = Game(5)
+    own = game.tiles_of(EAST)
+    missing = next(t for t in parse_tiles("123456789m123456789p123456789s1234567z")
+                   if t not in own)
+    hand = tiles_to_str([*own[:12], missing])
+    with pytest.raises(IllegalCommand, match=f"cannot keep {missing}"):
+        game.apply(EAST, ChooseHand(tiles=hand))
+    assert game.hand_of(EAST) is None
+
+
+def test_r7_twelve_tiles_is_refused() -> None:
+    game = Game(5)
+    with pytest.raises(IllegalCommand, match="hand has 12 tiles, expected 13"):
+        game.apply(EAST, {"type": "choose_hand", "tiles": tiles_to_str(game.tiles_of(EAST)[:12])})
+
+
+def test_r8_hands_never_change() -> None:
+    game = Game(5)
+    game.apply(EAST, ChooseHand(tiles=first_thirteen(game, EAST)))
+    with pytest.raises(IllegalCommand, match="already chosen"):
+        game.apply(EAST, ChooseHand(tiles=tiles_to_str(game.tiles_of(EAST)[1:14])))
+
+
+# --- R10, R11: discards and the draw -----------------------------------------------------------
+
+def test_r10_r11_seventeen_discards_each_then_a_draw(make_game: PreparedGame) -> None:
+    game = make_game(EAST_HAND, WEST_HAND, dora="2m")
+    for number in range(1, 35):
+        seat = game.turn
+        assert seat is (EAST if number % 2 else WEST)
+        pool = parse_tiles(game.view(seat).own_pool)
+        game.apply(seat, Discard(tile=str(pool[-1])))
+    assert game.phase == "ended" and game.result is not None
+    assert game.result.result == "draw" and game.result.discard_number == 34
+    assert all(len(parse_tiles(game.view(s).own_pool)) == 4 for s in Seat)
+
+
+def test_r10_cannot_discard_a_hand_tile(make_game: PreparedGame) -> None:
+    game = make_game(EAST_HAND, WEST_HAND)
+    pool = game.view(EAST).own_pool
+    hand_only = next(t for t in parse_tiles(EAST_HAND) if str(t) not in
+                     [str(p) for p in parse_tiles(pool)])
+    before = game.state_key()
+    with pytest.raises(IllegalCommand, match="in their hand"):
+        game.apply(EAST, Discard(tile=str(hand_only)))
+    assert game.state_key() == before
+
+
+# --- R13, R14, R18: ron ------------------------------------------------------------------------
+
+def test_r13_eligible_wait_wins_at_once(make_game: PreparedGame) -> None:
+    game = make_game(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
+    game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
+    events = game.apply(WEST, Discard(tile="4m"))
+    ended = events[-1]
+    assert isinstance(ended, GameEnded) and ended.result == "ron" and ended.winner is EAST
+    assert ended.win_tile == "4m" and ended.value is not None
+    assert ended.value.points == 8000 and ended.value.eligible
+    assert game.phase == "ended"
+
+
+def test_r18_ura_is_revealed_and_added_after_a_win(make_game: PreparedGame) -> None:
+    # ura indicator 4m: dora 5m, one in East's hand
+    game = make_game(EAST_HAND, WEST_HAND, west_pool="7m", dora="2m", ura="4m")
+    game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
+    game.apply(WEST, Discard(tile="7m"))
+    assert game.result is not None and game.result.value is not None
+    assert game.result.ura_indicator == "4m"
+    value = game.result.value
+    assert value.ura == 1 and value.han == value.han_without_ura + 1
+
+
+# --- R15: furiten ------------------------------------------------------------------------------
+
+def test_r15a_discarding_an_own_wait_is_permanent_furiten(make_game: PreparedGame) -> None:
+    game = make_game(EAST_HAND, WEST_HAND, east_pool="1m", west_pool="4m", dora="2m")
+    events = game.apply(EAST, Discard(tile="1m"))
+    furiten = [e for e in events if isinstance(e, BecameFuriten)]
+    assert furiten and furiten[0].seat is EAST and furiten[0].cause.kind == "own_discard"
+    # West's 4m would be mangan for East, but East is furiten: no ron.
+    game.apply(WEST, Discard(tile="4m"))
+    assert game.phase == "discarding"
+
+
+def test_r15b_a_passed_cheap_wait_freezes_the_hand(make_game: PreparedGame) -> None:
+    # 1m gives only riichi + pinfu (+1 dora) = 3 han: below mangan, so it passes.
+    game = make_game(EAST_HAND, WEST_HAND, west_pool="1m4m", dora="2m")
+    for _ in range(2):  # past West's first discard, so no ippatsu (R16) lifts it
+        game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
+        game.apply(WEST, Discard(tile=_pool_filler(game, WEST)))
+    game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
+    events = game.apply(WEST, Discard(tile="1m"))
+    furiten = [e for e in events if isinstance(e, BecameFuriten)]
+    assert furiten and furiten[0].seat is EAST and furiten[0].cause.kind == "passed_wait"
+    assert "below mangan" in furiten[0].cause.detail
+    game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
+    game.apply(WEST, Discard(tile="4m"))  # now a mangan wait, but East is furiten
+    assert game.phase == "discarding"
+    assert game.view(EAST).own_furiten is not None
+
+
+def test_r15_furiten_event_is_private(make_game: PreparedGame) -> None:
+    game = make_game(EAST_HAND, WEST_HAND, east_pool="1m", dora="2m")
+    game.apply(EAST, Discard(tile="1m"))
+    assert any(isinstance(e, BecameFuriten) for e in game.events_for(EAST))
+    assert not any(isinstance(e, BecameFuriten) for e in game.events_for(WEST))
+    assert game.view(WEST).own_furiten is None
+
+
+# --- R16, R17: ippatsu and houtei --------------------------------------------------------------
+
+def test_r16_west_gets_ippatsu_on_the_first_discard_of_the_game(make_game: PreparedGame) -> None:
+    # West: riichi + ippatsu + seat wind (333z) + dora 2z x2 (indicator 1z) = 5 han
+    game = make_game(EAST_HAND, WEST_HAND, east_pool="2z", dora="1z")
+    game.apply(EAST, Discard(tile="2z"))
+    assert game.result is not None and game.result.winner is WEST
+    assert game.result.value is not None
+    assert "ippatsu" in [y.name for y in game.result.value.yaku]
+
+
+def test_r16_east_gets_ippatsu_only_on_wests_first_discard(make_game: PreparedGame) -> None:
+    game = make_game(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
+    game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
+    game.apply(WEST, Discard(tile="4m"))
+    assert game.result is not None and game.result.value is not None
+    assert "ippatsu" in [y.name for y in game.result.value.yaku]
+
+    later = make_game(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
+    for _ in range(2):
+        later.apply(EAST, Discard(tile=_pool_filler(later, EAST)))
+        later.apply(WEST, Discard(tile=_pool_filler(later, WEST)))
+    later.apply(EAST, Discard(tile=_pool_filler(later, EAST)))
+    later.apply(WEST, Discard(tile="4m"))
+    assert later.result is not None and later.result.value is not None
+    assert "ippatsu" not in [y.name for y in later.result.value.yaku]
+
+
+def test_r17_houtei_on_the_last_discard(make_game: PreparedGame) -> None:
+    # 1m alone is 3 han (riichi, pinfu, dora): houtei makes it 4 han 30 fu, a kiriage mangan.
+    game = make_game(EAST_HAND, WEST_HAND, west_pool="1m", dora="2m")
+    for _ in range(16):
+        game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
+        game.apply(WEST, Discard(tile=_pool_filler(game, WEST)))
+    game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
+    game.apply(WEST, Discard(tile="1m"))
+    assert game.result is not None and game.result.result == "ron"
+    assert game.result.discard_number == 34 and game.result.value is not None
+    assert "houtei" in [y.name for y in game.result.value.yaku]
+
+
+# --- R26, R27: views ---------------------------------------------------------------------------
+
+def test_r26_a_view_shows_nothing_of_the_other_hand_or_pool(make_game: PreparedGame) -> None:
+    game = make_game(EAST_HAND, WEST_HAND)
+    view = game.view(EAST)
+    dumped = view.model_dump_json()
+    assert WEST_HAND not in dumped and str(game.hand_of(WEST)) not in dumped
+    assert view.own_hand == str(game.hand_of(EAST))
+    west_hand_event = next(e for e in game.events_for(EAST)
+                           if isinstance(e, HandChosen) and e.seat is WEST)
+    assert isinstance(west_hand_event, HandChosen) and west_hand_event.hand is None
+
+
+def test_r26_everything_is_shown_at_the_end(make_game: PreparedGame) -> None:
+    game = make_game(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
+    game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
+    game.apply(WEST, Discard(tile="4m"))
+    end = game.view(EAST).end
+    assert end is not None
+    assert end.hands[WEST] == str(game.hand_of(WEST))
+    assert len(parse_tiles(end.pools[WEST])) == 21 and end.ura_indicator
+
+
+def test_r27_own_furiten_is_shown_with_its_cause(make_game: PreparedGame) -> None:
+    game = make_game(EAST_HAND, WEST_HAND, east_pool="7m", dora="2m")
+    game.apply(EAST, Discard(tile="7m"))
+    cause = game.view(EAST).own_furiten
+    assert cause is not None and cause.tile == "7m" and cause.discard_number == 1
+
+
+def test_reprs_hide_tiles(make_game: PreparedGame) -> None:
+    game = make_game(EAST_HAND, WEST_HAND)
+    hand_event = next(e for e in game.events if isinstance(e, HandChosen))
+    for text in (repr(game), repr(game.view(EAST)), repr(ChooseHand(tiles=EAST_HAND)),
+                 repr(hand_event), repr(game.hand_of(EAST)), repr(game.deal)):
+        assert not re.search(r"[0-9][mpsz]", text), text
+
+
+# --- commands and replay -----------------------------------------------------------------------
+
+def test_commands_from_json_and_malformed_json() -> None:
+    game = Game(7)
+    with pytest.raises(IllegalCommand, match="Invalid JSON"):
+        game.apply(EAST, "{not json")
+    with pytest.raises(IllegalCommand, match="expected tags"):
+        game.apply(EAST, {"type": "shout"})
+    assert game.commands == [] and game.hand_of(EAST) is None
+
+
+def test_replay_rebuilds_the_same_state() -> None:
+    game = start(11)
+    for _ in range(5):
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, Discard(tile=str(parse_tiles(game.view(seat).own_pool)[0])))
+    again = Game.replay(11, RuleSettings(), game.commands)
+    assert again.state_key() == game.state_key()
+    discarded = [e for e in again.events if isinstance(e, Discarded)]
+    assert len(discarded) == game.discard_count
+
+
+def _pool_filler(game: Game, seat: Seat) -> str:
+    """A pool tile that is a wait of neither hand (safe to discard in these tests)."""
+    danger = set(game.waits_of(EAST)) | set(game.waits_of(WEST))
+    pool = parse_tiles(game.view(seat).own_pool)
+    return str(next(t for t in reversed(pool) if t.kind not in danger))
