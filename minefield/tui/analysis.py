@@ -1,0 +1,127 @@
+"""The live analysis of a hand being built or played (no Textual here).
+
+For a 13-tile choice it lists each wait with its live copies (4 minus the copies this seat can
+see: its own 34 tiles, the dora indicator and the opponent's discards), whether a ron on it is
+allowed (R14) and what it would pay, and the warnings a player needs before confirming.
+
+>>> from minefield.rules.game import Seat
+>>> from minefield.rules.tiles import Tile, parse_tiles
+>>> own = parse_tiles("123m456p789s1112z" + "3m" * 1 + "5p6p7p8p9p2s3s4s5s6s7s3z4z5z6z7z")
+>>> result = analyze_choice(own, own[:13], Seat.EAST, Tile.parse("9m"))
+>>> result.tenpai, [(w.tile, w.live, w.report.eligible) for w in result.waits]
+(True, [('2z', 3, False)])
+>>> result.can_win
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from minefield.rules.game import Seat
+from minefield.rules.hand import HAND_SIZE, Hand, is_complete
+from minefield.rules.report import WaitReport
+from minefield.rules.score import WinContext, analyze
+from minefield.rules.settings import RuleSettings
+from minefield.rules.tiles import NUM_KINDS, Tile, counts_of, kind_str
+
+#: Pool tiles that are never discarded (21 in the pool, 17 discards; R10).
+KEPT_POOL_TILES = 4
+
+
+@dataclass(frozen=True, slots=True)
+class WaitLine:
+    """One wait: its tile, how many copies may still come, and what a ron on it is worth."""
+
+    tile: str
+    live: int
+    report: WaitReport
+
+
+@dataclass(frozen=True, slots=True)
+class HandAnalysis:
+    """What the analysis panel shows for the current choice."""
+
+    chosen: int
+    tenpai: bool
+    waits: tuple[WaitLine, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def complete(self) -> bool:
+        """True when exactly 13 tiles are chosen."""
+        return self.chosen == HAND_SIZE
+
+    @property
+    def can_win(self) -> bool:
+        """True when some wait is eligible for ron (R14)."""
+        return any(line.report.eligible for line in self.waits)
+
+    def __repr__(self) -> str:
+        return f"HandAnalysis(chosen={self.chosen}, <waits hidden>)"
+
+
+def visible_counts(own_tiles: Iterable[Tile], dora_indicator: Tile,
+                   opponent_discards: Iterable[Tile] = ()) -> list[int]:
+    """Copies of each kind this seat can see (its own discards are among its own tiles)."""
+    counts = counts_of(own_tiles)
+    counts[dora_indicator.kind] += 1
+    for tile in opponent_discards:
+        counts[tile.kind] += 1
+    return counts
+
+
+def dead_waits(counts: Sequence[int]) -> list[int]:
+    """Kinds the hand holds all four of that would otherwise complete it (R12)."""
+    found = []
+    for kind in range(NUM_KINDS):
+        if counts[kind] == 4:
+            work = list(counts)
+            work[kind] += 1
+            if is_complete(work):
+                found.append(kind)
+    return found
+
+
+def analyze_choice(own_tiles: Sequence[Tile], chosen: Sequence[Tile], seat: Seat,
+                   dora_indicator: Tile, opponent_discards: Sequence[Tile] = (),
+                   settings: RuleSettings | None = None) -> HandAnalysis:
+    """Analyze ``chosen`` (a sub-multiset of ``own_tiles``) as seat ``seat``'s hand."""
+    if len(chosen) != HAND_SIZE:
+        return HandAnalysis(len(chosen), False, (), ())
+    settings = settings or RuleSettings()
+    hand = Hand(chosen)
+    ctx = WinContext(seat_wind=seat.wind, dora_indicator=dora_indicator.kind)
+    seen = visible_counts(own_tiles, dora_indicator, opponent_discards)
+    lines = tuple(
+        WaitLine(kind_str(value.tile), max(0, 4 - seen[value.tile]), WaitReport.from_value(value))
+        for value in analyze(hand, ctx, settings))
+    warnings: list[str] = []
+    dead = dead_waits(hand.counts)
+    for kind in dead:
+        warnings.append(f"Dead wait: the hand holds all four {kind_str(kind)}, so {kind_str(kind)}"
+                        " can never win (R12).")
+    if not lines:
+        warnings.insert(0, "Not tenpai: this hand can never win (R12).")
+        return HandAnalysis(HAND_SIZE, False, (), tuple(warnings))
+    for line in lines:
+        if not line.report.eligible:
+            basis = f"{line.report.han_without_ura} han {line.report.fu} fu"
+            warnings.append(
+                f"{line.tile} is worth only {basis}, below mangan: the opponent can discard it "
+                "to freeze your hand (furiten, R14, R15b).")
+        if line.live == 0:
+            warnings.append(f"No live copy of {line.tile} is left: you can see all four.")
+    if not any(line.report.eligible for line in lines):
+        warnings.insert(0, "No wait reaches mangan: this hand cannot win (R14).")
+    pool = counts_of(own_tiles)
+    for tile in chosen:
+        pool[tile.kind] -= 1
+    in_pool = sum(pool[Tile.parse(line.tile).kind] for line in lines)
+    if in_pool > KEPT_POOL_TILES:
+        warnings.append(
+            f"Your pool holds {in_pool} tiles of your own waits but only {KEPT_POOL_TILES} pool "
+            f"tiles are never discarded: you will have to discard {in_pool - KEPT_POOL_TILES} "
+            "of them and become furiten (R10, R15a).")
+    return HandAnalysis(HAND_SIZE, True, lines, tuple(warnings))

@@ -1,0 +1,49 @@
+"""Messages that screens post up to the app: intents, never changes to the game.
+
+Only the app turns them into session commands (ARCHITECTURE 4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from minefield.rules.game import ChooseHand, Discard, Seat
+
+
+@dataclass
+class CommandChosen(Message):
+    """A local player chose their hand or a discard."""
+
+    seat: Seat
+    command: ChooseHand | Discard
+
+    def __repr__(self) -> str:
+        return f"CommandChosen(seat={self.seat.value}, <command hidden>)"
+
+
+@dataclass
+class TurnPassed(Message):
+    """Hot-seat: the player who just discarded hands the keyboard over."""
+
+    seat: Seat
+
+
+@dataclass
+class CurtainLifted(Message):
+    """Hot-seat: the next player is at the keyboard."""
+
+    seat: Seat
+
+
+@dataclass
+class NewGameRequested(Message):
+    """Start a game: ``mode`` is ``practice`` or ``hotseat``; ``again`` repeats the last one."""
+
+    mode: str
+    again: bool = False
+
+
+class MenuRequested(Message):
+    """Leave the game (if any) and go back to the menu."""

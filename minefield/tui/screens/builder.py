@@ -1,0 +1,236 @@
+"""Phase 1: choose 13 of the 34 dealt tiles (R7), with a live analysis of the choice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Header, Label, Static
+
+from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
+from minefield.rules.hand import HAND_SIZE
+from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
+from minefield.tui.analysis import HandAnalysis, analyze_choice
+from minefield.tui.messages import CommandChosen
+from minefield.tui.screens.base import SeatScreen
+from minefield.tui.screens.dialogs import ConfirmScreen
+from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
+from minefield.tui.widgets.tiles import TileRow
+
+RACK_COLUMNS = 17
+
+HintSource = Callable[[PlayerView], ChooseHand | Discard]
+
+
+class HandBuilderScreen(SeatScreen):
+    """Pick 13 tiles by keyboard (move and toggle, or type ``5p``) or by clicking."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Left", show=False),
+        Binding("right", "move(1)", "Right", show=False),
+        Binding("up", "move(-17)", "Up", show=False),
+        Binding("down", "move(17)", "Down", show=False),
+        Binding("space", "toggle_tile", "Toggle"),
+        Binding("backspace", "undo", "Undo"),
+        Binding("x", "clear", "Clear"),
+        Binding("i", "use_hint", "Use hint"),
+        Binding("enter", "confirm", "Confirm hand"),
+        Binding("escape", "app.menu", "Menu"),
+    ]
+
+    def __init__(self, view: PlayerView, names: dict[Seat, str],
+                 hint_source: HintSource | None = None) -> None:
+        super().__init__(view, names)
+        self.own_tiles: list[Tile] = parse_tiles(view.own_tiles)
+        self.chosen: list[int] = []
+        self.cursor = 0
+        self.analysis: HandAnalysis = analyze_choice(self.own_tiles, [], self.seat,
+                                                     Tile.parse(view.dora_indicator))
+        self.hint: list[int] | None = None
+        self._hint_source = hint_source
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="topbar"):
+            yield Static(id="info")
+            yield DeadWall(Tile.parse(self.view.dora_indicator))
+        yield TileRow(len(self.own_tiles), self.own_tiles, id="rack")
+        with Horizontal(id="hand-bar"):
+            yield Label("Hand", id="hand-label", classes="row-title")
+            yield TileRow(HAND_SIZE, id="hand")
+        with Vertical(id="lower"):
+            with VerticalScroll(id="analysis-box"):
+                yield AnalysisPanel(id="analysis")
+            yield Static(id="hint")
+            yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        me, other = self.seat, self.seat.other
+        order = "discards first" if me is Seat.EAST else "discards second"
+        self.query_one("#info", Static).update(
+            f"[b]{self.names[me]}[/]: seat {me.value.title()} ({order}) · "
+            f"opponent: {self.names[other]}\n"
+            "Choose the 13 tiles of your hand; the other 21 are your discard pool.")
+        self.query_one("#rack", TileRow).cursor = self.cursor
+        self._refresh_choice()
+        if self._hint_source is not None:
+            self.query_one("#hint", Static).update("Hint: the bot is looking for a hand…")
+            self._compute_hint(self._hint_source)
+
+    # -- the choice ------------------------------------------------------------------------------
+
+    @property
+    def chosen_tiles(self) -> list[Tile]:
+        """The chosen tiles, in the rack's order."""
+        return [self.own_tiles[i] for i in sorted(self.chosen)]
+
+    def _refresh_choice(self) -> None:
+        rack = self.query_one("#rack", TileRow)
+        chosen = set(self.chosen)
+        for index in range(len(self.own_tiles)):
+            rack.mark(index, "-chosen", index in chosen)
+        self.query_one("#hand", TileRow).set_tiles(self.chosen_tiles)
+        self.query_one("#hand-label", Label).update(f"Hand {len(self.chosen)}/{HAND_SIZE}")
+        self.analysis = analyze_choice(self.own_tiles, self.chosen_tiles, self.seat,
+                                       Tile.parse(self.view.dora_indicator),
+                                       settings=self.view.settings)
+        self.query_one(AnalysisPanel).show(self.analysis)
+        self.refresh_bindings()
+
+    def toggle(self, index: int) -> None:
+        """Choose or unchoose the tile at ``index`` of the rack."""
+        if index in self.chosen:
+            self.chosen.remove(index)
+            self.typing_status(f"Removed {self.own_tiles[index]}.")
+        elif len(self.chosen) >= HAND_SIZE:
+            self.typing_status("13 tiles are chosen: remove one first (space on a chosen tile, "
+                               "backspace to undo).")
+            return
+        else:
+            self.chosen.append(index)
+            self.typing_status(f"Added {self.own_tiles[index]}.")
+        self._refresh_choice()
+
+    def _set_cursor(self, index: int) -> None:
+        self.cursor = max(0, min(len(self.own_tiles) - 1, index))
+        self.query_one("#rack", TileRow).cursor = self.cursor
+
+    def tile_typed(self, tile: Tile) -> None:
+        """Typing ``5p`` adds an unchosen 5p, or removes a chosen one when all are chosen."""
+        same = [i for i, t in enumerate(self.own_tiles) if t == tile]
+        if not same:
+            self.typing_status(f"You have no {tile}.")
+            return
+        free = [i for i in same if i not in self.chosen]
+        index = free[0] if free and len(self.chosen) < HAND_SIZE else (
+            max((i for i in same if i in self.chosen), default=same[0]))
+        self._set_cursor(index)
+        self.toggle(index)
+
+    def typing_status(self, text: str) -> None:
+        """Show a short message under the hint."""
+        self.query_one("#status", Static).update(text)
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Disable what cannot be done now (the footer shows it dimmed)."""
+        if action == "use_hint":
+            return self.hint is not None or None if self._hint_source is not None else False
+        if action in ("undo", "clear"):
+            return bool(self.chosen) or None
+        return True
+
+    def action_move(self, delta: int) -> None:
+        """Move the cursor over the rack."""
+        self._set_cursor(self.cursor + delta)
+
+    def action_toggle_tile(self) -> None:
+        """Choose or unchoose the tile under the cursor."""
+        self.toggle(self.cursor)
+
+    def action_undo(self) -> None:
+        """Take back the last tile chosen."""
+        if self.chosen:
+            index = self.chosen.pop()
+            self.typing_status(f"Undid {self.own_tiles[index]}.")
+            self._refresh_choice()
+
+    def action_clear(self) -> None:
+        """Unchoose every tile."""
+        self.chosen.clear()
+        self.typing_status("Cleared.")
+        self._refresh_choice()
+
+    def action_use_hint(self) -> None:
+        """Choose the bot's hand for these tiles."""
+        if self.hint is not None:
+            self.chosen = list(self.hint)
+            self.typing_status("The bot's hand is chosen; change it as you like.")
+            self._refresh_choice()
+
+    def action_confirm(self) -> None:
+        """Fix the hand; a noten hand, or one with no eligible wait, asks once more."""
+        if len(self.chosen) != HAND_SIZE:
+            self.typing_status(f"Choose exactly 13 tiles (you have {len(self.chosen)}).")
+            return
+        command = ChooseHand(tiles=tiles_to_str(self.chosen_tiles))
+        problem = None
+        if not self.analysis.tenpai:
+            problem = "This hand is not tenpai: it can never win."
+        elif not self.analysis.can_win:
+            problem = "No wait of this hand reaches mangan: it can never win (R14)."
+        if problem is None:
+            self.post_message(CommandChosen(self.seat, command))
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.post_message(CommandChosen(self.seat, command))
+
+        self.app.push_screen(ConfirmScreen(f"{problem}\nKeep it anyway? Hands never change."),
+                             confirmed)
+
+    def on_tile_row_selected(self, event: TileRow.Selected) -> None:
+        """A click on the rack toggles that tile; a click on the hand removes it."""
+        if event.row.id == "rack":
+            self._set_cursor(event.index)
+            self.toggle(event.index)
+        elif event.row.id == "hand":
+            self.toggle(sorted(self.chosen)[event.index])
+
+    # -- the hint --------------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _compute_hint(self, source: HintSource) -> None:
+        command = source(self.view)
+        if isinstance(command, ChooseHand):
+            self.app.call_from_thread(self._show_hint, parse_tiles(command.tiles))
+
+    def _show_hint(self, tiles: list[Tile]) -> None:
+        remaining = list(enumerate(self.own_tiles))
+        indices: list[int] = []
+        for tile in tiles:
+            match = next((i for i, t in remaining if t == tile), None)
+            if match is None:
+                return
+            indices.append(match)
+            remaining = [(i, t) for i, t in remaining if i != match]
+        self.hint = indices
+        self.query_one("#hint", Static).update(
+            f"Hint: the bot would keep {tiles_to_str(tiles)} (press i to use it).")
+        self.refresh_bindings()
+
+    def clear_private(self) -> None:
+        """Empty the rack, the hand, the analysis and the hint."""
+        self.query_one("#rack", TileRow).clear()
+        self.query_one("#hand", TileRow).clear()
+        self.query_one(AnalysisPanel).show(None)
+        self.query_one("#hint", Static).update("")
+        self.chosen.clear()
+        self.own_tiles = []

@@ -1,0 +1,122 @@
+"""Modal screens: the hot-seat curtain, confirmations, errors and the too-small notice."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Static
+
+from minefield.rules.game import Seat
+from minefield.tui.messages import CurtainLifted
+
+
+class CurtainScreen(Screen[None]):
+    """Hot-seat: shown between two moments of different players; nothing private exists
+    while it is up (the previous player's screen is gone)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "ready", "Ready"),
+        Binding("escape", "app.menu", "Menu"),
+    ]
+
+    def __init__(self, seat: Seat, reason: str) -> None:
+        super().__init__()
+        self.seat = seat
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="curtain-box"):
+            yield Static(f"Pass to {self.seat.value.title()} - press Enter when ready",
+                         id="curtain-title")
+            yield Static(self.reason, id="curtain-reason")
+            with Center():
+                yield Button("Ready", id="ready", variant="primary")
+        yield Footer()
+
+    def action_ready(self) -> None:
+        """The next player is at the keyboard."""
+        self.post_message(CurtainLifted(self.seat))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_ready()
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question; Enter or y confirms, Escape or n goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, yes: str = "Yes", no: str = "No, go back") -> None:
+        super().__init__()
+        self.question = question
+        self._labels = (yes, no)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question, classes="question")
+            with Horizontal(classes="buttons"):
+                yield Button(self._labels[0], id="yes", variant="warning")
+                yield Button(self._labels[1], id="no", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def action_answer(self, yes: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(yes)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+
+class MessageScreen(ModalScreen[None]):
+    """A message to read, such as an unexpected error; any of Enter or Escape closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape", "close", "Close")]
+
+    def __init__(self, title: str, message: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog -error"):
+            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.message, classes="question")
+            with Horizontal(classes="buttons"):
+                yield Button("OK", id="ok", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#ok", Button).focus()
+
+    def action_close(self) -> None:
+        """Close the message."""
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Covers everything while the terminal is smaller than the game needs."""
+
+    def __init__(self, width: int, height: int) -> None:
+        super().__init__()
+        self.need = (width, height)
+
+    def compose(self) -> ComposeResult:
+        width, height = self.need
+        yield Static(f"Terminal too small: Minefield needs at least {width}x{height}.\n"
+                     "Make the window larger (ctrl+q quits).", id="too-small")

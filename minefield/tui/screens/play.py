@@ -1,0 +1,211 @@
+"""Phase 2: discard from the own pool, one tile a turn (R10), watching both discard rows."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Footer, Header, Label, Static
+
+from minefield.rules.game import DISCARDS_PER_SEAT, Discard, PlayerView, Seat
+from minefield.rules.hand import HAND_SIZE
+from minefield.rules.tiles import Tile, parse_tiles
+from minefield.tui.analysis import analyze_choice
+from minefield.tui.messages import CommandChosen, TurnPassed
+from minefield.tui.screens.base import SeatScreen
+from minefield.tui.widgets.panels import DeadWall, DiscardRow, FuritenPanel, wait_row
+from minefield.tui.widgets.tiles import TileRow
+
+POOL_SIZE = 21
+POOL_COLUMNS = 11
+
+
+class PlayScreen(SeatScreen):
+    """The table for one seat: both discard rows, the own hand and pool, furiten and waits.
+
+    ``hold`` (hot-seat) keeps the screen after the player's discard until they pass the
+    keyboard, so they see what their discard did to them (R27) before the curtain.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Left", show=False),
+        Binding("right", "move(1)", "Right", show=False),
+        Binding("up", "move(-11)", "Up", show=False),
+        Binding("down", "move(11)", "Down", show=False),
+        Binding("enter,space", "discard", "Discard"),
+        Binding("enter", "pass_turn", "Pass the keyboard"),
+        Binding("escape", "app.menu", "Menu"),
+    ]
+
+    def __init__(self, view: PlayerView, names: dict[Seat, str], hold: bool = False,
+                 announce_furiten: bool = True) -> None:
+        super().__init__(view, names)
+        self.hold = hold
+        self._announce_furiten = announce_furiten
+        self.cursor = 0
+        self._pool: list[Tile] = []
+        self._furiten_seen = view.own_furiten is not None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="topbar"):
+            yield Static(id="info")
+            yield DeadWall(Tile.parse(self.view.dora_indicator))
+        yield DiscardRow(self.names[self.seat.other], id="their-discards")
+        yield DiscardRow(self.names[self.seat], id="my-discards")
+        with Horizontal(classes="tile-bar"):
+            yield Label("Hand", classes="row-title")
+            yield TileRow(HAND_SIZE, id="hand")
+        with Horizontal(classes="tile-bar"):
+            yield Label("Pool", classes="row-title", id="pool-label")
+            yield TileRow(POOL_SIZE, id="pool")
+        with VerticalScroll(id="play-lower"):
+            yield Static(id="status")
+            yield FuritenPanel(id="furiten")
+            yield Static(id="waits")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.update_view(self.view)
+
+    # -- showing the view ------------------------------------------------------------------------
+
+    def update_view(self, view: PlayerView) -> None:
+        """Show a newer view of the same seat."""
+        super().update_view(view)
+        me, other = self.seat, self.seat.other
+        pool = parse_tiles(view.own_pool)
+        if pool != self._pool:
+            self._pool = pool
+            self.cursor = min(self.cursor, max(0, len(pool) - 1))
+        self.query_one("#pool", TileRow).set_tiles(pool)
+        self.query_one("#pool", TileRow).cursor = self.cursor if view.my_turn else None
+        self.query_one("#pool-label", Label).update(f"Pool {len(pool)}")
+        self.query_one("#hand", TileRow).set_tiles(parse_tiles(view.own_hand or ""))
+        mine = [Tile.parse(t) for t in view.discards[me]]
+        theirs = [Tile.parse(t) for t in view.discards[other]]
+        self.query_one("#my-discards", DiscardRow).show(
+            mine, f"{self.names[me]}\n{me.value.title()} {len(mine)}/{DISCARDS_PER_SEAT}")
+        self.query_one("#their-discards", DiscardRow).show(
+            theirs, f"{self.names[other]}\n{other.value.title()} {len(theirs)}/{DISCARDS_PER_SEAT}")
+        self.query_one("#info", Static).update(self._info_text(view))
+        self.query_one(FuritenPanel).show(view.own_furiten)
+        if view.own_furiten is not None and not self._furiten_seen:
+            self._furiten_seen = True
+            self.query_one(FuritenPanel).add_class("-new")
+            if self._announce_furiten:
+                # Practice only: in hot-seat a toast could be seen by the other player.
+                self.notify(view.own_furiten.detail, title="You are furiten", severity="warning")
+        self._show_waits(view, theirs)
+        self.set_status(self._status_text(view))
+        self.refresh_bindings()
+
+    def _info_text(self, view: PlayerView) -> str:
+        me = self.seat
+        if view.phase == "choosing":
+            turn = f"Waiting for {self.names[me.other]} to choose a hand…"
+        elif view.my_turn and not self.hold:
+            turn = "[b reverse] Your turn [/] choose a tile of your pool to discard"
+        elif view.turn is not None:
+            turn = f"{self.names[view.turn]}'s turn ({view.turn.value.title()})"
+        else:
+            turn = "The game has ended."
+        return (f"[b]{self.names[me]}[/]: {me.value.title()} · "
+                f"{self.names[me.other]}: {me.other.value.title()} · discards "
+                f"{view.discards_made}/{2 * DISCARDS_PER_SEAT}\n{turn}")
+
+    def _status_text(self, view: PlayerView) -> str:
+        if self.hold:
+            return (f"You discarded {view.discards[self.seat][-1]}. Press Enter to pass the "
+                    f"keyboard to {self.seat.other.value.title()}.")
+        if view.my_turn and self._pool:
+            return (f"Discard: ←/→ then Enter, type a tile (5p), or click a tile twice. "
+                    f"Selected: {self._pool[self.cursor]}")
+        return ""
+
+    def _show_waits(self, view: PlayerView, theirs: list[Tile]) -> None:
+        if not view.own_hand:
+            self.query_one("#waits", Static).update("")
+            return
+        hand = parse_tiles(view.own_hand)
+        analysis = analyze_choice(parse_tiles(view.own_tiles), hand, self.seat,
+                                  Tile.parse(view.dora_indicator), theirs, view.settings)
+        if not analysis.waits:
+            self.query_one("#waits", Static).update("Your hand is not tenpai.")
+            return
+        lines = ["Your waits:"] + [wait_row(w.tile, w.live, w.report) for w in analysis.waits]
+        self.query_one("#waits", Static).update("\n".join(lines))
+
+    def set_status(self, text: str) -> None:
+        """Show a one-line message about the current action."""
+        self.query_one("#status", Static).update(text)
+
+    def typing_status(self, text: str) -> None:
+        """Show what is being typed."""
+        self.set_status(text)
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Discarding only on the own turn; passing only while holding (hot-seat)."""
+        if action == "discard":
+            if self.hold:
+                return False
+            return (self.view.my_turn and bool(self._pool)) or None
+        if action == "pass_turn":
+            return self.hold
+        return True
+
+    def action_move(self, delta: int) -> None:
+        """Move the selection over the pool."""
+        if self._pool and self.view.my_turn:
+            self.cursor = max(0, min(len(self._pool) - 1, self.cursor + delta))
+            self.query_one("#pool", TileRow).cursor = self.cursor
+            self.set_status(self._status_text(self.view))
+
+    def action_discard(self) -> None:
+        """Discard the selected pool tile."""
+        if not self.view.my_turn or not self._pool:
+            self.set_status("It is not your turn." if self.view.phase == "discarding"
+                            else "You cannot discard now.")
+            return
+        tile = self._pool[self.cursor]
+        self.post_message(CommandChosen(self.seat, Discard(tile=str(tile))))
+
+    def action_pass_turn(self) -> None:
+        """Hot-seat: hand the keyboard to the other player."""
+        self.post_message(TurnPassed(self.seat))
+
+    def tile_typed(self, tile: Tile) -> None:
+        """Typing ``5p`` selects a 5p of the pool."""
+        if not self.view.my_turn:
+            self.set_status("It is not your turn.")
+            return
+        if tile not in self._pool:
+            self.set_status(f"There is no {tile} in your pool.")
+            return
+        self.cursor = self._pool.index(tile)
+        self.query_one("#pool", TileRow).cursor = self.cursor
+        self.set_status(self._status_text(self.view) + " (Enter discards it)")
+
+    def on_tile_row_selected(self, event: TileRow.Selected) -> None:
+        """A click selects a pool tile; a click on the selected tile discards it."""
+        if event.row.id != "pool" or not self.view.my_turn or self.hold:
+            return
+        if event.index == self.cursor:
+            self.action_discard()
+        else:
+            self.cursor = event.index
+            event.row.cursor = event.index
+            self.set_status(self._status_text(self.view) + " (click again to discard)")
+
+    def clear_private(self) -> None:
+        """Empty the hand, pool, furiten and waits."""
+        for row_id in ("#hand", "#pool"):
+            self.query_one(row_id, TileRow).clear()
+        self.query_one(FuritenPanel).show(None, hidden=True)
+        self.query_one("#waits", Static).update("")
+        self.set_status("")
+        self._pool = []

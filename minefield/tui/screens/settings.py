@@ -1,0 +1,81 @@
+"""Settings: tile style, theme, hint, bot level and rule preset, saved at once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Label, Select, Static
+
+from minefield.bots.base import LEVELS
+from minefield.rules.settings import PRESETS
+from minefield.tui.config import Preferences
+from minefield.tui.render import TILE_STYLES
+
+HINTS = (("off", "off"), ("practice", "in practice"), ("always", "always (also hot-seat)"))
+STYLE_NAMES = {"box": "boxes (default)", "text": "compact text", "unicode": "Unicode glyphs "
+               "(may misalign in some terminals)"}
+
+
+class SettingsScreen(ModalScreen[None]):
+    """Edit the preferences; every change is validated and saved by the app."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close settings")]
+
+    @dataclass
+    class Changed(Message):
+        """The player changed the preferences."""
+
+        preferences: Preferences
+
+    def __init__(self, preferences: Preferences, themes: list[str]) -> None:
+        super().__init__()
+        self.preferences = preferences
+        self._themes = themes
+
+    def compose(self) -> ComposeResult:
+        prefs = self.preferences
+        with Vertical(id="settings-box"):
+            yield Static("Settings", classes="dialog-title")
+            with Grid(id="settings-grid"):
+                yield Label("Tiles")
+                yield Select([(STYLE_NAMES[s], s) for s in TILE_STYLES], value=prefs.tile_style,
+                             allow_blank=False, id="tile_style")
+                yield Label("Theme")
+                yield Select([(t, t) for t in self._themes], value=prefs.theme,
+                             allow_blank=False, id="theme")
+                yield Label("Hint")
+                yield Select([(label, key) for key, label in HINTS], value=prefs.hint,
+                             allow_blank=False, id="hint")
+                yield Label("Bot level")
+                yield Select([(level, level) for level in LEVELS], value=prefs.bot_level,
+                             allow_blank=False, id="bot_level")
+                yield Label("Rules")
+                yield Select([(name, name) for name in PRESETS], value=prefs.rules,
+                             allow_blank=False, id="rules")
+            yield Static("Changes are saved at once; rules and bot level apply to the next game.",
+                         classes="note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#tile_style", Select).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if event.select.id is None or event.value is Select.BLANK:
+            return
+        update: dict[str, Any] = {event.select.id: event.value}
+        if getattr(self.preferences, event.select.id) == event.value:
+            return
+        self.preferences = Preferences.model_validate(
+            {**self.preferences.model_dump(), **update})
+        self.post_message(self.Changed(self.preferences))
+
+    def action_close(self) -> None:
+        """Back to where the player was."""
+        self.dismiss(None)

@@ -1,0 +1,151 @@
+"""Tiles and rows of tiles.
+
+A :class:`TileWidget` shows one tile, face up or down, in the app's tile style; its look (box,
+colour, chosen, cursor) is all in the stylesheet, driven by CSS classes. A :class:`TileRow` has a
+fixed number of places, so that its layout never jumps while tiles come and go.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from textual import events
+from textual.app import ComposeResult
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from minefield.rules.tiles import Tile
+from minefield.tui.render import BACK_LABEL, EMPTY_LABEL, TileStyle, suit_class, tile_label
+
+_SUIT_CLASSES = ("-suit-m", "-suit-p", "-suit-s", "-suit-z")
+
+
+def current_tile_style(widget: Widget) -> TileStyle:
+    """The tile style the app is set to (``box`` when the app has none)."""
+    style: TileStyle = getattr(widget.app, "tile_style", "box")
+    return style
+
+
+class TileWidget(Widget):
+    """One tile. ``tile`` None is an empty place; ``face_down`` shows the back."""
+
+    tile: reactive[Tile | None] = reactive(None)
+    face_down: reactive[bool] = reactive(False)
+
+    @dataclass
+    class Clicked(Message):
+        """The player clicked this tile."""
+
+        widget: TileWidget
+
+    def __init__(self, tile: Tile | None = None, *, face_down: bool = False, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.set_reactive(TileWidget.tile, tile)
+        self.set_reactive(TileWidget.face_down, face_down)
+        self._update_classes()
+
+    def render(self) -> str:
+        if self.face_down:
+            return BACK_LABEL
+        if self.tile is None:
+            return EMPTY_LABEL
+        return tile_label(self.tile, current_tile_style(self))
+
+    def _update_classes(self) -> None:
+        self.remove_class(*_SUIT_CLASSES)
+        shown = self.tile is not None and not self.face_down
+        self.set_class(not shown and not self.face_down, "-empty")
+        self.set_class(self.face_down, "-back")
+        if self.tile is not None and shown:
+            self.add_class(suit_class(self.tile))
+
+    def watch_tile(self) -> None:
+        self._update_classes()
+
+    def watch_face_down(self) -> None:
+        self._update_classes()
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        if self.tile is not None and not self.face_down:
+            self.post_message(self.Clicked(self))
+
+    def __repr__(self) -> str:
+        return f"TileWidget(id={self.id!r}, <tile hidden>)"
+
+
+class TileRow(Widget):
+    """A row of ``size`` places. The screen marks places with :meth:`mark` and a cursor.
+
+    Clicking a tile posts :class:`TileRow.Selected` with its index.
+    """
+
+    cursor: reactive[int | None] = reactive(None)
+
+    @dataclass
+    class Selected(Message):
+        """The player clicked the tile at ``index``."""
+
+        row: TileRow
+        index: int
+
+    def __init__(self, size: int, tiles: Sequence[Tile] = (), *, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.capacity = size
+        self._tiles: list[Tile] = list(tiles)[:size]
+
+    def compose(self) -> ComposeResult:
+        for index in range(self.capacity):
+            yield TileWidget(self._tiles[index] if index < len(self._tiles) else None)
+
+    @property
+    def places(self) -> list[TileWidget]:
+        """The tile widgets, in order."""
+        return list(self.query_children(TileWidget))
+
+    @property
+    def tiles(self) -> list[Tile]:
+        """The tiles shown, in order."""
+        return list(self._tiles)
+
+    def set_tiles(self, tiles: Iterable[Tile]) -> None:
+        """Show these tiles in the first places and empty the rest."""
+        self._tiles = list(tiles)[:self.capacity]
+        for index, place in enumerate(self.places):
+            place.tile = self._tiles[index] if index < len(self._tiles) else None
+        if self.cursor is not None and self._tiles:
+            self.cursor = min(self.cursor, len(self._tiles) - 1)
+        self._show_cursor()
+
+    def clear(self) -> None:
+        """Empty every place (hot-seat privacy: nothing is left behind to be seen)."""
+        self.set_tiles(())
+        for place in self.places:
+            place.remove_class("-chosen", "-win", "-dim")
+        self.cursor = None
+
+    def mark(self, index: int, css_class: str, on: bool = True) -> None:
+        """Add or remove a CSS class (``-chosen``, ``-win``, ...) on one place."""
+        places = self.places
+        if 0 <= index < len(places):
+            places[index].set_class(on, css_class)
+
+    def watch_cursor(self) -> None:
+        self._show_cursor()
+
+    def _show_cursor(self) -> None:
+        for index, place in enumerate(self.places):
+            place.set_class(index == self.cursor and index < len(self._tiles), "-cursor")
+
+    def on_tile_widget_clicked(self, event: TileWidget.Clicked) -> None:
+        event.stop()
+        places = self.places
+        if event.widget in places:
+            self.post_message(self.Selected(self, places.index(event.widget)))
+
+    def __repr__(self) -> str:
+        return f"TileRow(id={self.id!r}, <tiles hidden>)"

@@ -1,0 +1,61 @@
+"""Shared pieces of the TUI tests: a stand-in bot, a settings folder of their own, screen text."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["TEXTUAL_ANIMATIONS"] = "none"
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.app import App
+
+from minefield.bots.base import Bot, Level
+from minefield.rules.auto import auto_command
+from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
+from minefield.tui.app import GameRequest, MinefieldApp
+from minefield.tui.config import CONFIG_ENV, Preferences
+
+
+class StandInBot:
+    """The R25 automatic move as an opponent: deterministic and instant."""
+
+    def __init__(self, level: str = "easy") -> None:
+        self.level: Level = "easy"
+
+    def act(self, view: PlayerView) -> ChooseHand | Discard:
+        """Lowest tiles as a hand; the safest discard."""
+        return auto_command(view)
+
+
+def stand_in(level: str, seed: int) -> Bot:
+    """A bot factory for tests."""
+    return StandInBot(level)
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Every test gets its own settings folder: the real home is never touched."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv(CONFIG_ENV, str(folder))
+    yield folder
+
+
+def make_app(mode: str = "practice", seed: int = 1, seat: Seat | None = Seat.EAST,
+             preferences: Preferences | None = None, **kwargs: object) -> MinefieldApp:
+    """An app that starts a game at once, with a stand-in bot that does not pause."""
+    request = GameRequest("practice", seed=seed, seat=seat) if mode == "practice" else (
+        GameRequest("hotseat", seed=seed))
+    options: dict[str, object] = {"think_seconds": 0, "bot_factory": stand_in,
+                                  "preferences": preferences or Preferences(hint="off"),
+                                  "catch_errors": False}
+    options.update(kwargs)
+    return MinefieldApp(request, **options)  # type: ignore[arg-type]
+
+
+def screen_text(app: App[object]) -> str:
+    """Everything on screen now, as plain text lines."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join(strip.text for strip in strips)
