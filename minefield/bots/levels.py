@@ -1,39 +1,103 @@
-"""Difficulty levels (placeholder: every level plays like ``easy`` for now)."""
+"""The difficulty levels: each is a :class:`~minefield.bots.base.Bot` (a view in, a command out).
+
+* ``easy``: a random tenpai hand, then a random discard that is not one of its own waits.
+* ``normal``: the hand with the most live copies of waits it can win on, then a tile already
+  discarded by either seat when there is one (genbutsu), else a random non-wait.
+* ``strong``: the hand of highest expected value (:mod:`minefield.bots.hands`), then the
+  least dangerous tile (:mod:`minefield.bots.danger`).
+
+A bot's choices depend only on its seed and the view it is given (it never peeks, ARCHITECTURE
+5): every decision draws from a generator seeded by the seed and the view, so asking twice
+gives the same answer.
+
+>>> from minefield.rules.game import Game, Seat
+>>> game = Game(seed=2)
+>>> bot = make_bot("normal", seed=7)
+>>> command = bot.act(game.view(Seat.WEST))
+>>> command == make_bot("normal", seed=7).act(game.view(Seat.WEST))
+True
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from minefield.bots.base import LEVELS, Bot, Level
-from minefield.rules.auto import auto_hand
+from minefield.bots.discards import Table, genbutsu_discard, random_discard, safest_discard
+from minefield.bots.hands import (
+    Deal34,
+    HandChoice,
+    choose_best,
+    choose_most_live,
+    choose_random,
+)
 from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView
-from minefield.rules.hand import Hand, waits
-from minefield.rules.tiles import parse_tiles
+
+HandPolicy = Callable[[Deal34, random.Random], HandChoice]
+DiscardPolicy = Callable[[Table, random.Random], Discard]
+
+HAND_POLICIES: dict[Level, HandPolicy] = {
+    "easy": choose_random,
+    "normal": lambda deal, _rng: choose_most_live(deal),
+    "strong": lambda deal, _rng: choose_best(deal),
+}
+DISCARD_POLICIES: dict[Level, DiscardPolicy] = {
+    "easy": random_discard,
+    "normal": genbutsu_discard,
+    "strong": safest_discard,
+}
 
 
-class EasyBot:
-    """Keeps a hand and discards a random tile that is not one of its own waits."""
+class LevelBot:
+    """A bot that plays one level's hand and discard policies."""
 
-    level: Level = "easy"
+    def __init__(self, level: Level, seed: int = 0, hand_policy: HandPolicy | None = None,
+                 discard_policy: DiscardPolicy | None = None) -> None:
+        self.level: Level = level
+        self.seed = seed
+        self._hand_policy = hand_policy or HAND_POLICIES[level]
+        self._discard_policy = discard_policy or DISCARD_POLICIES[level]
+        self._last_hand: tuple[str, ChooseHand] | None = None
 
-    def __init__(self, seed: int = 0) -> None:
-        self._rng = random.Random(seed)
+    def __repr__(self) -> str:
+        return f"LevelBot({self.level!r}, seed={self.seed})"
+
+    def _rng(self, view: PlayerView) -> random.Random:
+        rows = "|".join(",".join(view.discards[s]) for s in sorted(view.discards))
+        return random.Random(f"{self.seed}:{view.seat}:{view.own_tiles}:{view.own_hand}:{rows}")
+
+    def choose_hand(self, view: PlayerView) -> ChooseHand:
+        """Phase 1: the 13 tiles to keep (the same answer for the same view, computed once)."""
+        key = f"{view.seat}:{view.own_tiles}:{view.dora_indicator}"
+        if self._last_hand is not None and self._last_hand[0] == key:
+            return self._last_hand[1]
+        deal = Deal34.from_view(view)
+        choice = self._hand_policy(deal, self._rng(view))
+        command = ChooseHand(tiles=deal.hand_tiles(choice.hand))
+        self._last_hand = (key, command)
+        return command
+
+    def discard(self, view: PlayerView) -> Discard:
+        """Phase 2: the tile to discard."""
+        return self._discard_policy(Table.from_view(view), self._rng(view))
 
     def act(self, view: PlayerView) -> ChooseHand | Discard:
-        """Its hand in phase 1, a discard in phase 2."""
+        """The bot's command for this view: its hand in phase 1, a discard in phase 2."""
         if view.phase == "choosing":
-            return auto_hand(view)
-        if view.phase != "discarding" or not view.own_hand:
-            raise IllegalCommand("the bot has no move to make now")
-        own_waits = set(waits(Hand.parse(view.own_hand).counts))
-        pool = sorted(parse_tiles(view.own_pool))
-        safe = [t for t in pool if t.kind not in own_waits] or pool
-        return Discard(tile=str(self._rng.choice(safe)))
+            return self.choose_hand(view)
+        if view.phase == "discarding":
+            return self.discard(view)
+        raise IllegalCommand("the game has ended: there is no move to make")
 
 
 def make_bot(level: str, seed: int = 0) -> Bot:
-    """A bot of ``level`` (easy, normal or strong), deterministic given ``seed``."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
-    bot = EasyBot(seed)
-    return bot
+    """A bot of ``level`` (easy, normal or strong), deterministic given ``seed`` and its views.
+
+    >>> make_bot("strong", seed=3).level
+    'strong'
+    """
+    for known in LEVELS:
+        if level == known:
+            return LevelBot(known, seed)
+    raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")

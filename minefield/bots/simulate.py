@@ -1,0 +1,193 @@
+"""Bot-against-bot games and their statistics (``minefield simulate``).
+
+Two players, A and B, each a bot level, play ``games`` single games. A sits East in even games
+and West in odd ones, so both sit in each seat equally often. Every game's deal and both
+bots' seeds come from the master seed and the game's number alone, so the same seed gives the
+same results whatever the number of worker processes.
+
+>>> records = simulate(2, "easy", "easy", seed=5, jobs=1)
+>>> [r.index for r in records], records == simulate(2, "easy", "easy", seed=5, jobs=1)
+([0, 1], True)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Literal
+
+from minefield.bots.base import Bot
+from minefield.bots.levels import make_bot
+from minefield.rules.game import Game, GameEnded, Seat
+from minefield.rules.settings import RuleSettings
+from minefield.rules.wall import SplitMix64
+
+Side = Literal["a", "b"]
+BotFactory = Callable[[str, int], Bot]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """The outcome of one simulated game, from player A's side."""
+
+    index: int
+    seed: int
+    a_seat: Seat
+    winner: Side | None
+    points: int
+    discard_number: int
+    a_furiten: bool
+    b_furiten: bool
+
+    @property
+    def a_points(self) -> int:
+        """What A gained (+) or paid (-)."""
+        if self.winner is None:
+            return 0
+        return self.points if self.winner == "a" else -self.points
+
+
+def derived_seed(master: int, index: int, stream: int) -> int:
+    """A 63-bit seed for game ``index`` (stream 0: the deal, 1: bot A, 2: bot B)."""
+    rng = SplitMix64(master * 0x100000001B3 + index * 4 + stream)
+    return rng.next() >> 1
+
+
+def play_game(game: Game, east: Bot, west: Bot) -> GameEnded:
+    """Play ``game`` to its end with two bots (each sees only its own view)."""
+    bots = {Seat.EAST: east, Seat.WEST: west}
+    for seat in Seat:
+        game.apply(seat, bots[seat].act(game.view(seat)))
+    while game.turn is not None:
+        seat = game.turn
+        game.apply(seat, bots[seat].act(game.view(seat)))
+    assert game.result is not None
+    return game.result
+
+
+def play_one(index: int, master_seed: int, level_a: str, level_b: str,
+             settings: RuleSettings | None = None,
+             factory: BotFactory = make_bot) -> GameRecord:
+    """Play game ``index`` of a simulation."""
+    seed = derived_seed(master_seed, index, 0)
+    bot_a = factory(level_a, derived_seed(master_seed, index, 1))
+    bot_b = factory(level_b, derived_seed(master_seed, index, 2))
+    a_seat = Seat.EAST if index % 2 == 0 else Seat.WEST
+    east, west = (bot_a, bot_b) if a_seat is Seat.EAST else (bot_b, bot_a)
+    end = play_game(Game(seed, settings), east, west)
+    winner: Side | None = None
+    if end.winner is not None:
+        winner = "a" if end.winner is a_seat else "b"
+    return GameRecord(
+        index=index, seed=seed, a_seat=a_seat, winner=winner,
+        points=end.value.points if end.value else 0, discard_number=end.discard_number,
+        a_furiten=end.furiten[a_seat] is not None,
+        b_furiten=end.furiten[a_seat.other] is not None,
+    )
+
+
+def _play_chunk(args: tuple[Sequence[int], int, str, str, RuleSettings | None]
+                ) -> list[GameRecord]:
+    indices, master_seed, level_a, level_b, settings = args
+    return [play_one(i, master_seed, level_a, level_b, settings) for i in indices]
+
+
+def iter_games(games: int, level_a: str, level_b: str, seed: int = 0, jobs: int | None = None,
+               settings: RuleSettings | None = None) -> Iterator[GameRecord]:
+    """Play the games, yielding records in game order (in ``jobs`` worker processes)."""
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or games <= 1:
+        for index in range(games):
+            yield play_one(index, seed, level_a, level_b, settings)
+        return
+    chunk = 4
+    work = [(range(start, min(games, start + chunk)), seed, level_a, level_b, settings)
+            for start in range(0, games, chunk)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for records in pool.map(_play_chunk, work):
+            yield from records
+
+
+def simulate(games: int, level_a: str, level_b: str, seed: int = 0, jobs: int | None = None,
+             settings: RuleSettings | None = None) -> list[GameRecord]:
+    """All records of :func:`iter_games` as a list."""
+    return list(iter_games(games, level_a, level_b, seed, jobs, settings))
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """An estimate with its 95% confidence interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return f"{self.value:.3g} [{self.low:.3g}, {self.high:.3g}]"
+
+
+def mean_interval(values: Sequence[float]) -> Interval:
+    """The mean with a normal-approximation 95% interval."""
+    n = len(values)
+    if n == 0:
+        return Interval(0.0, 0.0, 0.0)
+    mean = sum(values) / n
+    if n == 1:
+        return Interval(mean, mean, mean)
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.96 * math.sqrt(variance / n)
+    return Interval(mean, mean - half, mean + half)
+
+
+def share_interval(successes: int, trials: int) -> Interval:
+    """A proportion with its Wilson 95% interval."""
+    if trials == 0:
+        return Interval(0.0, 0.0, 1.0)
+    z = 1.96
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return Interval(p, centre - half, centre + half)
+
+
+@dataclass(frozen=True, slots=True)
+class SideSummary:
+    """One player's totals over a simulation."""
+
+    label: str
+    wins: int
+    deal_ins: int
+    draws: int
+    furiten: int
+    points: Interval
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Both players' totals and A's share of the decided games."""
+
+    games: int
+    a: SideSummary
+    b: SideSummary
+    a_share: Interval
+
+
+def summarize(records: Sequence[GameRecord], label_a: str, label_b: str) -> Summary:
+    """Totals per player: wins, deal-ins, draws, furiten games, points per game."""
+    wins_a = sum(1 for r in records if r.winner == "a")
+    wins_b = sum(1 for r in records if r.winner == "b")
+    draws = sum(1 for r in records if r.winner is None)
+    a_points = [float(r.a_points) for r in records]
+    a = SideSummary(label_a, wins_a, wins_b, draws, sum(1 for r in records if r.a_furiten),
+                    mean_interval(a_points))
+    b = SideSummary(label_b, wins_b, wins_a, draws, sum(1 for r in records if r.b_furiten),
+                    mean_interval([-p for p in a_points]))
+    return Summary(len(records), a, b, share_interval(wins_a, wins_a + wins_b))

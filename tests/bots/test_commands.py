@@ -1,0 +1,102 @@
+"""``minefield bot-hand`` and ``minefield simulate``: output shape and error handling."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from minefield.analyzer import AnalyzeRequest, analyze_request
+from minefield.cli import main
+from minefield.rules.tiles import counts_of, parse_tiles
+
+TILES = "123456789m12345678934p1234567899s1122z"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_bot_hand_json_is_the_analyzers_waits(capsys: pytest.CaptureFixture[str]) -> None:
+    """The JSON has hand, tenpai, waits (exactly as `analyze` reports them) and candidates."""
+    status, out, _ = _run(capsys, "bot-hand", TILES, "--dora", "1z", "--seat", "west", "--json")
+    assert status == 0
+    result = json.loads(out)
+    assert set(result) == {"hand", "tenpai", "waits", "candidates"}
+    assert result["tenpai"] is True and result["candidates"] > 0
+    hand = counts_of(parse_tiles(result["hand"]))
+    assert sum(hand) == 13 and all(h <= t for h, t in zip(hand, counts_of(parse_tiles(TILES)),
+                                                          strict=True))
+    analyzed = analyze_request(AnalyzeRequest(hand=result["hand"], seat="west", dora="1z"))
+    assert result["waits"] == json.loads(analyzed.model_dump_json())["waits"]
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_bot_hand_table_for_every_level(capsys: pytest.CaptureFixture[str], level: str) -> None:
+    """The readable output names the level, the hand and its waits with live copies."""
+    status, out, _ = _run(capsys, "bot-hand", TILES, "--level", level)
+    assert status == 0
+    assert f"{level} keeps" in out and "live" in out
+
+
+def test_bot_hand_without_a_tenpai_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    """No tenpai sub-hand: tenpai false, no waits, 13 tiles still chosen."""
+    status, out, _ = _run(capsys, "bot-hand", "111122224455778m124578p124578s1234567z", "--json")
+    result = json.loads(out)
+    assert status == 0 and result["tenpai"] is False and result["waits"] == []
+    assert len(parse_tiles(result["hand"])) == 13 and result["candidates"] == 0
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["bot-hand", "123m"], "need 34 tiles, got 3"),
+    (["bot-hand", TILES + "x"], "unexpected 'x'"),
+    (["bot-hand", "11111m" + TILES[6:]], "five copies of 1m"),
+    (["bot-hand", TILES, "--dora", "9q"], "dora indicator"),
+    (["bot-hand", TILES.replace("1122z", "1111z"), "--dora", "1z"], "five copies of 1z"),
+    (["bot-hand"], "needs TILES"),
+    (["simulate", "--games", "0"], "--games must be at least 1"),
+])
+def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str],
+                                            argv: list[str], message: str) -> None:
+    """Bad input: one clear line on stderr, exit status 2, no traceback."""
+    status, out, err = _run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_bot_hand_jsonl(capsys: pytest.CaptureFixture[str],
+                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One result per line; a bad line gives {"error": ...} and the rest go on."""
+    lines = [
+        json.dumps({"tiles": TILES, "seat": "west", "dora": "3z", "level": "normal"}),
+        json.dumps({"tiles": "123m"}),
+        "not json",
+        json.dumps({"tiles": TILES, "colour": "red"}),
+        "",
+        json.dumps({"tiles": TILES}),
+    ]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    status, out, _ = _run(capsys, "bot-hand", "--jsonl")
+    results = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and len(results) == 5
+    assert results[0]["tenpai"] is True and set(results[0]) == {"hand", "tenpai", "waits",
+                                                                 "candidates"}
+    assert "need 34 tiles" in results[1]["error"]
+    assert "error" in results[2] and "colour" in results[3]["error"]
+    assert results[4]["tenpai"] is True
+
+
+def test_simulate_prints_both_players_and_is_repeatable(capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """A few games: wins, deal-ins, draws and points for each player; same seed, same table."""
+    outputs = []
+    for _ in range(2):
+        status, out, _ = _run(capsys, "simulate", "--games", "4", "--east", "easy",
+                              "--west", "normal", "--seed", "3", "--jobs", "1")
+        assert status == 0
+        outputs.append(out.split("games per second")[0].rsplit("\n", 1)[0])
+    assert "A easy" in outputs[0] and "B normal" in outputs[0] and "decided" in outputs[0]
+    assert outputs[0] == outputs[1]
