@@ -15,7 +15,7 @@ wait set (a kind the hand holds four of is a dead wait and is left out, R12). Se
 thirteen orphans are added directly.
 
 >>> from minefield.rules.tiles import parse_tiles, counts_of, kind_str
->>> found = tenpai_hands(counts_of(parse_tiles("123m456p789s1122z")))
+>>> found = tenpai_hands(counts_of(parse_tiles("123m456p789s11122z")))
 >>> hand = tuple(counts_of(parse_tiles("123m456p789s1112z")))
 >>> [kind_str(k) for k in sorted(found[hand])]
 ['2z']
