@@ -105,16 +105,18 @@ def analyze_choice(own_tiles: Sequence[Tile], chosen: Sequence[Tile], seat: Seat
     if not lines:
         warnings.insert(0, "Not tenpai: this hand can never win (R12).")
         return HandAnalysis(HAND_SIZE, False, (), tuple(warnings))
+    can_win = any(line.report.eligible for line in lines)
     for line in lines:
-        if not line.report.eligible:
+        if can_win and not line.report.eligible:
             basis = f"{line.report.han_without_ura} han {line.report.fu} fu"
             warnings.append(
                 f"{line.tile} is worth only {basis}, below mangan: the opponent can discard it "
                 "to freeze your hand (furiten, R14, R15b).")
         if line.live == 0:
             warnings.append(f"No live copy of {line.tile} is left: you can see all four.")
-    if not any(line.report.eligible for line in lines):
-        warnings.insert(0, "No wait reaches mangan: this hand cannot win (R14).")
+    if not can_win:
+        warnings.insert(0, "No wait reaches mangan: this hand cannot win, and each of its waits "
+                           "the opponent discards leaves you furiten (R14, R15b).")
     pool = counts_of(own_tiles)
     for tile in chosen:
         pool[tile.kind] -= 1

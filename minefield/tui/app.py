@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from importlib.resources import files
@@ -17,8 +17,10 @@ from typing import ClassVar, Literal
 from rich.segment import Segments
 from rich.traceback import Traceback
 from textual import events
+from textual.actions import ActionParseResult
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.screen import Screen
 
 from minefield.bots import make_bot
@@ -162,10 +164,8 @@ class MinefieldApp(App[int]):
             session: Session = LocalSession.practice(
                 seed, self._bot_factory(level, seed), human=request.seat, settings=settings,
                 think_seconds=self.think_seconds)
-            self.sub_title = f"Practice against {session.seat_name(session.local_seats[0].other)}"
         else:
             session = LocalSession.hotseat(seed, settings)
-            self.sub_title = "Hot-seat"
         await self.set_session(session)
 
     async def set_session(self, session: Session) -> None:
@@ -173,6 +173,8 @@ class MinefieldApp(App[int]):
         self.workers.cancel_group(self, "session")
         self._waiting = False
         self.session = session
+        self.sub_title = ("Hot-seat" if session.mode == "hotseat" else
+                          f"Playing against {session.seat_name(session.local_seats[0].other)}")
         self._screen_key = None
         self._game_screen = None
         self._holding = None
@@ -197,7 +199,16 @@ class MinefieldApp(App[int]):
         return ("build" if session.view(seat).own_hand is None else "play"), seat
 
     async def show_game(self) -> None:
-        """Bring the screen up to date with the session (switching screens when needed)."""
+        """Bring the screen up to date with the session (switching screens when needed).
+
+        An error here is reported and recovered from, never left to stop the app's own loop.
+        """
+        try:
+            await self._show_game()
+        except Exception as error:
+            self._handle_exception(error)
+
+    async def _show_game(self) -> None:
         session = self.session
         if session is None:
             return
@@ -290,6 +301,9 @@ class MinefieldApp(App[int]):
             if self._game_screen is not None:
                 self._game_screen.typing_status(f"Not allowed: {error}")
             return
+        except Exception as error:
+            self._handle_exception(error)
+            return
         if (session.mode == "hotseat" and isinstance(message.command, Discard)
                 and session.view(message.seat).phase == "discarding"):
             self._holding = message.seat
@@ -371,10 +385,12 @@ class MinefieldApp(App[int]):
     # -- size ------------------------------------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
-        self._check_size()
+        self._check_size(event.size.width, event.size.height)
 
-    def _check_size(self) -> None:
-        too_small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+    def _check_size(self, width: int | None = None, height: int | None = None) -> None:
+        width = self.size.width if width is None else width
+        height = self.size.height if height is None else height
+        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
         covering = [s for s in self.screen_stack if isinstance(s, TooSmallScreen)]
         if too_small and not covering:
             self.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
@@ -382,6 +398,19 @@ class MinefieldApp(App[int]):
             self.pop_screen()
 
     # -- errors: keep the game, never show hidden tiles ------------------------------------------
+
+    async def run_action(self, action: str | ActionParseResult,
+                         default_namespace: DOMNode | None = None,
+                         namespaces: Mapping[str, DOMNode] | None = None) -> bool:
+        """Run an action; a bug in a screen's action becomes a message, not a dead app (key
+        bindings run actions on the app's own message loop, which an error would stop)."""
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except Exception as error:
+            if not self._catch_errors or self.session is None:
+                raise
+            self._handle_exception(error)
+            return True
 
     def _handle_exception(self, error: Exception) -> None:
         """An unexpected error: log it, tell the player, and rebuild the game's screen from the
@@ -399,7 +428,7 @@ class MinefieldApp(App[int]):
         self._screen_key = None
         self._game_screen = None
         try:
-            await self.show_game()
+            await self.show_game()  # hot-seat starts again behind the curtain
             self._let_others_move()
         finally:
             await self.push_screen(MessageScreen(

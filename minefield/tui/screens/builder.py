@@ -52,6 +52,7 @@ class HandBuilderScreen(SeatScreen):
                                                      Tile.parse(view.dora_indicator))
         self.hint: list[int] | None = None
         self._hint_source = hint_source
+        self._had_choice = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -95,12 +96,15 @@ class HandBuilderScreen(SeatScreen):
         for index in range(len(self.own_tiles)):
             rack.mark(index, "-chosen", index in chosen)
         self.query_one("#hand", TileRow).set_tiles(self.chosen_tiles)
-        self.query_one("#hand-label", Label).update(f"Hand {len(self.chosen)}/{HAND_SIZE}")
+        self.query_one("#hand-label", Label).update(f"Hand {len(self.chosen)}/{HAND_SIZE}",
+                                                    layout=False)  # fixed width: no reflow
         self.analysis = analyze_choice(self.own_tiles, self.chosen_tiles, self.seat,
                                        Tile.parse(self.view.dora_indicator),
                                        settings=self.view.settings)
         self.query_one(AnalysisPanel).show(self.analysis)
-        self.refresh_bindings()
+        if bool(self.chosen) != self._had_choice:  # undo/clear enabled: redraw the footer
+            self._had_choice = bool(self.chosen)
+            self.refresh_bindings()
 
     def toggle(self, index: int) -> None:
         """Choose or unchoose the tile at ``index`` of the rack."""
@@ -133,8 +137,8 @@ class HandBuilderScreen(SeatScreen):
         self.toggle(index)
 
     def typing_status(self, text: str) -> None:
-        """Show a short message under the hint."""
-        self.query_one("#status", Static).update(text)
+        """Show a short message under the hint (one line: no new layout)."""
+        self.query_one("#status", Static).update(text, layout=False)
 
     # -- actions ---------------------------------------------------------------------------------
 

@@ -56,25 +56,31 @@ class ResultScreen(Screen[None]):
             yield Static(self._headline(), id="headline")
             yield DeadWall(Tile.parse(self._dora_indicator))
         with VerticalScroll(id="result-body"):
+            if self.end.value is not None:
+                yield Static("\n".join(value_lines(self.end.value)), id="value")
             for seat in (Seat.EAST, Seat.WEST):
                 hand = parse_tiles(self.end.hands[seat] or "")
                 with Horizontal(classes="tile-bar"):
-                    yield Label(f"{self.names[seat]}\n{seat.value.title()}", classes="row-title")
+                    yield Label(self._who(seat, "\n"), classes="row-title")
                     yield TileRow(HAND_SIZE, hand, id=f"hand-{seat.value}")
                 yield Static(self._seat_text(seat), classes="seat-result")
-            if self.end.value is not None:
-                yield Static("\n".join(value_lines(self.end.value)), id="value")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(DeadWall).reveal_ura(Tile.parse(self.end.ura_indicator))
 
+    def _who(self, seat: Seat, between: str = " ") -> str:
+        name, wind = self.names[seat], seat.value.title()
+        if name == wind:
+            return name
+        return f"{name}{between}{wind}" if between == "\n" else f"{name} ({wind})"
+
     def _headline(self) -> str:
         end = self.end
         if end.result == "ron" and end.winner is not None:
             loser = end.winner.other
-            return (f"[b]Ron![/] {self.names[end.winner]} ({end.winner.value.title()}) wins on "
-                    f"{self.names[loser]}'s {end.win_tile}, discard {end.discard_number} of 34.\n"
+            return (f"[b]Ron![/] {self._who(end.winner)} wins on {self.names[loser]}'s "
+                    f"{end.win_tile}, discard {end.discard_number} of 34.\n"
                     f"Ura dora indicator {end.ura_indicator} · seed {end.seed}")
         return (f"[b]Draw[/]: 34 discards without a win (R11).\n"
                 f"Ura dora indicator {end.ura_indicator} · seed {end.seed}")

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from rich.markup import escape
 from textual.app import ComposeResult
-from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
@@ -14,40 +13,41 @@ from minefield.rules.game import FuritenCause
 from minefield.rules.report import WaitReport
 from minefield.rules.tiles import Tile, dora_from_indicator, kind_str
 from minefield.tui.analysis import HandAnalysis
-from minefield.tui.widgets.tiles import TileRow, TileWidget
+from minefield.tui.render import BACK_LABEL
+from minefield.tui.widgets.tiles import TileRow
 
 DORA_PLACE = 2
 WALL_ROW = 7
 
 
-class DeadWall(Widget):
+class DeadWall(Static):
     """The dead wall as two rows of seven (R3): the dora indicator is the third tile of the top
-    row, face up; the ura indicator beneath it shows only at the end."""
+    row, face up; the ura indicator beneath it shows only at the end. One widget, drawn in the
+    compact style whatever the tile style, so that the table keeps its room."""
 
     def __init__(self, dora_indicator: Tile, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._dora_indicator = dora_indicator
+        self._ura_indicator: Tile | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Label(f"Dead wall · dora {kind_str(dora_from_indicator(self._dora_indicator.kind))}",
-                    classes="caption")
-        for row in range(2):
-            with Horizontal(classes="wall-row"):
-                for place in range(WALL_ROW):
-                    face_up = row == 0 and place == DORA_PLACE
-                    yield TileWidget(self._dora_indicator if face_up else None,
-                                     face_down=not face_up,
-                                     classes="-compact -dora-indicator" if face_up
-                                     else "-compact",
-                                     id="ura-indicator" if row == 1 and place == DORA_PLACE
-                                     else None)
+    def on_mount(self) -> None:
+        self._draw()
 
     def reveal_ura(self, ura_indicator: Tile) -> None:
-        """Turn the ura indicator face up (after a win, R18)."""
-        place = self.query_one("#ura-indicator", TileWidget)
-        place.tile = ura_indicator
-        place.face_down = False
-        place.add_class("-dora-indicator")
+        """Turn the ura indicator face up (after a win or a draw, R18, R26)."""
+        self._ura_indicator = ura_indicator
+        self._draw()
+
+    def _draw(self) -> None:
+        def row(face_up: Tile | None) -> str:
+            places = [BACK_LABEL] * WALL_ROW
+            if face_up is not None:
+                places[DORA_PLACE] = f"[reverse b]{face_up}[/]"
+            return " ".join(places)
+
+        dora = kind_str(dora_from_indicator(self._dora_indicator.kind))
+        self.update(f"[dim]Dead wall · dora {dora}[/]\n{row(self._dora_indicator)}\n"
+                    f"{row(self._ura_indicator)}")
 
 
 def wait_row(line_tile: str, live: int | None, report: WaitReport) -> str:

@@ -54,13 +54,18 @@ class TileWidget(Widget):
             return EMPTY_LABEL
         return tile_label(self.tile, current_tile_style(self))
 
+    def set_flag(self, css_class: str, on: bool) -> None:
+        """Add or remove a CSS class, touching the styles only when it changes (speed)."""
+        if self.has_class(css_class) != on:
+            self.set_class(on, css_class)
+
     def _update_classes(self) -> None:
-        self.remove_class(*_SUIT_CLASSES)
         shown = self.tile is not None and not self.face_down
-        self.set_class(not shown and not self.face_down, "-empty")
-        self.set_class(self.face_down, "-back")
-        if self.tile is not None and shown:
-            self.add_class(suit_class(self.tile))
+        wanted = suit_class(self.tile) if self.tile is not None and shown else None
+        for css_class in _SUIT_CLASSES:
+            self.set_flag(css_class, css_class == wanted)
+        self.set_flag("-empty", not shown and not self.face_down)
+        self.set_flag("-back", self.face_down)
 
     def watch_tile(self) -> None:
         self._update_classes()
@@ -97,15 +102,16 @@ class TileRow(Widget):
         super().__init__(id=id, classes=classes)
         self.capacity = size
         self._tiles: list[Tile] = list(tiles)[:size]
+        self._places = [TileWidget(self._tiles[i] if i < len(self._tiles) else None)
+                        for i in range(size)]
 
     def compose(self) -> ComposeResult:
-        for index in range(self.capacity):
-            yield TileWidget(self._tiles[index] if index < len(self._tiles) else None)
+        yield from self._places
 
     @property
     def places(self) -> list[TileWidget]:
         """The tile widgets, in order."""
-        return list(self.query_children(TileWidget))
+        return self._places
 
     @property
     def tiles(self) -> list[Tile]:
@@ -125,27 +131,26 @@ class TileRow(Widget):
         """Empty every place (hot-seat privacy: nothing is left behind to be seen)."""
         self.set_tiles(())
         for place in self.places:
-            place.remove_class("-chosen", "-win", "-dim")
+            for css_class in ("-chosen", "-latest", "-cursor"):
+                place.set_flag(css_class, False)
         self.cursor = None
 
     def mark(self, index: int, css_class: str, on: bool = True) -> None:
         """Add or remove a CSS class (``-chosen``, ``-win``, ...) on one place."""
-        places = self.places
-        if 0 <= index < len(places):
-            places[index].set_class(on, css_class)
+        if 0 <= index < self.capacity:
+            self._places[index].set_flag(css_class, on)
 
     def watch_cursor(self) -> None:
         self._show_cursor()
 
     def _show_cursor(self) -> None:
         for index, place in enumerate(self.places):
-            place.set_class(index == self.cursor and index < len(self._tiles), "-cursor")
+            place.set_flag("-cursor", index == self.cursor and index < len(self._tiles))
 
     def on_tile_widget_clicked(self, event: TileWidget.Clicked) -> None:
         event.stop()
-        places = self.places
-        if event.widget in places:
-            self.post_message(self.Selected(self, places.index(event.widget)))
+        if event.widget in self._places:
+            self.post_message(self.Selected(self, self._places.index(event.widget)))
 
     def __repr__(self) -> str:
         return f"TileRow(id={self.id!r}, <tiles hidden>)"

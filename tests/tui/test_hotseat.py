@@ -1,0 +1,114 @@
+"""Hot-seat through the curtain, and privacy: nothing of the other player is ever rendered."""
+
+from __future__ import annotations
+
+import re
+
+from rich.pretty import pretty_repr
+
+from minefield.rules.game import Seat
+from minefield.tui.app import MinefieldApp
+from minefield.tui.screens.builder import HandBuilderScreen
+from minefield.tui.screens.dialogs import ConfirmScreen, CurtainScreen
+from minefield.tui.screens.play import PlayScreen
+from minefield.tui.screens.result import ResultScreen
+from minefield.tui.widgets.tiles import TileWidget
+from tests.tui.conftest import make_app, screen_text
+
+TILE = re.compile(r"[0-9][mpsz]")
+
+
+def rendered_tiles(app: MinefieldApp) -> list[str]:
+    """Every face-up tile in every screen of the app (mounted widgets, covered or not)."""
+    return [str(w.tile) for screen in app.screen_stack for w in screen.query(TileWidget)
+            if w.tile is not None and not w.face_down and not w.has_class("-dora-indicator")]
+
+
+def assert_curtain_hides_everything(app: MinefieldApp, seat: Seat) -> None:
+    """R26 in hot-seat: while the curtain is up no private tile exists on any screen."""
+    assert isinstance(app.screen, CurtainScreen)
+    text = screen_text(app)
+    assert f"Pass to {seat.value.title()} - press Enter when ready" in text
+    assert not TILE.search(text), text
+    assert rendered_tiles(app) == []
+    assert not any(isinstance(s, HandBuilderScreen | PlayScreen) for s in app.screen_stack)
+
+
+def assert_no_hidden_tiles_in_reprs(app: MinefieldApp) -> None:
+    """A crash report prints locals: the session, the app and the screens must not show tiles."""
+    assert app.session is not None
+    for thing in (app.session, app, app.screen, *app.screen_stack):
+        assert not TILE.search(repr(thing)), repr(thing)
+    assert not TILE.search(pretty_repr(app.session))
+
+
+def assert_shows_only_own_tiles(app: MinefieldApp, seat: Seat) -> None:
+    """A player's screen shows their own tiles and the public discards, nothing else."""
+    screen = app.screen
+    assert isinstance(screen, PlayScreen | HandBuilderScreen)
+    assert screen.seat is seat
+    session = app.session
+    assert session is not None
+    view = session.view(seat)
+    own = TILE.findall(view.own_tiles.replace("m", "m ").replace("p", "p ")) or []
+    allowed = sorted(str(t) for t in screen.own_tiles) if isinstance(screen, HandBuilderScreen) \
+        else None
+    shown = rendered_tiles(app)
+    if allowed is not None:
+        assert sorted(shown) == sorted(allowed + [s for s in shown if s in allowed][:0]) or \
+            set(shown) <= set(allowed)
+    else:
+        public = [t for row in view.discards.values() for t in row]
+        mine = _tiles(view.own_hand or "") + _tiles(view.own_pool)
+        assert sorted(shown) == sorted(mine + public)
+    del own
+
+
+def _tiles(text: str) -> list[str]:
+    from minefield.rules.tiles import parse_tiles
+
+    return [str(t) for t in parse_tiles(text)]
+
+
+async def test_hotseat_game_through_the_curtain() -> None:
+    app = make_app("hotseat", seed=2)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert_curtain_hides_everything(app, Seat.EAST)
+        assert "Hot-seat" in app.sub_title
+
+        for seat in (Seat.EAST, Seat.WEST):
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, HandBuilderScreen)
+            assert_shows_only_own_tiles(app, seat)
+            for _ in range(13):
+                await pilot.press("space", "right")
+            await pilot.press("enter")
+            await pilot.pause()
+            if isinstance(app.screen, ConfirmScreen):
+                await pilot.press("y")
+                await pilot.pause()
+            assert_curtain_hides_everything(app, seat.other if seat is Seat.WEST else Seat.WEST)
+            assert_no_hidden_tiles_in_reprs(app)
+
+        seat = Seat.EAST
+        for number in range(1, 7):  # six discards, three curtains each way (time)
+            await pilot.press("enter")  # the curtain: ready
+            await pilot.pause()
+            assert isinstance(app.screen, PlayScreen)
+            assert_shows_only_own_tiles(app, seat)
+            assert "Your turn" in screen_text(app)
+            await pilot.press("enter")  # discard
+            await pilot.pause()
+            if isinstance(app.screen, ResultScreen):
+                break
+            assert "Press Enter to pass the keyboard" in screen_text(app)
+            assert app.screen.view.discards_made == number
+            await pilot.press("enter")  # pass the keyboard
+            await pilot.pause()
+            seat = seat.other
+            assert_curtain_hides_everything(app, seat)
+            assert_no_hidden_tiles_in_reprs(app)
+        assert isinstance(app.screen, CurtainScreen) and app.session is not None
+        assert app.session.view(Seat.EAST).discards_made == 6
