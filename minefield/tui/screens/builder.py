@@ -73,9 +73,9 @@ class HandBuilderScreen(SeatScreen):
     def on_mount(self) -> None:
         me, other = self.seat, self.seat.other
         order = "discards first" if me is Seat.EAST else "discards second"
+        name = "" if self.names[me] == me.value.title() else f"{self.names[me]}: "
         self.query_one("#info", Static).update(
-            f"[b]{self.names[me]}[/]: seat {me.value.title()} ({order}) · "
-            f"opponent: {self.names[other]}\n"
+            f"[b]{name}seat {me.value.title()}[/] ({order}) · opponent: {self.names[other]}\n"
             "Choose the 13 tiles of your hand; the other 21 are your discard pool.")
         self.query_one("#rack", TileRow).cursor = self.cursor
         self._refresh_choice()

@@ -112,8 +112,11 @@ class PlayScreen(SeatScreen):
             turn = f"{self.names[view.turn]}'s turn ({view.turn.value.title()})"
         else:
             turn = "The game has ended."
-        return (f"[b]{self.names[me]}[/]: {me.value.title()} · "
-                f"{self.names[me.other]}: {me.other.value.title()} · discards "
+        def who(seat: Seat) -> str:
+            name, wind = self.names[seat], seat.value.title()
+            return wind if name == wind else f"{name}: {wind}"
+
+        return (f"[b]{who(me)}[/] · opponent {who(me.other)} · discards "
                 f"{view.discards_made}/{2 * DISCARDS_PER_SEAT}\n{turn}")
 
     def _status_text(self, view: PlayerView) -> str:

@@ -16,13 +16,13 @@ from minefield.rules.hand import HAND_SIZE
 from minefield.rules.report import WaitReport
 from minefield.rules.tiles import Tile, parse_tiles
 from minefield.tui.messages import MenuRequested, NewGameRequested
-from minefield.tui.widgets.panels import DeadWall
+from minefield.tui.widgets.panels import DeadWall, yaku_name
 from minefield.tui.widgets.tiles import TileRow
 
 
 def value_lines(value: WaitReport) -> list[str]:
     """The winning hand's value: each yaku with its han, dora, ura, fu, han, limit, points."""
-    lines = [f"  {escape(y.name):<18}{y.han:>3} han" for y in value.yaku]
+    lines = [f"  {escape(yaku_name(y.name)):<18}{y.han:>3} han" for y in value.yaku]
     if value.dora:
         lines.append(f"  {'dora':<18}{value.dora:>3} han")
     if value.aka:
@@ -79,7 +79,8 @@ class ResultScreen(Screen[None]):
         end = self.end
         if end.result == "ron" and end.winner is not None:
             loser = end.winner.other
-            return (f"[b]Ron![/] {self._who(end.winner)} wins on {self.names[loser]}'s "
+            verb = "win" if self.names[end.winner] == "You" else "wins"
+            return (f"[b]Ron![/] {self._who(end.winner)} {verb} on {self.names[loser]}'s "
                     f"{end.win_tile}, discard {end.discard_number} of 34.\n"
                     f"Ura dora indicator {end.ura_indicator} · seed {end.seed}")
         return (f"[b]Draw[/]: 34 discards without a win (R11).\n"

@@ -50,13 +50,18 @@ class DeadWall(Static):
                     f"{row(self._ura_indicator)}")
 
 
+def yaku_name(name: str) -> str:
+    """A yaku as players write it: ``sanshoku doujun``, not ``sanshoku_doujun``."""
+    return name.replace("_", " ")
+
+
 def wait_row(line_tile: str, live: int | None, report: WaitReport) -> str:
     """One wait in markup: tile, live copies, ron verdict, value and yaku."""
     verdict = "[$text-success]ron ok[/]" if report.eligible else "[$text-error]no ron[/]"
     value = f"{report.han_without_ura} han {report.fu} fu"
     points = report.points_without_ura
     limit = f" {report.limit}" if report.limit and report.eligible else ""
-    yaku = ", ".join(f"{y.name} {y.han}" for y in report.yaku)
+    yaku = ", ".join(f"{yaku_name(y.name)} {y.han}" for y in report.yaku)
     extras = f", dora {report.dora}" if report.dora else ""
     extras += f", aka {report.aka}" if report.aka else ""
     live_text = f"{live} live" if live is not None else ""
