@@ -145,3 +145,30 @@ async def test_other_tile_styles_keep_the_suit_letter(style: str) -> None:
         text = screen_text(app)
         assert "1m" in text and "7z" in text
         assert "╭──╮" not in text.split("Hand")[0].split("\n", 4)[-1]
+
+
+async def test_a_fatal_error_report_shows_no_local_variables() -> None:
+    """Textual's own crash report prints locals, which could hold a hidden hand."""
+    from rich.console import Console
+
+    app = make_app("hotseat", seed=3)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+
+        def deal_with(opponent_hand: str) -> None:
+            raise RuntimeError("boom")
+
+        hidden = "".join(["1", "2", "3", "m", "9", "9", "9", "z"])  # never in the source text
+        try:
+            deal_with(hidden)
+        except RuntimeError:
+            app._fatal_error()
+        console = Console(record=True, width=120)
+        for renderable in app._exit_renderables:
+            console.print(renderable)
+        app._exit_renderables.clear()
+        report = console.export_text()
+        assert "RuntimeError: boom" in report
+        assert hidden not in report and "opponent_hand =" not in report
+        app._exception = None
+        app._return_code = None

@@ -65,14 +65,17 @@ async def test_practice_game_by_keyboard_to_the_result(config_dir: object) -> No
                 text = screen_text(app)
                 assert f"East {turn}/17" in text
                 assert f"Pool {21 - turn}" in text
+                # R15b, R27: West's first discard is 6p, a wait below mangan: furiten at once,
+                # with its cause.
+                assert "FURITEN since discard 2: 6p was one of your waits" in text
         assert isinstance(app.screen, ResultScreen)
         text = screen_text(app)
         assert "Ura dora indicator" in text and "seed 1" in text
         assert ("Ron!" in text and "points" in text) or "Draw" in text
 
 
-async def test_discarding_out_of_turn_is_explained_not_an_error() -> None:
-    app = make_app(seed=1, seat=Seat.WEST)
+async def test_discarding_out_of_turn_is_disabled_not_an_error() -> None:
+    app = make_app(seed=1, seat=Seat.WEST, think_seconds=0.5)
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         builder = app.screen
@@ -84,11 +87,19 @@ async def test_discarding_out_of_turn_is_explained_not_an_error() -> None:
         await pilot.pause()
         if isinstance(app.screen, ConfirmScreen):
             await pilot.press("y")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        assert screen.view.discards_made == 0  # East, the bot, is thinking
+        assert screen.check_action("discard", ()) is None  # shown dimmed in the footer
+        assert "Bot (easy)'s turn (East)" in screen_text(app)
+        await pilot.press("enter", "space")  # nothing happens: no error, no discard
+        assert len(screen.view.discards[Seat.WEST]) == 0
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert isinstance(app.screen, PlayScreen)
-        assert isinstance(app, MinefieldApp)
-        assert app.screen.view.discards_made >= 1  # the bot (East) discarded first
+        assert screen.view.discards_made == 1 and screen.view.my_turn
+        assert screen.check_action("discard", ()) is True
+        assert isinstance(app, MinefieldApp) and app.errors == []
 
 
 def test_the_seeded_hand_is_what_the_test_expects() -> None:
