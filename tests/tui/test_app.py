@@ -61,7 +61,7 @@ async def test_help_shows_the_readme_rules_and_every_key() -> None:
         assert "Both players are in riichi from the start" in asset_text("rules.md")
         markdown = app.screen.query_one("#help-text").source  # type: ignore[attr-defined]
         assert asset_text("rules.md").strip() in markdown
-        for description in ("Toggle", "Confirm hand", "Discard", "Pass the keyboard", "Ready",
+        for description in ("Toggle", "Confirm", "Discard", "Pass the keyboard", "Ready",
                             "Play again", "Command palette"):
             assert description in markdown
         await pilot.press("escape")
@@ -77,7 +77,7 @@ async def test_the_palette_offers_the_screen_actions() -> None:
         await pilot.pause()
         provider = ScreenActions(app.screen)
         names = [name for name, _, _ in provider._actions()]
-        assert "Toggle" in names and "Confirm hand" in names and "Help" in names
+        assert "Toggle" in names and "Confirm" in names and "Help" in names
         assert not any(name in ("Left", "Right") for name in names)  # hidden moves stay out
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert "Screenshot" not in titles and "Settings" in titles

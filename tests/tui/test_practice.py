@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import threading
+
 from textual.pilot import Pilot
 
-from minefield.rules.game import Game, Seat
+from minefield.rules.game import ChooseHand, Discard, Game, PlayerView, Seat
 from minefield.tui.app import MinefieldApp
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
-from tests.tui.conftest import make_app, screen_text
+from tests.tui.conftest import StandInBot, make_app, screen_text
 
 # Seed 1 deals East 123344578889m 234566799p 112567889s 2347z; this hand waits on 3p and 6p.
 HAND = ["2m", "3m", "4m", "8m", "8m", "8m", "3p", "4p", "5p", "5s", "6s", "7s", "6p"]
@@ -74,8 +76,22 @@ async def test_practice_game_by_keyboard_to_the_result(config_dir: object) -> No
         assert ("Ron!" in text and "points" in text) or "Draw" in text
 
 
+class GatedBot(StandInBot):
+    """Discards only once the test opens the gate (it thinks in a worker thread meanwhile)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+
+    def act(self, view: PlayerView) -> ChooseHand | Discard:
+        if view.phase == "discarding":
+            self.gate.wait(timeout=10)
+        return super().act(view)
+
+
 async def test_discarding_out_of_turn_is_disabled_not_an_error() -> None:
-    app = make_app(seed=1, seat=Seat.WEST, think_seconds=0.5)
+    bot = GatedBot()
+    app = make_app(seed=1, seat=Seat.WEST, bot_factory=lambda level, seed: bot)
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         builder = app.screen
@@ -95,6 +111,7 @@ async def test_discarding_out_of_turn_is_disabled_not_an_error() -> None:
         assert "Bot (easy)'s turn (East)" in screen_text(app)
         await pilot.press("enter", "space")  # nothing happens: no error, no discard
         assert len(screen.view.discards[Seat.WEST]) == 0
+        bot.gate.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert screen.view.discards_made == 1 and screen.view.my_turn

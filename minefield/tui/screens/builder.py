@@ -37,8 +37,8 @@ class HandBuilderScreen(SeatScreen):
         Binding("space", "toggle_tile", "Toggle"),
         Binding("backspace", "undo", "Undo"),
         Binding("x", "clear", "Clear"),
-        Binding("i", "use_hint", "Use hint"),
-        Binding("enter", "confirm", "Confirm hand"),
+        Binding("i", "use_hint", "Hint"),
+        Binding("enter", "confirm", "Confirm"),
         Binding("escape", "app.menu", "Menu"),
     ]
 
