@@ -22,6 +22,10 @@ POOL_SIZE = 21
 POOL_COLUMNS = 11
 
 
+def _tiles(texts: list[str]) -> list[Tile]:
+    return [Tile.parse(text) for text in texts]
+
+
 class PlayScreen(SeatScreen):
     """The table for one seat: both discard rows, the own hand and pool, furiten and waits.
 
@@ -53,14 +57,17 @@ class PlayScreen(SeatScreen):
         with Horizontal(id="topbar"):
             yield Static(id="info")
             yield DeadWall(Tile.parse(self.view.dora_indicator))
-        yield DiscardRow(self.names[self.seat.other], id="their-discards")
-        yield DiscardRow(self.names[self.seat], id="my-discards")
+        view = self.view  # the rows start with their tiles: a screen appears in one styling
+        yield DiscardRow(self.names[self.seat.other], _tiles(view.discards[self.seat.other]),
+                         id="their-discards")
+        yield DiscardRow(self.names[self.seat], _tiles(view.discards[self.seat]),
+                         id="my-discards")
         with Horizontal(classes="tile-bar"):
             yield Label("Hand", classes="row-title")
-            yield TileRow(HAND_SIZE, id="hand")
+            yield TileRow(HAND_SIZE, parse_tiles(view.own_hand or ""), id="hand")
         with Horizontal(classes="tile-bar"):
             yield Label("Pool", classes="row-title", id="pool-label")
-            yield TileRow(POOL_SIZE, id="pool")
+            yield TileRow(POOL_SIZE, parse_tiles(view.own_pool), id="pool")
         with VerticalScroll(id="play-lower"):
             yield Static(id="status")
             yield FuritenPanel(id="furiten")

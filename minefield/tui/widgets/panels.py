@@ -110,13 +110,14 @@ class FuritenPanel(Static):
 class DiscardRow(Widget):
     """One player's discards in order, 17 places (R10)."""
 
-    def __init__(self, title: str, *, id: str | None = None) -> None:
+    def __init__(self, title: str, tiles: Sequence[Tile] = (), *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._title = title
+        self._tiles = tiles
 
     def compose(self) -> ComposeResult:
         yield Label(self._title, classes="row-title")
-        yield TileRow(17, classes="discards")
+        yield TileRow(17, self._tiles, classes="discards")
 
     def show(self, tiles: Sequence[Tile], title: str | None = None) -> None:
         """Show these discards (the newest is marked)."""

@@ -19,8 +19,6 @@ from textual.widget import Widget
 from minefield.rules.tiles import Tile
 from minefield.tui.render import BACK_LABEL, EMPTY_LABEL, TileStyle, suit_class, tile_label
 
-_SUIT_CLASSES = ("-suit-m", "-suit-p", "-suit-s", "-suit-z")
-
 
 def current_tile_style(widget: Widget) -> TileStyle:
     """The tile style the app is set to (``box`` when the app has none)."""
@@ -42,10 +40,12 @@ class TileWidget(Widget):
 
     def __init__(self, tile: Tile | None = None, *, face_down: bool = False, id: str | None = None,
                  classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
+        self._base_classes = frozenset(classes.split()) if classes else frozenset()
+        self._flags: set[str] = set()
+        initial = self._wanted_classes(tile, face_down)
+        super().__init__(id=id, classes=" ".join(sorted(initial)))
         self.set_reactive(TileWidget.tile, tile)
         self.set_reactive(TileWidget.face_down, face_down)
-        self._update_classes()
 
     def render(self) -> str:
         if self.face_down:
@@ -55,17 +55,30 @@ class TileWidget(Widget):
         return tile_label(self.tile, current_tile_style(self))
 
     def set_flag(self, css_class: str, on: bool) -> None:
-        """Add or remove a CSS class, touching the styles only when it changes (speed)."""
-        if self.has_class(css_class) != on:
-            self.set_class(on, css_class)
+        """Add or remove a state class (``-chosen``, ``-cursor``, ``-latest``)."""
+        if (css_class in self._flags) != on:
+            if on:
+                self._flags.add(css_class)
+            else:
+                self._flags.discard(css_class)
+            self._update_classes()
 
     def _update_classes(self) -> None:
-        shown = self.tile is not None and not self.face_down
-        wanted = suit_class(self.tile) if self.tile is not None and shown else None
-        for css_class in _SUIT_CLASSES:
-            self.set_flag(css_class, css_class == wanted)
-        self.set_flag("-empty", not shown and not self.face_down)
-        self.set_flag("-back", self.face_down)
+        # All classes are set at once: each change of classes restyles the widget, and a tile
+        # changes several at a time (speed: see benchmarks/bench_tui.py).
+        wanted = self._wanted_classes(self.tile, self.face_down)
+        if wanted != set(self.classes):
+            self.classes = wanted
+
+    def _wanted_classes(self, tile: Tile | None, face_down: bool) -> set[str]:
+        wanted = set(self._base_classes) | self._flags
+        if face_down:
+            wanted.add("-back")
+        elif tile is None:
+            wanted.add("-empty")
+        else:
+            wanted.add(suit_class(tile))
+        return wanted
 
     def watch_tile(self) -> None:
         self._update_classes()
