@@ -172,3 +172,22 @@ async def test_a_fatal_error_report_shows_no_local_variables() -> None:
         assert hidden not in report and "opponent_hand =" not in report
         app._exception = None
         app._return_code = None
+
+
+async def test_a_failing_hint_is_no_error() -> None:
+    from minefield.bots.base import Bot
+    from tests.tui.conftest import StandInBot
+
+    class BrokenHint(StandInBot):
+        def act(self, view):  # type: ignore[no-untyped-def]
+            raise RuntimeError("no search today")
+
+    def factory(level: str, seed: int) -> Bot:
+        return BrokenHint() if level == "strong" else StandInBot()
+
+    app = make_app(bot_factory=factory, preferences=Preferences(hint="practice"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "the bot found no hand to suggest" in screen_text(app)
+        assert isinstance(app.screen, HandBuilderScreen) and app.errors == []

@@ -8,6 +8,7 @@ from rich.pretty import pretty_repr
 
 from minefield.rules.game import Seat
 from minefield.tui.app import MinefieldApp
+from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen, CurtainScreen
 from minefield.tui.screens.play import PlayScreen
@@ -71,7 +72,7 @@ def _tiles(text: str) -> list[str]:
 
 
 async def test_hotseat_game_through_the_curtain() -> None:
-    app = make_app("hotseat", seed=2)
+    app = make_app("hotseat", seed=2, preferences=Preferences(hint="always"))
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         assert_curtain_hides_everything(app, Seat.EAST)
@@ -82,9 +83,8 @@ async def test_hotseat_game_through_the_curtain() -> None:
             await pilot.pause()
             assert isinstance(app.screen, HandBuilderScreen)
             assert_shows_only_own_tiles(app, seat)
-            for _ in range(13):
-                await pilot.press("space", "right")
-            await pilot.press("enter")
+            await app.workers.wait_for_complete()  # the hint, computed in a thread
+            await pilot.press("i", "enter")  # take the hint's 13 tiles and confirm
             await pilot.pause()
             if isinstance(app.screen, ConfirmScreen):
                 await pilot.press("y")

@@ -210,13 +210,24 @@ class HandBuilderScreen(SeatScreen):
 
     # -- the hint --------------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="hint")
+    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
     def _compute_hint(self, source: HintSource) -> None:
-        command = source(self.view)
-        if isinstance(command, ChooseHand):
-            self.app.call_from_thread(self._show_hint, parse_tiles(command.tiles))
+        # The hint is a nicety: a bot that fails, or a screen gone meanwhile (the hot-seat
+        # curtain), must never disturb the game.
+        try:
+            command = source(self.view)
+        except Exception:
+            command = None
+        if self.is_attached and self.app.is_running:
+            tiles = parse_tiles(command.tiles) if isinstance(command, ChooseHand) else None
+            self.app.call_from_thread(self._show_hint, tiles)
 
-    def _show_hint(self, tiles: list[Tile]) -> None:
+    def _show_hint(self, tiles: list[Tile] | None) -> None:
+        if not self.is_attached or not self.own_tiles:
+            return
+        if tiles is None:
+            self.query_one("#hint", Static).update("Hint: the bot found no hand to suggest.")
+            return
         remaining = list(enumerate(self.own_tiles))
         indices: list[int] = []
         for tile in tiles:
