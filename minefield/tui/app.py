@@ -373,9 +373,8 @@ class MinefieldApp(App[int]):
                                              yes="Leave the game", no="Keep playing"), answered)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        """The palette's app commands, without Screenshot (it would write the screen to disk,
-        hidden tiles included)."""
-        yield SystemCommand("Help", "The rules in brief and every key", self.action_help)
+        """The palette's app commands (Help comes from its key binding), without Screenshot:
+        it would write the screen to disk, hidden tiles included."""
         yield SystemCommand("Settings", "Tile style, theme, hint, bot level, rules",
                             self.action_settings)
         for command in super().get_system_commands(screen):

@@ -14,7 +14,7 @@ class ScreenActions(Provider):
 
     def _actions(self) -> Iterator[tuple[str, str, Callable[[], Any]]]:
         seen: set[tuple[str, int]] = set()
-        for key, active in self.screen.active_bindings.items():
+        for active in self.screen.active_bindings.values():
             binding = active.binding
             if not active.enabled or not binding.show or not binding.description:
                 continue
@@ -25,13 +25,14 @@ class ScreenActions(Provider):
             help_text = f"key: {self.app.get_key_display(binding)}"
             yield (binding.description, help_text,
                    partial(self.app.run_action, binding.action, active.node))
-            del key
 
     async def discover(self) -> Hits:
+        """Everything, before the player types."""
         for name, help_text, command in self._actions():
             yield DiscoveryHit(name, command, help=help_text)
 
     async def search(self, query: str) -> Hits:
+        """The actions whose description matches what the player typed."""
         matcher = self.matcher(query)
         for name, help_text, command in self._actions():
             score = matcher.match(name)
