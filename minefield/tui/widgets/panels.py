@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from rich.markup import escape
 from textual.app import ComposeResult
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
@@ -75,11 +76,11 @@ class AnalysisPanel(Static):
     def show(self, analysis: HandAnalysis | None, needed: int = 13) -> None:
         """Show ``analysis`` (None: empty, e.g. behind the hot-seat curtain)."""
         if analysis is None:
-            self.update("")
+            self._show([])
             return
         if not analysis.complete:
-            self.update(f"Choose {needed - analysis.chosen} more tile"
-                        f"{'s' if needed - analysis.chosen != 1 else ''} to see your waits.")
+            self._show([f"Choose {needed - analysis.chosen} more tile"
+                        f"{'s' if needed - analysis.chosen != 1 else ''} to see your waits."])
             return
         lines: list[str] = []
         if analysis.tenpai:
@@ -89,7 +90,20 @@ class AnalysisPanel(Static):
             lines.extend(wait_row(w.tile, w.live, w.report) for w in analysis.waits)
         for warning in analysis.warnings:
             lines.append(f"[$text-warning]! {escape(warning)}[/]")
-        self.update("\n".join(lines))
+        self._show(lines)
+
+    def _show(self, lines: list[str]) -> None:
+        # A new layout of the whole screen is the costliest part of a toggle: skip it while
+        # the text surely stays within the panel's minimum height (see the stylesheet).
+        width = self.size.width
+        rows = sum(-(-Content.from_markup(line).cell_length // width) or 1 for line in lines) \
+            if width else None
+        fits = rows is not None and rows <= (self.styles.min_height.value
+                                             if self.styles.min_height else 0)
+        self.update("\n".join(lines), layout=not (fits and self._fitted))
+        self._fitted = fits
+
+    _fitted = False
 
 
 class FuritenPanel(Static):
