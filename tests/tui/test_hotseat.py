@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from rich.pretty import pretty_repr
 
 from minefield.rules.game import Seat
+from minefield.rules.tiles import parse_tiles
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen
@@ -44,30 +46,24 @@ def assert_no_hidden_tiles_in_reprs(app: MinefieldApp) -> None:
 
 
 def assert_shows_only_own_tiles(app: MinefieldApp, seat: Seat) -> None:
-    """A player's screen shows their own tiles and the public discards, nothing else."""
+    """After the curtain, exactly this seat's own tiles and the public discards are rendered
+    (as multisets): nothing of the other player's hand or pool (R26)."""
     screen = app.screen
     assert isinstance(screen, PlayScreen | HandBuilderScreen)
     assert screen.seat is seat
     session = app.session
     assert session is not None
     view = session.view(seat)
-    own = TILE.findall(view.own_tiles.replace("m", "m ").replace("p", "p ")) or []
-    allowed = sorted(str(t) for t in screen.own_tiles) if isinstance(screen, HandBuilderScreen) \
-        else None
-    shown = rendered_tiles(app)
-    if allowed is not None:
-        assert sorted(shown) == sorted(allowed + [s for s in shown if s in allowed][:0]) or \
-            set(shown) <= set(allowed)
+    shown = Counter(rendered_tiles(app))
+    if isinstance(screen, HandBuilderScreen):
+        chosen = [str(t) for t in screen.chosen_tiles]
+        assert shown == Counter(_tiles(view.own_tiles)) + Counter(chosen)
     else:
         public = [t for row in view.discards.values() for t in row]
-        mine = _tiles(view.own_hand or "") + _tiles(view.own_pool)
-        assert sorted(shown) == sorted(mine + public)
-    del own
+        assert shown == Counter(_tiles(view.own_hand or "") + _tiles(view.own_pool) + public)
 
 
 def _tiles(text: str) -> list[str]:
-    from minefield.rules.tiles import parse_tiles
-
     return [str(t) for t in parse_tiles(text)]
 
 
