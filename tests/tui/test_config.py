@@ -64,3 +64,12 @@ async def test_settings_screen_changes_and_saves_the_tile_style(config_dir: Path
         await pilot.press("escape")
         await pilot.pause()
         assert "Hand 0/13" in screen_text(app)
+
+
+async def test_a_theme_chosen_anywhere_is_saved(config_dir: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        app.theme = "nord"  # as the palette's Theme command does
+        await pilot.pause()
+        assert load_preferences()[0].theme == "nord"
