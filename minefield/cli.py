@@ -131,12 +131,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "analyze":
             return _run_analyze(args)
         if args.command in ("bot-hand", "simulate"):
-            from minefield.bots import commands
+            from minefield.bots.commands import run as run_bots
 
-            return commands.run(args)
-        from minefield.tui import launch
+            return run_bots(args)
+        from minefield.tui.launch import run as run_game
 
-        return launch.run(args)
+        return run_game(args)
     except UsageError as error:
         print(f"minefield: {error}", file=sys.stderr)
         return 2

@@ -11,6 +11,8 @@ A pure function of that seat's view; the clocks belong to whoever runs the game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView
 from minefield.rules.hand import HAND_SIZE, Hand, waits
 from minefield.rules.tiles import Tile, TileError, parse_tiles, tiles_to_str
@@ -48,11 +50,12 @@ def auto_discard(view: PlayerView) -> Discard:
         raise IllegalCommand("no tile left to discard")
     own_waits = set(waits(Hand.parse(view.own_hand).counts)) if view.own_hand else set()
     safe = genbutsu_kinds(view)
-    for wanted in (
+    preferences: tuple[Callable[[Tile], bool], ...] = (
         lambda t: t.kind in safe and t.kind not in own_waits,
         lambda t: t.kind in safe,
         lambda t: t.kind not in own_waits,
-    ):
+    )
+    for wanted in preferences:
         for tile in pool:
             if wanted(tile):
                 return Discard(tile=str(tile))
