@@ -4,6 +4,10 @@ Every reading of the 14 tiles is scored; R18 keeps the one with the most points,
 then fu. Eligibility (R14) is judged on the best reading *without* ura dora; what is paid
 includes ura.
 
+Scoring works on the per-suit parts of :mod:`minefield.rules.hand`: a reading's yaku are a bit
+set made with integer operations, and the yaku lists, limits and points are looked up in
+small tables filled on first use.
+
 >>> from minefield.rules.hand import Hand
 >>> from minefield.rules.tiles import kind_from_str
 >>> ctx = WinContext(dora_indicator=kind_from_str("2m"))
@@ -16,28 +20,50 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, partial
+from typing import NamedTuple
 
 from minefield.rules.hand import (
+    HAS_HONORS,
+    HAS_MAN,
+    HAS_ORPHANS,
+    HAS_PIN,
+    HAS_SIMPLES,
+    HAS_SOU,
+    NOT_GREEN,
+    NUMBERED,
     RYANMEN,
-    SEQ,
     SHANPON,
+    SHARED_OUTSIDE,
+    SHARED_RUNS,
+    SHARED_TRIPLETS,
+    TANKI,
+    TOTAL_FU,
+    TOTAL_ITTSU,
+    TOTAL_PEIKOU_SHIFT,
+    TOTAL_TRIPLETS_SHIFT,
     Hand,
+    MemoTable,
+    Parts,
     Reading,
-    readings,
-    waits,
+    Shapes,
+    SuitPart,
+    TableGroup,
+    is_kokushi,
+    part_placements,
+    slots_constructor,
+    split_hand,
+    suit_shapes,
+    waits_with_shapes,
 )
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import (
-    CHUN,
-    DRAGONS,
     EAST,
     HAKU,
-    HATSU,
+    NUM_KINDS,
     TERMINALS_AND_HONORS,
     WINDS,
     dora_from_indicator,
-    is_terminal_or_honor,
 )
 
 DEFAULT_SETTINGS = RuleSettings()
@@ -51,9 +77,22 @@ YAKU_ORDER = (
     "chinroutou", "chuuren",
 )
 YAKUMAN = frozenset(YAKU_ORDER[YAKU_ORDER.index("kokushi"):])
-_DRAGON_NAMES = {HAKU: "haku", HATSU: "hatsu", CHUN: "chun"}
-_GREEN = frozenset((19, 20, 21, 23, 25, HATSU))  # 2s 3s 4s 6s 8s and green dragon
-_TERMINALS = frozenset((0, 8, 9, 17, 18, 26))
+_YAKU_HAN = {"riichi": 1, "ippatsu": 1, "houtei": 1, "tanyao": 1, "pinfu": 1, "iipeikou": 1,
+             "ryanpeikou": 3, "seat_wind": 1, "haku": 1, "hatsu": 1, "chun": 1,
+             "sanshoku_doujun": 2, "ittsu": 2, "chanta": 2, "junchan": 3, "chiitoitsu": 2,
+             "toitoi": 2, "sanankou": 2, "sanshoku_doukou": 2, "honroutou": 2, "shousangen": 2,
+             "honitsu": 3, "chinitsu": 6}
+# While a reading is scored its yaku are a bit set, bit i for YAKU_ORDER[i]; the list shown
+# is built from it (in YAKU_ORDER order) by _YAKU_LISTS.
+(_RIICHI, _IPPATSU, _HOUTEI, _TANYAO, _PINFU, _IIPEIKOU, _RYANPEIKOU, _SEAT_WIND, _HAKU, _HATSU,
+ _CHUN, _SANSHOKU_DOUJUN, _ITTSU, _CHANTA, _JUNCHAN, _CHIITOITSU, _TOITOI, _SANANKOU,
+ _SANSHOKU_DOUKOU, _HONROUTOU, _SHOUSANGEN, _HONITSU, _CHINITSU) = (
+    1 << YAKU_ORDER.index(name) for name in _YAKU_HAN)
+_DRAGON_SHIFT = YAKU_ORDER.index("haku")  # haku, hatsu, chun: SuitPart.dragons, shifted
+
+# Indexed by tile flags (``hand.HAS_*``, OR-ed over the suits of a hand) masked with NUMBERED,
+# or with NUMBERED | HAS_HONORS: true when the hand has one numbered suit (and no honors).
+_ONE_SUIT = tuple(mask in (HAS_MAN, HAS_PIN, HAS_SOU) for mask in range(HAS_HONORS << 1))
 
 LIMIT_POINTS = {"mangan": 8000, "haneman": 12000, "baiman": 16000, "sanbaiman": 24000}
 YAKUMAN_POINTS = 32000
@@ -108,15 +147,95 @@ class WinValue:
     basis: Score
 
 
-@dataclass(frozen=True, slots=True)
-class _Core:
+_new_score = slots_constructor(Score)
+_new_value = slots_constructor(WinValue)
+_new_reading = slots_constructor(Reading)
+
+
+class _Core(NamedTuple):
     """A reading's yaku and fu, before dora."""
 
     yaku: tuple[tuple[str, int], ...]
     yaku_han: int
     fu: int
     yakuman: int
-    reading: Reading
+    key: int = -1  # without yakuman: yaku_han * 256 + fu, for the rank tables of _best
+
+
+def _yaku_list(mask: int) -> tuple[tuple[tuple[str, int], ...], int]:
+    """The yaku of a bit set, in YAKU_ORDER order with their han, and the han in all."""
+    yaku = tuple((name, _YAKU_HAN[name]) for index, name in enumerate(YAKU_ORDER)
+                 if mask >> index & 1)
+    return yaku, sum(han for _, han in yaku)
+
+
+_YAKU_LISTS: MemoTable[int, tuple[tuple[tuple[str, int], ...], int]] = MemoTable(_yaku_list)
+"""Yaku bit set -> (yaku, han): few sets ever occur, so each list is built once."""
+
+
+def _core_of(key: int) -> _Core:
+    yaku, han = _YAKU_LISTS[key >> 8]
+    return _Core(yaku, han, key & 255, 0, han << 8 | key & 255)
+
+
+_CORES: MemoTable[int, _Core] = MemoTable(_core_of)
+"""Yaku bit set * 256 + fu -> the core of a reading without yakuman, built once."""
+
+
+class _Situation(NamedTuple):
+    """What a ron's value depends on besides the tiles, in the form the scorer uses."""
+
+    mask: int  # the yaku bits of riichi (R8), ippatsu (R16), houtei (R17)
+    seat_wind: int
+    dora: int  # the dora kind (R4), -1 for none
+    ura: int
+    aka: int  # red fives among the 14 tiles, when they are used (R1)
+    kiriage: bool
+    dealer: bool
+    any_value: bool  # ``minimum = none``: every wait is eligible (R14)
+    double_waits: bool  # R20's ``double_yakuman_waits``
+    limits: MemoTable[int, tuple[str | None, int]]  # han * 256 + fu -> limit and points
+    ranks: MemoTable[int, int]  # see _best
+
+
+def _situation(ctx: WinContext, settings: RuleSettings, reds: int) -> _Situation:
+    return _new_situation((
+        _RIICHI | (_IPPATSU if ctx.ippatsu else 0) | (_HOUTEI if ctx.houtei else 0),
+        ctx.seat_wind,
+        -1 if ctx.dora_indicator is None else _DORA[ctx.dora_indicator],
+        -1 if ctx.ura_indicator is None else _DORA[ctx.ura_indicator],
+        reds if settings.red_fives else 0, settings.kiriage, ctx.dealer,
+        settings.minimum == "none", settings.double_yakuman_waits,
+        *_LIMITS[settings.kiriage, ctx.dealer]))
+
+
+_new_situation = partial(tuple.__new__, _Situation)
+
+
+def _limit_tables(kiriage: bool, dealer: bool
+                  ) -> tuple[MemoTable[int, tuple[str | None, int]], MemoTable[int, int]]:
+    """For hands without yakuman: han * 256 + fu -> limit and points; and the same key plus
+    extra han * 2**16 -> R18's rank (points, han, fu as one number, see _rank)."""
+    def limit(key: int) -> tuple[str | None, int]:
+        return _limit_and_points(key >> 8, key & 255, 0, kiriage, dealer)
+
+    def rank(key: int) -> int:
+        han = (key >> 8 & 255) + (key >> 16)
+        fu = key & 255
+        return limits[han << 8 | fu][1] << 16 | han << 8 | fu
+
+    limits = MemoTable(limit)
+    return limits, MemoTable(rank)
+
+
+_LIMITS = {(kiriage, dealer): _limit_tables(kiriage, dealer)
+           for kiriage in (False, True) for dealer in (False, True)}
+_LIMIT_TABLES = TableGroup(*(table for tables in _LIMITS.values() for table in tables))
+"""The tables of :data:`_LIMITS`, for ``cache_clear``."""
+
+
+_DORA = tuple(dora_from_indicator(kind) for kind in range(NUM_KINDS))
+"""The dora kind of each indicator kind (R4)."""
 
 
 def limit_and_points(han: int, fu: int, yakuman: int, settings: RuleSettings,
@@ -128,6 +247,12 @@ def limit_and_points(han: int, fu: int, yakuman: int, settings: RuleSettings,
     >>> limit_and_points(4, 30, 0, RuleSettings(kiriage=False))
     (None, 7700)
     """
+    return _limit_and_points(han, fu, yakuman, settings.kiriage, dealer)
+
+
+@cache
+def _limit_and_points(han: int, fu: int, yakuman: int, kiriage: bool,
+                      dealer: bool) -> tuple[str | None, int]:
     factor = 6 if dealer else 4
     if yakuman:
         name = _YAKUMAN_NAMES.get(yakuman, f"{yakuman}x yakuman")
@@ -144,202 +269,298 @@ def limit_and_points(han: int, fu: int, yakuman: int, settings: RuleSettings,
         limit = "mangan"
     else:
         base = fu * 2 ** (han + 2)
-        if base >= 2000 or (settings.kiriage and (han, fu) in ((4, 30), (3, 60))):
+        if base >= 2000 or (kiriage and (han, fu) in ((4, 30), (3, 60))):
             limit = "mangan"
         else:
             return None, -(-base * factor // 100) * 100
     return limit, LIMIT_POINTS[limit] * factor // 4
 
 
-def _tile_flags(counts: Sequence[int]) -> tuple[bool, bool, bool, int, bool, bool, bool]:
-    """Flags that depend only on which tiles are in the hand."""
-    suits = 0
-    honors = False
-    simples_only = True
-    orphans_only = True
-    green_only = True
-    for kind, count in enumerate(counts):
-        if not count:
-            continue
-        if kind >= 27:
-            honors = True
-        else:
-            suits |= 1 << (kind // 9)
-        if is_terminal_or_honor(kind):
-            simples_only = False
-        else:
-            orphans_only = False
-        if kind not in _GREEN:
-            green_only = False
-    suit_count = bin(suits).count("1")
-    return simples_only, orphans_only, honors, suit_count, green_only, suits == 0, suit_count == 1
-
-
 def _is_chuuren(counts: Sequence[int]) -> bool:
     """Chuuren poutou: 1112345678999 plus any tile of the same suit (R20)."""
     for base in (0, 9, 18):
         suit = counts[base:base + 9]
-        if sum(suit) == 14:
-            return all(c >= n for c, n in zip(suit, (3, 1, 1, 1, 1, 1, 1, 1, 3), strict=True))
+        if sum(suit) == 14:  # three 1s, three 9s and each of 2-8 (the 14th tile is any)
+            return suit[0] >= 3 and suit[8] >= 3 and all(suit[1:8])
     return False
-
-
-def _core(reading: Reading, counts: Sequence[int], counts13: Sequence[int], win: int,
-          ctx: WinContext, settings: RuleSettings) -> _Core:
-    """Yaku and fu of one reading (R19, R20, R22)."""
-    simples_only, orphans_only, honors, suit_count, green_only, honors_only, one_suit = (
-        _tile_flags(counts))
-    base: list[tuple[str, int]] = [("riichi", 1)]
-    if ctx.ippatsu:
-        base.append(("ippatsu", 1))
-    if ctx.houtei:
-        base.append(("houtei", 1))
-    double_waits = settings.double_yakuman_waits
-
-    if reading.form == "kokushi":
-        thirteen_sided = all(counts13[k] == 1 for k in TERMINALS_AND_HONORS)
-        mult = 2 if thirteen_sided and double_waits else 1
-        return _Core((("kokushi", 13 * mult),), 13 * mult, 30, mult, reading)
-
-    yakuman: list[tuple[str, int]] = []
-    if honors_only:
-        yakuman.append(("tsuuiisou", 13))
-
-    if reading.form == "chiitoitsu":
-        if yakuman:
-            return _Core(tuple(yakuman), 13, 25, 1, reading)
-        yaku = base
-        if simples_only:
-            yaku.append(("tanyao", 1))
-        yaku.append(("chiitoitsu", 2))
-        if orphans_only:
-            yaku.append(("honroutou", 2))
-        if one_suit and not honors:
-            yaku.append(("chinitsu", 6))
-        elif suit_count == 1:
-            yaku.append(("honitsu", 3))
-        return _Core(tuple(yaku), sum(h for _, h in yaku), 25, 0, reading)
-
-    groups = reading.groups
-    pair = reading.pair
-    seqs = sorted(g - SEQ for g in groups if g >= SEQ)
-    triplets = [g for g in groups if g < SEQ]
-    win_triplet = reading.win_group >= 0 and groups[reading.win_group] < SEQ
-    concealed = len(triplets) - (1 if win_triplet else 0)
-    dragon_triplets = sum(1 for t in triplets if t in DRAGONS)
-    wind_triplets = sum(1 for t in triplets if t in WINDS)
-
-    # Yakuman (R20).
-    if concealed == 4:
-        yakuman.append(("suuankou", 26 if double_waits else 13))
-    if dragon_triplets == 3:
-        yakuman.append(("daisangen", 13))
-    if wind_triplets == 4:
-        yakuman.append(("daisuushii", 13))
-    elif wind_triplets == 3 and pair in WINDS:
-        yakuman.append(("shousuushii", 13))
-    if green_only:
-        yakuman.append(("ryuuiisou", 13))
-    if orphans_only and not honors:
-        yakuman.append(("chinroutou", 13))
-    if one_suit and not honors and _is_chuuren(counts):
-        nine_sided = _chuuren_nine_sided(counts13)
-        yakuman.append(("chuuren", 26 if nine_sided and double_waits else 13))
-    if yakuman:
-        yakuman.sort(key=lambda item: YAKU_ORDER.index(item[0]))
-        han = sum(h for _, h in yakuman)
-        return _Core(tuple(yakuman), han, 0, han // 13, reading)
-
-    yaku = base
-    yakuhai_pair = pair in DRAGONS or pair == ctx.seat_wind
-    pinfu = not triplets and reading.wait == RYANMEN and not yakuhai_pair
-    if simples_only:
-        yaku.append(("tanyao", 1))
-    if pinfu:
-        yaku.append(("pinfu", 1))
-    duplicate_seqs = 0
-    for i in range(len(seqs) - 1):
-        if seqs[i] == seqs[i + 1]:
-            duplicate_seqs += 1
-    # Pairs of identical sequences: 0 none, 1 iipeikou, 2 ryanpeikou (aabb or aaaa).
-    peikou = 2 if len(seqs) == 4 and seqs[0] == seqs[1] and seqs[2] == seqs[3] else min(
-        duplicate_seqs, 1)
-    if peikou == 2:
-        yaku.append(("ryanpeikou", 3))
-    elif peikou == 1:
-        yaku.append(("iipeikou", 1))
-    if ctx.seat_wind in triplets:
-        yaku.append(("seat_wind", 1))
-    for dragon in DRAGONS:
-        if dragon in triplets:
-            yaku.append((_DRAGON_NAMES[dragon], 1))
-    seq_set = set(seqs)
-    if any(s in seq_set and s + 9 in seq_set and s + 18 in seq_set for s in range(7)):
-        yaku.append(("sanshoku_doujun", 2))
-    if any(b in seq_set and b + 3 in seq_set and b + 6 in seq_set for b in (0, 9, 18)):
-        yaku.append(("ittsu", 2))
-    if seqs and not orphans_only:
-        outside = (is_terminal_or_honor(pair)
-                   and all(t in TERMINALS_AND_HONORS for t in triplets)
-                   and all(s % 9 in (0, 6) for s in seqs))
-        if outside:
-            yaku.append(("chanta", 2) if honors else ("junchan", 3))
-    if len(triplets) == 4:
-        yaku.append(("toitoi", 2))
-    if concealed == 3:
-        yaku.append(("sanankou", 2))
-    triplet_set = set(triplets)
-    if any(t in triplet_set and t + 9 in triplet_set and t + 18 in triplet_set
-           for t in range(9)):
-        yaku.append(("sanshoku_doukou", 2))
-    if orphans_only:
-        yaku.append(("honroutou", 2))
-    if dragon_triplets == 2 and pair in DRAGONS:
-        yaku.append(("shousangen", 2))
-    if one_suit and not honors:
-        yaku.append(("chinitsu", 6))
-    elif suit_count == 1:
-        yaku.append(("honitsu", 3))
-
-    if pinfu:
-        fu = 30
-    else:
-        fu = 30  # 20 base + 10 closed ron (R22)
-        for index, triplet in enumerate(groups):
-            if triplet >= SEQ:
-                continue
-            value = 4 if triplet in _TERMINALS or triplet >= 27 else 2
-            if index != reading.win_group:
-                value *= 2  # concealed; the one the ron completed counts as open
-            fu += value
-        if pair in DRAGONS:
-            fu += 2
-        if pair == ctx.seat_wind:
-            fu += 2
-        if reading.wait not in (RYANMEN, SHANPON):
-            fu += 2
-        fu = -(-fu // 10) * 10
-    return _Core(tuple(yaku), sum(h for _, h in yaku), fu, 0, reading)
 
 
 def _chuuren_nine_sided(counts13: Sequence[int]) -> bool:
     return any(tuple(counts13[base:base + 9]) == (3, 1, 1, 1, 1, 1, 1, 1, 3) for base in (0, 9, 18))
 
 
-def _finish(core: _Core, dora: int, aka: int, ura: int, settings: RuleSettings,
-            dealer: bool) -> Score:
-    if core.yakuman:
-        limit, points = limit_and_points(core.yaku_han, core.fu, core.yakuman, settings, dealer)
-        return Score(core.yaku, core.yaku_han, core.fu, 0, 0, 0, core.yakuman, limit, points,
-                     core.reading)
-    han = core.yaku_han + dora + aka + ura
-    limit, points = limit_and_points(han, core.fu, 0, settings, dealer)
-    return Score(core.yaku, han, core.fu, dora, aka, ura, 1 if han >= 13 else 0, limit, points,
-                 core.reading)
+def _kokushi_core(counts13: Sequence[int], situation: _Situation) -> _Core:
+    thirteen_sided = all(counts13[k] == 1 for k in TERMINALS_AND_HONORS)
+    mult = 2 if thirteen_sided and situation.double_waits else 1
+    return _Core((("kokushi", 13 * mult),), 13 * mult, 30, mult)
 
 
-def _better(a: Score, b: Score | None) -> bool:
-    return b is None or (a.points, a.han, a.fu) > (b.points, b.han, b.fu)
+def _tile_yaku(tiles: int) -> int:
+    """The yaku that only depend on which tiles a hand holds (R19): tanyao, honroutou,
+    honitsu or chinitsu, as bits, for tile flags ``tiles`` (``hand.HAS_*``)."""
+    mask = 0
+    if not tiles & HAS_ORPHANS:
+        mask |= _TANYAO
+    if not tiles & HAS_SIMPLES:
+        mask |= _HONROUTOU
+    if _ONE_SUIT[tiles & NUMBERED]:
+        mask |= _HONITSU if tiles & HAS_HONORS else _CHINITSU
+    return mask
+
+
+_TILE_YAKU = tuple(_tile_yaku(tiles) for tiles in range(HAS_HONORS << 1))
+"""Indexed by tile flags: :func:`_tile_yaku`."""
+_TILE_YAKUMAN = tuple(not tiles & NUMBERED or not tiles & NOT_GREEN
+                      or not tiles & (HAS_SIMPLES | HAS_HONORS)
+                      for tiles in range(HAS_HONORS << 1))
+"""Indexed by tile flags: all honors, all green or all terminals, yakuman by the tiles alone
+(R20); chuuren also depends on the counts."""
+
+
+def _totals_yaku(high: int) -> int:
+    """Toitoi, iipeikou or ryanpeikou and ittsu (R19), as bits, from ``SuitPart.totals``
+    shifted right by TOTAL_TRIPLETS_SHIFT."""
+    triplets = high & 7
+    peikou = high >> (TOTAL_PEIKOU_SHIFT - TOTAL_TRIPLETS_SHIFT) & 3
+    mask = _TOITOI if triplets == 4 else 0
+    if peikou:
+        mask |= _RYANPEIKOU if peikou >= 2 else _IIPEIKOU
+    if high << TOTAL_TRIPLETS_SHIFT & TOTAL_ITTSU:
+        mask |= _ITTSU
+    return mask
+
+
+_TOTALS_YAKU = tuple(_totals_yaku(high) for high in range(TOTAL_ITTSU >> TOTAL_TRIPLETS_SHIFT << 1))
+
+
+def _chiitoitsu_core(tiles: int, situation: _Situation) -> _Core:
+    """Seven pairs (R19, R22), given the hand's tile flags."""
+    if not tiles & NUMBERED:
+        return _Core((("tsuuiisou", 13),), 13, 25, 1)
+    yaku, han = _YAKU_LISTS[situation.mask | _CHIITOITSU | _TILE_YAKU[tiles]]
+    return _Core(yaku, han, 25, 0, han << 8 | 25)
+
+
+def _regular_yakuman(parts: Parts, pair: int, concealed: int, tiles: int,
+                     counts: Sequence[int], counts13: Sequence[int],
+                     situation: _Situation) -> _Core | None:
+    """The yakuman of a regular reading (R20), or None when it has none."""
+    honor = parts[0]
+    double_waits = situation.double_waits
+    yakuman: list[tuple[str, int]] = []
+    if not tiles & NUMBERED:
+        yakuman.append(("tsuuiisou", 13))
+    if concealed == 4:
+        yakuman.append(("suuankou", 26 if double_waits else 13))
+    if honor.dragon_triplets == 3:
+        yakuman.append(("daisangen", 13))
+    if honor.wind_triplets == 4:
+        yakuman.append(("daisuushii", 13))
+    elif honor.wind_triplets == 3 and pair in WINDS:
+        yakuman.append(("shousuushii", 13))
+    if not tiles & NOT_GREEN:
+        yakuman.append(("ryuuiisou", 13))
+    if not tiles & (HAS_SIMPLES | HAS_HONORS):
+        yakuman.append(("chinroutou", 13))
+    if _ONE_SUIT[tiles & (NUMBERED | HAS_HONORS)] and _is_chuuren(counts):
+        nine_sided = _chuuren_nine_sided(counts13)
+        yakuman.append(("chuuren", 26 if nine_sided and double_waits else 13))
+    if not yakuman:
+        return None
+    yakuman.sort(key=lambda item: YAKU_ORDER.index(item[0]))
+    han = sum(han for _, han in yakuman)
+    return _Core(tuple(yakuman), han, 0, han // 13)
+
+
+def _regular_core(honor: SuitPart, pair: int, totals: int, shared: int, win: int, wait: str,
+                  tiles: int, situation: _Situation) -> _Core:
+    """Yaku and fu of a regular reading without yakuman (R19, R22), from its honors' part
+    and the ``totals`` and ``shared`` of its four parts (see :class:`SuitPart`)."""
+    seat_wind = situation.seat_wind
+    triplet_count = totals >> TOTAL_TRIPLETS_SHIFT & 7
+    win_triplet = wait is SHANPON  # the ron completed a triplet
+    dragon_pair = pair >= HAKU  # the dragons are the last kinds
+    pinfu = not triplet_count and wait is RYANMEN and not dragon_pair and pair != seat_wind
+    mask = situation.mask | _TILE_YAKU[tiles]
+    if pinfu:
+        mask |= _PINFU
+    mask |= _TOTALS_YAKU[totals >> TOTAL_TRIPLETS_SHIFT]
+    if honor.totals:  # honor triplets: yakuhai, shousangen
+        mask |= honor.dragons << _DRAGON_SHIFT
+        if honor.winds >> (seat_wind - EAST) & 1:
+            mask |= _SEAT_WIND
+        if honor.dragon_triplets == 2 and dragon_pair:
+            mask |= _SHOUSANGEN
+    if shared & (SHARED_RUNS | SHARED_TRIPLETS):  # a sanshoku, seldom
+        if shared & SHARED_RUNS:
+            mask |= _SANSHOKU_DOUJUN
+        if shared & SHARED_TRIPLETS:
+            mask |= _SANSHOKU_DOUKOU
+    if shared & SHARED_OUTSIDE and triplet_count < 4 and tiles & HAS_SIMPLES:
+        mask |= _CHANTA if tiles & HAS_HONORS else _JUNCHAN
+    if triplet_count - win_triplet == 3:
+        mask |= _SANANKOU
+
+    if pinfu:
+        fu = 30
+    else:
+        # 20 base + 10 closed ron, then the triplets as if concealed (R22)...
+        fu = 30 + (totals & TOTAL_FU)
+        if win_triplet:  # ...but the ron's is open
+            fu -= 4 if win >= EAST or win % 9 in (0, 8) else 2
+        if dragon_pair:
+            fu += 2
+        if pair == seat_wind:
+            fu += 2
+        if wait is not RYANMEN and wait is not SHANPON:  # the shapes are hand's constants
+            fu += 2
+        fu = _TENS[fu]
+    return _CORES[mask << 8 | fu]
+
+
+_TENS = tuple(-(-fu // 10) * 10 for fu in range(256))
+"""Fu rounded up to a multiple of 10 (R22)."""
+
+_Candidate = tuple[_Core, str, Parts | None, int, int, str]
+"""A scored reading: its core, then its form, its decomposition (a regular reading's groups
+are joined only for the reading that is kept), pair, winning group (for a regular reading,
+its index in the winning suit's part) and wait."""
+
+
+def _completed(counts13: Sequence[int], win: int) -> tuple[int, ...]:
+    """The 14 counts: the 13 and the winning tile."""
+    counts = list(counts13)
+    counts[win] += 1
+    return tuple(counts)
+
+
+def _scored_readings(counts13: Sequence[int], win: int, shapes: Shapes,
+                     situation: _Situation) -> list[_Candidate]:
+    """Every reading of the 14 tiles (in :func:`readings` order) with its yaku and fu."""
+    found: list[_Candidate] = []
+    man, pin, sou, honors = shapes
+    tiles = man.flags | pin.flags | sou.flags | honors.flags
+    if man.part and pin.part and sou.part and honors.part:  # the usual case: one split each
+        decompositions = ([(honors.part, man.part, pin.part, sou.part)]
+                          if man.state + pin.state + sou.state + honors.state == 1 else [])
+    else:
+        decompositions = split_hand(shapes)
+    # Seven pairs: six pairs and the winning tile's single; thirteen orphans: no simples.
+    chiitoitsu = (counts13[win] == 1 and counts13.count(2) == 6
+                  and counts13.count(0) == NUM_KINDS - 7)
+    kokushi = not tiles & HAS_SIMPLES and is_kokushi(_completed(counts13, win))
+    if not (decompositions or chiitoitsu or kokushi):
+        return found
+    # Yakuman that the tiles alone give (R20): all honors, all green, all terminals, chuuren.
+    may_be_yakuman = _TILE_YAKUMAN[tiles] or (_ONE_SUIT[tiles & (NUMBERED | HAS_HONORS)]
+                                               and _is_chuuren(_completed(counts13, win)))
+    win_part = (win // 9 + 1) % 4  # where the winning tile's suit is in a decomposition
+    for parts in decompositions:
+        honor, m, p, s = parts
+        pair = max(honor.pair, m.pair, p.pair, s.pair)
+        totals = honor.totals + m.totals + p.totals + s.totals
+        shared = honor.shared & m.shared & p.shared & s.shared
+        triplets = totals >> TOTAL_TRIPLETS_SHIFT & 7
+        # ...or the honors' triplets (daisangen, suushii), or four concealed triplets.
+        yakuman_groups = may_be_yakuman or honor.big_honors or triplets == 4
+        for index, wait in part_placements(parts[win_part], win):
+            core = None
+            if yakuman_groups and (may_be_yakuman or honor.big_honors or wait is not SHANPON):
+                core = _regular_yakuman(parts, pair, triplets - (wait == SHANPON), tiles,
+                                        _completed(counts13, win), counts13, situation)
+            found.append((core or _regular_core(honor, pair, totals, shared, win, wait, tiles,
+                                                situation),
+                          "regular", parts, pair, index, wait))
+    if chiitoitsu:
+        found.append((_chiitoitsu_core(tiles, situation), "chiitoitsu", None, win, -1, TANKI))
+    if kokushi:
+        found.append((_kokushi_core(counts13, situation), "kokushi", None, win, -1, TANKI))
+    return found
+
+
+def _reading(candidate: _Candidate, win: int) -> Reading:
+    """The :class:`Reading` of a scored candidate."""
+    _, form, parts, pair, win_group, wait = candidate
+    if parts is None:
+        return _new_reading(form, (), pair, win_group, wait)
+    honor, man, pin, sou = parts
+    if win_group >= 0 and win < 27:  # the index in the winning suit becomes the reading's
+        win_group += len(honor.groups) + (len(man.groups) if win >= 9 else 0) + (
+            len(pin.groups) if win >= 18 else 0)
+    return _new_reading(form, honor.groups + man.groups + pin.groups + sou.groups, pair,
+                        win_group, wait)
+
+
+def _scores(core: _Core, reading: Reading, dora: int, aka: int, ura: int,
+            situation: _Situation) -> tuple[Score, Score]:
+    """One reading's score without ura (R14's basis) and with it (as paid, R18, R24)."""
+    yaku, yaku_han, fu, yakuman, _ = core
+    if yakuman:  # R20: other yaku and dora are dropped
+        limit, points = _limit_and_points(yaku_han, fu, yakuman, situation.kiriage,
+                                          situation.dealer)
+        score = _new_score(yaku, yaku_han, fu, 0, 0, 0, yakuman, limit, points, reading)
+        return score, score
+    han = yaku_han + dora + aka
+    limit, points = situation.limits[han << 8 | fu]
+    basis = _new_score(yaku, han, fu, dora, aka, 0, 1 if han >= 13 else 0, limit, points,
+                       reading)
+    if not ura:
+        return basis, basis
+    han += ura
+    limit, points = situation.limits[han << 8 | fu]
+    return basis, _new_score(yaku, han, fu, dora, aka, ura, 1 if han >= 13 else 0, limit,
+                             points, reading)
+
+
+def _rank(core: _Core, extra_han: int, situation: _Situation) -> int:
+    """R18's order of readings as one number: points, then han, then fu."""
+    _, yaku_han, fu, yakuman, _ = core
+    if yakuman:
+        points = _limit_and_points(yaku_han, fu, yakuman, situation.kiriage, situation.dealer)[1]
+        return points << 16 | yaku_han << 8 | fu
+    han = yaku_han + extra_han
+    return situation.limits[han << 8 | fu][1] << 16 | han << 8 | fu
+
+
+def _best(found: list[_Candidate], extra_han: int, situation: _Situation) -> int:
+    """The index of R18's best reading with ``extra_han`` of dora (the first on ties)."""
+    ranks = situation.ranks  # yaku_han * 256 + fu + extra_han * 2**16 -> rank
+    extra = extra_han << 16
+    best_index, best_rank = 0, -1
+    for index, candidate in enumerate(found):
+        core = candidate[0]
+        rank = ranks[core.key + extra] if core.key >= 0 else _rank(core, extra_han, situation)
+        if rank > best_rank:
+            best_index, best_rank = index, rank
+    return best_index
+
+
+def _score_wait(counts13: Sequence[int], win: int, shapes: Shapes, situation: _Situation
+                ) -> WinValue | None:
+    """:func:`score_counts` given the suit shapes of the 14 tiles and the situation
+    (:func:`analyze` gets both from its tables, once for all the waits of a hand)."""
+    found = _scored_readings(counts13, win, shapes, situation)
+    if not found:
+        return None
+    dora_kind, ura_kind, aka = situation.dora, situation.ura, situation.aka
+    dora = 0 if dora_kind < 0 else counts13[dora_kind] + (dora_kind == win)
+    ura = 0 if ura_kind < 0 else counts13[ura_kind] + (ura_kind == win)
+    if len(found) == 1:
+        candidate = found[0]
+        basis, paid = _scores(candidate[0], _reading(candidate, win), dora, aka, ura, situation)
+    else:
+        # R18: the best reading, the first found on ties; without ura for R14, with ura as
+        # paid.
+        basis_index = paid_index = _best(found, dora + aka, situation)
+        if ura:
+            paid_index = _best(found, dora + aka + ura, situation)
+        candidate = found[basis_index]
+        basis, paid = _scores(candidate[0], _reading(candidate, win), dora, aka, ura, situation)
+        if paid_index != basis_index:
+            candidate = found[paid_index]
+            paid = _scores(candidate[0], _reading(candidate, win), dora, aka, ura,
+                           situation)[1]
+    return _new_value(win, basis.limit is not None or situation.any_value, paid, basis)
 
 
 def score_counts(counts13: Sequence[int], win: int, ctx: WinContext,
@@ -348,29 +569,10 @@ def score_counts(counts13: Sequence[int], win: int, ctx: WinContext,
 
     ``reds`` is the number of red fives among the 14 tiles (the winning tile included).
     """
-    counts = list(counts13)
-    if counts[win] >= 4:
+    if counts13[win] >= 4:
         return None  # R12: a dead wait
-    counts[win] += 1
-    found = readings(counts, win)
-    if not found:
-        return None
-    dora = counts[dora_from_indicator(ctx.dora_indicator)] if ctx.dora_indicator is not None else 0
-    ura = counts[dora_from_indicator(ctx.ura_indicator)] if ctx.ura_indicator is not None else 0
-    aka = reds if settings.red_fives else 0
-    best_paid: Score | None = None
-    best_basis: Score | None = None
-    for reading in found:
-        core = _core(reading, counts, counts13, win, ctx, settings)
-        basis = _finish(core, dora, aka, 0, settings, ctx.dealer)
-        paid = _finish(core, dora, aka, ura, settings, ctx.dealer) if ura else basis
-        if _better(basis, best_basis):
-            best_basis = basis
-        if _better(paid, best_paid):
-            best_paid = paid
-    assert best_paid is not None and best_basis is not None
-    eligible = settings.minimum == "none" or best_basis.limit is not None
-    return WinValue(win, eligible, best_paid, best_basis)
+    shapes = suit_shapes(_completed(counts13, win))
+    return _score_wait(counts13, win, shapes, _situation(ctx, settings, reds))
 
 
 def score_win(hand: Hand, win: int, ctx: WinContext, settings: RuleSettings = DEFAULT_SETTINGS,
@@ -379,18 +581,14 @@ def score_win(hand: Hand, win: int, ctx: WinContext, settings: RuleSettings = DE
     return score_counts(hand.counts, win, ctx, settings, hand.reds + (1 if win_red else 0))
 
 
-@lru_cache(maxsize=16384)
-def _analyze_cached(counts13: tuple[int, ...], reds: int, ctx: WinContext,
-                    settings: RuleSettings) -> tuple[WinValue, ...]:
-    values = []
-    for kind in waits(counts13):
-        value = score_counts(counts13, kind, ctx, settings, reds)
-        if value is not None:
-            values.append(value)
-    return tuple(values)
-
-
 def analyze(hand: Hand, ctx: WinContext, settings: RuleSettings = DEFAULT_SETTINGS
             ) -> tuple[WinValue, ...]:
     """Every wait of a 13-tile hand with what a ron on it is worth (a plain, not red, tile)."""
-    return _analyze_cached(hand.counts, hand.reds, ctx, settings)
+    counts13 = hand.counts
+    situation = _situation(ctx, settings, hand.reds)
+    values = []
+    for kind, shapes in waits_with_shapes(counts13, suit_shapes(counts13)):
+        value = _score_wait(counts13, kind, shapes, situation)
+        if value is not None:
+            values.append(value)
+    return tuple(values)
