@@ -1,0 +1,31 @@
+"""House rules enforced in CI: ruff and mypy --strict are clean (ARCHITECTURE habits)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    if found is None:
+        pytest.fail(f"{name} is not installed: it is part of the test extras")
+    return found
+
+
+def test_ruff_is_clean() -> None:
+    result = subprocess.run([_tool("ruff"), "check", "."], cwd=ROOT, capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_is_clean(tmp_path: Path) -> None:
+    result = subprocess.run([_tool("mypy"), "--cache-dir", str(tmp_path / "cache")], cwd=ROOT,
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
