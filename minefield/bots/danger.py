@@ -17,7 +17,9 @@ Every kind that has been discarded by either seat kills every shape that waits o
 
 A ryanmen killed on one side is killed on both (suji), and a shape that needs copies nobody can
 hold any more (all four seen) has weight zero (no-chance; one-chance shapes weigh little). The
-danger of a kind is the sum of the weights of the shapes that win on it.
+danger of a kind is the sum of the weights of the shapes that win on it, times a factor for its
+suit: the opponent's discards are what their hand left over, so a suit they discard less than
+its share is a suit their hand holds.
 
 >>> from minefield.rules.tiles import parse_tiles, counts_of, kind_from_str
 >>> unseen = [4] * 34
@@ -31,26 +33,36 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from minefield.rules.tiles import NUM_KINDS, TERMINALS_AND_HONORS
+from minefield.rules.tiles import DRAGONS, NUM_KINDS, TERMINALS_AND_HONORS
 
 _SUIT_KINDS = 27
 
 
 @dataclass(frozen=True, slots=True)
 class DangerPriors:
-    """Relative weight of one way of holding each wait shape (tunable, see benchmarks/)."""
+    """Relative weight of one way of holding each wait shape, and the other factors.
 
-    ryanmen: float = 1.0
+    The values were fitted on the decisions of ``strong`` in bot games, scored against the
+    opponent's real waits (how often the least dangerous tile was a winning one), and checked
+    in paired games (benchmarks/bench_defense.py measures the result).
+    """
+
+    ryanmen: float = 2.0
     kanchan: float = 0.45
-    penchan: float = 0.45
+    penchan: float = 0.27
     shanpon: float = 0.7
     tanki: float = 0.35
-    honor_tanki: float = 0.5
+    honor_tanki: float = 0.8
     kokushi: float = 0.02
     dora_factor: float = 1.8
+    dora_wait_factor: float = 1.0
+    honor_factor: float = 0.75
+    yakuhai_factor: float = 1.25
+    suit_signal: float = 0.3
 
 
 DEFAULT_PRIORS = DangerPriors()
@@ -67,11 +79,13 @@ class Shape:
 
 
 def wait_shapes(unseen: Sequence[int], safe: Collection[int], dora: int | None,
-                priors: DangerPriors = DEFAULT_PRIORS) -> list[Shape]:
+                priors: DangerPriors = DEFAULT_PRIORS, opponent_wind: int | None = None
+                ) -> list[Shape]:
     """Every live wait shape with a positive weight, given the copies this seat cannot see.
 
     ``unseen[k]`` is how many copies of kind ``k`` could be in the opponent's hand; ``safe`` the
-    kinds discarded so far by either seat (no live shape waits on them).
+    kinds discarded so far by either seat (no live shape waits on them); ``opponent_wind`` the
+    opponent's seat wind (a yakuhai for them, R19).
     """
     shapes: list[Shape] = []
 
@@ -80,15 +94,22 @@ def wait_shapes(unseen: Sequence[int], safe: Collection[int], dora: int | None,
             return
         if dora is not None and (dora in held or dora in waits):
             weight *= priors.dora_factor
+            if dora in waits:
+                weight *= priors.dora_wait_factor
         shapes.append(Shape(name, waits, held, weight))
 
     for kind in range(NUM_KINDS):
         copies = unseen[kind]
+        honor = 1.0
+        if kind >= _SUIT_KINDS:
+            yakuhai = kind in DRAGONS or kind == opponent_wind
+            honor = priors.yakuhai_factor if yakuhai else priors.honor_factor
         if copies >= 1:
             prior = priors.honor_tanki if kind >= _SUIT_KINDS else priors.tanki
-            push("tanki", (kind,), (kind,), prior * copies)
+            push("tanki", (kind,), (kind,), prior * copies * honor)
         if copies >= 2:
-            push("shanpon", (kind,), (kind, kind), priors.shanpon * copies * (copies - 1) / 2)
+            push("shanpon", (kind,), (kind, kind),
+                 priors.shanpon * copies * (copies - 1) / 2 * honor)
         if kind >= _SUIT_KINDS:
             continue
         pos = kind % 9
@@ -118,25 +139,51 @@ def _push_kokushi(unseen: Sequence[int], safe: Collection[int], priors: DangerPr
 
 
 def tile_dangers(unseen: Sequence[int], safe: Collection[int], dora: int | None,
-                 priors: DangerPriors = DEFAULT_PRIORS) -> list[float]:
-    """The danger of each of the 34 kinds: the total weight of live shapes that win on it."""
+                 priors: DangerPriors = DEFAULT_PRIORS, opponent_wind: int | None = None,
+                 opponent_discards: Sequence[int] = ()) -> list[float]:
+    """The danger of each of the 34 kinds: the total weight of live shapes that win on it,
+    scaled by how much the opponent avoids discarding its suit (:func:`suit_factors`)."""
     danger = [0.0] * NUM_KINDS
-    for shape in wait_shapes(unseen, safe, dora, priors):
+    for shape in wait_shapes(unseen, safe, dora, priors, opponent_wind):
         for wait in shape.waits:
             danger[wait] += shape.weight
     for kind in safe:
         danger[kind] = 0.0
+    if opponent_discards and priors.suit_signal:
+        factors = suit_factors(unseen, opponent_discards, priors.suit_signal)
+        for kind in range(_SUIT_KINDS):
+            danger[kind] *= factors[kind // 9]
     return danger
 
 
+def suit_factors(unseen: Sequence[int], opponent_discards: Sequence[int], signal: float
+                 ) -> list[float]:
+    """A danger factor per number suit from the opponent's discards.
+
+    The opponent's pool is what their hand left over, so a suit they discard less than its
+    share of the unseen tiles is a suit their hand holds, and the other way round. Each tile
+    of difference (at most three) multiplies the danger by ``exp(-signal)``.
+    """
+    total = len(opponent_discards)
+    unseen_all = sum(unseen) + total
+    factors = []
+    for suit in range(3):
+        discarded = sum(1 for k in opponent_discards if k // 9 == suit)
+        expected = total * (sum(unseen[suit * 9:suit * 9 + 9]) + discarded) / unseen_all
+        excess = max(-3.0, min(3.0, discarded - expected))
+        factors.append(math.exp(-signal * excess))
+    return factors
+
+
 def wait_probabilities(unseen: Sequence[int], safe: Collection[int], dora: int | None,
-                       priors: DangerPriors = DEFAULT_PRIORS) -> list[float]:
+                       priors: DangerPriors = DEFAULT_PRIORS, opponent_wind: int | None = None
+                       ) -> list[float]:
     """Roughly, the chance that each kind is one of the opponent's waits.
 
     The opponent's waits are taken to be one shape drawn by weight, so a kind's chance is the
     share of the total weight on shapes that win on it.
     """
-    shapes = wait_shapes(unseen, (), dora, priors)
+    shapes = wait_shapes(unseen, (), dora, priors, opponent_wind)
     total = sum(s.weight for s in shapes) or 1.0
     chance = [0.0] * NUM_KINDS
     for shape in shapes:

@@ -81,11 +81,13 @@ class Table:
 
     def dangers(self, priors: DangerPriors = DEFAULT_PRIORS) -> list[float]:
         """The danger of each kind (see :mod:`minefield.bots.danger`)."""
-        return tile_dangers(self.unseen, self.safe, self.dora, priors)
+        return tile_dangers(self.unseen, self.safe, self.dora, priors,
+                            self.seat_view.seat.other.wind, self.opponent_discards)
 
 
-def _kinds(tiles: Sequence[Tile]) -> list[Tile]:
-    """One tile per kind (the plain one before a red five: keep the dora as long as it lasts)."""
+def one_per_kind(tiles: Sequence[Tile]) -> list[Tile]:
+    """One tile per kind (a plain five rather than the red one), so that every kind is equally
+    likely to be drawn at random however many copies the pool holds."""
     seen: dict[int, Tile] = {}
     for tile in tiles:
         if tile.kind not in seen or seen[tile.kind].red:
@@ -95,22 +97,22 @@ def _kinds(tiles: Sequence[Tile]) -> list[Tile]:
 
 def random_discard(table: Table, rng: random.Random) -> Discard:
     """``easy``: any tile that is not an own wait."""
-    return Discard(tile=str(rng.choice(_kinds(table.allowed()))))
+    return Discard(tile=str(rng.choice(one_per_kind(table.allowed()))))
 
 
 def genbutsu_discard(table: Table, rng: random.Random) -> Discard:
     """``normal``: a tile already discarded by either seat if there is one, else any tile that
     is not an own wait."""
-    allowed = _kinds(table.allowed())
+    allowed = one_per_kind(table.allowed())
     safe = [t for t in allowed if t.kind in table.safe]
     return Discard(tile=str(rng.choice(safe or allowed)))
 
 
-def safest_discard(table: Table, rng: random.Random,
-                   priors: DangerPriors = DEFAULT_PRIORS) -> Discard:
+def safest_discard(table: Table, rng: random.Random, priors: DangerPriors = DEFAULT_PRIORS
+                   ) -> Discard:
     """``strong``: the allowed tile of least danger; ties are broken at random."""
     danger = table.dangers(priors)
-    allowed = _kinds(table.allowed())
+    allowed = one_per_kind(table.allowed())
     least = min(danger[t.kind] for t in allowed)
     best = [t for t in allowed if danger[t.kind] <= least + 1e-9]
     return Discard(tile=str(rng.choice(best)))

@@ -155,7 +155,7 @@ def share_interval(successes: int, trials: int) -> Interval:
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return Interval(p, centre - half, centre + half)
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from minefield.bots.danger import tile_dangers, wait_probabilities, wait_shapes
+from minefield.bots.danger import suit_factors, tile_dangers, wait_probabilities, wait_shapes
 from minefield.rules.tiles import NUM_KINDS, kind_from_str
 
 K = kind_from_str
@@ -70,3 +70,16 @@ def test_wait_probabilities_are_shares() -> None:
     chance = wait_probabilities([4] * NUM_KINDS, (), dora=None)
     assert 1 < sum(chance) < 2
     assert wait_probabilities([4] * NUM_KINDS, {K("5m")}, dora=None)[K("5m")] == 0
+
+
+def test_a_suit_the_opponent_keeps_discarding_is_safer() -> None:
+    """Their discards are their leftovers: six pins out of eight discards say their hand is
+    light in pins, so a pin is less dangerous than a man of the same shape."""
+    discards = [K(t) for t in ("1p", "3p", "5p", "7p", "9p", "2p", "1z", "9m")]
+    unseen = [4] * NUM_KINDS
+    for kind in discards:
+        unseen[kind] -= 1
+    factors = suit_factors(unseen, discards, 0.3)
+    assert factors[1] < 1 < factors[0]
+    danger = tile_dangers(unseen, set(discards), None, opponent_discards=discards)
+    assert danger[K("6p")] < danger[K("6m")]

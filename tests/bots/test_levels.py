@@ -8,6 +8,7 @@ from minefield.bots import LEVELS, make_bot
 from minefield.bots.discards import Table
 from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, Seat
 from minefield.rules.hand import Hand, waits
+from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import Tile, counts_of, kind_from_str, parse_tiles
 from tests.bots.conftest import ScriptedBot, is_sub_multiset, play, prepared_game, start
 
@@ -132,3 +133,12 @@ def test_levels_and_errors() -> None:
     game = play(Game(13), make_bot("easy", 1), make_bot("easy", 2))
     with pytest.raises(IllegalCommand):
         make_bot("strong").act(game.view(Seat.EAST))
+
+
+@pytest.mark.parametrize("settings", [RuleSettings(red_fives=True),
+                                      RuleSettings.preset("beginner")])
+def test_plays_whole_games_under_other_rules(settings: RuleSettings) -> None:
+    """Red fives (R1) and no minimum (R14): every level plays legal games to the end."""
+    for seed, (east, west) in enumerate((("strong", "normal"), ("easy", "strong"))):
+        game = play(Game(seed + 40, settings), make_bot(east, seed), make_bot(west, seed))
+        assert game.phase == "ended"
