@@ -57,6 +57,7 @@ def test_bot_hand_without_a_tenpai_hand(capsys: pytest.CaptureFixture[str]) -> N
     (["bot-hand", TILES, "--dora", "9q"], "dora indicator"),
     (["bot-hand", TILES.replace("1122z", "1111z"), "--dora", "1z"], "five copies of 1z"),
     (["bot-hand"], "needs TILES"),
+    (["bot-hand", TILES.replace("34p", "30p")], "red fives"),
     (["simulate", "--games", "0"], "--games must be at least 1"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str],
