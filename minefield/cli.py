@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 
@@ -57,14 +57,19 @@ def _add_analyze(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
 
 
+def serve_jsonl(answer: Callable[[str], str]) -> int:
+    """Answer each non-blank stdin line with one output line, in order (``--jsonl`` modes)."""
+    for line in sys.stdin:
+        if line.strip():
+            print(answer(line), flush=True)
+    return 0
+
+
 def _run_analyze(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.hand:
             raise UsageError("--jsonl reads hands from stdin: give no HAND argument")
-        for line in sys.stdin:
-            if line.strip():
-                print(analyze_json_line(line), flush=True)
-        return 0
+        return serve_jsonl(analyze_json_line)
     if not args.hand:
         raise UsageError("analyze needs a HAND (or --jsonl)")
     request = AnalyzeRequest(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -117,15 +116,12 @@ def render_bot_hand(result: BotHandResult, deal: Deal34, level: str) -> Table | 
 
 
 def _run_bot_hand(args: argparse.Namespace) -> int:
-    from minefield.cli import UsageError
+    from minefield.cli import UsageError, serve_jsonl
 
     if args.jsonl:
         if args.tiles:
             raise UsageError("--jsonl reads requests from stdin: give no TILES argument")
-        for line in sys.stdin:
-            if line.strip():
-                print(bot_hand_json_line(line), flush=True)
-        return 0
+        return serve_jsonl(bot_hand_json_line)
     if not args.tiles:
         raise UsageError("bot-hand needs TILES, 34 tiles in mpsz notation (or --jsonl)")
     request = BotHandRequest(tiles=args.tiles, seat=Seat(args.seat), dora=args.dora,
