@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from minefield.bots.hands import Deal34, HandChoice, choose_best, choose_most_live
 from minefield.bots.levels import make_bot
-from minefield.bots.simulate import derived_seed
+from minefield.bots.simulate import game_seed
 from minefield.rules import hand as hand_module
 from minefield.rules import score as score_module
 from minefield.rules.game import Discard, Game, Seat
@@ -72,7 +72,7 @@ def time_decisions(games: int) -> dict[str, list[float]]:
     """Seconds per discard decision, per level, over ``games`` strong-vs-normal games."""
     found: dict[str, list[float]] = {"strong": [], "normal": []}
     for index in range(games):
-        game = Game(derived_seed(99, index, 0))
+        game = Game(game_seed(99, index))
         levels = {Seat.EAST: "strong", Seat.WEST: "normal"}
         if index % 2:
             levels = {Seat.EAST: "normal", Seat.WEST: "strong"}

@@ -38,7 +38,7 @@ from minefield.bots.discards import (
     safest_discard,
 )
 from minefield.bots.levels import LevelBot, make_bot
-from minefield.bots.simulate import derived_seed, play_game, share_interval
+from minefield.bots.simulate import bot_seed, game_seed, play_game, share_interval
 from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.score import WinContext, score_win
 
@@ -91,15 +91,15 @@ class Outcome:
 
 def play(defender: str, index: int, opponent: str, seed: int) -> Outcome:
     """Game ``index`` with ``defender`` in the seat that alternates East and West."""
-    game = Game(derived_seed(seed, index, 0))
+    game = Game(game_seed(seed, index))
     seat = Seat.EAST if index % 2 == 0 else Seat.WEST
-    bot_seed = derived_seed(seed, index, 1)
+    our_seed = bot_seed(seed, index, "a")
     policies = {"strong": safest_discard, "genbutsu": genbutsu_discard, "random": random_discard}
     if defender == "reference":
-        ours: Bot = LevelBot("strong", bot_seed, discard_policy=oracle_discard(game, seat))
+        ours: Bot = LevelBot("strong", our_seed, discard_policy=oracle_discard(game, seat))
     else:
-        ours = LevelBot("strong", bot_seed, discard_policy=policies[defender])
-    theirs = make_bot(opponent, derived_seed(seed, index, 2))
+        ours = LevelBot("strong", our_seed, discard_policy=policies[defender])
+    theirs = make_bot(opponent, bot_seed(seed, index, "b"))
     east, west = (ours, theirs) if seat is Seat.EAST else (theirs, ours)
     end = play_game(game, east, west)
     return Outcome(defender, index, end.winner is seat, end.winner is seat.other)

@@ -20,14 +20,27 @@ from minefield.analyzer import (
     render_table,
 )
 from minefield.rules.game import Seat
+from minefield.rules.seed import SeedError, parse_seed
 from minefield.rules.settings import PRESETS
 
 SEATS = [s.value for s in Seat]
 LEVELS = ["easy", "normal", "strong"]
 
 
+SEED_HELP = ("deal seed: 32 hex digits, or a small number for a puzzle (default: 128 random "
+             "bits, so the deal cannot be predicted)")
+
+
 class UsageError(Exception):
     """Bad input on the command line; printed as one line, exit status 2."""
+
+
+def seed_argument(text: str) -> str:
+    """``--seed``: 32 hex digits or a small number, as the canonical 32 hex digits (R2)."""
+    try:
+        return parse_seed(text)
+    except SeedError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _add_analyze(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -93,12 +106,14 @@ def _run_analyze(args: argparse.Namespace) -> int:
 
 def _add_game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("practice", help="play against a bot")
-    p.add_argument("--seed", type=int, default=None, help="deal seed (random if omitted)")
+    p.add_argument("--seed", type=seed_argument, default=None, metavar="SEED",
+                   help=SEED_HELP)
     p.add_argument("--level", choices=LEVELS, default=None, help="bot level")
     p.add_argument("--seat", choices=SEATS, default=None, help="your seat")
     p.add_argument("--rules", choices=list(PRESETS), default=None, help="rule preset")
     h = sub.add_parser("hotseat", help="two players at one terminal")
-    h.add_argument("--seed", type=int, default=None, help="deal seed (random if omitted)")
+    h.add_argument("--seed", type=seed_argument, default=None, metavar="SEED",
+                   help=SEED_HELP)
     h.add_argument("--rules", choices=list(PRESETS), default=None, help="rule preset")
 
 
@@ -122,7 +137,9 @@ def _add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="level of the bot that is East in the first game (default strong)")
     s.add_argument("--west", choices=LEVELS, default="normal",
                    help="level of the second bot (default normal)")
-    s.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
+    s.add_argument("--seed", type=seed_argument, default=parse_seed(0), metavar="SEED",
+                   help="master seed: 32 hex digits or a small number (default 0); each game's "
+                   "deal and bots are derived from it")
     s.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
 
 

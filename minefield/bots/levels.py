@@ -55,17 +55,17 @@ class LevelBot:
     def __init__(self, level: Level, seed: int = 0, hand_policy: HandPolicy | None = None,
                  discard_policy: DiscardPolicy | None = None) -> None:
         self.level: Level = level
-        self.seed = seed
+        self._seed = seed  # private: in practice it is derived from the game's seed
         self._hand_policy = hand_policy or HAND_POLICIES[level]
         self._discard_policy = discard_policy or DISCARD_POLICIES[level]
         self._last_hand: tuple[str, ChooseHand] | None = None
 
     def __repr__(self) -> str:
-        return f"LevelBot({self.level!r}, seed={self.seed})"
+        return f"LevelBot({self.level!r}, <seed hidden>)"
 
     def _rng(self, view: PlayerView) -> random.Random:
         rows = "|".join(",".join(view.discards[s]) for s in sorted(view.discards))
-        return random.Random(f"{self.seed}:{view.seat}:{view.own_tiles}:{view.own_hand}:{rows}")
+        return random.Random(f"{self._seed}:{view.seat}:{view.own_tiles}:{view.own_hand}:{rows}")
 
     def choose_hand(self, view: PlayerView) -> ChooseHand:
         """Phase 1: the 13 tiles to keep (the same answer for the same view, computed once)."""

@@ -22,8 +22,8 @@ from typing import Literal
 from minefield.bots.base import Bot
 from minefield.bots.levels import make_bot
 from minefield.rules.game import Game, GameEnded, Seat
+from minefield.rules.seed import derive_int, derive_seed, parse_seed
 from minefield.rules.settings import RuleSettings
-from minefield.rules.wall import SplitMix64
 
 Side = Literal["a", "b"]
 BotFactory = Callable[[str, int], Bot]
@@ -34,7 +34,7 @@ class GameRecord:
     """The outcome of one simulated game, from player A's side."""
 
     index: int
-    seed: int
+    seed: str
     a_seat: Seat
     winner: Side | None
     points: int
@@ -50,10 +50,14 @@ class GameRecord:
         return self.points if self.winner == "a" else -self.points
 
 
-def derived_seed(master: int, index: int, stream: int) -> int:
-    """A 63-bit seed for game ``index`` (stream 0: the deal, 1: bot A, 2: bot B)."""
-    rng = SplitMix64(master * 0x100000001B3 + index * 4 + stream)
-    return rng.next() >> 1
+def game_seed(master: int | str, index: int) -> str:
+    """The deal seed of game ``index`` of a simulation (32 hex digits)."""
+    return derive_seed(parse_seed(master), "simulate", index, "deal")
+
+
+def bot_seed(master: int | str, index: int, side: Side) -> int:
+    """The seed of player ``side``'s bot in game ``index``."""
+    return derive_int(parse_seed(master), "simulate", index, side)
 
 
 def play_game(game: Game, east: Bot, west: Bot) -> GameEnded:
@@ -68,13 +72,13 @@ def play_game(game: Game, east: Bot, west: Bot) -> GameEnded:
     return game.result
 
 
-def play_one(index: int, master_seed: int, level_a: str, level_b: str,
+def play_one(index: int, master_seed: int | str, level_a: str, level_b: str,
              settings: RuleSettings | None = None,
              factory: BotFactory = make_bot) -> GameRecord:
     """Play game ``index`` of a simulation."""
-    seed = derived_seed(master_seed, index, 0)
-    bot_a = factory(level_a, derived_seed(master_seed, index, 1))
-    bot_b = factory(level_b, derived_seed(master_seed, index, 2))
+    seed = game_seed(master_seed, index)
+    bot_a = factory(level_a, bot_seed(master_seed, index, "a"))
+    bot_b = factory(level_b, bot_seed(master_seed, index, "b"))
     a_seat = Seat.EAST if index % 2 == 0 else Seat.WEST
     east, west = (bot_a, bot_b) if a_seat is Seat.EAST else (bot_b, bot_a)
     end = play_game(Game(seed, settings), east, west)
@@ -89,14 +93,15 @@ def play_one(index: int, master_seed: int, level_a: str, level_b: str,
     )
 
 
-def _play_chunk(args: tuple[Sequence[int], int, str, str, RuleSettings | None]
+def _play_chunk(args: tuple[Sequence[int], int | str, str, str, RuleSettings | None]
                 ) -> list[GameRecord]:
     indices, master_seed, level_a, level_b, settings = args
     return [play_one(i, master_seed, level_a, level_b, settings) for i in indices]
 
 
-def iter_games(games: int, level_a: str, level_b: str, seed: int = 0, jobs: int | None = None,
-               settings: RuleSettings | None = None) -> Iterator[GameRecord]:
+def iter_games(games: int, level_a: str, level_b: str, seed: int | str = 0,
+               jobs: int | None = None, settings: RuleSettings | None = None
+               ) -> Iterator[GameRecord]:
     """Play the games, yielding records in game order (in ``jobs`` worker processes)."""
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or games <= 1:
@@ -111,8 +116,8 @@ def iter_games(games: int, level_a: str, level_b: str, seed: int = 0, jobs: int 
             yield from records
 
 
-def simulate(games: int, level_a: str, level_b: str, seed: int = 0, jobs: int | None = None,
-             settings: RuleSettings | None = None) -> list[GameRecord]:
+def simulate(games: int, level_a: str, level_b: str, seed: int | str = 0,
+             jobs: int | None = None, settings: RuleSettings | None = None) -> list[GameRecord]:
     """All records of :func:`iter_games` as a list."""
     return list(iter_games(games, level_a, level_b, seed, jobs, settings))
 

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from minefield.rules.hand import HAND_SIZE, Hand, waits
 from minefield.rules.report import WaitReport
 from minefield.rules.score import WinContext, score_win
+from minefield.rules.seed import parse_seed
 from minefield.rules.settings import RuleSettings, describe_validation_error
 from minefield.rules.tiles import EAST, WEST, Tile, TileError, kind_str, parse_tiles, tiles_to_str
 from minefield.rules.wall import Deal, tile_from_id
@@ -191,7 +192,7 @@ class GameEnded(_Event):
     win_tile: str | None = None
     discard_number: int
     value: WaitReport | None = None
-    seed: int
+    seed: str
     hands: dict[Seat, str | None]
     pools: dict[Seat, str]
     waits: dict[Seat, list[str]]
@@ -250,6 +251,12 @@ class PlayerView(BaseModel):
         yield "tiles", "<hidden>"
 
 
+def _redact(events: Sequence[_Event], viewer: Seat) -> list[_Event]:
+    """``events`` as ``viewer`` may see them (R26, R27)."""
+    shown = (event.for_seat(viewer) for event in events)
+    return [event for event in shown if event is not None]
+
+
 # ---------------------------------------------------------------------------------------------
 # The game
 
@@ -272,18 +279,23 @@ class _SeatState:
         return "_SeatState(<hidden>)"
 
 
+SeatEvents = dict[Seat, list[_Event]]
+"""The events of one command, as each seat may see them."""
+
+
 class Game:
     """A single game (R6-R18). ``Game(seed, settings)`` deals at once.
 
-    Illegal commands raise :class:`IllegalCommand` and leave the state unchanged. ``deal``
-    replaces the seeded deal with a prepared one (tests and puzzles; R2 holds for seeded games).
+    ``seed`` is 32 hex digits or a small number (:mod:`minefield.rules.seed`). Illegal commands
+    raise :class:`IllegalCommand` and leave the state unchanged. ``deal`` replaces the seeded
+    deal with a prepared one (tests and puzzles; R2 holds for seeded games).
     """
 
-    def __init__(self, seed: int, settings: RuleSettings | None = None,
+    def __init__(self, seed: int | str, settings: RuleSettings | None = None,
                  deal: Deal | None = None) -> None:
         self.settings = settings or RuleSettings()
-        self.deal = deal if deal is not None else Deal.from_seed(seed)
-        self.seed = seed
+        self.seed = parse_seed(seed)
+        self.deal = deal if deal is not None else Deal.from_seed(self.seed)
         self._seats = {
             Seat.EAST: _SeatState(self.deal.east_tiles),
             Seat.WEST: _SeatState(self.deal.west_tiles),
@@ -292,7 +304,7 @@ class Game:
         self.turn: Seat | None = None
         self.discard_count = 0
         self.commands: list[tuple[Seat, ChooseHand | Discard]] = []
-        self.events: list[_Event] = []
+        self._events: list[_Event] = []
         self.result: GameEnded | None = None
         self._emit([GameStarted(dora_indicator=str(self.dora_indicator), settings=self.settings)])
 
@@ -331,8 +343,8 @@ class Game:
     # -- commands -------------------------------------------------------------------------------
 
     def apply(self, seat: Seat | str, command: ChooseHand | Discard | dict[str, Any] | str
-              ) -> list[_Event]:
-        """Apply one seat's command and return the events it caused (all of them, unredacted).
+              ) -> SeatEvents:
+        """Apply one seat's command; the events it caused, as each seat may see them.
 
         Raises :class:`IllegalCommand` with the reason; the state is then unchanged.
         """
@@ -347,11 +359,11 @@ class Game:
         else:
             events = self._discard(seat, command)
         self.commands.append((seat, command))
-        return self._emit(events)
+        self._emit(events)
+        return {viewer: _redact(events, viewer) for viewer in Seat}
 
-    def _emit(self, events: list[_Event]) -> list[_Event]:
-        self.events.extend(events)
-        return events
+    def _emit(self, events: list[_Event]) -> None:
+        self._events.extend(events)
 
     def _choose(self, seat: Seat, command: ChooseHand) -> list[_Event]:
         state = self._seats[seat]
@@ -487,14 +499,12 @@ class Game:
 
     def events_for(self, seat: Seat | str) -> list[_Event]:
         """The event log as ``seat`` may see it."""
-        seat = Seat(seat)
-        shown = (event.for_seat(seat) for event in self.events)
-        return [event for event in shown if event is not None]
+        return _redact(self._events, Seat(seat))
 
     # -- replay ---------------------------------------------------------------------------------
 
     @classmethod
-    def replay(cls, seed: int, settings: RuleSettings | None,
+    def replay(cls, seed: int | str, settings: RuleSettings | None,
                commands: Sequence[tuple[Seat | str, ChooseHand | Discard | dict[str, Any]]]
                ) -> Game:
         """Rebuild a game from its seed, settings and commands (ARCHITECTURE 2)."""
@@ -522,5 +532,5 @@ class Game:
 
 __all__ = [
     "ChooseHand", "Command", "Discard", "Event", "FuritenCause", "Game", "GameEnded",
-    "IllegalCommand", "PlayerView", "Seat", "TileError", "parse_command",
+    "IllegalCommand", "PlayerView", "Seat", "SeatEvents", "TileError", "parse_command",
 ]

@@ -215,14 +215,14 @@ _new_situation = partial(tuple.__new__, _Situation)
 def _limit_tables(kiriage: bool, dealer: bool
                   ) -> tuple[MemoTable[int, tuple[str | None, int]], MemoTable[int, int]]:
     """For hands without yakuman: han * 256 + fu -> limit and points; and the same key plus
-    extra han * 2**16 -> R18's rank (points, han, fu as one number, see _rank)."""
+    extra han * 2**16 -> R18's rank (points, yakuman, han, fu as one number, see _rank)."""
     def limit(key: int) -> tuple[str | None, int]:
         return _limit_and_points(key >> 8, key & 255, 0, kiriage, dealer)
 
     def rank(key: int) -> int:
         han = (key >> 8 & 255) + (key >> 16)
         fu = key & 255
-        return limits[han << 8 | fu][1] << 16 | han << 8 | fu
+        return limits[han << 8 | fu][1] << 17 | han << 8 | fu
 
     limits = MemoTable(limit)
     return limits, MemoTable(rank)
@@ -513,13 +513,14 @@ def _scores(core: _Core, reading: Reading, dora: int, aka: int, ura: int,
 
 
 def _rank(core: _Core, extra_han: int, situation: _Situation) -> int:
-    """R18's order of readings as one number: points, then han, then fu."""
+    """R18's order of readings as one number: points, then a real yakuman over a counted
+    (kazoe) one, then han, then fu. Bit 16 is the yakuman flag; han < 256 and fu < 256."""
     _, yaku_han, fu, yakuman, _ = core
     if yakuman:
         points = _limit_and_points(yaku_han, fu, yakuman, situation.kiriage, situation.dealer)[1]
-        return points << 16 | yaku_han << 8 | fu
+        return points << 17 | 1 << 16 | yaku_han << 8 | fu
     han = yaku_han + extra_han
-    return situation.limits[han << 8 | fu][1] << 16 | han << 8 | fu
+    return situation.limits[han << 8 | fu][1] << 17 | han << 8 | fu
 
 
 def _best(found: list[_Candidate], extra_han: int, situation: _Situation) -> int:

@@ -1,47 +1,60 @@
 """The seeded wall, dead wall and deal (R1-R6).
 
-The shuffle uses its own small generator (splitmix64), not :mod:`random`, so that a seed gives
-the same deal on every Python version forever: records and replays depend on it (R2).
+The deal is derived from the 128-bit seed by SHAKE-256 (a cryptographic extendable-output
+function): its output is the stream of a Fisher-Yates shuffle with rejection sampling. Knowing
+one seat's 34 tiles gives no shortcut to the seed, and so none to the other seat's tiles or the
+ura indicator (R2). The stream is fully specified, so a seed gives the same deal on every Python
+forever: records and replays depend on it.
 
 >>> deal = Deal.from_seed(7)
 >>> len(deal.east_tiles), len(deal.west_tiles), len(deal.dead_wall)
 (34, 34, 14)
->>> deal == Deal.from_seed(7)
+>>> deal == Deal.from_seed("00000000000000000000000000000007")
 True
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from minefield.rules.seed import parse_seed
 from minefield.rules.tiles import FIVES, Tile, TileError
 
 TOTAL_TILES = 136
 DEAD_WALL_SIZE = 14
 DEAL_SIZE = 34
-_MASK = (1 << 64) - 1
+#: Domain separation: a new shuffle scheme would get a new label (and old records keep theirs).
+_DEAL_LABEL = b"minefield deal v2\x00"
+_WORD = 4  # bytes per draw: 32-bit big-endian words
 
 
-class SplitMix64:
-    """A tiny, fully specified 64-bit generator (Steele, Lea and Flood's splitmix64)."""
+class ShakeStream:
+    """Uniform integers from SHAKE-256 of a label and a seed (the deal's only source of chance).
 
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK
+    >>> ShakeStream(bytes(16)).below(136) == ShakeStream(bytes(16)).below(136)
+    True
+    """
 
-    def next(self) -> int:
-        """The next 64-bit output."""
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+    def __init__(self, seed: bytes, label: bytes = _DEAL_LABEL) -> None:
+        self._xof = hashlib.shake_256(label + seed)
+        self._buffer = b""
+        self._position = 0
+
+    def _word(self) -> int:
+        if self._position + _WORD > len(self._buffer):
+            # SHAKE's longer outputs extend its shorter ones, so reading more is a continuation.
+            self._buffer = self._xof.digest(max(512, 2 * len(self._buffer)))
+        word = int.from_bytes(self._buffer[self._position:self._position + _WORD], "big")
+        self._position += _WORD
+        return word
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = (1 << 32) - ((1 << 32) % n)
         while True:
-            value = self.next()
+            value = self._word()
             if value < limit:
                 return value % n
 
@@ -61,16 +74,20 @@ class Deal:
     the ura indicator the tile beneath it.
     """
 
-    seed: int
+    seed: str
     east_tiles: tuple[int, ...]
     west_tiles: tuple[int, ...]
     dead_wall: tuple[int, ...]
     east_player: int
 
     @classmethod
-    def from_seed(cls, seed: int) -> Deal:
-        """Shuffle 136 tiles from ``seed`` (Fisher-Yates) and deal them (R2, R5, R6)."""
-        rng = SplitMix64(seed)
+    def from_seed(cls, seed: int | str) -> Deal:
+        """Shuffle 136 tiles from ``seed`` (Fisher-Yates) and deal them (R2, R5, R6).
+
+        ``seed`` is 32 hex digits or a small number (:func:`~minefield.rules.seed.parse_seed`).
+        """
+        seed = parse_seed(seed)
+        rng = ShakeStream(bytes.fromhex(seed))
         wall = list(range(TOTAL_TILES))
         for i in range(TOTAL_TILES - 1, 0, -1):
             j = rng.below(i + 1)
@@ -107,7 +124,8 @@ class Deal:
         dora_id, ura_id = take(dora_indicator), take(ura_indicator)
         rest = free[:DEAD_WALL_SIZE - 2]
         dead = (*rest[:2], dora_id, *rest[2:6], *rest[6:8], ura_id, *rest[8:12])
-        return cls(seed=0, east_tiles=east_ids, west_tiles=west_ids, dead_wall=dead, east_player=0)
+        return cls(seed=parse_seed(0), east_tiles=east_ids, west_tiles=west_ids, dead_wall=dead,
+                   east_player=0)
 
     @property
     def dora_indicator_id(self) -> int:
@@ -120,4 +138,4 @@ class Deal:
         return self.dead_wall[7 + 2]
 
     def __repr__(self) -> str:
-        return f"Deal(seed={self.seed}, <tiles hidden>)"
+        return "Deal(<seed hidden>, <tiles hidden>)"

@@ -51,7 +51,7 @@ class LocalSession:
         self.think_seconds = think_seconds
 
     @classmethod
-    def practice(cls, seed: int, bot: Bot, human: Seat | None = None,
+    def practice(cls, seed: int | str, bot: Bot, human: Seat | None = None,
                  settings: RuleSettings | None = None,
                  think_seconds: float = DEFAULT_THINK_SECONDS) -> LocalSession:
         """A game against ``bot``. The human's seat is drawn from the seed unless given (R6)."""
@@ -61,7 +61,7 @@ class LocalSession:
         return cls(game, "practice", (human,), bot, think_seconds)
 
     @classmethod
-    def hotseat(cls, seed: int, settings: RuleSettings | None = None) -> LocalSession:
+    def hotseat(cls, seed: int | str, settings: RuleSettings | None = None) -> LocalSession:
         """A game for two players at one terminal."""
         return cls(Game(seed, settings), "hotseat", (Seat.EAST, Seat.WEST))
 

@@ -26,6 +26,7 @@ from textual.screen import Screen
 from minefield.bots import make_bot
 from minefield.bots.base import Bot, Level
 from minefield.rules.game import Discard, IllegalCommand, Seat
+from minefield.rules.seed import derive_int, parse_seed, random_seed
 from minefield.rules.settings import RuleSettings, SettingsError
 from minefield.session import LocalSession, Session
 from minefield.session.local import DEFAULT_THINK_SECONDS
@@ -69,7 +70,7 @@ class GameRequest:
     None fields fall back to the saved preferences (a random seed for ``seed``)."""
 
     mode: GameMode
-    seed: int | None = None
+    seed: int | str | None = None
     level: Level | None = None
     seat: Seat | None = None
     rules: str | None = None
@@ -152,7 +153,7 @@ class MinefieldApp(App[int]):
     async def start_game(self, request: GameRequest) -> None:
         """Start a new local game as ``request`` asks (preferences fill the gaps)."""
         prefs = self.preferences
-        seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
+        seed = parse_seed(request.seed) if request.seed is not None else random_seed()
         try:
             settings = RuleSettings.preset(request.rules or prefs.rules)
         except SettingsError as error:
@@ -162,7 +163,9 @@ class MinefieldApp(App[int]):
         if request.mode == "practice":
             level = request.level or prefs.bot_level
             session: Session = LocalSession.practice(
-                seed, self._bot_factory(level, seed), human=request.seat, settings=settings,
+                # The bot's seed follows from the game's but does not reveal it (R2).
+                seed, self._bot_factory(level, derive_int(seed, "practice bot")),
+                human=request.seat, settings=settings,
                 think_seconds=self.think_seconds)
         else:
             session = LocalSession.hotseat(seed, settings)

@@ -7,11 +7,8 @@ best reading both without ura (the basis of R14) and with it (what is paid, R18)
 The reference is configured as RULES.md plays: ron, riichi, ippatsu (R16) and houtei (R17) as
 the discard gives them, kiriage on (R14), no double yakuman for special waits (R20), kazoe
 capped at one yakuman (R21), no red fives (R1), the winner's seat wind as ``player_wind`` and no
-round wind (R6, R19, R22), and non-dealer payment (R23).
-
-Where the reference follows a convention that RULES.md fixes differently, the class of hands
-is recognized explicitly (see :func:`kazoe_outranks_yakuman`), the reason is given there, and our
-engine's value is still asserted.
+round wind (R6, R19, R22), and non-dealer payment (R23). There is no exception: on every hand
+the two agree (R18 breaks a points tie for a real yakuman over kazoe, as the reference does).
 """
 
 from __future__ import annotations
@@ -29,7 +26,7 @@ from mahjong.constants import WEST as REF_WEST
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 
-from minefield.rules.hand import SEQ, Hand, readings, waits
+from minefield.rules.hand import Hand, waits
 from minefield.rules.score import Score, WinContext, WinValue, score_counts
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import (
@@ -412,33 +409,6 @@ def reference_waits(counts13: Sequence[int]) -> tuple[int, ...]:
     return tuple(found)
 
 
-def kazoe_outranks_yakuman(ours: Value, theirs: Value) -> bool:
-    """R18's tie-break, where RULES.md and the reference differ.
-
-    Suuankou (R20) is the one yakuman that depends on the reading: with three identical runs a
-    hand such as 2223334445666s won on 5s reads both as suuankou tanki (222 333 444 666 55) and
-    as 234s x3 666s 55s (chinitsu, tanyao, iipeikou). With enough dora the second is a kazoe
-    yakuman (R21), and both pay 32000. RULES.md R18 breaks a tie in points on *more han*, then
-    more fu: the kazoe reading has 13 han or more and, on equal han, more fu (a yakuman's fu
-    are not counted), so we pay the kazoe reading. The reference, like Tenhou, prefers a real
-    yakuman on equal points and reports 13 han. Points, and so R14, are the same.
-    """
-    return (theirs.yakuman and theirs.han == 13 and not ours.yakuman
-            and ours.points == theirs.points and ours.han >= 13)
-
-
-def _check_kazoe_value(value: WinValue, score: Score, counts13: Sequence[int], win: int) -> None:
-    """Pin our side of :func:`kazoe_outranks_yakuman`: a kazoe score of 13+ han from yaku and
-    dora, on a hand that also reads as suuankou tanki."""
-    assert score.limit == "kazoe yakuman" and score.yakuman == 1
-    assert score.han == sum(h for _, h in score.yaku) + score.dora + score.ura >= 13
-    counts = list(counts13)
-    counts[win] += 1
-    assert any(r.form == "regular" and r.wait == "tanki" and all(g < SEQ for g in r.groups)
-               for r in readings(counts, win)), "only suuankou tanki can tie a kazoe reading"
-    assert value.eligible
-
-
 def compare(deal: Deal, settings: RuleSettings = DEFAULT, dealer: bool = False
             ) -> Iterator[str]:
     """Every disagreement between our engine and the reference on one deal, as messages."""
@@ -456,11 +426,9 @@ def compare(deal: Deal, settings: RuleSettings = DEFAULT, dealer: bool = False
         problems = []
         if ours.eligible != theirs.eligible:
             problems.append(f"eligible {ours.eligible} vs {theirs.eligible}")
-        for what, mine, other, score in (("basis", ours.basis, theirs.basis, value.basis),
-                                         ("paid", ours.paid, theirs.paid, value.paid)):
-            if kazoe_outranks_yakuman(mine, other):
-                _check_kazoe_value(value, score, deal.counts, win)
-            elif not mine.same_as(other):
+        for what, mine, other in (("basis", ours.basis, theirs.basis),
+                                  ("paid", ours.paid, theirs.paid)):
+            if not mine.same_as(other):
                 problems.append(f"{what} {mine} vs reference {other}")
         if problems:
             yield (f"{deal}: ron on {kind_str(win)}: {'; '.join(problems)} "
@@ -583,9 +551,9 @@ PINNED = [
            note="R20: the nine-sided chuuren is a single yakuman"),
     Pinned("111222333444z5z", "5z", True, (39, 0, 96000), (39, 0, 96000),
            note="R20: suuankou tanki, daisuushii and tsuuiisou add up to three yakuman"),
-    Pinned("2223334445666s", "5s", True, (13, 0, 32000), (14, 40, 32000), dora="5s", ura="4s",
+    Pinned("2223334445666s", "5s", True, (13, 0, 32000), (13, 0, 32000), dora="5s", ura="4s",
            note="R18: suuankou tanki (13) ties 234s x3 666s 55s kazoe (9 + 3 dora + 2 ura "
-                "= 14 han) at 32000; more han wins (the reference keeps suuankou)"),
+                "= 14 han) at 32000; the real yakuman wins the tie"),
 ]
 
 
@@ -607,20 +575,22 @@ def test_pinned_hands(case: Pinned) -> None:
     theirs = reference_verdict(deal.counts, win, deal.context())
     assert ours.eligible == theirs.eligible, case.note
     for mine, other in ((ours.basis, theirs.basis), (ours.paid, theirs.paid)):
-        assert mine.same_as(other) or kazoe_outranks_yakuman(mine, other), case.note
+        assert mine.same_as(other), case.note
 
 
-def test_the_kazoe_tie_is_the_reference_s_known_difference() -> None:
-    """The pinned R18 case really differs from the reference, and only in the way described."""
+def test_r18_a_real_yakuman_beats_kazoe_on_a_points_tie() -> None:
+    """R18: suuankou tanki and a kazoe reading of the same tiles both pay 32000 with ura; the
+    winner is paid the real yakuman, as the reference (and players) do."""
     case = PINNED[-1]
     deal = case.deal()
     win = kind_from_str(case.win)
     value = score_counts(deal.counts, win, deal.context())
     assert value is not None
+    assert value.paid.yakuman == 1 and value.paid.limit == "yakuman"
+    assert [name for name, _ in value.paid.yaku] == ["suuankou"]
+    assert value.paid.reading.wait == "tanki"
     theirs = reference_verdict(deal.counts, win, deal.context())
-    assert (theirs.paid.han, theirs.paid.points, theirs.paid.yakuman) == (13, 32000, True)
-    assert kazoe_outranks_yakuman(our_value(value.paid), theirs.paid)
-    assert [name for name, _ in value.paid.yaku] == ["riichi", "tanyao", "iipeikou", "chinitsu"]
+    assert our_value(value.paid).same_as(theirs.paid)
 
 
 def test_dead_wait_is_no_wait() -> None:

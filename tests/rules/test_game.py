@@ -17,6 +17,7 @@ from minefield.rules.game import (
     IllegalCommand,
     Seat,
 )
+from minefield.rules.seed import SeedError, parse_seed, random_seed
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import parse_tiles, tiles_to_str
 from minefield.rules.wall import Deal
@@ -28,6 +29,13 @@ EAST, WEST = Seat.EAST, Seat.WEST
 EAST_HAND = "23m456m345p678s55s"
 # West waits on 2z only, worth riichi + seat wind (West) = cheap unless ippatsu/dora help.
 WEST_HAND = "123m456p789s3332z"
+# R2: deals pinned forever (tile ids 0-135, kind = id // 4). Never change these numbers: every
+# saved record would replay to another game.
+PINNED_2026_EAST = (5, 115, 29, 12, 28, 101)
+PINNED_2026_WEST = (120, 89, 3)
+PINNED_2026_REST = (6, 46, 0)  # dora indicator id, ura indicator id, east player
+PINNED_0_EAST = (11, 83, 62, 118, 123, 114)
+PINNED_BIG_EAST = (49, 14, 32, 19, 122, 31)
 
 
 def first_thirteen(game: Game, seat: Seat) -> str:
@@ -49,13 +57,32 @@ def test_r2_same_seed_same_deal_and_different_seeds_differ() -> None:
 
 
 def test_r2_deal_is_pinned_forever() -> None:
-    # Records and replays depend on the shuffle never changing: it uses its own generator
-    # (splitmix64), so these tile ids hold on every Python version.
+    # Records and replays depend on the shuffle never changing: it is SHAKE-256 of the seed,
+    # fully specified, so these deals hold on every Python version.
     deal = Deal.from_seed(2026)
-    assert deal.east_tiles[:6] == (33, 115, 7, 11, 30, 68)
-    assert deal.west_tiles[:3] == (86, 96, 55)
-    assert (deal.dora_indicator_id, deal.ura_indicator_id, deal.east_player) == (0, 81, 0)
-    assert Deal.from_seed(0).east_tiles[:6] == (123, 65, 54, 22, 28, 26)
+    assert deal.east_tiles[:6] == PINNED_2026_EAST
+    assert deal.west_tiles[:3] == PINNED_2026_WEST
+    assert (deal.dora_indicator_id, deal.ura_indicator_id, deal.east_player) == PINNED_2026_REST
+    assert Deal.from_seed(0).east_tiles[:6] == PINNED_0_EAST
+    big = Deal.from_seed("0123456789abcdef0123456789ABCDEF")
+    assert big.seed == "0123456789abcdef0123456789abcdef"
+    assert big.east_tiles[:6] == PINNED_BIG_EAST
+
+
+def test_r2_seeds_are_32_hex_digits_and_small_numbers_map_to_them() -> None:
+    assert Game(7).seed == "00000000000000000000000000000007" == parse_seed("7")
+    assert Deal.from_seed(7) == Deal.from_seed("00000000000000000000000000000007")
+    assert re.fullmatch(r"[0-9a-f]{32}", random_seed())
+    for bad in ("-1", "12x", "²", "0x12", "", "1" * 40, 2**128):
+        with pytest.raises(SeedError):
+            parse_seed(bad)
+
+
+def test_r2_neighbouring_seeds_share_nothing_visible() -> None:
+    # A cryptographic stream: seeds one apart give unrelated deals (no shared prefix of tiles).
+    first, second = Deal.from_seed(1000), Deal.from_seed(1001)
+    same = sum(a == b for a, b in zip(first.east_tiles, second.east_tiles, strict=True))
+    assert same <= 3
 
 
 def test_r3_r5_deal_shape_and_tile_conservation() -> None:
@@ -137,7 +164,8 @@ def test_r13_eligible_wait_wins_at_once(make_game: PreparedGame) -> None:
     game = make_game(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
     game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
     events = game.apply(WEST, Discard(tile="4m"))
-    ended = events[-1]
+    ended = events[EAST][-1]
+    assert events[WEST][-1] == ended  # the end is public (R26)
     assert isinstance(ended, GameEnded) and ended.result == "ron" and ended.winner is EAST
     assert ended.win_tile == "4m" and ended.value is not None
     assert ended.value.points == 8000 and ended.value.eligible
@@ -160,7 +188,8 @@ def test_r18_ura_is_revealed_and_added_after_a_win(make_game: PreparedGame) -> N
 def test_r15a_discarding_an_own_wait_is_permanent_furiten(make_game: PreparedGame) -> None:
     game = make_game(EAST_HAND, WEST_HAND, east_pool="1m", west_pool="4m", dora="2m")
     events = game.apply(EAST, Discard(tile="1m"))
-    furiten = [e for e in events if isinstance(e, BecameFuriten)]
+    furiten = [e for e in events[EAST] if isinstance(e, BecameFuriten)]
+    assert not any(isinstance(e, BecameFuriten) for e in events[WEST])  # R26
     assert furiten and furiten[0].seat is EAST and furiten[0].cause.kind == "own_discard"
     # West's 4m would be mangan for East, but East is furiten: no ron.
     game.apply(WEST, Discard(tile="4m"))
@@ -175,7 +204,9 @@ def test_r15b_a_passed_cheap_wait_freezes_the_hand(make_game: PreparedGame) -> N
         game.apply(WEST, Discard(tile=_pool_filler(game, WEST)))
     game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
     events = game.apply(WEST, Discard(tile="1m"))
-    furiten = [e for e in events if isinstance(e, BecameFuriten)]
+    furiten = [e for e in events[EAST] if isinstance(e, BecameFuriten)]
+    # The discarder never learns that its tile was a wait (R26): West sees only the discard.
+    assert [type(e) for e in events[WEST]] == [Discarded]
     assert furiten and furiten[0].seat is EAST and furiten[0].cause.kind == "passed_wait"
     assert "below mangan" in furiten[0].cause.detail
     game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
@@ -265,7 +296,7 @@ def test_r27_own_furiten_is_shown_with_its_cause(make_game: PreparedGame) -> Non
 
 def test_reprs_hide_tiles(make_game: PreparedGame) -> None:
     game = make_game(EAST_HAND, WEST_HAND)
-    hand_event = next(e for e in game.events if isinstance(e, HandChosen))
+    hand_event = next(e for e in game.events_for(EAST) if isinstance(e, HandChosen))
     for text in (repr(game), repr(game.view(EAST)), repr(ChooseHand(tiles=EAST_HAND)),
                  repr(hand_event), repr(game.hand_of(EAST)), repr(game.deal)):
         assert not re.search(r"[0-9][mpsz]", text), text
@@ -290,7 +321,7 @@ def test_replay_rebuilds_the_same_state() -> None:
         game.apply(seat, Discard(tile=str(parse_tiles(game.view(seat).own_pool)[0])))
     again = Game.replay(11, RuleSettings(), game.commands)
     assert again.state_key() == game.state_key()
-    discarded = [e for e in again.events if isinstance(e, Discarded)]
+    discarded = [e for e in again.events_for(EAST) if isinstance(e, Discarded)]
     assert len(discarded) == game.discard_count
 
 

@@ -70,7 +70,10 @@ def play(game: Game, rng: random.Random, hands: dict[Seat, list[Tile]] | None = 
         assert seat is not None
         check_illegal_changes_nothing(game, rng)
         pool = parse_tiles(game.view(seat).own_pool)
-        game.apply(seat, Discard(tile=str(rng.choice(pool))))
+        seen = {viewer: len(game.events_for(viewer)) for viewer in Seat}
+        applied = game.apply(seat, Discard(tile=str(rng.choice(pool))))
+        for viewer in Seat:  # apply() hands each seat exactly its own redacted events
+            assert applied[viewer] == game.events_for(viewer)[seen[viewer]:]
         check_conservation(game)
         check_privacy(game)
         assert game.discard_count <= 34

@@ -14,8 +14,9 @@ from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from tests.tui.conftest import StandInBot, make_app, screen_text
 
-# Seed 1 deals East 123344578889m 234566799p 112567889s 2347z; this hand waits on 3p and 6p.
-HAND = ["2m", "3m", "4m", "8m", "8m", "8m", "3p", "4p", "5p", "5s", "6s", "7s", "6p"]
+# Seed 1 deals East 1123447899m 124456889p 234459s 234566777z (dora indicator 8s); this hand
+# waits on 4p and 7p, both below mangan even with ippatsu.
+HAND = ["1m", "2m", "3m", "7m", "8m", "9m", "4p", "4p", "5p", "2s", "3s", "4s", "6p"]
 
 
 async def type_tiles(pilot: Pilot[int], tiles: list[str]) -> None:
@@ -31,7 +32,7 @@ async def test_practice_game_by_keyboard_to_the_result(config_dir: object) -> No
         assert isinstance(app.screen, HandBuilderScreen)
         text = screen_text(app)
         assert "Hand 0/13" in text and "Dead wall" in text
-        assert "4z" in text  # the dora indicator is in view (R3)
+        assert "8s" in text  # the dora indicator is in view (R3)
 
         await type_tiles(pilot, HAND[:12])
         await pilot.pause()
@@ -45,7 +46,7 @@ async def test_practice_game_by_keyboard_to_the_result(config_dir: object) -> No
         await pilot.pause()
         text = screen_text(app)
         assert "Hand 13/13" in text and "Tenpai, 2 waits" in text
-        assert "3p  3 live  no ron" in text and "6p  2 live  no ron" in text
+        assert "4p  2 live  no ron" in text and "7p  4 live  no ron" in text
         assert "No wait reaches mangan" in text
 
         await pilot.press("enter")  # no eligible wait: asks once more (issue: confirmation)
@@ -67,12 +68,12 @@ async def test_practice_game_by_keyboard_to_the_result(config_dir: object) -> No
                 text = screen_text(app)
                 assert f"East {turn}/17" in text
                 assert f"Pool {21 - turn}" in text
-                # R15b, R27: West's first discard is 6p, a wait below mangan: furiten at once,
+                # R15b, R27: West's first discard is 7p, a wait below mangan: furiten at once,
                 # with its cause.
-                assert "FURITEN since discard 2: 6p was one of your waits" in text
+                assert "FURITEN since discard 2: 7p was one of your waits" in text
         assert isinstance(app.screen, ResultScreen)
         text = screen_text(app)
-        assert "Ura dora indicator" in text and "seed 1" in text
+        assert "Ura dora indicator" in text and "seed 00000000000000000000000000000001" in text
         assert ("Ron!" in text and "points" in text) or "Draw" in text
 
 
@@ -121,4 +122,4 @@ async def test_discarding_out_of_turn_is_disabled_not_an_error() -> None:
 
 def test_the_seeded_hand_is_what_the_test_expects() -> None:
     tiles = Game(1).view(Seat.EAST).own_tiles
-    assert tiles == "123344578889m234566799p112567889s2347z"
+    assert tiles == "1123447899m124456889p234459s234566777z"

@@ -17,7 +17,7 @@ from minefield.session import LocalSession
 from minefield.tui.app import MinefieldApp
 from tests.tui.conftest import make_app
 
-HAND = "2m3m4m8m8m8m3p4p5p5s6s7s6p"
+HAND = "1m2m3m7m8m9m4p4p5p2s3s4s6p"  # see test_practice.py
 
 
 async def _type_hand(pilot: Pilot[Any]) -> None:
