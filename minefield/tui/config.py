@@ -1,25 +1,38 @@
 """The player's preferences, saved as JSON in the user config folder (no Textual here).
 
-``MINEFIELD_CONFIG_DIR`` moves the folder (tests point it at a temporary directory). A file
-that cannot be read or validated is reported, set aside as ``settings.json.broken`` and replaced
-by the defaults: it never stops the game.
+``MINEFIELD_CONFIG_DIR`` moves the folder (tests point it at a temporary directory). The file
+never stops the game: only a regular file of at most 64 KiB is read (a FIFO, a device or a huge
+file is refused unread), a byte-order mark is accepted, and each setting is checked on its own,
+so one bad value resets that setting only. A file with any problem is reported, kept as
+``settings.json.broken`` (``.broken.1``, ``.broken.2``... for later ones) and replaced by a
+valid file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
+import tempfile
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import from_json
 
 from minefield.bots.base import Level
-from minefield.rules.settings import PRESETS, describe_validation_error
+from minefield.rules.settings import PRESETS
 from minefield.tui.render import TileStyle
 
 CONFIG_ENV = "MINEFIELD_CONFIG_DIR"
 SETTINGS_FILE = "settings.json"
+#: The largest settings file read: a real one is a few hundred bytes.
+MAX_SETTINGS_BYTES = 64 * 1024
+#: The longest theme or preset name accepted.
+MAX_NAME_LENGTH = 64
+#: How many problems a report lists before "and N more".
+MAX_REPORTED = 5
 
 HintMode = Literal["off", "practice", "always"]
 
@@ -30,10 +43,12 @@ class Preferences(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     tile_style: TileStyle = Field("box", description="boxes, compact text, or Unicode glyphs")
-    theme: str = Field("textual-dark", description="a Textual theme name")
+    theme: str = Field("textual-dark", max_length=MAX_NAME_LENGTH,
+                       description="a Textual theme name")
     hint: HintMode = Field("practice", description="show the bot's best hand while building")
     bot_level: Level = Field("normal", description="the practice opponent")
-    rules: str = Field("standard", description="the rule preset of new games")
+    rules: str = Field("standard", max_length=MAX_NAME_LENGTH,
+                       description="the rule preset of new games")
 
     @field_validator("rules")
     @classmethod
@@ -41,6 +56,10 @@ class Preferences(BaseModel):
         if value not in PRESETS:
             raise ValueError(f"unknown rules preset {value!r}: choose one of {', '.join(PRESETS)}")
         return value
+
+
+class UnusableFile(Exception):
+    """The settings file exists but is not one to read; the message says why."""
 
 
 def config_dir() -> Path:
@@ -57,34 +76,173 @@ def settings_path() -> Path:
 
 
 def load_preferences() -> tuple[Preferences, str | None]:
-    """The saved preferences, and a message when the file was broken and replaced."""
+    """The saved preferences, and a message when the file had problems and was replaced.
+
+    A missing file gives the defaults silently; a file that cannot be opened (no permission)
+    gives the defaults with a message and is left alone.
+    """
     path = settings_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_settings_file(path)
     except FileNotFoundError:
         return Preferences(), None
+    except UnusableFile as problem:
+        return Preferences(), _set_aside(path, Preferences(), [str(problem)])
     except OSError as error:
         return Preferences(), f"Could not read {path}: {error.strerror}. Using the defaults."
+    preferences, problems = parse_preferences(data)
+    if not problems:
+        return preferences, None
+    return preferences, _set_aside(path, preferences, problems)
+
+
+def read_settings_file(path: Path) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``MAX_SETTINGS_BYTES``.
+
+    Anything else raises :class:`UnusableFile` unread: a FIFO would block the start, a link
+    to ``/dev/zero`` would never end. The type is checked before opening (a device is not even
+    opened) and again on the open file; ``O_NONBLOCK`` makes the open itself return at once
+    even if a FIFO took the file's place in between, and the read stops one byte past the cap
+    whatever the size claimed.
+    """
+    _check_file(os.stat(path))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    descriptor = os.open(path, flags | getattr(os, "O_BINARY", 0))
     try:
-        return Preferences.model_validate_json(text), None
-    except ValidationError as error:
-        problem = describe_validation_error(error, "setting")
-    broken = path.with_name(SETTINGS_FILE + ".broken")
+        _check_file(os.fstat(descriptor))
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_SETTINGS_BYTES:
+            chunk = os.read(descriptor, MAX_SETTINGS_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(descriptor)
+    if size > MAX_SETTINGS_BYTES:
+        raise UnusableFile(f"it is larger than {MAX_SETTINGS_BYTES // 1024} KiB")
+    return b"".join(chunks)
+
+
+def _check_file(info: os.stat_result) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise UnusableFile("it is not a regular file")
+    if info.st_size > MAX_SETTINGS_BYTES:
+        raise UnusableFile(f"it is larger than {MAX_SETTINGS_BYTES // 1024} KiB")
+
+
+def parse_preferences(data: bytes) -> tuple[Preferences, list[str]]:
+    """The preferences in ``data`` and what was wrong with it (empty when nothing was).
+
+    Each setting is validated on its own: a bad one is reset to its default and an unknown one
+    dropped, the others are kept. Text that is not UTF-8 JSON holding an object gives the
+    defaults. A UTF-8 byte-order mark is fine.
+    """
     try:
-        path.replace(broken)
-        save_preferences(Preferences())
-        where = f"it was moved to {broken} and replaced by the defaults"
-    except OSError:
-        where = "the defaults are used"
-    return Preferences(), f"Your settings file was not valid ({problem}); {where}."
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        return Preferences(), [f"it is not UTF-8 text: byte {data[error.start]:#04x} at "
+                               f"offset {error.start}"]
+    try:
+        # pydantic's parser: no recursion error on deep nesting, no lone surrogates.
+        value = from_json(text)
+    except ValueError as error:
+        return Preferences(), [f"it is not JSON: {error}"]
+    if not isinstance(value, dict):
+        return Preferences(), [f"it holds a JSON {_json_kind(value)}, not an object"]
+    kept: dict[str, Any] = {}
+    problems = []
+    for key, setting in value.items():
+        if key not in Preferences.model_fields:
+            problems.append(f"unknown setting {_shorten(key)} dropped")
+            continue
+        try:
+            Preferences.model_validate({key: setting})
+        except ValidationError as error:
+            reason = "; ".join(item["msg"].removeprefix("Value error, ")
+                               for item in error.errors())
+            default = Preferences.model_fields[key].default
+            problems.append(f"setting {key!r}: {reason}; reset to {default!r}")
+            continue
+        kept[key] = setting
+    return Preferences.model_validate(kept), problems
+
+
+def _json_kind(value: object) -> str:
+    if value is None:
+        return "null"
+    return {list: "array", str: "string", bool: "boolean"}.get(type(value), "number")
+
+
+def _shorten(name: str, limit: int = 40) -> str:
+    return repr(name if len(name) <= limit else name[:limit] + "…")
+
+
+def _set_aside(path: Path, preferences: Preferences, problems: list[str]) -> str:
+    """Keep the broken file under a new name, write ``preferences`` in its place, and say so."""
+    shown = "; ".join(problems[:MAX_REPORTED])
+    if len(problems) > MAX_REPORTED:
+        shown += f"; and {len(problems) - MAX_REPORTED} more"
+    kept = ("by the defaults" if preferences == Preferences()
+            else "by a file keeping your valid settings")
+    try:
+        broken = _broken_name(path)
+        os.replace(path, broken)  # moves a link itself, never what it points to
+    except OSError as error:
+        where = f"it could not be moved aside ({error.strerror}), so these settings are used now"
+    else:
+        failure = save_preferences(preferences)
+        where = f"it was moved to {broken}" + (f"; {failure}" if failure else
+                                                f" and replaced {kept}")
+    return f"Your settings file {path} was not valid ({shown}); {where}."
+
+
+def _broken_name(path: Path) -> Path:
+    """The first free name of ``settings.json.broken``, ``.broken.1``, ``.broken.2``..."""
+    first = candidate = path.with_name(path.name + ".broken")
+    number = 0
+    while os.path.lexists(candidate):  # a dangling link is taken too
+        number += 1
+        candidate = first.with_name(f"{first.name}.{number}")
+    return candidate
 
 
 def save_preferences(preferences: Preferences) -> str | None:
-    """Write the preferences; returns a message when they could not be saved."""
+    """Write the preferences; returns a message when they could not be saved.
+
+    The file is written whole to a new file, then moved into place: a crash never leaves half
+    a file, and whatever stood there (a FIFO, a link to a device) is replaced, never written
+    into. A link to a regular file (a dotfiles folder) is written through.
+    """
     path = settings_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(preferences.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        _write_whole(_save_target(path), (preferences.model_dump_json(indent=2) + "\n").encode())
     except OSError as error:
         return f"Could not save settings to {path}: {error.strerror}."
     return None
+
+
+def _save_target(path: Path) -> Path:
+    if path.is_symlink():
+        target = Path(os.path.realpath(path))
+        with contextlib.suppress(OSError):
+            if stat.S_ISREG(os.stat(target).st_mode):
+                return target
+    return path
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    descriptor, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".new",
+                                             dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

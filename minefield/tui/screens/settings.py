@@ -47,7 +47,10 @@ class SettingsScreen(ModalScreen[None]):
                 yield Select([(STYLE_NAMES[s], s) for s in TILE_STYLES], value=prefs.tile_style,
                              allow_blank=False, id="tile_style")
                 yield Label("Theme")
-                yield Select([(t, t) for t in self._themes], value=prefs.theme,
+                # A saved theme the app does not know (removed, or a typo) is not used: show
+                # the one in use, as the Select refuses a value it does not list.
+                theme = prefs.theme if prefs.theme in self._themes else self.app.theme
+                yield Select([(t, t) for t in self._themes], value=theme,
                              allow_blank=False, id="theme")
                 yield Label("Hint")
                 yield Select([(label, key) for key, label in HINTS], value=prefs.hint,
