@@ -8,7 +8,11 @@ from textual.screen import Screen
 from minefield.rules.game import PlayerView, Seat
 from minefield.rules.tiles import Tile, TileError
 
-SUIT_KEYS = "mpsz"
+#: Only these are tile digits: ``str.isdigit`` is also true of ``²`` (a key of AZERTY
+#: keyboards) and of other scripts' digits, which are no tiles.
+DIGIT_KEYS = "0123456789"
+#: The suit letters, either case (``5P`` is ``5p``).
+SUIT_KEYS = "mpszMPSZ"
 
 
 class SeatScreen(Screen[None]):
@@ -35,16 +39,16 @@ class SeatScreen(Screen[None]):
         """Show what is being typed."""
 
     def on_key(self, event: events.Key) -> None:
-        """A digit then a suit letter (``5`` ``p``) types a tile; ``0`` is a red five."""
+        """A digit then a suit letter (``5`` ``p`` or ``P``) types a tile; ``0`` is a red five."""
         char = event.character
-        if char is None:
+        if char is None or len(char) != 1:
             return
-        if char.isdigit():
+        if char in DIGIT_KEYS:
             self._typed_digit = char
             self.typing_status(f"Typing {char}… (then m, p, s or z)")
             event.stop()
         elif char in SUIT_KEYS and self._typed_digit:
-            text = self._typed_digit + char
+            text = self._typed_digit + char.lower()
             self._typed_digit = ""
             event.stop()
             try:
