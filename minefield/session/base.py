@@ -8,12 +8,29 @@ the app lets it move by awaiting :meth:`Session.wait_for_others`, in a worker, w
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 from minefield.rules.settings import RuleSettings
 
-SessionMode = Literal["practice", "hotseat", "remote"]
+SessionMode = Literal["practice", "hotseat", "network"]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTraits:
+    """What a screen may know about a session, and nothing more (it never asks who the other
+    seat is: a bot, a person at this keyboard or one far away).
+
+    ``shared_screen``: both seats play at this keyboard (a curtain goes between them).
+    ``hints_allowed``: the hand builder may offer the bot's best hand. ``resumable``: leaving
+    does not end the game (it can be joined again).
+    """
+
+    mode: SessionMode
+    shared_screen: bool
+    hints_allowed: bool
+    resumable: bool
 
 
 class Session(Protocol):

@@ -1,0 +1,241 @@
+"""The engine in this process: hot-seat, and practice against a bot.
+
+The session pushes: the bot is a task that reacts to the table and thinks in a thread, clocks
+(R25) run when the settings ask for them, and everything reaches the screen as
+:mod:`~minefield.session.protocol` messages from :meth:`LocalSession.updates`, exactly as a
+network game's would.
+
+>>> import asyncio
+>>> from minefield.rules.auto import auto_command
+>>> class StandIn:
+...     level = "easy"
+...     def act(self, view): return auto_command(view)
+>>> async def first_two():
+...     session = LocalSession.practice(seed=1, bot=StandIn(), human=Seat.EAST, think_seconds=0)
+...     await session.open()
+...     updates = session.updates()
+...     kinds = [(await anext(updates)).type, (await anext(updates)).type]
+...     await session.close()
+...     return kinds
+>>> asyncio.run(first_two())  # the table, then the bot's hand
+['snapshot', 'applied']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from minefield.bots.base import Bot
+from minefield.rules.auto import auto_command
+from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, PlayerView, Seat
+from minefield.rules.settings import RuleSettings
+from minefield.session.base import SessionMode, SessionTraits
+from minefield.session.protocol import (
+    Closed,
+    Notice,
+    PlayerInfo,
+    ServerMessageType,
+)
+from minefield.session.table import GameTable, Recorder
+
+#: The pause before a bot's discard, so that a player can follow the game.
+DEFAULT_THINK_SECONDS = 0.7
+
+log = logging.getLogger(__name__)
+
+
+class LocalSession:
+    """A session over a :class:`Game` held in this process (practice or hot-seat).
+
+    Build one with :meth:`practice` or :meth:`hotseat`, then :meth:`open` it and read
+    :meth:`updates`. The game has one writer, the event loop: the bot computes in a thread and
+    its command is applied on the loop. ``recorder`` receives every accepted command.
+    """
+
+    def __init__(self, game: Game, mode: SessionMode, local_seats: tuple[Seat, ...],
+                 players: dict[Seat, PlayerInfo], bot: Bot | None = None,
+                 think_seconds: float = DEFAULT_THINK_SECONDS,
+                 recorder: Recorder | None = None) -> None:
+        if mode == "practice" and (bot is None or len(local_seats) != 1):
+            raise ValueError("practice needs a bot and exactly one local seat")
+        if mode == "hotseat" and (bot is not None or len(local_seats) != 2):
+            raise ValueError("hot-seat has two local seats and no bot")
+        self._mode: SessionMode = mode
+        self._local_seats = tuple(sorted(local_seats, key=lambda s: s is not Seat.EAST))
+        self._bot = bot
+        self.think_seconds = think_seconds
+        self._table = GameTable(game, players, recorder=recorder)
+        self._queue: asyncio.Queue[ServerMessageType] = asyncio.Queue()
+        self._ids = itertools.count(1)
+        self._bot_task: asyncio.Task[None] | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        self._open = False
+        self._closed = False
+
+    @classmethod
+    def practice(cls, seed: int | str, bot: Bot, human: Seat | None = None,
+                 settings: RuleSettings | None = None,
+                 think_seconds: float = DEFAULT_THINK_SECONDS,
+                 recorder: Recorder | None = None, name: str = "You") -> LocalSession:
+        """A game against ``bot``. The human's seat is drawn from the seed unless given (R6)."""
+        game = Game(seed, settings)
+        if human is None:
+            human = Seat.EAST if game.deal.east_player == 0 else Seat.WEST
+        players = {human: PlayerInfo(name=name),
+                   human.other: PlayerInfo(name=f"Bot ({bot.level})", kind="bot")}
+        return cls(game, "practice", (human,), players, bot, think_seconds, recorder)
+
+    @classmethod
+    def hotseat(cls, seed: int | str, settings: RuleSettings | None = None,
+                recorder: Recorder | None = None,
+                names: dict[Seat, str] | None = None) -> LocalSession:
+        """A game for two players at one terminal."""
+        names = names or {seat: seat.value.title() for seat in Seat}
+        players = {seat: PlayerInfo(name=names[seat]) for seat in Seat}
+        return cls(Game(seed, settings), "hotseat", (Seat.EAST, Seat.WEST), players,
+                   recorder=recorder)
+
+    # -- the Session protocol --------------------------------------------------------------------
+
+    @property
+    def traits(self) -> SessionTraits:
+        """Hot-seat shares the screen; practice allows hints; neither is resumable."""
+        return SessionTraits(mode=self._mode, shared_screen=self._mode == "hotseat",
+                             hints_allowed=self._mode == "practice", resumable=False)
+
+    @property
+    def local_seats(self) -> tuple[Seat, ...]:
+        """The seats played at this terminal, East first."""
+        return self._local_seats
+
+    @property
+    def settings(self) -> RuleSettings:
+        """The rules of this game."""
+        return self._table.game.settings
+
+    async def open(self) -> None:
+        """Start: a snapshot for each local seat; the bot and the clocks begin."""
+        if self._open:
+            return
+        self._open = True
+        now = self._now()
+        self._table.start_clocks(now)
+        self._push([self._table.snapshot(seat, now) for seat in self._local_seats])
+        self._react()
+
+    async def updates(self) -> AsyncIterator[ServerMessageType]:
+        """Every message for the local seats, in order, until the session closes."""
+        closed: set[Seat] = set()
+        while len(closed) < len(self._local_seats):
+            message = await self._queue.get()
+            if isinstance(message, Closed):
+                closed.add(message.seat)
+            yield message
+
+    async def send(self, seat: Seat, command: ChooseHand | Discard,
+                   command_id: str | None = None) -> str:
+        """Play a local seat's command; the outcome arrives as an update. Returns its id."""
+        command_id = command_id or f"local-{next(self._ids)}"
+        if seat not in self._local_seats:
+            raise IllegalCommand(f"{seat} is not played at this terminal")
+        self._submit(seat, command_id, command)
+        return command_id
+
+    async def draft(self, seat: Seat, tiles: str) -> None:
+        """The hand builder's current tiles: R25's automatic hand keeps them."""
+        if seat in self._local_seats:
+            self._table.draft(seat, tiles)
+
+    async def close(self) -> None:
+        """Stop the bot and the clocks; the updates end."""
+        if self._closed:
+            return
+        self._closed = True
+        for task in (self._bot_task, self._clock_task):
+            if task is not None:
+                task.cancel()
+        self._push([Closed(seat=seat, reason="left") for seat in self._local_seats])
+
+    # -- inside ----------------------------------------------------------------------------------
+
+    def view(self, seat: Seat) -> PlayerView:
+        """What a local ``seat`` may see now (R26): for tests and tools, screens use updates."""
+        if seat not in self._local_seats and self._table.game.phase != "ended":
+            raise IllegalCommand(f"{seat} is not played at this terminal")
+        return self._table.game.view(seat)
+
+    @property
+    def bot_seat(self) -> Seat | None:
+        """The bot's seat in practice, else None."""
+        return self._local_seats[0].other if self._bot is not None else None
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def _push(self, messages: list[ServerMessageType]) -> None:
+        for message in messages:
+            if message.seat in self._local_seats:
+                self._queue.put_nowait(message)
+
+    def _submit(self, seat: Seat, command_id: str | None, command: ChooseHand | Discard) -> None:
+        if self._closed:
+            return
+        self._push(self._table.submit(seat, command_id, command, self._now()))
+        self._react()
+
+    def _react(self) -> None:
+        """After any change: let the bot move if it must, and set the clock's alarm."""
+        if self._closed:
+            return
+        seat = self.bot_seat
+        if (seat is not None and self._table.must_act(seat)
+                and (self._bot_task is None or self._bot_task.done())):
+            self._bot_task = asyncio.create_task(self._bot_move(seat, self._table.seq))
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            self._clock_task = None
+        deadline = self._table.next_deadline()
+        if deadline is not None:
+            self._clock_task = asyncio.create_task(self._alarm(deadline[0]))
+
+    async def _alarm(self, when: float) -> None:
+        await asyncio.sleep(max(0.0, when - self._now()))
+        self._clock_task = None
+        self._push(self._table.expire(self._now()))
+        self._react()
+
+    async def _bot_move(self, seat: Seat, seq: int) -> None:
+        """The bot thinks in a thread, pauses before a discard, then plays (if still its move)."""
+        assert self._bot is not None
+        view = self._table.game.view(seat)
+        started = self._now()
+        try:
+            command = await asyncio.to_thread(self._bot.act, view)
+        except Exception as error:
+            # Its message may name the bot's own tiles: only the type is told (R26).
+            log.warning("the bot failed with %s; the automatic move is played for it",
+                        type(error).__name__)
+            self._push([Notice(seat=s, severity="warning",
+                               text=f"The bot failed ({type(error).__name__}); the automatic "
+                               "move was played for it.") for s in self._local_seats])
+            command = auto_command(view)
+        if view.phase == "discarding":
+            await asyncio.sleep(max(0.0, self.think_seconds - (self._now() - started)))
+        self._bot_task = None
+        if self._table.seq == seq and not self._closed:  # else the clock played for it meanwhile
+            self._submit(seat, None, command)
+
+    # -- hidden information stays hidden (ARCHITECTURE 3) ---------------------------------------
+
+    def __repr__(self) -> str:
+        return (f"LocalSession(mode={self._mode}, phase={self._table.game.phase}, "
+                f"discards={self._table.game.discard_count}, <tiles hidden>)")
+
+    def __rich_repr__(self) -> Iterator[Any]:
+        yield "mode", self._mode
+        yield "phase", self._table.game.phase
+        yield "tiles", "<hidden>"

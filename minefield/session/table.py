@@ -1,0 +1,215 @@
+"""One table: a game, its players and clocks, and the messages each seat gets (no asyncio).
+
+:class:`GameTable` is the part of running a game that is the same in this process and on the
+daemon: it applies commands once each (a command id seen before is not applied again), keeps
+the drafts and clocks of R25, plays the automatic move when a clock runs out, writes the record
+before anyone hears of a command (ARCHITECTURE 6), and turns every change into the
+:mod:`~minefield.session.protocol` messages of each seat, built from that seat's view and its
+redacted events only (R26). Time comes in as an argument (``now``, in seconds on any monotonic
+clock), so the table is as testable as the engine.
+
+>>> from minefield.rules.game import Discard, Game
+>>> table = GameTable(Game(seed=1), {Seat.EAST: PlayerInfo(name="Ann"),
+...                                  Seat.WEST: PlayerInfo(name="Bob")})
+>>> [m.type for m in table.submit(Seat.EAST, "c1", Discard(tile="1m"), now=0.0)]
+['rejected']
+>>> table.seq
+0
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from minefield.rules.auto import auto_command
+from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, Seat
+from minefield.session.protocol import (
+    Applied,
+    Clocks,
+    Notice,
+    PlayerInfo,
+    Presence,
+    Rejected,
+    SeatClock,
+    ServerMessageType,
+    Snapshot,
+    TableView,
+)
+
+#: How many recent command ids a seat's duplicates are recognised by.
+REMEMBERED_IDS = 64
+
+
+class Recorder(Protocol):
+    """Where a table writes its game record (:mod:`minefield.records`), line by line."""
+
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
+        """Append one accepted command (durably, before the call returns)."""
+        ...
+
+    def result(self, game: Game) -> None:
+        """Append the result line of an ended game."""
+        ...
+
+
+class RecordFailed(RuntimeError):
+    """The record could not be written; the game goes on without it."""
+
+
+class GameTable:
+    """A game with its players, clocks and drafts; every change as per-seat messages.
+
+    ``players`` names both seats. ``recorder`` (optional) gets every accepted command before
+    any seat hears of it. ``now`` starts the clocks of phase 1 when the settings have them.
+    """
+
+    def __init__(self, game: Game, players: dict[Seat, PlayerInfo], *,
+                 recorder: Recorder | None = None, now: float = 0.0) -> None:
+        self.game = game
+        self.players = dict(players)
+        self.recorder = recorder
+        self.seq = 0
+        self._seen_ids: dict[Seat, OrderedDict[str, int]] = {s: OrderedDict() for s in Seat}
+        self._drafts: dict[Seat, str] = {s: "" for s in Seat}
+        self._started: dict[Seat, float | None] = {s: None for s in Seat}
+        self.start_clocks(now)
+
+    def __repr__(self) -> str:
+        return f"GameTable(seq={self.seq}, phase={self.game.phase}, <tiles hidden>)"
+
+    # -- what a seat sees -------------------------------------------------------------------------
+
+    def table(self, seat: Seat, now: float) -> TableView:
+        """The table as ``seat`` may see it (R26)."""
+        return TableView(view=self.game.view(seat), seq=self.seq, players=self.players,
+                         clocks=self.clocks(now))
+
+    def snapshot(self, seat: Seat, now: float) -> Snapshot:
+        """The whole table for ``seat`` (on attach, after a reconnect)."""
+        return Snapshot(seat=seat, table=self.table(seat, now))
+
+    def clocks(self, now: float) -> dict[Seat, SeatClock]:
+        """Both seats' clocks as of ``now``."""
+        return {seat: self._clock(seat, now) for seat in Seat}
+
+    def _limit(self, seat: Seat) -> float | None:
+        """The time ``seat`` has for its current step (R25), None when it has no clock."""
+        settings = self.game.settings
+        if self.game.phase == "choosing" and self.game.hand_of(seat) is None:
+            return settings.hand_seconds
+        if self.game.phase == "discarding" and self.game.turn is seat:
+            return settings.discard_seconds
+        return None
+
+    def _clock(self, seat: Seat, now: float) -> SeatClock:
+        limit, started = self._limit(seat), self._started[seat]
+        if limit is None or started is None:
+            return SeatClock()
+        return SeatClock(limit=limit, remaining=max(0.0, started + limit - now), running=True)
+
+    def start_clocks(self, now: float) -> None:
+        """Start the clock of every seat that must act and has none running yet, stop the
+        others (after every command; and once when the table opens)."""
+        for seat in Seat:
+            if self._limit(seat) is None:
+                self._started[seat] = None
+            elif self._started[seat] is None:
+                self._started[seat] = now
+
+    def next_deadline(self) -> tuple[float, Seat] | None:
+        """When the first running clock runs out, and whose it is."""
+        deadlines = [(started + limit, seat) for seat in Seat
+                     if (started := self._started[seat]) is not None
+                     and (limit := self._limit(seat)) is not None]
+        return min(deadlines) if deadlines else None
+
+    def must_act(self, seat: Seat) -> bool:
+        """True when the game waits on ``seat`` (its hand, or its discard)."""
+        if self.game.phase == "choosing":
+            return self.game.hand_of(seat) is None
+        return self.game.phase == "discarding" and self.game.turn is seat
+
+    # -- what a seat does -------------------------------------------------------------------------
+
+    def submit(self, seat: Seat, command_id: str | None, command: ChooseHand | Discard,
+               now: float, *, automatic: bool = False) -> list[ServerMessageType]:
+        """Apply ``seat``'s command once: the messages for every seat, or a rejection.
+
+        A ``command_id`` already applied for this seat is not applied again: the seat gets a
+        snapshot instead (a command resent after a reconnect). Raises :class:`RecordFailed`
+        after applying a command the recorder could not write (the caller reports it).
+        """
+        seen = self._seen_ids[seat]
+        if command_id is not None and command_id in seen:
+            return [self.snapshot(seat, now)]
+        try:
+            events = self.game.apply(seat, command)
+        except IllegalCommand as error:
+            return [Rejected(seat=seat, command_id=command_id, reason=str(error))]
+        self.seq += 1
+        if command_id is not None:
+            seen[command_id] = self.seq
+            while len(seen) > REMEMBERED_IDS:
+                seen.popitem(last=False)
+        self._started[seat] = None
+        self.start_clocks(now)
+        problem = self._record(seat)
+        messages: list[ServerMessageType] = [
+            Applied(seat=viewer, seq=self.seq, by=seat,
+                    command_id=command_id if viewer is seat else None,
+                    automatic=automatic, events=events[viewer], table=self.table(viewer, now))
+            for viewer in Seat]
+        if problem is not None:
+            messages.extend(Notice(seat=s, text=problem, severity="error") for s in Seat)
+        return messages
+
+    def _record(self, seat: Seat) -> str | None:
+        """Write the last command (and the result at the end); a message if that failed."""
+        if self.recorder is None:
+            return None
+        try:
+            self.recorder.command(self.seq, seat, self.game.commands[-1][1])
+            if self.game.phase == "ended":
+                self.recorder.result(self.game)
+        except OSError as error:
+            self.recorder = None
+            return f"The game record could not be written ({error.strerror}); it is not saved."
+        return None
+
+    def draft(self, seat: Seat, tiles: str) -> None:
+        """Remember ``seat``'s hand-builder choice for R25's automatic hand."""
+        self._drafts[seat] = tiles
+
+    def expire(self, now: float) -> list[ServerMessageType]:
+        """Play the automatic move (R25) for every seat whose clock has run out by ``now``."""
+        messages: list[ServerMessageType] = []
+        while (due := self.next_deadline()) is not None and due[0] <= now:
+            seat = due[1]
+            command = auto_command(self.game.view(seat), chosen=self._drafts[seat])
+            result = self.submit(seat, None, command, now, automatic=True)
+            messages.extend(result)
+            if any(isinstance(m, Rejected) for m in result):  # never expected: stop that clock
+                self._started[seat] = None
+                break
+            name = self.players[seat].name
+            messages.extend(Notice(seat=s, text=f"Time ran out: the automatic move was played "
+                                   f"for {'you' if s is seat else name} (R25).",
+                                   severity="warning") for s in Seat)
+        return messages
+
+    def set_presence(self, seat: Seat, present: bool, grace_left: float | None = None
+                     ) -> list[ServerMessageType]:
+        """A player connected or left: the new presence for every seat."""
+        self.players[seat] = self.players[seat].model_copy(
+            update={"present": present, "grace_left": grace_left})
+        return [Presence(seat=s, players=self.players) for s in Seat]
+
+    def clock_messages(self, now: float) -> list[ServerMessageType]:
+        """The clocks for every seat (after a pause, or on a timer)."""
+        return [Clocks(seat=s, clocks=self.clocks(now)) for s in Seat]
+
+    def __rich_repr__(self) -> Iterator[Any]:
+        yield "seq", self.seq
+        yield "tiles", "<hidden>"
