@@ -6,12 +6,14 @@ screens post intents (:mod:`minefield.tui.messages`) and the app turns them into
 
 from __future__ import annotations
 
+import math
 import secrets
 import traceback
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from importlib.resources import files
+from time import monotonic
 from typing import ClassVar, Literal
 
 from rich.segment import Segments
@@ -57,7 +59,14 @@ from minefield.tui.widgets.tiles import TileWidget
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 HINT_LEVEL: Level = "strong"
+#: A crash loop (a recovery that fails again, a bot that fails again at once, a new screen that
+#: cannot mount) makes errors milliseconds apart; a player who meets a bug makes at most one per
+#: key press or click, with a message to close in between. So an error counts towards
+#: MAX_RECOVERIES only if it comes within RECOVERY_GAP seconds of the one before: a burst of
+#: more than MAX_RECOVERIES such errors is a loop and ends the app, while errors spread over a
+#: game start the count again each time and never end it.
 MAX_RECOVERIES = 5
+RECOVERY_GAP = 2.0
 
 BotFactory = Callable[[str, int], Bot]
 GameMode = Literal["practice", "hotseat"]
@@ -116,6 +125,7 @@ class MinefieldApp(App[int]):
         self._waiting = False
         self._base_depth = 0
         self._recoveries = 0
+        self._last_error_at = -math.inf
         self.errors: list[str] = []
 
     # -- start-up --------------------------------------------------------------------------------
@@ -416,7 +426,12 @@ class MinefieldApp(App[int]):
 
     def _handle_exception(self, error: Exception) -> None:
         """An unexpected error: log it, tell the player, and rebuild the game's screen from the
-        session, which still holds the game. Without a game, or after repeated errors, exit."""
+        session, which still holds the game. Without a game, or in a crash loop (more than
+        ``MAX_RECOVERIES`` errors, each within ``RECOVERY_GAP`` seconds of the last), exit."""
+        now = monotonic()
+        if now - self._last_error_at > RECOVERY_GAP:
+            self._recoveries = 0  # a calm spell: not a loop
+        self._last_error_at = now
         if not self._catch_errors or self.session is None or self._recoveries >= MAX_RECOVERIES:
             super()._handle_exception(error)
             return
