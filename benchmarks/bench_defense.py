@@ -39,8 +39,8 @@ from minefield.bots.discards import (
 )
 from minefield.bots.levels import LevelBot, make_bot
 from minefield.bots.simulate import bot_seed, game_seed, play_game, share_interval
-from minefield.rules.game import Discard, Game, Seat
-from minefield.rules.score import WinContext, score_win
+from minefield.rules.game import Discard, Game, Seat, ron_context
+from minefield.rules.score import score_win
 
 DEFENDERS = ("reference", "strong", "genbutsu", "random")
 
@@ -55,11 +55,8 @@ def oracle_discard(game: Game, seat: Seat) -> Callable[[Table, random.Random], D
         freezing: set[int] = set()
         if hand is not None and game.furiten_of(opponent) is None:
             number = game.discard_count + 1
-            ctx = WinContext(seat_wind=opponent.wind,
-                             ippatsu=number == (2 if opponent is Seat.EAST else 1),
-                             houtei=number == 34,
-                             dora_indicator=game.dora_indicator.kind,
-                             ura_indicator=game.ura_indicator.kind)
+            ctx = ron_context(opponent, number, game.dora_indicator.kind,
+                              game.ura_indicator.kind)
             for wait in game.waits_of(opponent):
                 value = score_win(hand, wait, ctx, game.settings)
                 (winning if value is not None and value.eligible else freezing).add(wait)

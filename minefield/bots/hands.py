@@ -38,7 +38,13 @@ from functools import lru_cache
 
 from minefield.bots.danger import wait_probabilities
 from minefield.bots.search import Counts, tenpai_hands
-from minefield.rules.game import PlayerView, Seat
+from minefield.rules.game import (
+    DISCARDS_PER_SEAT,
+    NEVER_DISCARDED,
+    POOL_SIZE,
+    PlayerView,
+    Seat,
+)
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.score import WinContext, WinValue, limit_and_points, score_counts
 from minefield.rules.settings import RuleSettings
@@ -55,11 +61,8 @@ from minefield.rules.tiles import (
     parse_tiles,
     tiles_to_str,
 )
+from minefield.rules.wall import DEAL_SIZE
 
-DEAL_SIZE = 34
-POOL_SIZE = DEAL_SIZE - HAND_SIZE
-KEPT = 4  # pool tiles never discarded (R10)
-DISCARDS = POOL_SIZE - KEPT
 UNSEEN = 136 - DEAL_SIZE - 1  # the opponent's 34, the unused wall and the ura indicator
 
 _TH = frozenset(TERMINALS_AND_HONORS)
@@ -203,7 +206,7 @@ class _Evaluator:
         for kind in range(NUM_KINDS):
             if hand[kind] and hand[kind] == counts[kind]:
                 risk -= chance[kind]  # no copy of it in the pool
-        slots = KEPT
+        slots = NEVER_DISCARDED
         kept: set[int] = set()
         for wait in waits:
             in_pool = counts[wait] - hand[wait]
@@ -240,7 +243,8 @@ class _Evaluator:
         risk = self.pool_risk(hand, waits)
         attack = 0.0
         if live_total:
-            window = min(1.0, (POOL_SIZE - in_pool) / DISCARDS) if in_pool > KEPT else 1.0
+            window = (min(1.0, (POOL_SIZE - in_pool) / DISCARDS_PER_SEAT)
+                      if in_pool > NEVER_DISCARDED else 1.0)
             hit = 1 - (1 - self.model.copy_chance) ** (live_total * window)
             attack = hit * win_total / live_total
         return attack * (1 - risk) - risk * self.model.opponent_win

@@ -27,10 +27,12 @@ from minefield.rules.score import WinContext, score_win
 from minefield.rules.seed import parse_seed
 from minefield.rules.settings import RuleSettings, describe_validation_error
 from minefield.rules.tiles import EAST, WEST, Tile, TileError, kind_str, parse_tiles, tiles_to_str
-from minefield.rules.wall import Deal, tile_from_id
+from minefield.rules.wall import DEAL_SIZE, Deal, tile_from_id
 
-DISCARDS_PER_SEAT = 17
-TOTAL_DISCARDS = 2 * DISCARDS_PER_SEAT
+POOL_SIZE = DEAL_SIZE - HAND_SIZE  # R7: the 21 tiles not kept in the hand
+DISCARDS_PER_SEAT = 17  # R10
+TOTAL_DISCARDS = 2 * DISCARDS_PER_SEAT  # R10, R11
+NEVER_DISCARDED = POOL_SIZE - DISCARDS_PER_SEAT  # R10: four pool tiles stay
 
 
 class Seat(StrEnum):
@@ -51,6 +53,24 @@ class Seat(StrEnum):
 
     def __str__(self) -> str:
         return self.value
+
+
+def first_discard_of(seat: Seat) -> int:
+    """The number (1-34) of ``seat``'s first discard: East discards first (R6, R10)."""
+    return 1 if seat is Seat.EAST else 2
+
+
+def ron_context(winner: Seat, number: int, dora_indicator: int | None = None,
+                ura_indicator: int | None = None) -> WinContext:
+    """The win context of a ron by ``winner`` on discard ``number`` (1-34): R16 ippatsu on the
+    opponent's first discard, R17 houtei on discard 34 (only East can win on it).
+
+    >>> ron_context(Seat.WEST, 1).ippatsu, ron_context(Seat.EAST, 34).houtei
+    (True, True)
+    """
+    return WinContext(seat_wind=winner.wind, ippatsu=number == first_discard_of(winner.other),
+                      houtei=number == TOTAL_DISCARDS, dora_indicator=dora_indicator,
+                      ura_indicator=ura_indicator)
 
 
 class IllegalCommand(ValueError):
@@ -445,15 +465,7 @@ class Game:
         return events
 
     def _context(self, winner: Seat, number: int) -> WinContext:
-        """R16 ippatsu (the opponent's first discard), R17 houtei (discard 34)."""
-        first_of_other = 2 if winner is Seat.EAST else 1
-        return WinContext(
-            seat_wind=winner.wind,
-            ippatsu=number == first_of_other,
-            houtei=number == TOTAL_DISCARDS,
-            dora_indicator=self.dora_indicator.kind,
-            ura_indicator=self.ura_indicator.kind,
-        )
+        return ron_context(winner, number, self.dora_indicator.kind, self.ura_indicator.kind)
 
     def _end(self, result: Literal["ron", "draw"], number: int, winner: Seat | None,
              tile: Tile | None, report: WaitReport | None) -> GameEnded:
@@ -531,6 +543,8 @@ class Game:
 
 
 __all__ = [
-    "ChooseHand", "Command", "Discard", "Event", "FuritenCause", "Game", "GameEnded",
-    "IllegalCommand", "PlayerView", "Seat", "SeatEvents", "TileError", "parse_command",
+    "DISCARDS_PER_SEAT", "NEVER_DISCARDED", "POOL_SIZE", "TOTAL_DISCARDS", "ChooseHand",
+    "Command", "Discard", "Event", "FuritenCause", "Game", "GameEnded", "IllegalCommand",
+    "PlayerView", "Seat", "SeatEvents", "TileError", "first_discard_of", "parse_command",
+    "ron_context",
 ]
