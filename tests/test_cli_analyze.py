@@ -102,3 +102,21 @@ def test_jsonl_answers_each_line_in_order(capsys: pytest.CaptureFixture[str],
     assert results[3]["waits"][0]["eligible"] is True  # ippatsu + 2 dora: mangan
     assert "colour" in results[4]["error"]
     assert all(w["eligible"] for w in results[5]["waits"])  # beginner: every wait wins
+
+
+HAND = "23m456m345p678s55s"
+GOOD = json.dumps({"hand": HAND}).encode()
+
+
+@pytest.mark.parametrize("digit", ["²", "٣", "３", "𝟑"])
+@pytest.mark.parametrize("where", ["hand", "dora", "ura"])
+def test_non_ascii_digit_is_an_unexpected_character(capsys: pytest.CaptureFixture[str],
+                                                    digit: str, where: str) -> None:
+    """Notation: tiles are ASCII digits 0-9; a superscript or other script digit is refused."""
+    argv = {"hand": [digit + HAND[1:]], "dora": [HAND, "--dora", digit + "m"],
+            "ura": [HAND, "--ura", digit + "m"]}[where]
+    code, out, err = run(capsys, "analyze", *argv)
+    label = "hand" if where == "hand" else f"{where} indicator"
+    assert code == 2 and out == ""
+    assert f"{label}: unexpected {digit!r} at position 1" in err
+    assert "Traceback" not in err and err.count("\n") == 1

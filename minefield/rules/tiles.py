@@ -22,10 +22,24 @@ DRAGONS = (HAKU, HATSU, CHUN)
 WINDS = (EAST, SOUTH, WEST, NORTH)
 TERMINALS_AND_HONORS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 FIVES = (4, 13, 22)
+QUOTE_LIMIT = 40  # characters of input an error message quotes
 
 
 class TileError(ValueError):
     """A tile string that is not valid mpsz notation, or an impossible set of tiles."""
+
+
+def quote_prefix(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of at most ``limit`` characters of ``text``, with ``…`` after a longer one.
+
+    Error messages quote input this way, so a huge input is never echoed back whole.
+
+    >>> quote_prefix("123m"), quote_prefix("1234567890", limit=4)
+    ("'123m'", "'1234'…")
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}…"
 
 
 def is_honor(kind: int) -> bool:
@@ -52,10 +66,7 @@ def kind_str(kind: int) -> str:
 
 def kind_from_str(text: str) -> int:
     """Parse a single kind such as ``'5p'`` (a red ``'0p'`` gives the kind of 5p)."""
-    tiles = parse_tiles(text)
-    if len(tiles) != 1:
-        raise TileError(f"{text!r} is not a single tile")
-    return tiles[0].kind
+    return Tile.parse(text).kind
 
 
 def dora_from_indicator(indicator: int) -> int:
@@ -93,7 +104,7 @@ class Tile:
         """``Tile.parse('0p')`` is the red five of pin."""
         tiles = parse_tiles(text)
         if len(tiles) != 1:
-            raise TileError(f"{text!r} is not a single tile")
+            raise TileError(f"{quote_prefix(text)} is not a single tile")
         return tiles[0]
 
     def __str__(self) -> str:
@@ -108,26 +119,27 @@ class Tile:
 def parse_tiles(text: str) -> list[Tile]:
     """Parse mpsz notation into tiles, in the order written.
 
-    Digits are grouped before their suit letter (``23m456m345p55s``); spaces are ignored.
-    Raises :class:`TileError` naming the first problem and where it is.
+    Digits (ASCII ``0``-``9`` only) are grouped before their suit letter (``23m456m345p55s``);
+    spaces are ignored. Raises :class:`TileError` naming the first problem and where it is
+    (quoting at most the first 40 characters of ``text``).
     """
     tiles: list[Tile] = []
-    pending: list[tuple[int, int]] = []  # (digit, position in text)
+    pending: list[int] = []  # digits waiting for their suit letter
     for pos, char in enumerate(text):
         if char.isspace():
             continue
-        if char.isdigit():
-            pending.append((int(char), pos))
+        if char in _DIGITS:
+            pending.append(_DIGITS[char])
             continue
-        suit = char.lower()
-        if suit not in SUITS:
-            raise TileError(f"unexpected {char!r} at position {pos + 1} of {text!r}: "
+        suit = _SUIT_LETTERS.get(char)
+        if suit is None:
+            raise TileError(f"unexpected {char!r} at position {pos + 1} of {quote_prefix(text)}: "
                             "tiles are digits followed by m, p, s or z")
         if not pending:
-            raise TileError(f"suit letter {char!r} at position {pos + 1} of {text!r} "
-                            "has no digits before it")
+            raise TileError(f"suit letter {char!r} at position {pos + 1} of "
+                            f"{quote_prefix(text)} has no digits before it")
         base = SUITS.index(suit) * 9
-        for digit, _ in pending:
+        for digit in pending:
             if suit == "z":
                 if not 1 <= digit <= 7:
                     raise TileError(f'"{digit}z" is not a tile (honors are 1z-7z)')
@@ -138,7 +150,8 @@ def parse_tiles(text: str) -> list[Tile]:
                 tiles.append(Tile(base + digit - 1))
         pending = []
     if pending:
-        raise TileError(f"digits at the end of {text!r} have no suit letter (m, p, s or z)")
+        raise TileError(f"digits at the end of {quote_prefix(text)} have no suit letter "
+                        "(m, p, s or z)")
     return tiles
 
 
@@ -178,10 +191,18 @@ def check_copies(tiles: Iterable[Tile]) -> None:
             reds[tile.kind // 9] += 1
     for kind, count in enumerate(counts):
         if count > 4:
-            raise TileError(f"{_COPIES[count]} copies of {kind_str(kind)}: there are only four")
+            raise TileError(f"{_count_word(count)} copies of {kind_str(kind)}: there are only four")
     for suit, count in enumerate(reds):
         if count > 1:
             raise TileError(f"{count} red fives of {SUITS[suit]}: there is only one")
 
 
-_COPIES = {5: "five", 6: "six", 7: "seven", 8: "eight"} | {n: str(n) for n in range(9, 140)}
+def _count_word(count: int) -> str:
+    """``five`` to ``eight`` in words, any other count in digits (``140``)."""
+    return _COUNT_WORDS.get(count, str(count))
+
+
+_COUNT_WORDS = {5: "five", 6: "six", 7: "seven", 8: "eight"}
+# Notation is ASCII: str.isdigit() would also take '²' or '٣', which int() then refuses.
+_DIGITS = {str(d): d for d in range(10)}
+_SUIT_LETTERS = {c: c for c in SUITS} | {c.upper(): c for c in SUITS}

@@ -101,3 +101,37 @@ def test_simulate_prints_both_players_and_is_repeatable(capsys: pytest.CaptureFi
         outputs.append(out.split("games per second")[0].rsplit("\n", 1)[0])
     assert "A easy" in outputs[0] and "B normal" in outputs[0] and "decided" in outputs[0]
     assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize(("count", "word"), [(5, "five"), (8, "eight"), (9, "9"), (139, "139"),
+                                             (140, "140"), (1000, "1000")])
+def test_any_number_of_copies_is_a_clear_error(capsys: pytest.CaptureFixture[str], count: int,
+                                               word: str) -> None:
+    """R1: four copies of each kind; any larger count is named, however large."""
+    status, out, err = _run(capsys, "bot-hand", "1" * count + "m")
+    assert status == 2 and out == "" and "Traceback" not in err
+    assert err == f"minefield: tiles: {word} copies of 1m: there are only four\n"
+
+
+@pytest.mark.parametrize(("tiles", "message"), [
+    ("", "needs TILES"),
+    ("1m", "need 34 tiles, got 1"),
+    (TILES[:-5] + "112z", "need 34 tiles, got 33"),
+    (TILES + "5z", "need 34 tiles, got 35"),
+    (TILES + "5z6z7z5z6z7z", "need 34 tiles, got 40"),
+])
+def test_too_few_or_too_many_tiles(capsys: pytest.CaptureFixture[str], tiles: str,
+                                   message: str) -> None:
+    """R5: a bot builds from exactly 34 tiles."""
+    status, out, err = _run(capsys, "bot-hand", tiles)
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err
+
+
+@pytest.mark.parametrize("digit", ["²", "٣", "３"])
+def test_bot_hand_non_ascii_digit(capsys: pytest.CaptureFixture[str], digit: str) -> None:
+    """Notation: only ASCII digits are tile numbers, in the tiles and in the dora indicator."""
+    status, _, err = _run(capsys, "bot-hand", digit + "m" + TILES[2:])
+    assert status == 2 and f"tiles: unexpected {digit!r} at position 1" in err
+    status, _, err = _run(capsys, "bot-hand", TILES, "--dora", digit + "m")
+    assert status == 2 and f"dora indicator: unexpected {digit!r} at position 1" in err
+    assert "Traceback" not in err
