@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -18,8 +17,10 @@ from minefield.rules.game import Seat
 from minefield.rules.hand import Hand
 from minefield.rules.report import WaitReport
 from minefield.rules.score import WinContext, analyze
-from minefield.rules.settings import RuleSettings, SettingsError, describe_validation_error
-from minefield.rules.tiles import TileError, kind_from_str
+from minefield.rules.settings import PRESETS, RuleSettings, SettingsError
+from minefield.rules.tiles import TileError, kind_from_str, quote_prefix
+
+MAX_PROBLEMS = 3  # problems of one request named in its error message
 
 
 class AnalyzeRequest(BaseModel):
@@ -45,8 +46,36 @@ class AnalyzeResult(BaseModel):
     waits: list[WaitReport]
 
 
-class AnalyzeError(ValueError):
+class RequestError(ValueError):
+    """A request (command-line arguments or a ``--jsonl`` line) that cannot be answered.
+
+    The message says what is wrong and where, quoting at most a short prefix of the input.
+    """
+
+
+class AnalyzeError(RequestError):
     """A request that cannot be analyzed; the message says what is wrong."""
+
+
+def describe_request_error(error: ValidationError) -> str:
+    """pydantic's complaint about a request as one short line.
+
+    The wording is :func:`minefield.rules.settings.describe_validation_error`'s
+    (``field 'colour': unknown field``), but a field name is quoted by its first 40 characters
+    only and at most three problems are named: a ``--jsonl`` line may hold a huge key, or
+    thousands of them.
+    """
+    problems = error.errors()
+    parts = []
+    for item in problems[:MAX_PROBLEMS]:
+        message = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "extra_forbidden":
+            message = "unknown field"
+        where = ".".join(str(p) for p in item["loc"])
+        parts.append(f"field {quote_prefix(where)}: {message}" if where else message)
+    if len(problems) > MAX_PROBLEMS:
+        parts.append(f"… ({len(problems)} problems in all)")
+    return "; ".join(parts)
 
 
 def _indicator(value: str | None, what: str) -> int | None:
@@ -72,6 +101,9 @@ def context_for(seat: Seat, discard: str, dora: int | None, ura: int | None) -> 
 
 def analyze_request(request: AnalyzeRequest) -> AnalyzeResult:
     """Analyze one request; raises :class:`AnalyzeError` with a clear message."""
+    if request.rules not in PRESETS:  # SettingsError would quote the whole name
+        raise AnalyzeError(f"unknown rules preset {quote_prefix(request.rules)}: choose one of "
+                           f"{', '.join(PRESETS)}")
     try:
         settings = RuleSettings.preset(request.rules)
     except SettingsError as error:
@@ -88,19 +120,13 @@ def analyze_request(request: AnalyzeRequest) -> AnalyzeResult:
     return AnalyzeResult(hand=str(hand), tenpai=bool(reports), waits=reports)
 
 
-def analyze_json_line(line: str) -> str:
-    """One ``--jsonl`` line in, one JSON line out (``{"error": ...}`` for a bad line)."""
+def analyze_line(line: str) -> str:
+    """One ``--jsonl`` request in, its result's JSON out; :class:`AnalyzeError` for a bad one."""
     try:
         request = AnalyzeRequest.model_validate_json(line)
-        return analyze_request(request).model_dump_json()
     except ValidationError as error:
-        return _error_json(describe_validation_error(error, "field"))
-    except AnalyzeError as error:
-        return _error_json(str(error))
-
-
-def _error_json(message: str) -> str:
-    return json.dumps({"error": message})
+        raise AnalyzeError(describe_request_error(error)) from None
+    return analyze_request(request).model_dump_json()
 
 
 def render_table(result: AnalyzeResult) -> Table | Text:

@@ -1,21 +1,24 @@
 """The ``minefield`` command: the game (default), practice, hot-seat, and tools.
 
 Every subcommand reports bad input as one clear line on stderr and exit status 2, never a
-traceback.
+traceback. In ``--jsonl`` modes every input line gets exactly one output line.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import BinaryIO, TextIO
 
 from rich.console import Console
 
 from minefield.analyzer import (
     AnalyzeError,
     AnalyzeRequest,
-    analyze_json_line,
+    RequestError,
+    analyze_line,
     analyze_request,
     render_table,
 )
@@ -25,6 +28,8 @@ from minefield.rules.settings import PRESETS
 
 SEATS = [s.value for s in Seat]
 LEVELS = ["easy", "normal", "strong"]
+MAX_LINE_BYTES = 65536  # a longer --jsonl line is skipped, never held in memory
+MAX_ERROR_CHARS = 300  # an error message is cut there, whatever it quotes
 
 
 SEED_HELP = ("deal seed: 32 hex digits, or a small number for a puzzle (default: 128 random "
@@ -70,11 +75,75 @@ def _add_analyze(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
 
 
-def serve_jsonl(answer: Callable[[str], str]) -> int:
-    """Answer each non-blank stdin line with one output line, in order (``--jsonl`` modes)."""
-    for line in sys.stdin:
-        if line.strip():
-            print(answer(line), flush=True)
+def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes | None]:
+    """Each line of ``stream``, without its newline; ``None`` for a line over ``limit`` bytes.
+
+    Reads are bounded: an over-long line is read to its end in pieces of at most ``limit``
+    bytes and none of it is kept, so memory stays near ``limit`` whatever the input.
+    """
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if line.endswith(b"\n"):
+            yield line[:-1]
+        elif len(line) <= limit:
+            yield line  # the last line, with no newline after it
+        else:
+            while line and not line.endswith(b"\n"):
+                line = stream.readline(limit)
+            yield None
+
+
+def answer_jsonl_line(answer: Callable[[str], str], number: int, line: bytes | None) -> str:
+    """The one output line for input line ``number`` (``None``: it was over-long).
+
+    ``answer`` gets the decoded line and returns the result's JSON, or raises
+    :class:`RequestError`; any problem becomes ``{"error": "line N: ..."}``.
+    """
+    if line is None:
+        return _error_line(number, f"longer than {MAX_LINE_BYTES} bytes")
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return _error_line(number, f"not valid UTF-8 (byte 0x{line[error.start]:02x} at "
+                                   f"position {error.start + 1})")
+    if number == 1:
+        text = text.removeprefix("\ufeff")  # a byte order mark some editors write
+    if not text.strip():
+        return _error_line(number, "empty line")
+    try:
+        return answer(text)
+    except RequestError as error:
+        return _error_line(number, str(error))
+    except Exception as error:  # a bug must cost one line, not the rest of the stream
+        return _error_line(number, f"internal error ({type(error).__name__}), please report "
+                                   "this request")
+
+
+def _error_line(number: int, message: str) -> str:
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[:MAX_ERROR_CHARS] + "…"
+    return json.dumps({"error": f"line {number}: {message}"})
+
+
+def serve_jsonl(answer: Callable[[str], str], stdin: BinaryIO | None = None,
+                stdout: TextIO | None = None) -> int:
+    """Answer every line of ``stdin`` with exactly one line on ``stdout``, in order.
+
+    This is the loop of the ``--jsonl`` modes (default streams: the process's stdin, read as
+    bytes, and stdout). Each line is decoded as UTF-8 by itself and answered by
+    :func:`answer_jsonl_line`; a blank, over-long or undecodable line gets its own error line,
+    so output line N always answers input line N. Each output line is flushed as written.
+    """
+    if stdin is None:
+        stdin = getattr(sys.stdin, "buffer", None)
+        if stdin is None:
+            raise UsageError("--jsonl reads requests from stdin, and there is none")
+    sink = sys.stdout if stdout is None else stdout
+    for number, line in enumerate(read_lines(stdin), start=1):
+        sink.write(answer_jsonl_line(answer, number, line) + "\n")
+        sink.flush()
     return 0
 
 
@@ -82,7 +151,7 @@ def _run_analyze(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.hand:
             raise UsageError("--jsonl reads hands from stdin: give no HAND argument")
-        return serve_jsonl(analyze_json_line)
+        return serve_jsonl(analyze_line)
     if not args.hand:
         raise UsageError("analyze needs a HAND (or --jsonl)")
     request = AnalyzeRequest(

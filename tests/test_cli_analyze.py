@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from minefield.cli import main
+from minefield.cli import main, serve_jsonl
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -91,7 +91,7 @@ def test_jsonl_answers_each_line_in_order(capsys: pytest.CaptureFixture[str],
         {"hand": "23m456m345p678s55s", "rules": "beginner"},
     ]
     stdin = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
-    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
     code, out, _ = run(capsys, "analyze", "--jsonl")
     assert code == 0
     results = [json.loads(line) for line in out.splitlines()]
@@ -102,6 +102,15 @@ def test_jsonl_answers_each_line_in_order(capsys: pytest.CaptureFixture[str],
     assert results[3]["waits"][0]["eligible"] is True  # ippatsu + 2 dora: mangan
     assert "colour" in results[4]["error"]
     assert all(w["eligible"] for w in results[5]["waits"])  # beginner: every wait wins
+
+
+def jsonl(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, data: bytes,
+          *argv: str) -> tuple[int, list[str], str]:
+    """Run ``analyze --jsonl`` (or ``argv``) on raw stdin bytes; the output lines."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8",
+                                                      errors="strict"))
+    code, out, err = run(capsys, *(argv or ("analyze", "--jsonl")))
+    return code, out.splitlines(), err
 
 
 HAND = "23m456m345p678s55s"
@@ -120,3 +129,118 @@ def test_non_ascii_digit_is_an_unexpected_character(capsys: pytest.CaptureFixtur
     assert code == 2 and out == ""
     assert f"{label}: unexpected {digit!r} at position 1" in err
     assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_jsonl_non_ascii_digit_does_not_stop_the_loop(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    data = json.dumps({"hand": "²" + HAND[1:]}).encode() + b"\n" + GOOD + b"\n"
+    code, lines, _ = jsonl(capsys, monkeypatch, data)
+    assert code == 0 and len(lines) == 2
+    assert json.loads(lines[0])["error"].startswith("line 1: hand: unexpected '²' at position 1")
+    assert json.loads(lines[1])["tenpai"] is True
+
+
+def test_jsonl_invalid_utf8_line_is_its_own_error(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line that is not UTF-8 gets one error line; the lines around it are answered."""
+    data = GOOD + b"\n" + b'{"hand": "\xff\xfe"}\n' + GOOD + b"\n"
+    code, lines, err = jsonl(capsys, monkeypatch, data)
+    assert code == 0 and "Traceback" not in err and len(lines) == 3
+    assert json.loads(lines[0])["hand"] == json.loads(lines[2])["hand"] == "23456m345p55678s"
+    assert json.loads(lines[1]) == {
+        "error": "line 2: not valid UTF-8 (byte 0xff at position 11)"}
+
+
+def test_jsonl_blank_lines_are_answered_and_errors_carry_line_numbers(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """One output line per input line, a blank one included, so outputs line up with inputs."""
+    data = b"\n".join([GOOD, b"", b"   \t", b'{"hand": "8z"}', b"[1]", GOOD]) + b"\n"
+    code, lines, _ = jsonl(capsys, monkeypatch, data)
+    assert code == 0 and len(lines) == 6
+    results = [json.loads(line) for line in lines]
+    assert results[1] == {"error": "line 2: empty line"}
+    assert results[2] == {"error": "line 3: empty line"}
+    assert results[3] == {"error": 'line 4: hand: "8z" is not a tile (honors are 1z-7z)'}
+    assert results[4] == {"error": "line 5: Input should be an object"}
+    assert results[0] == results[5] and set(results[0]) == {"hand", "tenpai", "waits"}
+
+
+def test_jsonl_success_lines_are_unchanged(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A good line's output is exactly what --json prints for the same hand (read by tools)."""
+    code, lines, _ = jsonl(capsys, monkeypatch, GOOD + b"\r\n" + GOOD)
+    _, single, _ = run(capsys, "analyze", HAND, "--json")
+    assert code == 0 and lines == [single.rstrip("\n")] * 2
+
+
+def test_jsonl_over_long_line_is_one_error(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line over 64 KiB is skipped to its end and answered with one error line."""
+    huge = b'{"hand": "' + b"1" * 10_000_000 + b'm"}'
+    code, lines, _ = jsonl(capsys, monkeypatch, GOOD + b"\n" + huge + b"\n" + GOOD + b"\n")
+    assert code == 0 and len(lines) == 3
+    assert json.loads(lines[1]) == {"error": "line 2: longer than 65536 bytes"}
+    assert json.loads(lines[2])["tenpai"] is True
+
+
+def test_jsonl_byte_order_mark_on_the_first_line(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A UTF-8 byte order mark (as some editors write) before the first request is ignored."""
+    code, lines, _ = jsonl(capsys, monkeypatch, b"\xef\xbb\xbf" + GOOD + b"\n" + GOOD)
+    assert code == 0 and len(lines) == 2 and lines[0] == lines[1]
+    assert json.loads(lines[0])["tenpai"] is True
+
+
+def test_serve_jsonl_survives_a_bug_in_one_answer() -> None:
+    """An unexpected exception costs its line an error line; later lines are still answered."""
+
+    def answer(line: str) -> str:
+        if "boom" in line:
+            raise KeyError(line)
+        return line.upper()
+
+    out = io.StringIO()
+    assert serve_jsonl(answer, io.BytesIO(b'"a"\n"boom"\n"c"\n'), out) == 0
+    assert out.getvalue().splitlines() == [
+        '"A"', json.dumps({"error": "line 2: internal error (KeyError), please report this "
+                                    "request"}), '"C"']
+
+
+@pytest.mark.parametrize("length", [65536, 65537])
+def test_jsonl_line_cap_is_exactly_64_kib(capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch, length: int) -> None:
+    """65536 bytes (newline not counted) is read and answered; one more byte is too long."""
+    line = GOOD + b" " * (length - len(GOOD))
+    code, lines, _ = jsonl(capsys, monkeypatch, line + b"\n" + line)
+    assert code == 0 and len(lines) == 2
+    for result in map(json.loads, lines):
+        if length == 65536:
+            assert result["tenpai"] is True
+        else:
+            assert result["error"].endswith(": longer than 65536 bytes")
+
+
+def test_errors_quote_only_a_short_prefix_of_the_input(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long bad hand is quoted by its first 40 characters and an ellipsis, not in full."""
+    long_hand = "x" * 5000
+    code, _, err = run(capsys, "analyze", long_hand)
+    assert code == 2 and f"of {'x' * 40!r}…" in err and len(err) < 200
+    data = b"\n".join([
+        json.dumps({"hand": long_hand}).encode(),
+        json.dumps({"hand": HAND, "k" * 5000: 1}).encode(),
+        json.dumps({"hand": HAND, "rules": "r" * 5000}).encode(),
+        json.dumps({"hand": HAND, "dora": "9" * 5000}).encode(),
+        json.dumps({"hand": HAND, **{f"extra{i}": i for i in range(2000)}}).encode(),
+    ])
+    code, lines, _ = jsonl(capsys, monkeypatch, data)
+    assert code == 0 and len(lines) == 5
+    errors = [json.loads(line)["error"] for line in lines]
+    assert errors[0].startswith(f"line 1: hand: unexpected 'x' at position 1 of {'x' * 40!r}…")
+    assert errors[1] == f"line 2: field {'k' * 40!r}…: unknown field"
+    assert errors[2].startswith(f"line 3: unknown rules preset {'r' * 40!r}…: choose one of")
+    assert errors[3] == f"line 4: dora indicator: digits at the end of {'9' * 40!r}… have no " \
+        "suit letter (m, p, s or z)"
+    assert errors[4].startswith("line 5: field 'extra0': unknown field; field 'extra1'")
+    assert errors[4].endswith("(2000 problems in all)")
+    assert all(len(e) < 300 for e in errors)

@@ -1,13 +1,12 @@
 """``minefield bot-hand`` and ``minefield simulate`` (arguments parsed in :mod:`minefield.cli`).
 
 Bad input is one clear line on stderr and exit status 2 (:class:`minefield.cli.UsageError`);
-a bad ``--jsonl`` line gives ``{"error": ...}`` on its line and the other lines go on.
+a bad ``--jsonl`` line gives ``{"error": "line N: ..."}`` on its line and the other lines go on.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 
@@ -17,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from minefield.analyzer import RequestError, describe_request_error
 from minefield.bots.base import Level
 from minefield.bots.hands import Deal34
 from minefield.bots.levels import HAND_POLICIES
@@ -25,7 +25,7 @@ from minefield.rules.game import Seat
 from minefield.rules.hand import Hand
 from minefield.rules.report import WaitReport
 from minefield.rules.score import analyze
-from minefield.rules.settings import RuleSettings, describe_validation_error
+from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import TileError, kind_from_str, parse_tiles
 
 
@@ -51,7 +51,7 @@ class BotHandResult(BaseModel):
     candidates: int
 
 
-class BotHandError(ValueError):
+class BotHandError(RequestError):
     """A request that cannot be answered; the message says what is wrong."""
 
 
@@ -83,15 +83,13 @@ def bot_hand(request: BotHandRequest, settings: RuleSettings | None = None
     return result, deal
 
 
-def bot_hand_json_line(line: str) -> str:
-    """One ``--jsonl`` line in, one JSON line out (``{"error": ...}`` for a bad line)."""
+def bot_hand_line(line: str) -> str:
+    """One ``--jsonl`` request in, its result's JSON out; :class:`BotHandError` for a bad one."""
     try:
         request = BotHandRequest.model_validate_json(line)
-        return bot_hand(request)[0].model_dump_json()
     except ValidationError as error:
-        return json.dumps({"error": describe_validation_error(error, "field")})
-    except BotHandError as error:
-        return json.dumps({"error": str(error)})
+        raise BotHandError(describe_request_error(error)) from None
+    return bot_hand(request)[0].model_dump_json()
 
 
 def render_bot_hand(result: BotHandResult, deal: Deal34, level: str) -> Table | Text:
@@ -121,7 +119,7 @@ def _run_bot_hand(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.tiles:
             raise UsageError("--jsonl reads requests from stdin: give no TILES argument")
-        return serve_jsonl(bot_hand_json_line)
+        return serve_jsonl(bot_hand_line)
     if not args.tiles:
         raise UsageError("bot-hand needs TILES, 34 tiles in mpsz notation (or --jsonl)")
     request = BotHandRequest(tiles=args.tiles, seat=Seat(args.seat), dora=args.dora,

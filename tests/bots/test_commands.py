@@ -79,15 +79,17 @@ def test_bot_hand_jsonl(capsys: pytest.CaptureFixture[str],
         "",
         json.dumps({"tiles": TILES}),
     ]
-    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    data = ("\n".join(lines) + "\n").encode()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
     status, out, _ = _run(capsys, "bot-hand", "--jsonl")
     results = [json.loads(line) for line in out.splitlines()]
-    assert status == 0 and len(results) == 5
+    assert status == 0 and len(results) == 6
     assert results[0]["tenpai"] is True and set(results[0]) == {"hand", "tenpai", "waits",
                                                                  "candidates"}
     assert "need 34 tiles" in results[1]["error"]
     assert "error" in results[2] and "colour" in results[3]["error"]
-    assert results[4]["tenpai"] is True
+    assert results[4] == {"error": "line 5: empty line"}
+    assert results[5]["tenpai"] is True
 
 
 def test_simulate_prints_both_players_and_is_repeatable(capsys: pytest.CaptureFixture[str]
@@ -101,6 +103,14 @@ def test_simulate_prints_both_players_and_is_repeatable(capsys: pytest.CaptureFi
         outputs.append(out.split("games per second")[0].rsplit("\n", 1)[0])
     assert "A easy" in outputs[0] and "B normal" in outputs[0] and "decided" in outputs[0]
     assert outputs[0] == outputs[1]
+
+
+def _jsonl(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+           lines: list[str]) -> tuple[int, list[str], str]:
+    data = ("\n".join(lines) + "\n").encode()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, out, err = _run(capsys, "bot-hand", "--jsonl", "--level", "easy")
+    return status, out.splitlines(), err
 
 
 @pytest.mark.parametrize(("count", "word"), [(5, "five"), (8, "eight"), (9, "9"), (139, "139"),
@@ -135,3 +145,17 @@ def test_bot_hand_non_ascii_digit(capsys: pytest.CaptureFixture[str], digit: str
     status, _, err = _run(capsys, "bot-hand", TILES, "--dora", digit + "m")
     assert status == 2 and f"dora indicator: unexpected {digit!r} at position 1" in err
     assert "Traceback" not in err
+
+
+def test_bot_hand_jsonl_one_line_per_line_with_numbers(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blank lines and bad lines each get one error line naming their line number."""
+    status, lines, err = _jsonl(capsys, monkeypatch, [
+        json.dumps({"tiles": "1" * 140 + "m"}), "", json.dumps({"tiles": "²m"}),
+        json.dumps({"tiles": TILES, "level": "easy"})])
+    results = [json.loads(line) for line in lines]
+    assert status == 0 and "Traceback" not in err and len(results) == 4
+    assert results[0] == {"error": "line 1: tiles: 140 copies of 1m: there are only four"}
+    assert results[1] == {"error": "line 2: empty line"}
+    assert results[2]["error"].startswith("line 3: tiles: unexpected '²' at position 1")
+    assert results[3]["tenpai"] is True
