@@ -18,8 +18,9 @@ from minefield.rules.hand import Hand
 from minefield.rules.report import WaitReport
 from minefield.rules.score import WinContext, analyze
 from minefield.rules.settings import PRESETS, RuleSettings, SettingsError
-from minefield.rules.tiles import TileError, kind_from_str, quote_prefix
+from minefield.rules.tiles import Tile, TileError, quote_prefix
 
+RED_FIVES_UNUSED = "red fives (0m/0p/0s) are not used in these rules (R1)"
 MAX_PROBLEMS = 3  # problems of one request named in its error message
 
 
@@ -78,13 +79,21 @@ def describe_request_error(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def _indicator(value: str | None, what: str) -> int | None:
+def indicator_kind(value: str | None, what: str, settings: RuleSettings) -> int | None:
+    """The kind of a dora or ura indicator (``None`` or ``"none"``: no indicator).
+
+    Raises :class:`AnalyzeError` for bad notation, and for a red five (``0m``) under rules
+    without red fives (R1), worded as for a hand.
+    """
     if value is None or value.lower() == "none":
         return None
     try:
-        return kind_from_str(value)
+        tile = Tile.parse(value)
     except TileError as error:
         raise AnalyzeError(f"{what} indicator: {error}") from None
+    if tile.red and not settings.red_fives:
+        raise AnalyzeError(f"{what} indicator: {RED_FIVES_UNUSED}")
+    return tile.kind
 
 
 def context_for(seat: Seat, discard: str, dora: int | None, ura: int | None) -> WinContext:
@@ -113,9 +122,10 @@ def analyze_request(request: AnalyzeRequest) -> AnalyzeResult:
     except TileError as error:
         raise AnalyzeError(f"hand: {error}") from None
     if hand.reds and not settings.red_fives:
-        raise AnalyzeError("hand: red fives (0m/0p/0s) are not used in these rules (R1)")
-    ctx = context_for(request.seat, request.discard, _indicator(request.dora, "dora"),
-                      _indicator(request.ura, "ura"))
+        raise AnalyzeError(f"hand: {RED_FIVES_UNUSED}")
+    ctx = context_for(request.seat, request.discard,
+                      indicator_kind(request.dora, "dora", settings),
+                      indicator_kind(request.ura, "ura", settings))
     reports = [WaitReport.from_value(v) for v in analyze(hand, ctx, settings)]
     return AnalyzeResult(hand=str(hand), tenpai=bool(reports), waits=reports)
 

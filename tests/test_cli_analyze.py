@@ -244,3 +244,15 @@ def test_errors_quote_only_a_short_prefix_of_the_input(capsys: pytest.CaptureFix
     assert errors[4].startswith("line 5: field 'extra0': unknown field; field 'extra1'")
     assert errors[4].endswith("(2000 problems in all)")
     assert all(len(e) < 300 for e in errors)
+
+
+@pytest.mark.parametrize("option", ["--dora", "--ura"])
+@pytest.mark.parametrize("rules", ["standard", "beginner"])
+def test_red_five_indicator_is_refused_without_red_fives(capsys: pytest.CaptureFixture[str],
+                                                         option: str, rules: str) -> None:
+    """R1: no red fives in these rules, so no red-five indicator either (as for hands)."""
+    code, out, err = run(capsys, "analyze", HAND, option, "0m", "--rules", rules)
+    what = option.removeprefix("--")
+    assert code == 2 and out == ""
+    assert err == (f"minefield: {what} indicator: red fives (0m/0p/0s) are not used in these "
+                   "rules (R1)\n")

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from minefield.analyzer import RequestError, describe_request_error
+from minefield.analyzer import RED_FIVES_UNUSED, RequestError, describe_request_error
 from minefield.bots.base import Level
 from minefield.bots.hands import Deal34
 from minefield.bots.levels import HAND_POLICIES
@@ -26,7 +26,7 @@ from minefield.rules.hand import Hand
 from minefield.rules.report import WaitReport
 from minefield.rules.score import analyze
 from minefield.rules.settings import RuleSettings
-from minefield.rules.tiles import TileError, kind_from_str, parse_tiles
+from minefield.rules.tiles import Tile, TileError, kind_from_str, parse_tiles
 
 
 class BotHandRequest(BaseModel):
@@ -64,13 +64,16 @@ def bot_hand(request: BotHandRequest, settings: RuleSettings | None = None
     except TileError as error:
         raise BotHandError(f"tiles: {error}") from None
     if any(t.red for t in tiles) and not settings.red_fives:
-        raise BotHandError("tiles: red fives (0m/0p/0s) are not used in these rules (R1)")
+        raise BotHandError(f"tiles: {RED_FIVES_UNUSED}")
     indicator = None
     if request.dora is not None and request.dora.lower() != "none":
         try:
-            indicator = kind_from_str(request.dora)
+            tile = Tile.parse(request.dora)
         except TileError as error:
             raise BotHandError(f"dora indicator: {error}") from None
+        if tile.red and not settings.red_fives:
+            raise BotHandError(f"dora indicator: {RED_FIVES_UNUSED}")
+        indicator = tile.kind
     try:
         deal = Deal34.from_tiles(tiles, indicator, request.seat, settings)
     except TileError as error:

@@ -8,8 +8,10 @@ import json
 import pytest
 
 from minefield.analyzer import AnalyzeRequest, analyze_request
+from minefield.bots.commands import BotHandRequest, bot_hand
 from minefield.cli import main
-from minefield.rules.tiles import counts_of, parse_tiles
+from minefield.rules.settings import RuleSettings
+from minefield.rules.tiles import counts_of, kind_from_str, parse_tiles
 
 TILES = "123456789m12345678934p1234567899s1122z"
 
@@ -145,6 +147,21 @@ def test_bot_hand_non_ascii_digit(capsys: pytest.CaptureFixture[str], digit: str
     status, _, err = _run(capsys, "bot-hand", TILES, "--dora", digit + "m")
     assert status == 2 and f"dora indicator: unexpected {digit!r} at position 1" in err
     assert "Traceback" not in err
+
+
+def test_bot_hand_red_five_indicator_needs_red_fives(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """R1: without red fives a red-five dora indicator is refused, worded as for the tiles."""
+    status, out, err = _run(capsys, "bot-hand", TILES, "--dora", "0p")
+    assert status == 2 and out == ""
+    assert err == ("minefield: dora indicator: red fives (0m/0p/0s) are not used in these "
+                   "rules (R1)\n")
+    status, lines, _ = _jsonl(capsys, monkeypatch, [json.dumps({"tiles": TILES, "dora": "0s"})])
+    assert status == 0 and json.loads(lines[0]) == {
+        "error": "line 1: dora indicator: red fives (0m/0p/0s) are not used in these rules (R1)"}
+    result, deal = bot_hand(BotHandRequest(tiles=TILES, dora="0p", level="easy"),
+                            RuleSettings(red_fives=True))
+    assert deal.dora_indicator == kind_from_str("5p") and result.tenpai
 
 
 def test_bot_hand_jsonl_one_line_per_line_with_numbers(capsys: pytest.CaptureFixture[str],
