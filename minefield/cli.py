@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import BinaryIO, TextIO
@@ -222,24 +223,48 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "analyze":
+        return _run_analyze(args)
+    if args.command in ("bot-hand", "simulate"):
+        from minefield.bots.commands import run as run_bots
+
+        return run_bots(args)
+    from minefield.tui.launch import run as run_game
+
+    return run_game(args)
+
+
+def _stdout_to_devnull() -> None:
+    """Point file descriptor 1 at /dev/null, so the interpreter's last flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # no real stdout (e.g. captured in tests)
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``minefield`` console script."""
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "analyze":
-            return _run_analyze(args)
-        if args.command in ("bot-hand", "simulate"):
-            from minefield.bots.commands import run as run_bots
-
-            return run_bots(args)
-        from minefield.tui.launch import run as run_game
-
-        return run_game(args)
+        status = _run(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit flush
+        return status
     except UsageError as error:
         print(f"minefield: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader has gone (``minefield ... | head -1``): stop quietly, as Unix tools do.
+        # This is Python's own recipe (library docs, signal module, "Note on SIGPIPE"): send
+        # what is left of stdout to /dev/null and exit with status 1, as Python itself does on
+        # EPIPE (Python ignores SIGPIPE, so the 141 of a C tool killed by it never shows; Rich
+        # does the same for its tables).
+        _stdout_to_devnull()
+        return 1
 
 
 if __name__ == "__main__":

@@ -24,6 +24,54 @@ def _env(**extra: str) -> dict[str, str]:
     return env | extra
 
 
+def test_jsonl_into_head_exits_quietly(tmp_path: Path) -> None:
+    """``analyze --jsonl < many | head -1``: head gets its line, the closed pipe is no traceback.
+
+    5000 answers are far more than a pipe holds, so the analyzer writes after head has gone.
+    """
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text((json.dumps({"hand": HAND}) + "\n") * 5000)
+    with requests.open("rb") as stdin:
+        tool = subprocess.Popen(_command("analyze", "--jsonl"), stdin=stdin,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                                env=_env())
+        assert tool.stdout is not None and tool.stderr is not None
+        head = subprocess.run(["head", "-1"], stdin=tool.stdout, capture_output=True,
+                              check=True)
+        tool.stdout.close()  # only head reads the tool's output
+        err = tool.stderr.read().decode()
+        status = tool.wait()
+    assert json.loads(head.stdout)["hand"] == "23456m345p55678s"
+    assert err == "" and status == 1
+
+
+def test_json_into_a_closed_pipe_exits_quietly() -> None:
+    """``bot-hand ... --json`` whose reader has already gone: no traceback, exit status 1."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the bot writes anything
+    try:
+        result = subprocess.run(_command("bot-hand", TILES, "--json", "--level", "easy"),
+                                stdout=write_end, stderr=subprocess.PIPE, cwd=ROOT, env=_env(),
+                                check=False)
+    finally:
+        os.close(write_end)
+    assert result.stderr.decode() == "" and result.returncode == 1
+
+
+def test_json_into_head_c_5() -> None:
+    """``bot-hand ... --json | head -c 5``: the first bytes arrive and nothing else is said."""
+    tool = subprocess.Popen(_command("bot-hand", TILES, "--json", "--level", "easy"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                            env=_env())
+    assert tool.stdout is not None and tool.stderr is not None
+    head = subprocess.run(["head", "-c", "5"], stdin=tool.stdout, capture_output=True,
+                          check=True)
+    tool.stdout.close()
+    err = tool.stderr.read().decode()
+    status = tool.wait()
+    assert head.stdout == b'{"han' and err == "" and status in (0, 1)
+
+
 def test_jsonl_strict_utf8_locale_answers_every_line() -> None:
     """Under a strict UTF-8 locale, a line of invalid UTF-8 is one error line; none is lost."""
     good = json.dumps({"hand": HAND}).encode()
