@@ -103,7 +103,8 @@ def iter_games(games: int, level_a: str, level_b: str, seed: int | str = 0,
                jobs: int | None = None, settings: RuleSettings | None = None
                ) -> Iterator[GameRecord]:
     """Play the games, yielding records in game order (in ``jobs`` worker processes)."""
-    jobs = jobs or os.cpu_count() or 1
+    cores = os.cpu_count() or 1
+    jobs = min(jobs or cores, cores, -(-games // 4))  # no more workers than cores or chunks
     if jobs <= 1 or games <= 1:
         for index in range(games):
             yield play_one(index, seed, level_a, level_b, settings)

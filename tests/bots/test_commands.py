@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+from concurrent.futures import ProcessPoolExecutor
+from typing import ClassVar
 
 import pytest
 
@@ -176,3 +178,31 @@ def test_bot_hand_jsonl_one_line_per_line_with_numbers(capsys: pytest.CaptureFix
     assert results[1] == {"error": "line 2: empty line"}
     assert results[2]["error"].startswith("line 3: tiles: unexpected '²' at position 1")
     assert results[3]["tenpai"] is True
+
+
+class _CountingPool(ProcessPoolExecutor):
+    """A real process pool that remembers how many workers it was asked for."""
+
+    sizes: ClassVar[list[int | None]] = []
+
+    def __init__(self, max_workers: int | None = None) -> None:
+        _CountingPool.sizes.append(max_workers)
+        super().__init__(max_workers=max_workers)
+
+
+@pytest.mark.parametrize(("games", "cores", "workers"), [(8, 64, 2), (40, 3, 3), (9, 64, 3)])
+def test_simulate_jobs_are_capped(capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch, games: int, cores: int,
+                                  workers: int) -> None:
+    """--jobs 300 starts no more workers than there are cores or 4-game chunks of work."""
+    monkeypatch.setattr("minefield.bots.simulate.ProcessPoolExecutor", _CountingPool)
+    monkeypatch.setattr("os.cpu_count", lambda: cores)
+    _CountingPool.sizes.clear()
+    outputs = []
+    for jobs in ("300", "1"):
+        status, out, err = _run(capsys, "simulate", "--games", str(games), "--east", "easy",
+                                "--west", "easy", "--jobs", jobs)
+        assert status == 0 and "Traceback" not in err
+        outputs.append(out.split("games per second")[0].rsplit("\n", 1)[0])
+    assert _CountingPool.sizes == [workers]
+    assert outputs[0] == outputs[1]
