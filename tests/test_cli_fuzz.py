@@ -1,0 +1,229 @@
+"""Fuzzing the ``--jsonl`` modes of ``analyze`` and ``bot-hand`` (one loop: ``serve_jsonl``).
+
+Whatever arrives on stdin (random bytes, random JSON, requests with random field values, huge
+lines), every input line gets exactly one output line, each a JSON object, in order; a bad
+line's error names its line number; nothing is a traceback or an internal error; memory stays
+bounded by the 64 KiB line cap.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from minefield.analyzer import analyze_line
+from minefield.bots.commands import bot_hand_line
+from minefield.cli import MAX_LINE_BYTES, read_lines, serve_jsonl
+from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSWERS: dict[str, Callable[[str], str]] = {"analyze": analyze_line, "bot-hand": bot_hand_line}
+RESULT_KEYS = {"analyze": {"hand", "tenpai", "waits"},
+               "bot-hand": {"hand", "tenpai", "waits", "candidates"}}
+WALL = [Tile(kind) for kind in range(34) for _ in range(4)]  # R1: four copies of each kind
+NOTATION_CHARS = set("0123456789mpszMPSZ \t")  # notation is ASCII digits and suit letters
+FUZZ = settings(max_examples=60, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def expected_lines(data: bytes) -> int:
+    """How many lines ``data`` holds (a last line without a newline counts)."""
+    if not data:
+        return 0
+    return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+
+
+def serve(command: str, data: bytes) -> list[str]:
+    """Run the ``--jsonl`` loop of ``command`` in-process on ``data``; its output lines."""
+    out = io.StringIO()
+    assert serve_jsonl(ANSWERS[command], io.BytesIO(data), out) == 0
+    text = out.getvalue()
+    assert text == "" or text.endswith("\n")
+    return text.splitlines()
+
+
+def check_output(command: str, data: bytes, lines: list[str]) -> list[dict[str, Any]]:
+    """One JSON object per input line; errors name their line; no internal error."""
+    assert len(lines) == expected_lines(data)
+    results = []
+    for number, line in enumerate(lines, start=1):
+        result = json.loads(line)
+        assert isinstance(result, dict)
+        if "error" in result:
+            assert set(result) == {"error"}
+            assert result["error"].startswith(f"line {number}: ")
+            assert "internal error" not in result["error"] and "Traceback" not in line
+            assert len(result["error"]) <= 400
+        else:
+            assert set(result) == RESULT_KEYS[command]
+        results.append(result)
+    return results
+
+
+commands = st.sampled_from(sorted(ANSWERS))
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner,
+                                                                max_size=4),
+    max_leaves=12)
+notation = st.text(alphabet="0123456789mpszMPSZ ²٣x\t", max_size=45)
+
+
+@st.composite
+def draws(draw: st.DrawFn, size: int) -> str:
+    """``size`` tiles that exist together (R1), in mpsz notation."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    return tiles_to_str(rng.sample(WALL, size))
+
+
+def field(valid: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """A field value: mostly a plausible one, sometimes any JSON value."""
+    return st.one_of(valid, valid, json_values)
+
+
+analyze_requests = st.fixed_dictionaries(
+    {"hand": field(draws(13) | notation)},
+    optional={"seat": field(st.sampled_from(["east", "west", "north", "EAST"])),
+              "dora": field(st.sampled_from(["1m", "9p", "7z", "0m", "none", "8z", ""])),
+              "ura": field(st.sampled_from(["5s", "4z", "0p", "none", "m"])),
+              "discard": field(st.sampled_from(["first", "middle", "last", "second"])),
+              "rules": field(st.sampled_from(["standard", "beginner", "expert"])),
+              "extra": json_values})
+bot_hand_requests = st.fixed_dictionaries(
+    {"tiles": field(draws(34) | draws(33) | notation)},
+    optional={"seat": field(st.sampled_from(["east", "west"])),
+              "dora": field(st.sampled_from(["1m", "7z", "0s", "none", "x"])),
+              "level": field(st.sampled_from(["easy", "normal", "strong", "hard"])),
+              "colour": json_values})
+
+
+def encode(value: Any, ascii_only: bool) -> bytes:
+    """``value`` as one line of JSON (lone surrogates become bytes that are not UTF-8)."""
+    return json.dumps(value, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+
+
+@FUZZ
+@given(commands, st.binary(max_size=300))
+def test_random_bytes(command: str, data: bytes) -> None:
+    check_output(command, data, serve(command, data))
+
+
+@FUZZ
+@given(commands, st.lists(st.tuples(json_values, st.booleans()), max_size=8), st.booleans())
+def test_random_json_values(command: str, values: list[tuple[Any, bool]], newline: bool
+                            ) -> None:
+    data = b"\n".join(encode(value, ascii_only) for value, ascii_only in values)
+    data += b"\n" if newline and values else b""
+    check_output(command, data, serve(command, data))
+
+
+@settings(FUZZ, max_examples=100)
+@given(st.lists(st.tuples(analyze_requests, st.booleans()), min_size=1, max_size=6))
+def test_analyze_requests_with_random_fields(requests: list[tuple[dict[str, Any], bool]]
+                                             ) -> None:
+    data = b"\n".join(encode(request, ascii_only) for request, ascii_only in requests) + b"\n"
+    results = check_output("analyze", data, serve("analyze", data))
+    for (request, _), result in zip(requests, results, strict=True):
+        if "error" not in result:  # a result is for the hand asked about, in ASCII notation
+            assert set(request["hand"]) <= NOTATION_CHARS
+            assert result["hand"] == tiles_to_str(parse_tiles(request["hand"]))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(bot_hand_requests, min_size=1, max_size=3))
+def test_bot_hand_requests_with_random_fields(requests: list[dict[str, Any]]) -> None:
+    data = b"\n".join(encode(request, True) for request in requests) + b"\n"
+    results = check_output("bot-hand", data, serve("bot-hand", data))
+    for request, result in zip(requests, results, strict=True):
+        if "error" not in result:
+            assert set(request["tiles"]) <= NOTATION_CHARS
+            assert len(parse_tiles(result["hand"])) == 13 and len(
+                parse_tiles(request["tiles"])) == 34
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(commands, st.integers(MAX_LINE_BYTES - 20, 400_000),
+       st.sampled_from([b"1", b"x", b" ", b"\xff", b"[", b'"', b"\\u00e9"]),
+       st.sampled_from([b"", b'{"hand": "', b'{"tiles": "', b"["]))
+def test_huge_lines(command: str, size: int, filler: bytes, start: bytes) -> None:
+    """Lines around and far over the 64 KiB cap, between two good requests."""
+    huge = (start + filler * size)[:size]
+    good = encode({"hand": "123m456p789s1112z"} if command == "analyze" else
+                  {"tiles": "123456789m12345678934p1234567899s1122z", "level": "easy"}, True)
+    data = b"\n".join([good, huge, good])
+    results = check_output(command, data, serve(command, data))
+    assert results[0] == results[2] and "error" not in results[0]
+    if size > MAX_LINE_BYTES:
+        assert results[1] == {"error": f"line 2: longer than {MAX_LINE_BYTES} bytes"}
+
+
+@pytest.mark.parametrize("command", sorted(ANSWERS))
+def test_a_1_mb_line_costs_little_memory(command: str) -> None:
+    """A 1 MB line is skipped in pieces: the loop never holds much more than the 64 KiB cap."""
+    data = b'{"hand": "' + b"1" * 1_000_000 + b'm"}\n{"hand": "1m"}\n'
+    stdin, stdout = io.BytesIO(data), io.StringIO()
+    tracemalloc.start()
+    try:
+        serve_jsonl(ANSWERS[command], stdin, stdout)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000  # less than the line itself; a few hundred KB at most
+    assert stdout.getvalue().splitlines()[0] == json.dumps(
+        {"error": f"line 1: longer than {MAX_LINE_BYTES} bytes"})
+
+
+class _RecordingStream(io.BytesIO):
+    """A byte stream that remembers the largest piece it handed out."""
+
+    largest = 0
+
+    def readline(self, size: int | None = -1, /) -> bytes:
+        line = super().readline(size)
+        self.largest = max(self.largest, len(line))
+        return line
+
+
+def test_the_reader_never_holds_more_than_the_cap() -> None:
+    lines = [b"a" * 10, b"b" * 3 * MAX_LINE_BYTES, b"", b"c" * MAX_LINE_BYTES,
+             b"d" * (MAX_LINE_BYTES + 1)]
+    stream = _RecordingStream(b"\n".join(lines))
+    assert list(read_lines(stream)) == [lines[0], None, b"", lines[3], None]
+    assert stream.largest <= MAX_LINE_BYTES + 1
+
+
+def _run(command: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    if "PYTHONPATH" in os.environ:
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    env |= {"PYTHONIOENCODING": "utf-8:strict", "LC_ALL": "C.UTF-8"}
+    argv = [sys.executable, "-m", "minefield.cli", command, "--jsonl"]
+    if command == "bot-hand":
+        argv += ["--level", "easy"]
+    return subprocess.run(argv, input=data, capture_output=True, cwd=ROOT, env=env,
+                          check=False)
+
+
+@pytest.mark.parametrize("command", sorted(ANSWERS))
+def test_real_process_on_random_bytes(command: str) -> None:
+    """The installed command on a fixed random mix: same promises, nothing on stderr."""
+    rng = random.Random(20240611)
+    parts = [rng.randbytes(rng.randrange(200)) for _ in range(40)]
+    parts += [b"", b"\xff\xfe", b'{"hand": "\xc3("}', b"x" * 200_000, b'{"tiles": 5}', b"{}"]
+    rng.shuffle(parts)
+    data = b"\n".join(parts)
+    result = _run(command, data)
+    assert result.returncode == 0 and result.stderr == b""
+    check_output(command, data, result.stdout.decode("ascii").splitlines())
