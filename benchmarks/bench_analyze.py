@@ -5,9 +5,10 @@ verdict) and with ura (what is paid). For us that is one call of
 :func:`minefield.rules.score.analyze`; for the reference it is its agari check on each of the
 34 kinds, then ``HandCalculator.estimate_hand_value`` twice per wait.
 
-The hands are distinct random tenpai hands (the shapes of the differential test), and no run
-reuses a result computed for a whole hand: such caches (our ``waits`` cache, the library's
-hand-divider cache) are emptied before every timed run. Three runs are timed:
+The hands are distinct random tenpai hands (:mod:`minefield.rules.random_hands`, as in the
+differential test), and no run reuses a result computed for a whole hand: such caches (our
+``waits`` cache, the library's hand-divider cache) are emptied before every timed run. Three
+runs are timed:
 
 * cold: every cache is empty, our per-suit tables too, as on the first hand of a process;
 * warm: our per-suit tables hold the suits of these hands (from the cold run), as they do in
@@ -29,37 +30,56 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from mahjong.agari import Agari
+from mahjong.constants import EAST as REF_EAST
+from mahjong.constants import WEST as REF_WEST
 from mahjong.hand_calculating.divider import HandDivider
 from mahjong.hand_calculating.hand import HandCalculator
-from mahjong.hand_calculating.hand_config import HandConfig
+from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 
 from minefield.rules import hand as hand_module
 from minefield.rules import score as score_module
 from minefield.rules.hand import Hand
+from minefield.rules.random_hands import ScoringCase, random_case
 from minefield.rules.score import WinContext, analyze
-from minefield.rules.tiles import NUM_KINDS, Tile
-from tests.rules.test_differential import Deal, random_deal, reference_config
+from minefield.rules.settings import RuleSettings
+from minefield.rules.tiles import EAST, NUM_KINDS, Tile
 
 DEFAULT_SEED = 7
 
 
-def distinct_deals(seed: int, count: int, avoid: set[tuple[int, ...]]) -> list[Deal]:
-    """``count`` random tenpai deals whose hands are all different and not in ``avoid``."""
+def reference_config(ctx: WinContext, settings: RuleSettings) -> HandConfig:
+    """The reference configured as RULES.md plays a Minefield ron.
+
+    The same as ``reference_config`` of ``tests/rules/test_differential.py``, which checks the
+    reference against our scorer with it (a test there keeps the two the same).
+    """
+    options = OptionalRules(has_double_yakuman=settings.double_yakuman_waits,
+                            kazoe_limit=HandConstants.KAZOE_LIMITED, kiriage=settings.kiriage,
+                            has_aka_dora=False)
+    config = HandConfig(is_riichi=True, is_ippatsu=ctx.ippatsu, is_houtei=ctx.houtei,
+                        player_wind=REF_EAST if ctx.seat_wind == EAST else REF_WEST,
+                        round_wind=None, options=options)
+    # R23: both seats are paid as non-dealers unless dealer values are asked for (matches);
+    # the library would make East the dealer.
+    config.is_dealer = ctx.dealer
+    return config
+
+
+def distinct_cases(seed: int, count: int, avoid: set[tuple[int, ...]]) -> list[ScoringCase]:
+    """``count`` random tenpai hands (with their situations), all different and not in
+    ``avoid``."""
     rng = random.Random(seed)
-    found: list[Deal] = []
+    found: list[ScoringCase] = []
     seen = set(avoid)
     while len(found) < count:
-        deal = random_deal(rng)
-        if deal.counts not in seen:
-            seen.add(deal.counts)
-            found.append(deal)
+        case = random_case(rng)
+        if case.counts not in seen:
+            seen.add(case.counts)
+            found.append(case)
     return found
 
 
@@ -96,7 +116,7 @@ class Item:
     """One timed hand, with each side's inputs built beforehand (outside the timed region):
     our :class:`Hand` and :class:`WinContext`; the library's tiles and ``HandConfig``."""
 
-    deal: Deal
+    case: ScoringCase
     hand: Hand
     ctx: WinContext
     tiles: list[int]  # 136-format, copies 0..n-1 of each kind
@@ -112,7 +132,7 @@ def ours(item: Item) -> int:
 
 def reference(item: Item) -> int:
     """The same work done with the ``mahjong`` package; returns the number of waits."""
-    counts = list(item.deal.counts)
+    counts = list(item.case.counts)
     found = 0
     for kind in range(NUM_KINDS):
         if counts[kind] == 4:
@@ -131,16 +151,16 @@ def reference(item: Item) -> int:
     return found
 
 
-def prepare(deals: Sequence[Deal]) -> list[Item]:
+def prepare(cases: Sequence[ScoringCase]) -> list[Item]:
     """Build both sides' inputs."""
     items = []
-    for deal in deals:
-        ctx = deal.context()
+    for case in cases:
+        ctx = case.context()
         assert ctx.dora_indicator is not None and ctx.ura_indicator is not None
-        hand = Hand(Tile(kind) for kind, count in enumerate(deal.counts) for _ in range(count))
-        tiles = [kind * 4 + copy for kind, count in enumerate(deal.counts)
+        hand = Hand(Tile(kind) for kind, count in enumerate(case.counts) for _ in range(count))
+        tiles = [kind * 4 + copy for kind, count in enumerate(case.counts)
                  for copy in range(count)]
-        items.append(Item(deal, hand, ctx, tiles,
+        items.append(Item(case, hand, ctx, tiles,
                           reference_config(ctx, score_module.DEFAULT_SETTINGS),
                           [ctx.dora_indicator * 4],
                           [ctx.dora_indicator * 4, ctx.ura_indicator * 4]))
@@ -191,9 +211,9 @@ SIDES = {"ours": Side(ours, clear_ours, clear_our_whole_hand_caches),
 
 def run_side(name: str, args: argparse.Namespace) -> dict[str, float]:
     """Time one side in this process; adds ``waits``, the number of waits found."""
-    timed_deals = distinct_deals(args.seed, args.hands, set())
-    other_deals = distinct_deals(args.seed + 1, args.others, {d.counts for d in timed_deals})
-    timed, others = prepare(timed_deals), prepare(other_deals)
+    timed_cases = distinct_cases(args.seed, args.hands, set())
+    other_cases = distinct_cases(args.seed + 1, args.others, {c.counts for c in timed_cases})
+    timed, others = prepare(timed_cases), prepare(other_cases)
     side = SIDES[name]
     waits = sum(side.work(item) for item in timed)
     return {**measure(side, timed, others, args.repeat), "waits": waits}

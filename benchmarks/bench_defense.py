@@ -4,11 +4,11 @@ Every defender below keeps the same hand (the ``strong`` hand search) and differ
 discards, and every variant plays the same deals against the same opponent, so the deal-in
 rates are directly comparable (paired games):
 
-* ``reference``: an all-seeing defender, for this benchmark only (never offered to players).
-  It reads the opponent's hand from the game and never discards a tile the opponent would win
-  on while it has any other tile; it prefers a tile that freezes the opponent (a wait of
-  theirs below mangan, R15b), and it would rather discard its own wait (furiten) than deal
-  in. Its deal-ins are the forced ones: five or more winning tiles among 21 (R10).
+* ``reference``: the all-seeing defender of :mod:`minefield.bots.oracle` (never offered to
+  players). It reads the opponent's hand from the game and never discards a tile the opponent
+  would win on while it has any other tile; it prefers a tile that freezes the opponent (a
+  wait of theirs below mangan, R15b), and it would rather discard its own wait (furiten) than
+  deal in. Its deal-ins are the forced ones: five or more winning tiles among 21 (R10).
 * ``strong``: the danger model of :mod:`minefield.bots.danger` (what players meet).
 * ``genbutsu``: the ``normal`` policy (a tile already discarded, else a random non-wait).
 * ``random``: the ``easy`` policy (a random non-wait).
@@ -22,58 +22,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from minefield.bots.base import Bot
-from minefield.bots.discards import (
-    Table,
-    genbutsu_discard,
-    one_per_kind,
-    random_discard,
-    safest_discard,
-)
+from minefield.bots.discards import genbutsu_discard, random_discard, safest_discard
 from minefield.bots.levels import LevelBot, make_bot
+from minefield.bots.oracle import oracle_discard
 from minefield.bots.simulate import bot_seed, game_seed, play_game, share_interval
-from minefield.rules.game import Discard, Game, Seat, ron_context
-from minefield.rules.score import score_win
+from minefield.rules.game import Game, Seat
 
 DEFENDERS = ("reference", "strong", "genbutsu", "random")
-
-
-def oracle_discard(game: Game, seat: Seat) -> Callable[[Table, random.Random], Discard]:
-    """The all-seeing discard policy for ``seat`` in ``game`` (benchmark only)."""
-
-    def choose(table: Table, rng: random.Random) -> Discard:
-        opponent = seat.other
-        hand = game.hand_of(opponent)
-        winning: set[int] = set()
-        freezing: set[int] = set()
-        if hand is not None and game.furiten_of(opponent) is None:
-            number = game.discard_count + 1
-            ctx = ron_context(opponent, number, game.dora_indicator.kind,
-                              game.ura_indicator.kind)
-            for wait in game.waits_of(opponent):
-                value = score_win(hand, wait, ctx, game.settings)
-                (winning if value is not None and value.eligible else freezing).add(wait)
-        own = table.own_waits if table.seat_view.own_furiten is None else frozenset()
-        pool = one_per_kind(table.pool)
-        danger = table.dangers()
-        for wanted in (lambda k: k in freezing and k not in own,
-                       lambda k: k not in winning and k not in own,
-                       lambda k: k not in winning):
-            choice = [t for t in pool if wanted(t.kind)]
-            if choice:
-                least = min(danger[t.kind] for t in choice)
-                return Discard(tile=str(rng.choice(
-                    [t for t in choice if danger[t.kind] <= least + 1e-9])))
-        return Discard(tile=str(rng.choice(pool)))
-
-    return choose
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,7 @@
-"""Helpers for bot tests: deals, views and games where the test knows every tile."""
+"""Helpers for bot tests: a seat's 34 tiles, scripted seats, playing a game out.
+
+Prepared games, where the test knows every tile, are :mod:`minefield.rules.prepared`.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +11,7 @@ from minefield.bots.base import Bot
 from minefield.bots.hands import Deal34
 from minefield.rules.game import ChooseHand, Discard, Game, PlayerView, Seat
 from minefield.rules.settings import RuleSettings
-from minefield.rules.tiles import NUM_KINDS, Tile, counts_of, kind_from_str, parse_tiles
-from minefield.rules.wall import Deal
+from minefield.rules.tiles import NUM_KINDS, counts_of, kind_from_str, parse_tiles
 
 
 def deal34(tiles: str, dora: str | None = None, seat: Seat = Seat.EAST) -> Deal34:
@@ -26,20 +28,6 @@ def is_sub_multiset(hand: Sequence[int], tiles: Sequence[int]) -> bool:
 def counts(tiles: str) -> tuple[int, ...]:
     """34 counts of an mpsz string."""
     return tuple(counts_of(parse_tiles(tiles)))
-
-
-def prepared_game(east: str, west: str, dora: str = "9p", ura: str = "9p") -> Game:
-    """A game whose 34 tiles per seat are given (phase 1)."""
-    deal = Deal.from_tiles(parse_tiles(east), parse_tiles(west), Tile.parse(dora),
-                           Tile.parse(ura))
-    return Game(seed=0, deal=deal)
-
-
-def start(game: Game, east_hand: str, west_hand: str) -> Game:
-    """Choose both hands: the game is then in phase 2."""
-    game.apply(Seat.EAST, ChooseHand(tiles=east_hand))
-    game.apply(Seat.WEST, ChooseHand(tiles=west_hand))
-    return game
 
 
 def play(game: Game, east: Bot, west: Bot,

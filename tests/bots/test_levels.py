@@ -8,9 +8,10 @@ from minefield.bots import LEVELS, make_bot
 from minefield.bots.discards import Table
 from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, Seat
 from minefield.rules.hand import Hand, waits
+from minefield.rules.prepared import choose_hands, game_from_tiles
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import Tile, counts_of, kind_from_str, parse_tiles
-from tests.bots.conftest import ScriptedBot, is_sub_multiset, play, prepared_game, start
+from tests.bots.conftest import ScriptedBot, is_sub_multiset, play
 
 # East waits on 5s and 8s (riichi, tanyao, pinfu, sanshoku: mangan, R14); West holds both.
 EAST_HAND = "234m234p234s67s55p"
@@ -20,7 +21,7 @@ WEST_POOL = "5s8s1z2z3z4z5m5m6m7m8m2m3p4p5p6p7p3s4s6s9s"
 
 
 def _trap() -> Game:
-    return prepared_game(EAST_HAND + EAST_POOL, WEST_HAND + WEST_POOL, dora="9p", ura="8p")
+    return game_from_tiles(EAST_HAND + EAST_POOL, WEST_HAND + WEST_POOL, dora="9p", ura="8p")
 
 
 def _checked_game(seed: int, east: str, west: str) -> list[tuple[Table, Discard]]:
@@ -90,7 +91,7 @@ def test_strong_takes_a_zero_danger_tile_whenever_it_has_one() -> None:
 def test_does_not_deal_into_a_wait_while_it_holds_genbutsu(level: str) -> None:
     """East waits on 5s and 8s (eligible, R14) and discards 1z, 2z, 3z, 4z, which West also
     holds: West keeps 5s and 8s and passes the genbutsu instead (R13)."""
-    game = start(_trap(), EAST_HAND, WEST_HAND)
+    game = choose_hands(_trap(), EAST_HAND, WEST_HAND)
     assert set(game.waits_of(Seat.EAST)) == {kind_from_str("5s"), kind_from_str("8s")}
     east = ScriptedBot(EAST_HAND, ["1z", "2z", "3z", "4z", "9m", "9m", "9p"])
     west = make_bot(level, seed=1)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from minefield.rules.auto import auto_command, auto_discard, auto_hand
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
+from minefield.rules.prepared import game_with_hands
 from minefield.rules.tiles import parse_tiles
-
-from .conftest import PreparedGame
 
 EAST_HAND = "23m456m345p678s55s"
 WEST_HAND = "123m456p789s3332z"
@@ -24,8 +23,8 @@ def test_r25_phase_one_keeps_the_choice_and_fills_with_the_lowest() -> None:
     game.apply(Seat.EAST, command)  # and the engine accepts it
 
 
-def test_r25_phase_two_prefers_a_genbutsu(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND, east_pool="1p2p9p", west_pool="9p")
+def test_r25_phase_two_prefers_a_genbutsu() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="1p2p9p", west_pool="9p")
     assert auto_discard(game.view(Seat.EAST)) == Discard(tile="1p")  # no genbutsu: lowest
     game.apply(Seat.EAST, Discard(tile="1p"))
     game.apply(Seat.WEST, Discard(tile="9p"))
@@ -33,8 +32,8 @@ def test_r25_phase_two_prefers_a_genbutsu(make_game: PreparedGame) -> None:
     assert auto_discard(game.view(Seat.EAST)) == Discard(tile="9p")
 
 
-def test_r25_phase_two_avoids_own_waits(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND, east_pool="1m")
+def test_r25_phase_two_avoids_own_waits() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="1m")
     command = auto_discard(game.view(Seat.EAST))
     assert command.tile != "1m"  # 1m is one of East's own waits (R15a)
 

@@ -1,8 +1,9 @@
 """Differential test: our scorer against the reference ``mahjong`` package (2.1.0).
 
-Thousands of seeded random tenpai hands of many shapes are analyzed by both. For every wait
-the two must agree on R14's verdict (mangan without ura), and on the han, fu and points of the
-best reading both without ura (the basis of R14) and with it (what is paid, R18).
+Thousands of seeded random tenpai hands of many shapes (:mod:`minefield.rules.random_hands`)
+are analyzed by both. For every wait the two must agree on R14's verdict (mangan without ura),
+and on the han, fu and points of the best reading both without ura (the basis of R14) and with
+it (what is paid, R18).
 
 The reference is configured as RULES.md plays: ron, riichi, ippatsu (R16) and houtei (R17) as
 the discard gives them, kiriage on (R14), no double yakuman for special waits (R20), kazoe
@@ -13,11 +14,14 @@ the two agree (R18 breaks a points tie for a real yakuman over kazoe, as the ref
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import pytest
 from mahjong.agari import Agari
@@ -27,289 +31,41 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 
 from minefield.rules.hand import Hand, waits
+from minefield.rules.random_hands import SHAPES, ScoringCase, random_case
 from minefield.rules.score import Score, WinContext, WinValue, score_counts
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import (
     EAST,
     NUM_KINDS,
-    TERMINALS_AND_HONORS,
     WEST,
-    dora_from_indicator,
     kind_from_str,
     kind_str,
     kinds_to_str,
 )
 
 SEED = 20240611
-HANDS = 8000  # random deals compared with the reference, in BATCHES slices
+HANDS = 8000  # random hands compared with the reference, in BATCHES slices
 BATCHES = 16
-VARIANT_HANDS = 600  # deals also compared with dealer values and kiriage off
+VARIANT_HANDS = 600  # hands also compared with dealer values and kiriage off
 MANGAN = 8000  # non-dealer mangan (R23)
 DEFAULT = RuleSettings()
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_analyze.py"
 
 # ---------------------------------------------------------------------------------------------
-# Random tenpai hands
-
-
-@dataclass(frozen=True)
-class Deal:
-    """One random hand and the situation of the ron: what both scorers are given."""
-
-    shape: str
-    counts: tuple[int, ...]
-    seat_wind: int
-    discard: str  # "first" (ippatsu, R16), "middle" or "last" (houtei, R17, East only)
-    dora_indicator: int
-    ura_indicator: int
-
-    def context(self, dealer: bool = False) -> WinContext:
-        """Our engine's view of the ron (``dealer``: paid dealer values, R23)."""
-        return WinContext(seat_wind=self.seat_wind, ippatsu=self.discard == "first",
-                          houtei=self.discard == "last", dora_indicator=self.dora_indicator,
-                          ura_indicator=self.ura_indicator, dealer=dealer)
-
-    def __str__(self) -> str:
-        hand = kinds_to_str(expand(self.counts))
-        return (f"{hand} [{self.shape}] seat {kind_str(self.seat_wind)}"
-                f" discard {self.discard} dora ind {kind_str(self.dora_indicator)}"
-                f" ura ind {kind_str(self.ura_indicator)}")
-
-
-def expand(counts: Sequence[int]) -> list[int]:
-    """The kinds of a count vector, one per tile."""
-    return [kind for kind, count in enumerate(counts) for _ in range(count)]
-
-
-class _Builder:
-    """A 14-tile hand under construction, as counts."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.counts = [0] * NUM_KINDS
-
-    def run(self, start: int) -> None:
-        for kind in range(start, start + 3):
-            self.counts[kind] += 1
-
-    def triplet(self, kind: int) -> None:
-        self.counts[kind] += 3
-
-    def pair(self, kind: int) -> None:
-        self.counts[kind] += 2
-
-    def any_run(self, suit: int | None = None) -> None:
-        suit = self.rng.randrange(3) if suit is None else suit
-        self.run(suit * 9 + self.rng.randrange(7))
-
-    def any_group(self, suit: int | None = None, runs: float = 0.75) -> None:
-        if self.rng.random() < runs:
-            self.any_run(suit)
-        elif suit is None:
-            self.triplet(self.rng.randrange(NUM_KINDS))
-        else:
-            self.triplet(suit * 9 + self.rng.randrange(9))
-
-
-def _ordinary(b: _Builder) -> None:
-    for _ in range(4):
-        b.any_group()
-    b.pair(b.rng.randrange(NUM_KINDS))
-
-
-def _one_suit(b: _Builder) -> None:
-    suit = b.rng.randrange(3)
-    for _ in range(4):
-        b.any_group(suit, runs=0.65)
-    b.pair(suit * 9 + b.rng.randrange(9))
-
-
-def _honor_heavy(b: _Builder) -> None:
-    suit = b.rng.randrange(3)
-    for _ in range(4):
-        roll = b.rng.random()
-        if roll < 0.5:
-            b.triplet(27 + b.rng.randrange(7))
-        else:
-            b.any_group(suit if roll < 0.85 else None, runs=0.7)
-    b.pair(27 + b.rng.randrange(7) if b.rng.random() < 0.6 else b.rng.randrange(NUM_KINDS))
-
-
-def _triplets(b: _Builder) -> None:
-    for _ in range(4):
-        b.triplet(b.rng.randrange(NUM_KINDS))
-    b.pair(b.rng.randrange(NUM_KINDS))
-
-
-def _seven_pairs(b: _Builder) -> None:
-    if b.rng.random() < 0.6:
-        pool = list(range(NUM_KINDS))
-    else:  # half-flush or full-flush pairs
-        suit = b.rng.randrange(3)
-        pool = [suit * 9 + i for i in range(9)] + ([] if b.rng.random() < 0.3 else
-                                                   list(range(27, 34)))
-    for kind in b.rng.sample(pool, 7):
-        b.pair(kind)
-
-
-def _kokushi(b: _Builder) -> None:
-    for kind in TERMINALS_AND_HONORS:
-        b.counts[kind] += 1
-    b.counts[b.rng.choice(TERMINALS_AND_HONORS)] += 1
-
-
-def _patterned(b: _Builder) -> None:
-    """Shapes random groups rarely make: sanshoku, ittsu, peikou, outside hands, shousangen."""
-    rng = b.rng
-    pattern = rng.choice(("sanshoku", "ittsu", "ryanpeikou", "junchan", "chanta", "doukou",
-                          "shousangen"))
-    suit = rng.randrange(3)
-    if pattern == "sanshoku":
-        start = rng.randrange(7)
-        for s in range(3):
-            b.run(s * 9 + start)
-        b.any_group()
-    elif pattern == "ittsu":
-        for start in (0, 3, 6):
-            b.run(suit * 9 + start)
-        b.any_group()
-    elif pattern == "ryanpeikou":
-        for start in (rng.randrange(27) for _ in range(2)):
-            run = start - start % 9 + min(start % 9, 6)
-            b.run(run)
-            b.run(run)
-    elif pattern in ("junchan", "chanta"):
-        outside = [0, 8, 9, 17, 18, 26] + ([27, 28, 29, 30, 31, 32, 33] if pattern == "chanta"
-                                           else [])
-        for _ in range(4):
-            if rng.random() < 0.6:
-                b.run(rng.randrange(3) * 9 + rng.choice((0, 6)))
-            else:
-                b.triplet(rng.choice(outside))
-        b.pair(rng.choice(outside))
-        return
-    elif pattern == "doukou":
-        number = rng.randrange(9)
-        for s in range(3):
-            b.triplet(s * 9 + number)
-        b.any_group()
-    else:
-        dragons = [31, 32, 33]
-        rng.shuffle(dragons)
-        b.triplet(dragons[0])
-        b.triplet(dragons[1])
-        b.any_group()
-        b.any_group(suit)
-        b.pair(dragons[2])
-        return
-    b.pair(rng.randrange(NUM_KINDS))
-
-
-def _yakuman(b: _Builder) -> None:
-    rng = b.rng
-    kind = rng.choice(("daisangen", "shousuushii", "daisuushii", "tsuuiisou", "ryuuiisou",
-                       "chinroutou", "chuuren", "suuankou"))
-    if kind == "daisangen":
-        for dragon in (31, 32, 33):
-            b.triplet(dragon)
-        b.any_group(runs=0.5)
-        b.pair(rng.randrange(NUM_KINDS))
-    elif kind in ("shousuushii", "daisuushii"):
-        winds = [27, 28, 29, 30]
-        rng.shuffle(winds)
-        for wind in winds[:3]:
-            b.triplet(wind)
-        if kind == "daisuushii":
-            b.triplet(winds[3])
-            b.pair(rng.randrange(NUM_KINDS))
-        else:
-            b.pair(winds[3])
-            b.any_group(runs=0.5)
-    elif kind == "tsuuiisou":
-        honors = rng.sample(range(27, 34), 5)
-        for honor in honors[:4]:
-            b.triplet(honor)
-        b.pair(honors[4])
-    elif kind == "ryuuiisou":
-        green = [19, 20, 21, 23, 25, 32]
-        for _ in range(4):
-            if rng.random() < 0.4:
-                b.run(19)
-            else:
-                b.triplet(rng.choice(green))
-        b.pair(rng.choice(green))
-    elif kind == "chinroutou":
-        terminals = rng.sample([0, 8, 9, 17, 18, 26], 5)
-        for terminal in terminals[:4]:
-            b.triplet(terminal)
-        b.pair(terminals[4])
-    elif kind == "chuuren":
-        base = rng.randrange(3) * 9
-        for offset, count in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3)):
-            b.counts[base + offset] += count
-        b.counts[base + rng.randrange(9)] += 1
-    else:
-        kinds = rng.sample(range(NUM_KINDS), 5)
-        for triplet in kinds[:4]:
-            b.triplet(triplet)
-        b.pair(kinds[4])
-
-
-SHAPES = {
-    "ordinary": (_ordinary, 30),
-    "one-suit": (_one_suit, 14),
-    "honor-heavy": (_honor_heavy, 12),
-    "triplets": (_triplets, 8),
-    "seven-pairs": (_seven_pairs, 10),
-    "kokushi": (_kokushi, 4),
-    "patterned": (_patterned, 12),
-    "yakuman": (_yakuman, 10),
-}
-
-
-def random_tenpai(rng: random.Random, shape: str) -> tuple[int, ...]:
-    """A tenpai 13-tile hand of ``shape``: a complete 14-tile hand with one tile taken out."""
-    build = SHAPES[shape][0]
-    while True:
-        builder = _Builder(rng)
-        build(builder)
-        counts = builder.counts
-        if sum(counts) != 14 or max(counts) > 4:
-            continue  # more than four copies of a kind (R1): try again
-        counts[rng.choice([k for k in range(NUM_KINDS) if counts[k]])] -= 1
-        if waits(counts):  # an only-dead wait (R12) is not tenpai
-            return tuple(counts)
-
-
-def _indicator(rng: random.Random, counts: Sequence[int]) -> int:
-    """Half the time an indicator whose dora is in the hand, so that dora matter often."""
-    if rng.random() < 0.5:
-        target = rng.choice([k for k in range(NUM_KINDS) if counts[k]])
-        return next(k for k in range(NUM_KINDS) if dora_from_indicator(k) == target)
-    return rng.randrange(NUM_KINDS)
-
-
-def random_deal(rng: random.Random) -> Deal:
-    """A random tenpai hand of a random shape, seat, discard position and indicators."""
-    names = list(SHAPES)
-    shape = rng.choices(names, weights=[SHAPES[n][1] for n in names])[0]
-    counts = random_tenpai(rng, shape)
-    seat = rng.choice((EAST, WEST))
-    discard = rng.choice(("first", "middle", "middle", "last") if seat == EAST else
-                         ("first", "middle", "middle"))  # R17: only East can win on discard 34
-    return Deal(shape, counts, seat, discard, _indicator(rng, counts), _indicator(rng, counts))
+# The random hands (minefield.rules.random_hands)
 
 
 @cache
-def deals(seed: int = SEED, count: int = HANDS) -> tuple[Deal, ...]:
-    """The fixed, seeded set of deals the differential test runs on."""
+def cases(seed: int = SEED, count: int = HANDS) -> tuple[ScoringCase, ...]:
+    """The fixed, seeded set of hands the differential test runs on."""
     rng = random.Random(seed)
-    return tuple(random_deal(rng) for _ in range(count))
+    return tuple(random_case(rng) for _ in range(count))
 
 
-def batch(index: int) -> tuple[Deal, ...]:
-    """One of ``BATCHES`` equal slices of :func:`deals`."""
+def batch(index: int) -> tuple[ScoringCase, ...]:
+    """One of ``BATCHES`` equal slices of :func:`cases`."""
     size = -(-HANDS // BATCHES)
-    return deals()[index * size:(index + 1) * size]
+    return cases()[index * size:(index + 1) * size]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -409,20 +165,20 @@ def reference_waits(counts13: Sequence[int]) -> tuple[int, ...]:
     return tuple(found)
 
 
-def compare(deal: Deal, settings: RuleSettings = DEFAULT, dealer: bool = False
+def compare(case: ScoringCase, settings: RuleSettings = DEFAULT, dealer: bool = False
             ) -> Iterator[str]:
-    """Every disagreement between our engine and the reference on one deal, as messages."""
-    ctx = deal.context(dealer)
-    ours_waits = waits(deal.counts)
-    theirs_waits = reference_waits(deal.counts)
+    """Every disagreement between our engine and the reference on one hand, as messages."""
+    ctx = case.context(dealer)
+    ours_waits = waits(case.counts)
+    theirs_waits = reference_waits(case.counts)
     if ours_waits != theirs_waits:
-        yield (f"{deal}: waits {kinds_to_str(ours_waits)}, reference "
+        yield (f"{case}: waits {kinds_to_str(ours_waits)}, reference "
                f"{kinds_to_str(theirs_waits)}")
     for win in ours_waits:
-        value = score_counts(deal.counts, win, ctx, settings)
+        value = score_counts(case.counts, win, ctx, settings)
         assert value is not None
         ours = our_verdict(value)
-        theirs = reference_verdict(deal.counts, win, ctx, settings)
+        theirs = reference_verdict(case.counts, win, ctx, settings)
         problems = []
         if ours.eligible != theirs.eligible:
             problems.append(f"eligible {ours.eligible} vs {theirs.eligible}")
@@ -431,7 +187,7 @@ def compare(deal: Deal, settings: RuleSettings = DEFAULT, dealer: bool = False
             if not mine.same_as(other):
                 problems.append(f"{what} {mine} vs reference {other}")
         if problems:
-            yield (f"{deal}: ron on {kind_str(win)}: {'; '.join(problems)} "
+            yield (f"{case}: ron on {kind_str(win)}: {'; '.join(problems)} "
                    f"(our yaku {value.paid.yaku})")
 
 
@@ -439,19 +195,19 @@ def compare(deal: Deal, settings: RuleSettings = DEFAULT, dealer: bool = False
 # Tests
 
 
-def test_deals_cover_every_shape_and_situation() -> None:
+def test_cases_cover_every_shape_and_situation() -> None:
     """The random set really exercises what it claims to: every shape, seat and discard, and
     every kind of outcome the comparison should see."""
-    all_deals = deals()
-    assert len(all_deals) >= 2000
-    shapes = Counter(d.shape for d in all_deals)
+    all_cases = cases()
+    assert len(all_cases) >= 2000
+    shapes = Counter(c.shape for c in all_cases)
     assert set(shapes) == set(SHAPES) and min(shapes.values()) >= 50
-    assert {(d.seat_wind, d.discard) for d in all_deals} == {
+    assert {(c.seat_wind, c.discard) for c in all_cases} == {
         (EAST, "first"), (EAST, "middle"), (EAST, "last"), (WEST, "first"), (WEST, "middle")}
     outcomes: Counter[str] = Counter()
-    for deal in all_deals:
-        for win in waits(deal.counts):
-            value = score_counts(deal.counts, win, deal.context())
+    for case in all_cases:
+        for win in waits(case.counts):
+            value = score_counts(case.counts, win, case.context())
             assert value is not None
             basis, paid = value.basis, value.paid
             outcomes["eligible" if value.eligible else "not eligible"] += 1
@@ -476,21 +232,21 @@ def test_deals_cover_every_shape_and_situation() -> None:
                "honitsu", "chinitsu"]
     wanted += sorted(_OUR_YAKUMAN)
     missing = [outcome for outcome in wanted if not outcomes[outcome]]
-    assert not missing, f"never seen in the random deals: {missing}"
+    assert not missing, f"never seen in the random hands: {missing}"
 
 
 @pytest.mark.parametrize("index", range(BATCHES))
 def test_random_hands_agree_with_reference(index: int) -> None:
-    """Every wait of every random deal: same waits, R14 verdict, han, fu and points."""
-    problems = [problem for deal in batch(index) for problem in compare(deal)]
+    """Every wait of every random hand: same waits, R14 verdict, han, fu and points."""
+    problems = [problem for case in batch(index) for problem in compare(case)]
     assert not problems, f"{len(problems)} disagreements:\n" + "\n".join(problems[:20])
 
 
 def test_dealer_values_without_kiriage_agree_with_reference() -> None:
     """R23 dealer values (matches with ``dealer_bonus``) and R14 with kiriage off, on a slice."""
     settings = RuleSettings(kiriage=False)
-    problems = [problem for deal in deals()[:VARIANT_HANDS]
-                for problem in compare(deal, settings, dealer=True)]
+    problems = [problem for case in cases()[:VARIANT_HANDS]
+                for problem in compare(case, settings, dealer=True)]
     assert not problems, f"{len(problems)} disagreements:\n" + "\n".join(problems[:20])
 
 
@@ -509,8 +265,9 @@ class Pinned:
     dora: str = "7z"  # red dragon indicator: dora white dragon, absent unless wanted
     ura: str = "7z"
 
-    def deal(self) -> Deal:
-        return Deal("pinned", Hand.parse(self.hand).counts, kind_from_str(self.seat),
+    def scoring_case(self) -> ScoringCase:
+        """The hand and situation of this case, as the random ones are given."""
+        return ScoringCase("pinned", Hand.parse(self.hand).counts, kind_from_str(self.seat),
                     self.discard, kind_from_str(self.dora), kind_from_str(self.ura))
 
 
@@ -560,9 +317,9 @@ PINNED = [
 @pytest.mark.parametrize("case", PINNED, ids=[f"{p.hand}+{p.win}" for p in PINNED])
 def test_pinned_hands(case: Pinned) -> None:
     """Hand-written tricky cases: our values as RULES.md gives them, and the reference's."""
-    deal = case.deal()
+    scoring = case.scoring_case()
     win = kind_from_str(case.win)
-    value = score_counts(deal.counts, win, deal.context())
+    value = score_counts(scoring.counts, win, scoring.context())
     assert value is not None, f"{case.win} is not a wait of {case.hand}"
     ours = our_verdict(value)
 
@@ -571,8 +328,8 @@ def test_pinned_hands(case: Pinned) -> None:
 
     assert (ours.eligible, triple(ours.basis), triple(ours.paid)) == (
         case.eligible, case.basis, case.paid), case.note
-    assert waits(deal.counts) == reference_waits(deal.counts)
-    theirs = reference_verdict(deal.counts, win, deal.context())
+    assert waits(scoring.counts) == reference_waits(scoring.counts)
+    theirs = reference_verdict(scoring.counts, win, scoring.context())
     assert ours.eligible == theirs.eligible, case.note
     for mine, other in ((ours.basis, theirs.basis), (ours.paid, theirs.paid)):
         assert mine.same_as(other), case.note
@@ -582,14 +339,14 @@ def test_r18_a_real_yakuman_beats_kazoe_on_a_points_tie() -> None:
     """R18: suuankou tanki and a kazoe reading of the same tiles both pay 32000 with ura; the
     winner is paid the real yakuman, as the reference (and players) do."""
     case = PINNED[-1]
-    deal = case.deal()
+    scoring = case.scoring_case()
     win = kind_from_str(case.win)
-    value = score_counts(deal.counts, win, deal.context())
+    value = score_counts(scoring.counts, win, scoring.context())
     assert value is not None
     assert value.paid.yakuman == 1 and value.paid.limit == "yakuman"
     assert [name for name, _ in value.paid.yaku] == ["suuankou"]
     assert value.paid.reading.wait == "tanki"
-    theirs = reference_verdict(deal.counts, win, deal.context())
+    theirs = reference_verdict(scoring.counts, win, scoring.context())
     assert our_value(value.paid).same_as(theirs.paid)
 
 
@@ -602,3 +359,27 @@ def test_dead_wait_is_no_wait() -> None:
     fifth = list(counts)
     fifth[0] += 1
     assert Agari.is_agari(fifth)
+
+
+def _config_values(config: HandConfig) -> dict[str, object]:
+    """What a ``HandConfig`` is set to, its options as plain values (its yaku list is the
+    library's own and not configured)."""
+    return {name: vars(value) if name == "options" else value
+            for name, value in vars(config).items() if name != "yaku"}
+
+
+def test_the_analysis_benchmark_configures_the_reference_as_checked_here(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """benchmarks/bench_analyze.py times the reference with its own copy of
+    :func:`reference_config` (a script cannot import a test module): it must stay this one."""
+    spec = importlib.util.spec_from_file_location("bench_analyze", BENCHMARK)
+    assert spec is not None and spec.loader is not None
+    benchmark = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, benchmark)  # its dataclasses look it up there
+    spec.loader.exec_module(benchmark)
+    for case in cases()[:20]:
+        for settings in (DEFAULT, RuleSettings(kiriage=False, double_yakuman_waits=True)):
+            for dealer in (False, True):
+                ctx = case.context(dealer)
+                assert _config_values(benchmark.reference_config(ctx, settings)) == (
+                    _config_values(reference_config(ctx, settings)))

@@ -17,12 +17,11 @@ from minefield.rules.game import (
     IllegalCommand,
     Seat,
 )
+from minefield.rules.prepared import game_with_hands
 from minefield.rules.seed import SeedError, parse_seed, random_seed
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import parse_tiles, tiles_to_str
 from minefield.rules.wall import Deal
-
-from .conftest import PreparedGame
 
 EAST, WEST = Seat.EAST, Seat.WEST
 # East waits on 1m-4m-7m: 4m and 7m are mangan with tanyao/pinfu/dora (2m indicator -> 3m).
@@ -135,8 +134,8 @@ def test_r8_hands_never_change() -> None:
 
 # --- R10, R11: discards and the draw -----------------------------------------------------------
 
-def test_r10_r11_seventeen_discards_each_then_a_draw(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND, dora="2m")
+def test_r10_r11_seventeen_discards_each_then_a_draw() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND, dora="2m")
     for number in range(1, 35):
         seat = game.turn
         assert seat is (EAST if number % 2 else WEST)
@@ -147,8 +146,8 @@ def test_r10_r11_seventeen_discards_each_then_a_draw(make_game: PreparedGame) ->
     assert all(len(parse_tiles(game.view(s).own_pool)) == 4 for s in Seat)
 
 
-def test_r10_cannot_discard_a_hand_tile(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND)
+def test_r10_cannot_discard_a_hand_tile() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND)
     pool = game.view(EAST).own_pool
     hand_only = next(t for t in parse_tiles(EAST_HAND) if str(t) not in
                      [str(p) for p in parse_tiles(pool)])
@@ -160,8 +159,8 @@ def test_r10_cannot_discard_a_hand_tile(make_game: PreparedGame) -> None:
 
 # --- R13, R14, R18: ron ------------------------------------------------------------------------
 
-def test_r13_eligible_wait_wins_at_once(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
+def test_r13_eligible_wait_wins_at_once() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
     game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
     events = game.apply(WEST, Discard(tile="4m"))
     ended = events[EAST][-1]
@@ -172,9 +171,9 @@ def test_r13_eligible_wait_wins_at_once(make_game: PreparedGame) -> None:
     assert game.phase == "ended"
 
 
-def test_r18_ura_is_revealed_and_added_after_a_win(make_game: PreparedGame) -> None:
+def test_r18_ura_is_revealed_and_added_after_a_win() -> None:
     # ura indicator 4m: dora 5m, one in East's hand
-    game = make_game(EAST_HAND, WEST_HAND, west_pool="7m", dora="2m", ura="4m")
+    game = game_with_hands(EAST_HAND, WEST_HAND, west_pool="7m", dora="2m", ura="4m")
     game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
     game.apply(WEST, Discard(tile="7m"))
     assert game.result is not None and game.result.value is not None
@@ -185,8 +184,8 @@ def test_r18_ura_is_revealed_and_added_after_a_win(make_game: PreparedGame) -> N
 
 # --- R15: furiten ------------------------------------------------------------------------------
 
-def test_r15a_discarding_an_own_wait_is_permanent_furiten(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND, east_pool="1m", west_pool="4m", dora="2m")
+def test_r15a_discarding_an_own_wait_is_permanent_furiten() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="1m", west_pool="4m", dora="2m")
     events = game.apply(EAST, Discard(tile="1m"))
     furiten = [e for e in events[EAST] if isinstance(e, BecameFuriten)]
     assert not any(isinstance(e, BecameFuriten) for e in events[WEST])  # R26
@@ -196,9 +195,9 @@ def test_r15a_discarding_an_own_wait_is_permanent_furiten(make_game: PreparedGam
     assert game.phase == "discarding"
 
 
-def test_r15b_a_passed_cheap_wait_freezes_the_hand(make_game: PreparedGame) -> None:
+def test_r15b_a_passed_cheap_wait_freezes_the_hand() -> None:
     # 1m gives only riichi + pinfu (+1 dora) = 3 han: below mangan, so it passes.
-    game = make_game(EAST_HAND, WEST_HAND, west_pool="1m4m", dora="2m")
+    game = game_with_hands(EAST_HAND, WEST_HAND, west_pool="1m4m", dora="2m")
     for _ in range(2):  # past West's first discard, so no ippatsu (R16) lifts it
         game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
         game.apply(WEST, Discard(tile=_pool_filler(game, WEST)))
@@ -215,8 +214,8 @@ def test_r15b_a_passed_cheap_wait_freezes_the_hand(make_game: PreparedGame) -> N
     assert game.view(EAST).own_furiten is not None
 
 
-def test_r15_furiten_event_is_private(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND, east_pool="1m", dora="2m")
+def test_r15_furiten_event_is_private() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="1m", dora="2m")
     game.apply(EAST, Discard(tile="1m"))
     assert any(isinstance(e, BecameFuriten) for e in game.events_for(EAST))
     assert not any(isinstance(e, BecameFuriten) for e in game.events_for(WEST))
@@ -225,23 +224,23 @@ def test_r15_furiten_event_is_private(make_game: PreparedGame) -> None:
 
 # --- R16, R17: ippatsu and houtei --------------------------------------------------------------
 
-def test_r16_west_gets_ippatsu_on_the_first_discard_of_the_game(make_game: PreparedGame) -> None:
+def test_r16_west_gets_ippatsu_on_the_first_discard_of_the_game() -> None:
     # West: riichi + ippatsu + seat wind (333z) + dora 2z x2 (indicator 1z) = 5 han
-    game = make_game(EAST_HAND, WEST_HAND, east_pool="2z", dora="1z")
+    game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="2z", dora="1z")
     game.apply(EAST, Discard(tile="2z"))
     assert game.result is not None and game.result.winner is WEST
     assert game.result.value is not None
     assert "ippatsu" in [y.name for y in game.result.value.yaku]
 
 
-def test_r16_east_gets_ippatsu_only_on_wests_first_discard(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
+def test_r16_east_gets_ippatsu_only_on_wests_first_discard() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
     game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
     game.apply(WEST, Discard(tile="4m"))
     assert game.result is not None and game.result.value is not None
     assert "ippatsu" in [y.name for y in game.result.value.yaku]
 
-    later = make_game(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
+    later = game_with_hands(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
     for _ in range(2):
         later.apply(EAST, Discard(tile=_pool_filler(later, EAST)))
         later.apply(WEST, Discard(tile=_pool_filler(later, WEST)))
@@ -251,9 +250,9 @@ def test_r16_east_gets_ippatsu_only_on_wests_first_discard(make_game: PreparedGa
     assert "ippatsu" not in [y.name for y in later.result.value.yaku]
 
 
-def test_r17_houtei_on_the_last_discard(make_game: PreparedGame) -> None:
+def test_r17_houtei_on_the_last_discard() -> None:
     # 1m alone is 3 han (riichi, pinfu, dora): houtei makes it 4 han 30 fu, a kiriage mangan.
-    game = make_game(EAST_HAND, WEST_HAND, west_pool="1m", dora="2m")
+    game = game_with_hands(EAST_HAND, WEST_HAND, west_pool="1m", dora="2m")
     for _ in range(16):
         game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
         game.apply(WEST, Discard(tile=_pool_filler(game, WEST)))
@@ -266,8 +265,8 @@ def test_r17_houtei_on_the_last_discard(make_game: PreparedGame) -> None:
 
 # --- R26, R27: views ---------------------------------------------------------------------------
 
-def test_r26_a_view_shows_nothing_of_the_other_hand_or_pool(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND)
+def test_r26_a_view_shows_nothing_of_the_other_hand_or_pool() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND)
     view = game.view(EAST)
     dumped = view.model_dump_json()
     assert WEST_HAND not in dumped and str(game.hand_of(WEST)) not in dumped
@@ -277,8 +276,8 @@ def test_r26_a_view_shows_nothing_of_the_other_hand_or_pool(make_game: PreparedG
     assert isinstance(west_hand_event, HandChosen) and west_hand_event.hand is None
 
 
-def test_r26_everything_is_shown_at_the_end(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
+def test_r26_everything_is_shown_at_the_end() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND, west_pool="4m", dora="2m")
     game.apply(EAST, Discard(tile=_pool_filler(game, EAST)))
     game.apply(WEST, Discard(tile="4m"))
     end = game.view(EAST).end
@@ -287,15 +286,15 @@ def test_r26_everything_is_shown_at_the_end(make_game: PreparedGame) -> None:
     assert len(parse_tiles(end.pools[WEST])) == 21 and end.ura_indicator
 
 
-def test_r27_own_furiten_is_shown_with_its_cause(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND, east_pool="7m", dora="2m")
+def test_r27_own_furiten_is_shown_with_its_cause() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="7m", dora="2m")
     game.apply(EAST, Discard(tile="7m"))
     cause = game.view(EAST).own_furiten
     assert cause is not None and cause.tile == "7m" and cause.discard_number == 1
 
 
-def test_reprs_hide_tiles(make_game: PreparedGame) -> None:
-    game = make_game(EAST_HAND, WEST_HAND)
+def test_reprs_hide_tiles() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND)
     hand_event = next(e for e in game.events_for(EAST) if isinstance(e, HandChosen))
     for text in (repr(game), repr(game.view(EAST)), repr(ChooseHand(tiles=EAST_HAND)),
                  repr(hand_event), repr(game.hand_of(EAST)), repr(game.deal)):

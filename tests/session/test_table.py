@@ -6,6 +6,7 @@ import pytest
 
 from minefield.rules.auto import auto_command
 from minefield.rules.game import BecameFuriten, ChooseHand, Discard, Game, Seat
+from minefield.rules.prepared import game_with_hands
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import parse_tiles, tiles_to_str
 from minefield.session.protocol import (
@@ -17,7 +18,6 @@ from minefield.session.protocol import (
     parse_server_message,
 )
 from minefield.session.table import GameTable
-from tests.rules.conftest import prepared_game
 
 EAST, WEST = Seat.EAST, Seat.WEST
 PLAYERS = {EAST: PlayerInfo(name="Ann"), WEST: PlayerInfo(name="Bob", kind="bot")}
@@ -83,7 +83,7 @@ def test_an_illegal_command_is_rejected_to_its_seat_and_changes_nothing() -> Non
 
 def test_furiten_reaches_only_its_own_seat() -> None:
     # R15a, R26, R27: East discards its own wait; West's messages say nothing of it.
-    game = prepared_game("23m456m345p678s55s", "123m456p789s3332z", east_pool="1m", dora="2m")
+    game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1m", dora="2m")
     table = GameTable(game, PLAYERS)
     to_east, to_west = table.submit(EAST, None, Discard(tile="1m"), now=0.0)
     assert isinstance(to_east, Applied) and isinstance(to_west, Applied)
