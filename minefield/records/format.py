@@ -1,0 +1,310 @@
+"""The game record format: one JSONL file per game (ARCHITECTURE 6).
+
+A record has three kinds of line, each one JSON object:
+
+1. the header, line 1: ``{"record": "minefield", "version": 1, "seed": ..., "rules": {...},
+   "mode": ..., "players": {"east": ..., "west": ...}, "started": ...}``;
+2. one line per accepted command: ``{"seq": 1, "seat": "east", "command": {"type":
+   "choose_hand", "tiles": ...}, "at": ...}`` (``seq`` counts from 1);
+3. once the game has ended, the result and the revealed deal: ``{"result": {...},
+   "deal": {...}}``.
+
+Times are ISO 8601 in UTC (``2025-01-02T03:04:05.678Z``); tiles are mpsz. The dead wall is
+written tile by tile in its order (``"1m5p7z..."``, each tile with its own suit letter, which
+:func:`~minefield.rules.tiles.parse_tiles` reads back in order): the top row of seven, then the
+row beneath, so index 2 is the dora indicator and index 9 the ura indicator (R3).
+
+Every model forbids unknown keys; a later version may add optional keys with defaults, which
+old files simply lack. Models that hold the seed or hidden tiles never show them in a repr.
+
+>>> header = RecordHeader(seed="0" * 32, rules=RuleSettings(), mode="practice",
+...                       players=Players(east="Ann", west="Bot"), started=utc_now())
+>>> header
+RecordHeader(seed='<hidden>', mode='practice', players=Players(east='Ann', west='Bot'), ...)
+>>> RecordHeader.model_validate_json(header.model_dump_json()) == header
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+
+from minefield.rules.game import (
+    Command,
+    FuritenCause,
+    Game,
+    Seat,
+)
+from minefield.rules.report import YakuEntry
+from minefield.rules.settings import RuleSettings
+from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
+from minefield.rules.wall import DEAD_WALL_SIZE, DEAL_SIZE, tile_from_id
+
+RECORD_NAME: Final = "minefield"
+RECORD_VERSION: Final = 1
+#: The longest line a record may have (a real one is under 2 KiB); the reader skips longer ones.
+MAX_LINE_BYTES = 64 * 1024
+#: Where the dora and ura indicators lie in the dead wall string (R3).
+DORA_INDEX, URA_INDEX = 2, 7 + 2
+
+Mode = Literal["practice", "hotseat", "simulate", "network"]
+MODES: tuple[Mode, ...] = ("practice", "hotseat", "simulate", "network")
+
+
+def utc_now() -> datetime:
+    """The current time in UTC, to the millisecond (the clock of records)."""
+    return _to_utc(datetime.now(UTC))
+
+
+def _to_utc(value: datetime) -> datetime:
+    # Milliseconds, as written: a time read back equals the time written.
+    value = value.astimezone(UTC)
+    return value.replace(microsecond=value.microsecond // 1000 * 1000)
+
+
+def format_time(value: datetime) -> str:
+    """ISO 8601 in UTC with milliseconds: ``2025-01-02T03:04:05.678Z``."""
+    return _to_utc(value).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+UtcTime = Annotated[AwareDatetime, AfterValidator(_to_utc), PlainSerializer(format_time)]
+"""A timezone-aware time, kept in UTC and written as :func:`format_time` does."""
+
+
+def tiles_in_order(tiles: Iterable[Tile]) -> str:
+    """Tiles one by one, each with its suit letter, keeping their order: ``'1m5p7z1m'``."""
+    return "".join(str(tile) for tile in tiles)
+
+
+def _hidden_args(model: BaseModel, hidden: set[str]) -> Iterator[tuple[str | None, Any]]:
+    for name in type(model).model_fields:
+        yield name, "<hidden>" if name in hidden else getattr(model, name)
+
+
+class Players(BaseModel):
+    """Who sat where: a name, a bot level (``"A strong"``) or a player id."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    east: str
+    west: str
+
+    def of(self, seat: Seat) -> str:
+        """The player in ``seat``."""
+        return self.east if seat is Seat.EAST else self.west
+
+
+class RecordHeader(BaseModel):
+    """Line 1: what is needed to deal the game again (R2) and who played it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    record: Literal["minefield"] = RECORD_NAME
+    version: Literal[1] = RECORD_VERSION
+    seed: str = Field(pattern=r"^[0-9a-f]{32}$")
+    rules: RuleSettings
+    mode: Mode
+    players: Players
+    started: UtcTime
+
+    @classmethod
+    def for_game(cls, game: Game, mode: Mode, players: Players,
+                 started: datetime | None = None) -> RecordHeader:
+        """The header of ``game`` (its seed and rules), started now unless given."""
+        return cls(seed=game.seed, rules=game.settings, mode=mode, players=players,
+                   started=started or utc_now())
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        # The seed reveals the whole deal (R2): never in a repr, str or traceback.
+        yield from _hidden_args(self, {"seed"})
+
+    def __repr__(self) -> str:
+        return (f"RecordHeader(seed='<hidden>', mode={self.mode!r}, players={self.players!r},"
+                " ...)")
+
+
+class CommandLine(BaseModel):
+    """One accepted command: its number in the game (from 1), the seat and when."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seq: int = Field(ge=1)
+    seat: Seat
+    command: Command
+    at: UtcTime
+
+
+class FuritenBySeat(BaseModel):
+    """Each seat's furiten cause at the end (R15), or None."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    east: FuritenCause | None
+    west: FuritenCause | None
+
+
+class RecordResult(BaseModel):
+    """How the game ended (R11, R13, R18).
+
+    ``discard`` is the number (1-34) of the discard that ended the game, for a ron and for a
+    draw (always 34). A draw has no winner or tile, 0 points, han and fu, no limit, no yaku and
+    0 dora and ura. ``aka`` (red fives, R1) is written only when it is not 0.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["ron", "draw"]
+    winner: Seat | None
+    tile: str | None
+    discard: int | None = Field(ge=1, le=34)
+    points: int = Field(ge=0)
+    han: int = Field(ge=0)
+    fu: int = Field(ge=0)
+    limit: str | None
+    yaku: list[YakuEntry]
+    dora: int = Field(ge=0)
+    aka: int = Field(0, ge=0)
+    ura: int = Field(ge=0)
+    furiten: FuritenBySeat
+
+    @model_serializer(mode="wrap")
+    def _drop_zero_aka(self, handler: SerializerFunctionWrapHandler,
+                       info: SerializationInfo) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("aka") == 0:
+            del data["aka"]
+        return data
+
+    @model_validator(mode="after")
+    def _check_kind(self) -> RecordResult:
+        if self.kind == "ron" and (self.winner is None or self.tile is None):
+            raise ValueError("a ron needs a winner and a tile")
+        if self.kind == "draw" and (self.winner is not None or self.tile is not None):
+            raise ValueError("a draw has no winner and no tile")
+        return self
+
+    @classmethod
+    def of_game(cls, game: Game) -> RecordResult:
+        """The result of an ended ``game``; ValueError if it has not ended."""
+        end = game.result
+        if end is None:
+            raise ValueError("the game has not ended")
+        value = end.value
+        return cls(
+            kind=end.result, winner=end.winner, tile=end.win_tile, discard=end.discard_number,
+            points=value.points if value else 0, han=value.han if value else 0,
+            fu=value.fu if value else 0, limit=value.limit if value else None,
+            yaku=list(value.yaku) if value else [], dora=value.dora if value else 0,
+            aka=value.aka if value else 0, ura=value.ura if value else 0,
+            furiten=FuritenBySeat(east=end.furiten[Seat.EAST], west=end.furiten[Seat.WEST]),
+        )
+
+
+def _canonical(value: str, count: int, what: str, keep_order: bool = False) -> str:
+    tiles = parse_tiles(value)
+    if len(tiles) != count:
+        raise ValueError(f"{what} has {len(tiles)} tiles, expected {count}")
+    return tiles_in_order(tiles) if keep_order else tiles_to_str(tiles)
+
+
+class RecordDeal(BaseModel):
+    """The deal, revealed at the end: both seats' 34 tiles and the dead wall in order (R3, R5).
+
+    Its repr hides the tiles (a traceback must not show them; the file itself is private).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    east: str
+    west: str
+    dora_indicator: str
+    ura_indicator: str
+    dead_wall: str
+
+    @field_validator("east", "west")
+    @classmethod
+    def _check_seat_tiles(cls, value: str) -> str:
+        return _canonical(value, DEAL_SIZE, "a seat's deal")
+
+    @field_validator("dora_indicator", "ura_indicator")
+    @classmethod
+    def _check_indicator(cls, value: str) -> str:
+        return _canonical(value, 1, "an indicator")
+
+    @field_validator("dead_wall")
+    @classmethod
+    def _check_dead_wall(cls, value: str) -> str:
+        return _canonical(value, DEAD_WALL_SIZE, "the dead wall", keep_order=True)
+
+    @model_validator(mode="after")
+    def _check_indicators(self) -> RecordDeal:
+        dead = parse_tiles(self.dead_wall)
+        if str(dead[DORA_INDEX]) != self.dora_indicator:
+            raise ValueError(f"the dora indicator {self.dora_indicator} is not the dead wall's "
+                             f"third tile ({dead[DORA_INDEX]}, R3)")
+        if str(dead[URA_INDEX]) != self.ura_indicator:
+            raise ValueError(f"the ura indicator {self.ura_indicator} is not the tile beneath "
+                             f"the dora indicator ({dead[URA_INDEX]}, R3)")
+        return self
+
+    @classmethod
+    def of_game(cls, game: Game) -> RecordDeal:
+        """The deal of ``game`` (hidden information: write it only once the game has ended)."""
+        red = game.settings.red_fives
+        deal = game.deal
+
+        def tiles(ids: tuple[int, ...]) -> list[Tile]:
+            return [tile_from_id(i, red) for i in ids]
+
+        return cls(east=tiles_to_str(tiles(deal.east_tiles)),
+                   west=tiles_to_str(tiles(deal.west_tiles)),
+                   dora_indicator=str(game.dora_indicator), ura_indicator=str(game.ura_indicator),
+                   dead_wall=tiles_in_order(tiles(deal.dead_wall)))
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        yield from _hidden_args(self, set(type(self).model_fields))
+
+    def __repr__(self) -> str:
+        return "RecordDeal(<tiles hidden>)"
+
+
+class ResultLine(BaseModel):
+    """The last line: the result and the revealed deal."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    result: RecordResult
+    deal: RecordDeal
+
+    @classmethod
+    def of_game(cls, game: Game) -> ResultLine:
+        """The last line of an ended ``game``; ValueError if it has not ended."""
+        return cls(result=RecordResult.of_game(game), deal=RecordDeal.of_game(game))
+
+
+def dump_line(line: RecordHeader | CommandLine | ResultLine) -> bytes:
+    """One line of a record: compact JSON and a newline, UTF-8."""
+    return line.model_dump_json().encode() + b"\n"
+
+
+__all__ = [
+    "DORA_INDEX", "MAX_LINE_BYTES", "MODES", "RECORD_NAME", "RECORD_VERSION", "URA_INDEX",
+    "CommandLine", "FuritenBySeat", "Mode", "Players", "RecordDeal", "RecordHeader", "RecordResult",
+    "ResultLine", "UtcTime", "dump_line", "format_time", "tiles_in_order", "utc_now",
+]
