@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from rich.console import Console
@@ -23,6 +24,7 @@ from minefield.analyzer import (
     analyze_request,
     render_table,
 )
+from minefield.records import commands as record_commands
 from minefield.rules.game import Seat
 from minefield.rules.seed import SeedError, parse_seed
 from minefield.rules.settings import PRESETS
@@ -210,6 +212,8 @@ def _add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     s.add_argument("--seed", type=seed_argument, default=parse_seed(0), metavar="SEED",
                    help="master seed: 32 hex digits or a small number (default 0); each game's "
                    "deal and bots are derived from it")
+    s.add_argument("--records", type=Path, default=None, metavar="DIR",
+                   help="write each game's record (JSONL) in this folder")
     s.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
 
 
@@ -220,6 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_commands(sub)
     _add_analyze(sub)
     _add_bot_commands(sub)
+    record_commands.add_parsers(sub)
     return parser
 
 
@@ -230,6 +235,8 @@ def _run(args: argparse.Namespace) -> int:
         from minefield.bots.commands import run as run_bots
 
         return run_bots(args)
+    if args.command in record_commands.COMMANDS:
+        return record_commands.run(args)
     from minefield.tui.launch import run as run_game
 
     return run_game(args)

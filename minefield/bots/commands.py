@@ -21,6 +21,7 @@ from minefield.bots.base import Level
 from minefield.bots.hands import Deal34
 from minefield.bots.levels import HAND_POLICIES
 from minefield.bots.simulate import GameRecord, iter_games, summarize
+from minefield.records.commands import check_record_folder
 from minefield.rules.game import Seat
 from minefield.rules.hand import Hand
 from minefield.rules.report import WaitReport
@@ -145,6 +146,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.records is not None:
+        check_record_folder(args.records)
     label_a, label_b = f"A {args.east}", f"B {args.west}"
     records: list[GameRecord] = []
     started = time.perf_counter()
@@ -152,7 +155,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
                         TimeRemainingColumn(), console=Console(stderr=True), transient=True)
     with progress:
         task = progress.add_task(f"{args.east} vs {args.west}", total=args.games)
-        for record in iter_games(args.games, args.east, args.west, args.seed, args.jobs):
+        for record in iter_games(args.games, args.east, args.west, args.seed, args.jobs,
+                                 record_folder=args.records):
             records.append(record)
             progress.advance(task)
     elapsed = time.perf_counter() - started

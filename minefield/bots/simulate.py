@@ -17,10 +17,13 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from minefield.bots.base import Bot
 from minefield.bots.levels import make_bot
+from minefield.records.format import Players
+from minefield.records.writer import write_game
 from minefield.rules.game import Game, GameEnded, Seat
 from minefield.rules.seed import derive_int, derive_seed, parse_seed
 from minefield.rules.settings import RuleSettings
@@ -74,14 +77,20 @@ def play_game(game: Game, east: Bot, west: Bot) -> GameEnded:
 
 def play_one(index: int, master_seed: int | str, level_a: str, level_b: str,
              settings: RuleSettings | None = None,
-             factory: BotFactory = make_bot) -> GameRecord:
-    """Play game ``index`` of a simulation."""
+             factory: BotFactory = make_bot, record_folder: Path | None = None) -> GameRecord:
+    """Play game ``index`` of a simulation; with ``record_folder``, save its record there
+    (players ``A <level>`` and ``B <level>``)."""
     seed = game_seed(master_seed, index)
     bot_a = factory(level_a, bot_seed(master_seed, index, "a"))
     bot_b = factory(level_b, bot_seed(master_seed, index, "b"))
     a_seat = Seat.EAST if index % 2 == 0 else Seat.WEST
     east, west = (bot_a, bot_b) if a_seat is Seat.EAST else (bot_b, bot_a)
-    end = play_game(Game(seed, settings), east, west)
+    game = Game(seed, settings)
+    end = play_game(game, east, west)
+    if record_folder is not None:
+        names = {a_seat: f"A {level_a}", a_seat.other: f"B {level_b}"}
+        write_game(game, "simulate", Players(east=names[Seat.EAST], west=names[Seat.WEST]),
+                   record_folder)
     winner: Side | None = None
     if end.winner is not None:
         winner = "a" if end.winner is a_seat else "b"
@@ -93,24 +102,28 @@ def play_one(index: int, master_seed: int | str, level_a: str, level_b: str,
     )
 
 
-def _play_chunk(args: tuple[Sequence[int], int | str, str, str, RuleSettings | None]
-                ) -> list[GameRecord]:
-    indices, master_seed, level_a, level_b, settings = args
-    return [play_one(i, master_seed, level_a, level_b, settings) for i in indices]
+def _play_chunk(args: tuple[Sequence[int], int | str, str, str, RuleSettings | None,
+                             Path | None]) -> list[GameRecord]:
+    indices, master_seed, level_a, level_b, settings, folder = args
+    return [play_one(i, master_seed, level_a, level_b, settings, record_folder=folder)
+            for i in indices]
 
 
 def iter_games(games: int, level_a: str, level_b: str, seed: int | str = 0,
-               jobs: int | None = None, settings: RuleSettings | None = None
-               ) -> Iterator[GameRecord]:
-    """Play the games, yielding records in game order (in ``jobs`` worker processes)."""
+               jobs: int | None = None, settings: RuleSettings | None = None,
+               record_folder: Path | None = None) -> Iterator[GameRecord]:
+    """Play the games, yielding records in game order (in ``jobs`` worker processes); with
+    ``record_folder``, each game's record file is written in that folder by its worker."""
     cores = os.cpu_count() or 1
     jobs = min(jobs or cores, cores, -(-games // 4))  # no more workers than cores or chunks
     if jobs <= 1 or games <= 1:
         for index in range(games):
-            yield play_one(index, seed, level_a, level_b, settings)
+            yield play_one(index, seed, level_a, level_b, settings,
+                           record_folder=record_folder)
         return
     chunk = 4
-    work = [(range(start, min(games, start + chunk)), seed, level_a, level_b, settings)
+    work = [(range(start, min(games, start + chunk)), seed, level_a, level_b, settings,
+             record_folder)
             for start in range(0, games, chunk)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for records in pool.map(_play_chunk, work):
@@ -118,9 +131,10 @@ def iter_games(games: int, level_a: str, level_b: str, seed: int | str = 0,
 
 
 def simulate(games: int, level_a: str, level_b: str, seed: int | str = 0,
-             jobs: int | None = None, settings: RuleSettings | None = None) -> list[GameRecord]:
+             jobs: int | None = None, settings: RuleSettings | None = None,
+             record_folder: Path | None = None) -> list[GameRecord]:
     """All records of :func:`iter_games` as a list."""
-    return list(iter_games(games, level_a, level_b, seed, jobs, settings))
+    return list(iter_games(games, level_a, level_b, seed, jobs, settings, record_folder))
 
 
 # ---------------------------------------------------------------------------------------------
