@@ -18,6 +18,7 @@ LocalSession(mode=practice, phase=choosing, discards=0, <tiles hidden>)
 from __future__ import annotations
 
 import asyncio
+import traceback
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,6 +29,31 @@ from minefield.session.base import SessionMode
 
 #: The pause before a bot's discard, so that a player can follow the game.
 DEFAULT_THINK_SECONDS = 0.7
+
+
+class SeatFailed(Exception):
+    """The other seat (the bot; later a remote peer) failed.
+
+    It keeps the failure's type and where it was raised (file, line, function), never its
+    message, traceback or locals: those may hold that seat's hidden tiles, and this error is
+    written to the error log and to the terminal.
+    """
+
+    def __init__(self, seat: Seat, kind: str, where: tuple[str, ...] = ()) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.where = where
+        lines = [f"the {seat.value} seat failed with {kind}"]
+        if where:
+            lines += ["raised at (innermost last):", *(f"  {place}" for place in where)]
+        super().__init__("\n".join(lines))
+
+    @classmethod
+    def of(cls, seat: Seat, error: BaseException) -> SeatFailed:
+        """``error`` of ``seat`` reduced to its type name and the places it went through."""
+        frames = traceback.extract_tb(error.__traceback__)
+        return cls(seat, type(error).__qualname__,
+                   tuple(f"{frame.filename}:{frame.lineno} in {frame.name}" for frame in frames))
 
 
 class LocalSession:
@@ -115,7 +141,11 @@ class LocalSession:
         return self._game.phase == "discarding" and self._game.turn is seat
 
     async def wait_for_others(self) -> None:
-        """Let the bot make its move: it thinks in a thread, then pauses before a discard."""
+        """Let the bot make its move: it thinks in a thread, then pauses before a discard.
+
+        Any failure of the bot (an error, an illegal command) raises :class:`SeatFailed`, which
+        keeps no text of the original: it may name the bot's tiles.
+        """
         seat = self.bot_seat
         if seat is None or self._bot is None or not self.needs_others():
             return
@@ -123,12 +153,19 @@ class LocalSession:
         view = self._game.view(seat)
         loop = asyncio.get_running_loop()
         started = loop.time()
-        command = await asyncio.to_thread(bot.act, view)
-        if view.phase == "discarding":
-            await asyncio.sleep(max(0.0, self.think_seconds - (loop.time() - started)))
-        if self._game.view(seat) != view:
-            return  # the game moved on meanwhile (it never should); the bot will act again
-        self._game.apply(seat, command)
+        try:
+            command = await asyncio.to_thread(bot.act, view)
+            if view.phase == "discarding":
+                await asyncio.sleep(max(0.0, self.think_seconds - (loop.time() - started)))
+            if self._game.view(seat) != view:
+                return  # the game moved on meanwhile (it never should); the bot will act again
+            self._game.apply(seat, command)  # a bot's illegal command names its tiles too
+            return
+        except Exception as error:
+            failure = SeatFailed.of(seat, error)
+        # Raised outside the except block: the original (its text, its frames' locals) is
+        # neither chained nor kept.
+        raise failure from None
 
     # -- hidden information stays hidden (ARCHITECTURE 3) ---------------------------------------
 

@@ -24,6 +24,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.worker import WorkerFailed
 
 from minefield.bots import make_bot
 from minefield.bots.base import Bot, Level
@@ -31,7 +32,7 @@ from minefield.rules.game import Discard, IllegalCommand, Seat
 from minefield.rules.seed import derive_int, parse_seed, random_seed
 from minefield.rules.settings import RuleSettings, SettingsError
 from minefield.session import LocalSession, Session
-from minefield.session.local import DEFAULT_THINK_SECONDS
+from minefield.session.local import DEFAULT_THINK_SECONDS, SeatFailed
 from minefield.tui.commands import ScreenActions
 from minefield.tui.config import Preferences, config_dir, load_preferences, save_preferences
 from minefield.tui.messages import (
@@ -436,9 +437,14 @@ class MinefieldApp(App[int]):
             super()._handle_exception(error)
             return
         self._recoveries += 1
+        if isinstance(error, WorkerFailed) and isinstance(error.error, Exception):
+            error = error.error  # the session worker's own error, with its traceback
         where = self._log_error(error)
         self.errors.append(type(error).__name__)
-        self.call_later(self._recover, type(error).__name__, where)
+        name = type(error).__name__
+        if isinstance(error, SeatFailed):  # its type only: the text may hold hidden tiles
+            name = f"{error.kind} from {self.session.seat_name(error.seat)}"
+        self.call_later(self._recover, name, where)
 
     async def _recover(self, name: str, where: str) -> None:
         self._waiting = False

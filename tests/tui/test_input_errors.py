@@ -3,13 +3,22 @@ other seat's failure is logged without its text."""
 
 from __future__ import annotations
 
-import pytest
+import asyncio
 
+import pytest
+from textual.pilot import Pilot
+from textual.worker import WorkerFailed
+
+from minefield.bots.base import Bot
+from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
+from minefield.rules.tiles import parse_tiles
+from minefield.session.local import SeatFailed
 from minefield.tui import app as app_module
 from minefield.tui.app import MAX_RECOVERIES, MinefieldApp
+from minefield.tui.config import config_dir
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import MessageScreen
-from tests.tui.conftest import make_app
+from tests.tui.conftest import StandInBot, make_app, screen_text
 
 
 class Clock:
@@ -65,3 +74,69 @@ async def test_a_tight_crash_loop_still_ends_the_app(monkeypatch: pytest.MonkeyP
                 await pilot.pause()
     assert app.return_code == 1
     assert app.errors == ["RuntimeError"] * MAX_RECOVERIES
+
+
+class TellingBot(StandInBot):
+    """A bot whose failure message holds its own tiles, ``failures`` times in a row."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__()
+        self.failures = failures
+        self.hidden = ""
+
+    def act(self, view: PlayerView) -> ChooseHand | Discard:
+        """Fail with the tiles in the message, then play as the stand-in."""
+        if self.failures:
+            self.failures -= 1
+            self.hidden = view.own_tiles
+            raise RuntimeError(f"cannot decide with {self.hidden}")
+        return super().act(view)
+
+
+async def settle(pilot: Pilot[int]) -> None:
+    """Let the session's worker end, however it ends, then the messages it posted."""
+    await asyncio.gather(*(worker.wait() for worker in pilot.app.workers),
+                         return_exceptions=True)
+    await pilot.pause()
+
+
+def bot_factory(bot: Bot) -> object:
+    """A factory that hands out ``bot``."""
+    return lambda level, seed: bot
+
+
+async def test_the_bots_failure_is_logged_and_shown_without_its_text() -> None:
+    bot = TellingBot(failures=1)
+    app = make_app(bot_factory=bot_factory(bot), catch_errors=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot)
+        assert len(parse_tiles(bot.hidden)) == 34  # the bot's tiles were in the message
+        assert isinstance(app.screen, MessageScreen)
+        text = screen_text(app)
+        assert "Something went wrong" in text and bot.hidden not in text, text
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session is not None and app.session.view(Seat.EAST).opponent_ready
+        assert isinstance(app.screen, HandBuilderScreen)
+        assert bot.hidden not in screen_text(app)
+    log = (config_dir() / "errors.log").read_text()
+    assert "RuntimeError" in log and "in act" in log  # the type and where, for the bug report
+    assert bot.hidden not in log and "cannot decide" not in log
+
+
+async def test_a_bot_that_always_fails_ends_the_app_without_its_text(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    bot = TellingBot(failures=10 * MAX_RECOVERIES)
+    app = make_app(bot_factory=bot_factory(bot), catch_errors=True)
+    with pytest.raises(WorkerFailed) as failure:
+        async with app.run_test(size=(100, 32)) as pilot:
+            for _ in range(10 * MAX_RECOVERIES):
+                if not app.is_running:
+                    break
+                await settle(pilot)
+    assert app.return_code == 1 and bot.hidden
+    report = capfd.readouterr().err  # what the terminal shows after the exit
+    assert "RuntimeError" in report and bot.hidden not in report and "cannot decide" not in report
+    assert isinstance(failure.value.error, SeatFailed) and bot.hidden not in str(failure.value)
+    log = (config_dir() / "errors.log").read_text()
+    assert log.count("RuntimeError") == MAX_RECOVERIES and bot.hidden not in log
