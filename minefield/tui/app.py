@@ -100,6 +100,8 @@ class MinefieldApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", "Help"),
         Binding("f2", "settings", "Settings", show=False),
+        # Replaces Textual's own ctrl+q, which quits at once even in the middle of a game.
+        Binding("ctrl+q", "quit", "Quit (asks first during a game)", show=False, priority=True),
     ]
 
     def __init__(self, request: GameRequest | None = None, *,
@@ -127,6 +129,7 @@ class MinefieldApp(App[int]):
         self._base_depth = 0
         self._recoveries = 0
         self._last_error_at = -math.inf
+        self._quit_question: ConfirmScreen | None = None
         self.errors: list[str] = []
 
     # -- start-up --------------------------------------------------------------------------------
@@ -359,8 +362,7 @@ class MinefieldApp(App[int]):
             ("Result", ResultScreen.BINDINGS),
             ("Menu", MenuScreen.BINDINGS),
             ("Everywhere", [*self.BINDINGS, Binding("ctrl+p", "command_palette",
-                                                    "Command palette (every action, themes)"),
-                            Binding("ctrl+q", "quit", "Quit")]),
+                                                    "Command palette (every action, themes)")]),
         ]
         self.push_screen(HelpScreen(keys_markdown(self, sections)))
 
@@ -370,12 +372,16 @@ class MinefieldApp(App[int]):
             return
         self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
 
+    def _game_on(self) -> bool:
+        """A game is being played here and has not ended (leaving it loses it)."""
+        session = self.session
+        return session is not None and session.view(session.local_seats[0]).phase != "ended"
+
     async def action_menu(self) -> None:
         """Back to the menu (asks first while a game is on)."""
-        session = self.session
-        if session is None:
+        if self.session is None:
             return
-        if session.view(session.local_seats[0]).phase == "ended":
+        if not self._game_on():
             await self._leave_game()
             return
 
@@ -385,6 +391,22 @@ class MinefieldApp(App[int]):
 
         await self.push_screen(ConfirmScreen("Leave this game? It cannot be resumed.",
                                              yes="Leave the game", no="Keep playing"), answered)
+
+    async def action_quit(self) -> None:
+        """Quit; while a game is on, ask first as leaving it for the menu does (a stray
+        ctrl+q must not end a hot-seat game). Ctrl+q on that question quits."""
+        if not self._game_on() or self.screen is self._quit_question:
+            self.exit()
+            return
+
+        def answered(leave: bool | None) -> None:
+            self._quit_question = None
+            if leave:
+                self.exit()
+
+        self._quit_question = ConfirmScreen(
+            "Quit Minefield? This game cannot be resumed.", yes="Quit", no="Keep playing")
+        await self.push_screen(self._quit_question, answered)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette's app commands (Help comes from its key binding), without Screenshot:
