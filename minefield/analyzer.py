@@ -10,8 +10,6 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
-from rich.table import Table
-from rich.text import Text
 
 from minefield.rules.game import Seat
 from minefield.rules.hand import Hand
@@ -137,28 +135,3 @@ def analyze_line(line: str) -> str:
     except ValidationError as error:
         raise AnalyzeError(describe_request_error(error)) from None
     return analyze_request(request).model_dump_json()
-
-
-def render_table(result: AnalyzeResult) -> Table | Text:
-    """A readable Rich table of the waits, or a notice when the hand is not tenpai."""
-    if not result.tenpai:
-        return Text(f"{result.hand}: not tenpai (no live wait), so it can never win (R12).",
-                    style="bold yellow")
-    table = Table(title=f"{result.hand}: waits", title_justify="left")
-    table.add_column("wait", no_wrap=True)
-    table.add_column("ron?", no_wrap=True)
-    table.add_column("points", justify="right", no_wrap=True)
-    table.add_column("han/fu", justify="right", no_wrap=True)
-    table.add_column("limit", no_wrap=True)
-    table.add_column("dora/ura", no_wrap=True)
-    table.add_column("yaku and reading", ratio=1)
-    for wait in result.waits:
-        verdict = Text("yes", style="green") if wait.eligible else Text("no", style="red")
-        yaku = ", ".join(f"{y.name} {y.han}" for y in wait.yaku)
-        dora = f"{wait.dora}{f'+{wait.aka}r' if wait.aka else ''}/{wait.ura}"
-        reading = Text(f"{wait.wait}: {' '.join(wait.groups)}", style="dim")
-        table.add_row(wait.tile, verdict, str(wait.points), f"{wait.han}/{wait.fu}",
-                      wait.limit or "-", dora, Text.assemble(yaku, "\n", reading))
-    table.caption = ("ron? is R14's verdict (mangan without ura); points, han and limit include "
-                     "ura dora")
-    return table

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from minefield.cli import main, serve_jsonl
+from minefield.cli import main
+from minefield.cli.jsonl import serve_jsonl
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from minefield.analyzer import analyze_line
-from minefield.bots.commands import bot_hand_line
-from minefield.cli import MAX_LINE_BYTES, read_lines, serve_jsonl
+from minefield.bots.bot_hand import bot_hand_line
+from minefield.cli.jsonl import MAX_LINE_BYTES, read_lines, serve_jsonl
 from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
 
 ROOT = Path(__file__).resolve().parent.parent

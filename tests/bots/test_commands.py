@@ -10,7 +10,7 @@ from typing import ClassVar
 import pytest
 
 from minefield.analyzer import AnalyzeRequest, analyze_request
-from minefield.bots.commands import BotHandRequest, bot_hand
+from minefield.bots.bot_hand import BotHandRequest, bot_hand
 from minefield.cli import main
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import counts_of, kind_from_str, parse_tiles

@@ -1,8 +1,8 @@
-"""``minefield history`` and ``minefield replay`` (hooked into :mod:`minefield.cli`).
+"""``minefield history`` and ``minefield replay`` .
 
 Bad input (an unreadable file, a folder that cannot be listed) is one line on stderr and exit
-status 2 (:class:`minefield.cli.UsageError`). ``replay`` exits 1 with one line on stderr when a
-record's commands do not replay to its stored result.
+status 2 (:class:`~minefield.cli.common.UsageError`). ``replay`` exits 1 with one line on
+stderr when a record's commands do not replay to its stored result.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from minefield.cli.common import Subparsers, UsageError
 from minefield.records.history import history_table, list_history
 from minefield.records.paths import DATA_ENV, records_dir
 from minefield.records.reader import ReadRecord, RecordError, read_record
@@ -25,7 +26,7 @@ from minefield.records.writer import ensure_folder
 COMMANDS = ("history", "replay")
 
 
-def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Add the ``history`` and ``replay`` subcommands."""
     h = sub.add_parser("history", help="list saved games, newest first",
                        description="List the saved game records (date, mode, players, result, "
@@ -45,9 +46,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 def check_record_folder(folder: Path) -> None:
     """Create ``folder`` (0700) if needed and check that records can be written in it;
-    :class:`minefield.cli.UsageError` saying why not (``simulate --records``)."""
-    from minefield.cli import UsageError
-
+    :class:`~minefield.cli.common.UsageError` saying why not (``simulate --records``)."""
     try:
         ensure_folder(folder)
     except OSError as error:
@@ -67,8 +66,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_history(args: argparse.Namespace) -> int:
-    from minefield.cli import UsageError
-
     folder: Path = args.dir if args.dir is not None else records_dir()
     if args.dir is not None and not folder.is_dir():
         raise UsageError(f"{folder}: not a folder")
@@ -86,8 +83,6 @@ def _run_history(args: argparse.Namespace) -> int:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
-    from minefield.cli import UsageError
-
     try:
         record = read_record(args.file)
     except RecordError as error:

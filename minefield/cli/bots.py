@@ -1,99 +1,61 @@
-"""``minefield bot-hand`` and ``minefield simulate`` (arguments parsed in :mod:`minefield.cli`).
-
-Bad input is one clear line on stderr and exit status 2 (:class:`minefield.cli.UsageError`);
-a bad ``--jsonl`` line gives ``{"error": "line N: ..."}`` on its line and the other lines go on.
-"""
+"""``minefield bot-hand`` and ``minefield simulate``: a bot's hand from 34 tiles, and
+bot-against-bot statistics."""
 
 from __future__ import annotations
 
 import argparse
-import random
 import time
+from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
-from minefield.analyzer import RED_FIVES_UNUSED, RequestError, describe_request_error
-from minefield.bots.base import Level
+from minefield.bots.bot_hand import (
+    BotHandError,
+    BotHandRequest,
+    BotHandResult,
+    bot_hand,
+    bot_hand_line,
+)
 from minefield.bots.hands import Deal34
-from minefield.bots.levels import HAND_POLICIES
 from minefield.bots.simulate import GameRecord, iter_games, summarize
-from minefield.records.commands import check_record_folder
+from minefield.cli.common import LEVEL_NAMES, SEATS, Subparsers, UsageError, seed_argument
+from minefield.cli.jsonl import serve_jsonl
+from minefield.cli.records import check_record_folder
 from minefield.rules.game import Seat
-from minefield.rules.hand import Hand
-from minefield.rules.report import WaitReport
-from minefield.rules.score import analyze
-from minefield.rules.settings import RuleSettings
-from minefield.rules.tiles import Tile, TileError, kind_from_str, parse_tiles
+from minefield.rules.seed import parse_seed
+from minefield.rules.tiles import kind_from_str
 
 
-class BotHandRequest(BaseModel):
-    """One ``bot-hand`` request (a ``--jsonl`` line or the command's arguments)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    tiles: str
-    seat: Seat = Seat.EAST
-    dora: str | None = None
-    level: Level = "strong"
-
-
-class BotHandResult(BaseModel):
-    """The hand a bot keeps: its waits exactly as ``minefield analyze`` reports them."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    hand: str
-    tenpai: bool
-    waits: list[WaitReport]
-    candidates: int
-
-
-class BotHandError(RequestError):
-    """A request that cannot be answered; the message says what is wrong."""
-
-
-def bot_hand(request: BotHandRequest, settings: RuleSettings | None = None
-             ) -> tuple[BotHandResult, Deal34]:
-    """The hand the bot of ``request.level`` keeps from the 34 tiles."""
-    settings = settings or RuleSettings()
-    try:
-        tiles = parse_tiles(request.tiles)
-    except TileError as error:
-        raise BotHandError(f"tiles: {error}") from None
-    if any(t.red for t in tiles) and not settings.red_fives:
-        raise BotHandError(f"tiles: {RED_FIVES_UNUSED}")
-    indicator = None
-    if request.dora is not None and request.dora.lower() != "none":
-        try:
-            tile = Tile.parse(request.dora)
-        except TileError as error:
-            raise BotHandError(f"dora indicator: {error}") from None
-        if tile.red and not settings.red_fives:
-            raise BotHandError(f"dora indicator: {RED_FIVES_UNUSED}")
-        indicator = tile.kind
-    try:
-        deal = Deal34.from_tiles(tiles, indicator, request.seat, settings)
-    except TileError as error:
-        raise BotHandError(f"tiles: {error}") from None
-    choice = HAND_POLICIES[request.level](deal, random.Random(0))
-    hand = Hand.parse(deal.hand_tiles(choice.hand))
-    reports = [WaitReport.from_value(v) for v in analyze(hand, deal.context, settings)]
-    result = BotHandResult(hand=str(hand), tenpai=bool(reports), waits=reports,
-                           candidates=choice.candidates)
-    return result, deal
-
-
-def bot_hand_line(line: str) -> str:
-    """One ``--jsonl`` request in, its result's JSON out; :class:`BotHandError` for a bad one."""
-    try:
-        request = BotHandRequest.model_validate_json(line)
-    except ValidationError as error:
-        raise BotHandError(describe_request_error(error)) from None
-    return bot_hand(request)[0].model_dump_json()
+def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
+    """Add the ``bot-hand`` and ``simulate`` subcommands."""
+    b = sub.add_parser("bot-hand", help="the hand a bot would build from 34 tiles",
+                       description="Show the 13-tile hand a bot keeps from 34 tiles, with its "
+                       "waits and what each pays (as minefield analyze reports them).")
+    b.add_argument("tiles", nargs="?", help="34 tiles in mpsz notation")
+    b.add_argument("--seat", choices=SEATS, default="east", help="the bot's seat wind")
+    b.add_argument("--dora", default=None, metavar="IND", help="dora indicator")
+    b.add_argument("--level", choices=LEVEL_NAMES, default="strong", help="bot level")
+    out = b.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument("--jsonl", action="store_true", help="JSON requests on stdin, one per line")
+    s = sub.add_parser("simulate", help="bot-vs-bot games with statistics",
+                       description="Play bot-vs-bot games (seats swapped every other game) and "
+                       "print wins, deal-ins, draws and mean points per game with a 95% "
+                       "confidence interval. Same seed, same results.")
+    s.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    s.add_argument("--east", choices=LEVEL_NAMES, default="strong",
+                   help="level of the bot that is East in the first game (default strong)")
+    s.add_argument("--west", choices=LEVEL_NAMES, default="normal",
+                   help="level of the second bot (default normal)")
+    s.add_argument("--seed", type=seed_argument, default=parse_seed(0), metavar="SEED",
+                   help="master seed: 32 hex digits or a small number (default 0); each game's "
+                   "deal and bots are derived from it")
+    s.add_argument("--records", type=Path, default=None, metavar="DIR",
+                   help="write each game's record (JSONL) in this folder")
+    s.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
 
 
 def render_bot_hand(result: BotHandResult, deal: Deal34, level: str) -> Table | Text:
@@ -118,8 +80,6 @@ def render_bot_hand(result: BotHandResult, deal: Deal34, level: str) -> Table | 
 
 
 def _run_bot_hand(args: argparse.Namespace) -> int:
-    from minefield.cli import UsageError, serve_jsonl
-
     if args.jsonl:
         if args.tiles:
             raise UsageError("--jsonl reads requests from stdin: give no TILES argument")
@@ -140,8 +100,6 @@ def _run_bot_hand(args: argparse.Namespace) -> int:
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
-    from minefield.cli import UsageError
-
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.jobs is not None and args.jobs < 1:
@@ -180,7 +138,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``bot-hand`` or ``simulate``; returns the exit status."""
+    """Run ``bot-hand`` or ``simulate``; the exit status."""
     if args.command == "bot-hand":
         return _run_bot_hand(args)
     return _run_simulate(args)

@@ -1,0 +1,59 @@
+"""``minefield``, ``minefield practice`` and ``minefield hotseat``: run the app.
+
+>>> import argparse
+>>> request_from_args(argparse.Namespace(command="practice", seed="3", level="easy",
+...                                      seat="west", rules=None))
+GameRequest(mode='practice', seed='3', level='easy', seat=<Seat.WEST: 'west'>, rules=None)
+>>> request_from_args(argparse.Namespace(command=None)) is None
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from minefield.cli.common import LEVEL_NAMES, SEATS, SEED_HELP, Subparsers, seed_argument
+from minefield.rules.game import Seat
+from minefield.rules.settings import PRESETS
+
+if TYPE_CHECKING:
+    from minefield.tui.app import GameRequest
+
+
+def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
+    """Add the ``practice`` and ``hotseat`` subcommands."""
+    p = sub.add_parser("practice", help="play against a bot")
+    p.add_argument("--seed", type=seed_argument, default=None, metavar="SEED",
+                   help=SEED_HELP)
+    p.add_argument("--level", choices=LEVEL_NAMES, default=None, help="bot level")
+    p.add_argument("--seat", choices=SEATS, default=None, help="your seat")
+    p.add_argument("--rules", choices=list(PRESETS), default=None, help="rule preset")
+    h = sub.add_parser("hotseat", help="two players at one terminal")
+    h.add_argument("--seed", type=seed_argument, default=None, metavar="SEED",
+                   help=SEED_HELP)
+    h.add_argument("--rules", choices=list(PRESETS), default=None, help="rule preset")
+
+
+def request_from_args(args: argparse.Namespace) -> GameRequest | None:
+    """The game the command line asks for (None: show the menu)."""
+    from minefield.tui.app import GameRequest  # Textual loads only for the game itself
+
+    if args.command == "practice":
+        return GameRequest("practice", seed=args.seed, level=args.level,
+                           seat=Seat(args.seat) if args.seat else None, rules=args.rules)
+    if args.command == "hotseat":
+        return GameRequest("hotseat", seed=args.seed, rules=args.rules)
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the app until the player quits; the exit status (non-zero after a crash).
+
+    Textual restores the terminal on every exit, a crash included.
+    """
+    from minefield.tui.app import MinefieldApp
+
+    app = MinefieldApp(request_from_args(args))
+    app.run()
+    return app.return_code or 0
