@@ -1,0 +1,160 @@
+"""``minefield serve`` and the client side of ``host``, ``join`` and ``resume``.
+
+For :mod:`minefield.cli`: :func:`add_parsers` adds ``serve`` (run it with :func:`run`);
+:func:`add_client_parsers` adds ``host``, ``join`` and ``resume`` (turn their arguments into a
+connected :class:`~minefield.session.remote.RemoteSession` with :func:`connect`, which raises
+:class:`~minefield.session.remote.RemoteError` with a one-line message).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+
+from minefield.bots.base import LEVELS
+from minefield.rules.settings import PRESETS
+from minefield.server.config import (
+    SHARED_ACCOUNT_ENV,
+    SOCKET_ENV,
+    ServerConfig,
+    default_data_dir,
+    default_socket_path,
+)
+from minefield.session.remote import RemoteSession, host, join, resume
+
+SERVE_COMMANDS = ("serve",)
+CLIENT_COMMANDS = ("host", "join", "resume")
+
+Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number above 0")
+    return value
+
+
+def _seconds(text: str) -> int:
+    value = _positive(text)
+    if value != int(value):
+        raise argparse.ArgumentTypeError(f"{text!r}: give whole seconds")
+    return int(value)
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``serve`` (also used by ``python -m minefield.server``)."""
+    parser.add_argument("--socket", type=Path, default=None, metavar="PATH",
+                        help=f"the socket to listen on (default: ${SOCKET_ENV}, else "
+                        "$XDG_RUNTIME_DIR/minefield/minefield.sock, else "
+                        "/tmp/minefield-$UID/minefield.sock)")
+    parser.add_argument("--data", type=Path, default=None, metavar="DIR",
+                        help="where game records are kept (default: server/ in the user data "
+                        "folder)")
+    parser.add_argument("--group", default=None, metavar="NAME",
+                        help="shared host: the socket is 0660 and its folder 0750, both of this "
+                        "group (its members may play)")
+    parser.add_argument("--shared-account", default=None, metavar="USER",
+                        help="the SSH account shared by several players; only its connections "
+                        f"may name their player (default: ${SHARED_ACCOUNT_ENV})")
+    parser.add_argument("--hand-seconds", type=_seconds, default=180, metavar="S",
+                        help="R25: time to build the hand (default 180)")
+    parser.add_argument("--discard-seconds", type=_seconds, default=15, metavar="S",
+                        help="R25: time for each discard (default 15)")
+    parser.add_argument("--grace-seconds", type=_positive, default=60.0, metavar="S",
+                        help="a disconnected player's moves wait this long per game before "
+                        "the clocks play them (default 60)")
+    parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                        help="processes computing bot moves (default: one per core)")
+    parser.add_argument("--bot-think", type=float, default=0.7, metavar="S",
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--idle-seconds", type=_positive, default=45.0, help=argparse.SUPPRESS)
+    parser.add_argument("--code-seconds", type=_positive, default=600.0, help=argparse.SUPPRESS)
+    parser.add_argument("--test-seeds", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--verbose", "-v", action="store_true", help="log every connection")
+
+
+def add_parsers(sub: Subparsers) -> None:
+    """Add the ``serve`` subcommand."""
+    serve = sub.add_parser(
+        "serve", help="run the game server for play over SSH",
+        description="Run the Minefield game server in the foreground (logs on stderr). "
+        "Players on this host connect with `minefield host`, `join CODE` and `resume`.")
+    add_serve_arguments(serve)
+
+
+def add_client_parsers(sub: Subparsers) -> None:
+    """Add ``host``, ``join`` and ``resume`` (their options only; the app runs them)."""
+    h = sub.add_parser("host", help="host a network game and get a room code to share")
+    h.add_argument("--bot", choices=LEVELS, default=None,
+                   help="play a bot on the server instead of a person")
+    h.add_argument("--rules", choices=sorted(PRESETS), default="standard",
+                   help="the rules preset (default standard)")
+    j = sub.add_parser("join", help="join a network game with its room code")
+    j.add_argument("code", metavar="CODE", help="the 6-character room code")
+    r = sub.add_parser("resume", help="go back to your unfinished network game")
+    for parser in (h, j, r):
+        parser.add_argument("--socket", type=Path, default=None, metavar="PATH",
+                            help=f"the game server's socket (default: ${SOCKET_ENV}, else the "
+                            "per-user default)")
+        parser.add_argument("--player", default=None, metavar="NAME",
+                            help="the player's name (honoured only from the server's shared "
+                            "SSH account)")
+
+
+async def connect(args: argparse.Namespace) -> RemoteSession:
+    """A connected session for parsed ``host``, ``join`` or ``resume`` arguments; raises
+    :class:`~minefield.session.remote.RemoteError` (one line) when the server refuses."""
+    if args.command == "host":
+        return await host(bot=args.bot, rules=args.rules, socket=args.socket,
+                          player=args.player)
+    if args.command == "join":
+        return await join(args.code, socket=args.socket, player=args.player)
+    return await resume(socket=args.socket, player=args.player)
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    """The daemon's configuration from ``serve``'s arguments."""
+    return ServerConfig(
+        socket=args.socket or default_socket_path(),
+        data=args.data or default_data_dir(),
+        group=args.group,
+        shared_account=args.shared_account or os.environ.get(SHARED_ACCOUNT_ENV) or None,
+        hand_seconds=args.hand_seconds,
+        discard_seconds=args.discard_seconds,
+        grace_seconds=args.grace_seconds,
+        bot_workers=args.bot_workers,
+        bot_think=max(0.0, args.bot_think),
+        idle_seconds=args.idle_seconds,
+        code_seconds=args.code_seconds,
+        test_seeds=args.test_seeds,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``serve`` in the foreground until SIGTERM or SIGINT; the exit status."""
+    from minefield.server.daemon import Daemon, ServeError
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s minefield-serve %(levelname)s: %(message)s")
+    logging.getLogger("minefield").setLevel(logging.DEBUG if args.verbose else logging.INFO)
+    config = config_from_args(args)
+    try:
+        asyncio.run(Daemon(config).run())
+    except ServeError as error:
+        print(f"minefield serve: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+__all__ = ["CLIENT_COMMANDS", "SERVE_COMMANDS", "add_client_parsers", "add_parsers",
+           "add_serve_arguments", "config_from_args", "connect", "run"]

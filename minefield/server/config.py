@@ -1,0 +1,99 @@
+"""Where the daemon listens and keeps its games, and its limits (every one a setting).
+
+The socket: ``--socket PATH``, else ``$MINEFIELD_SOCKET``, else
+``$XDG_RUNTIME_DIR/minefield/minefield.sock``, else ``/tmp/minefield-$UID/minefield.sock``.
+Clients find it the same way. The data (game records): ``--data DIR``, else ``server/`` in
+the user data folder (``$MINEFIELD_DATA_DIR/server`` when that is set).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from minefield.records.paths import data_dir
+
+SOCKET_ENV = "MINEFIELD_SOCKET"
+SHARED_ACCOUNT_ENV = "MINEFIELD_SHARED_ACCOUNT"
+SOCKET_NAME = "minefield.sock"
+
+
+def default_socket_path() -> Path:
+    """The socket when none is given: ``$MINEFIELD_SOCKET``, the runtime folder, or /tmp."""
+    explicit = os.environ.get(SOCKET_ENV)
+    if explicit:
+        return Path(explicit)
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and Path(runtime).is_dir():
+        return Path(runtime) / "minefield" / SOCKET_NAME
+    return Path(f"/tmp/minefield-{os.getuid()}") / SOCKET_NAME
+
+
+def socket_path(explicit: str | Path | None = None) -> Path:
+    """``explicit`` if given, else :func:`default_socket_path`."""
+    return Path(explicit) if explicit else default_socket_path()
+
+
+def default_data_dir() -> Path:
+    """Where the daemon keeps its records when ``--data`` is not given."""
+    return data_dir() / "server"
+
+
+@dataclass(slots=True)
+class ServerConfig:
+    """Everything the daemon can be told. Times are seconds."""
+
+    socket: Path = field(default_factory=default_socket_path)
+    data: Path = field(default_factory=default_data_dir)
+    #: Shared host: the socket is 0660 and its folder 0750, both of this group.
+    group: str | None = None
+    #: The SSH account whose connections may name their player (``--player``).
+    shared_account: str | None = None
+    #: R25 clocks of network games.
+    hand_seconds: int = 180
+    discard_seconds: int = 15
+    #: How long a disconnected player's moves wait before the server plays them (per game).
+    grace_seconds: float = 60.0
+    #: A room code lasts this long unclaimed.
+    code_seconds: float = 600.0
+    #: After a game, how long the room waits for a rematch.
+    rematch_seconds: float = 600.0
+    #: Connections that send nothing for this long are closed (clients ping every 10 s).
+    idle_seconds: float = 45.0
+    #: The hello must come this soon after connecting.
+    hello_seconds: float = 10.0
+    #: Every discard is answered no sooner than this after it arrived (a ron check that takes
+    #: longer on a hit must not tell the discarder by its timing).
+    discard_pace: float = 0.010
+    #: A bot waits this long before a discard (so players can follow); hands are not delayed.
+    bot_think: float = 0.7
+    #: Processes computing bot moves (default: the number of cores).
+    bot_workers: int | None = None
+    #: Threads writing records (fsync blocks; many games write at once).
+    io_threads: int = 32
+    #: Per connection: a burst of this many messages, refilled at ``rate`` per second.
+    burst: int = 40
+    rate: float = 10.0
+    #: Messages dropped over the limit before the connection is closed (refilled 1/s).
+    abuse: int = 20
+    #: Wrong room codes per person: a burst, then one every ``code_retry_seconds``.
+    code_attempts: int = 5
+    code_retry_seconds: float = 20.0
+    #: Open games (or waiting rooms) one person may hold.
+    max_games_per_player: int = 4
+    #: Connections one person may hold at once.
+    max_connections_per_player: int = 8
+    #: Accept a seed in the hello (tests and benchmarks only: a seed reveals both deals).
+    test_seeds: bool = False
+    #: Bytes queued for a client that does not read before it is dropped.
+    max_write_buffer: int = 1024 * 1024
+
+    @property
+    def games_dir(self) -> Path:
+        """The folder of game records (0700)."""
+        return self.data / "games"
+
+
+__all__ = ["SHARED_ACCOUNT_ENV", "SOCKET_ENV", "ServerConfig", "default_data_dir",
+           "default_socket_path", "socket_path"]

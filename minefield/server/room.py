@@ -1,0 +1,641 @@
+"""A room on the daemon: one game at a time between two seats, its record, clocks and bot.
+
+A room is created by ``host``: the game is dealt at once (the host's seat follows from the
+seed, R6) and, without a bot, the room waits for ``join`` with its code. The game starts when
+both seats are taken: then its record is created and its clocks (R25) run. Every change goes
+through :class:`~minefield.session.table.GameTable` under the room's lock (one writer per
+game), in a worker thread because the record is fsynced before anyone hears of a command
+(ARCHITECTURE 6). Each seat is sent the messages GameTable built for that seat alone (R26).
+
+Presence: a player whose connection drops keeps their seat. Their moves wait for them during a
+grace period (a budget per game, so leaving and coming back cannot stall a game for ever); then
+their clock runs out as anyone's would and the server plays for them (R25). After the game,
+both players may ask for a rematch in the same room: a new game with the seats swapped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from minefield.records.format import Players, RecordHeader
+from minefield.records.reader import RecordError
+from minefield.records.replay import replay_record
+from minefield.records.writer import RECORD_SUFFIX, RecordWriter, ensure_folder, new_record_path
+from minefield.rules.game import ChooseHand, Discard, Game, Seat
+from minefield.rules.seed import derive_int, random_seed
+from minefield.rules.settings import RuleSettings
+from minefield.server.bots import BotPool
+from minefield.server.config import ServerConfig
+from minefield.server.identity import Identity, display_name
+from minefield.server.wire import RoomState, Welcome, WireError
+from minefield.session.protocol import (
+    Applied,
+    Closed,
+    Notice,
+    PlayerInfo,
+    Presence,
+    Rejected,
+    SeatClock,
+    ServerMessageType,
+    Snapshot,
+    TableView,
+)
+from minefield.session.table import GameTable
+
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+_BOT_NAME = re.compile(r"^Bot \((easy|normal|strong)\)$")
+WAITING_NAME = "(waiting)"
+FINISHED_FOLDER = "finished"
+
+
+class Client(Protocol):
+    """A connection as a room sees it: messages go out, and it can be closed."""
+
+    def send(self, message: BaseModel) -> None:
+        """Queue one message (never blocks; a client that does not read is dropped)."""
+        ...
+
+    def close(self) -> None:
+        """Close the connection (after the queued messages)."""
+        ...
+
+
+class Services(Protocol):
+    """What a room needs from the daemon."""
+
+    config: ServerConfig
+    bots: BotPool
+
+    def now(self) -> float:
+        """The event loop's clock."""
+        ...
+
+    def run_io(self, function: Callable[..., _T], *args: Any) -> Awaitable[_T]:
+        """Run ``function`` (which may fsync) in the record threads."""
+        ...
+
+    def room_closed(self, room: Room) -> None:
+        """Forget ``room`` (its code, its id, its players' entries)."""
+        ...
+
+    def room_renamed(self, room: Room, old_id: str) -> None:
+        """``room`` plays a new game under a new id (a rematch)."""
+        ...
+
+
+@dataclass(slots=True)
+class Seated:
+    """Who holds a seat: a person (``identity``), a bot (``level``) or nobody yet."""
+
+    identity: Identity | None = None
+    level: str | None = None
+    client: Client | None = None
+    #: Seconds of grace left in this game; and when the running grace period ends.
+    grace_budget: float = 0.0
+    grace_until: float | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a bot seat."""
+        return self.level is not None
+
+    @property
+    def taken(self) -> bool:
+        """True once a person or a bot holds the seat."""
+        return self.identity is not None or self.level is not None
+
+    @property
+    def record_name(self) -> str:
+        """The player as the record has it: an identity key or ``Bot (level)``."""
+        if self.level is not None:
+            return f"Bot ({self.level})"
+        return self.identity.key if self.identity is not None else WAITING_NAME
+
+    def info(self, now: float) -> PlayerInfo:
+        """The player as both seats see them."""
+        if self.level is not None:
+            return PlayerInfo(name=f"Bot ({self.level})", kind="bot")
+        if self.identity is None:
+            return PlayerInfo(name=WAITING_NAME, present=False)
+        grace = None
+        if self.client is None and self.grace_until is not None:
+            grace = round(max(0.0, self.grace_until - now), 3)
+        return PlayerInfo(name=self.identity.name, present=self.client is not None,
+                          grace_left=grace)
+
+
+def _seated_from_record(name: str, grace: float, now: float) -> Seated:
+    bot = _BOT_NAME.match(name)
+    if bot:
+        return Seated(level=bot.group(1))
+    return Seated(identity=Identity(key=name, name=display_name(name)), grace_budget=grace,
+                  grace_until=now + grace)
+
+
+class Room:
+    """One room: its seats, its current game and everything that keeps the game moving."""
+
+    def __init__(self, services: Services, game_id: str, game: Game,
+                 seats: dict[Seat, Seated]) -> None:
+        self.services = services
+        self.config = services.config
+        self.id = game_id
+        self.game = game
+        self.seats = seats
+        self.table: GameTable | None = None
+        self.code: str | None = None
+        self.code_expires: float | None = None
+        self.ended_at: float | None = None
+        self.rematch_asks: set[Seat] = set()
+        self.closed = False
+        self.lock = asyncio.Lock()
+        self._writer: RecordWriter | None = None
+        self._drafts: dict[Seat, str] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def __repr__(self) -> str:
+        return f"Room({self.id!r}, phase={self.game.phase}, <tiles hidden>)"
+
+    # -- creating ----------------------------------------------------------------------------------
+
+    @classmethod
+    def host(cls, services: Services, identity: Identity, settings: RuleSettings,
+             bot: str | None = None, seed: str | None = None) -> Room:
+        """A new room with ``identity`` in the seat the seed gives the host (R6)."""
+        config = services.config
+        game = Game(seed or random_seed(), settings)
+        seat = Seat.EAST if game.deal.east_player == 0 else Seat.WEST
+        seats = {seat: Seated(identity=identity, grace_budget=config.grace_seconds),
+                 seat.other: Seated(level=bot)}
+        return cls(services, _new_game_id(config), game, seats)
+
+    @classmethod
+    def restore(cls, services: Services, path: Path) -> Room:
+        """The unfinished game of the record at ``path``, going on (after a restart).
+
+        Raises :class:`RecordError` for a record that cannot go on (ended, not a network
+        game, or commands that do not replay).
+        """
+        writer, record = RecordWriter.resume(path)
+        try:
+            if record.header.mode != "network":
+                raise RecordError(f"{path.name}: not a network game")
+            replay = replay_record(record)
+            if not replay.consistent or replay.applied != writer.seq:
+                raise RecordError(f"{path.name}: its commands do not replay")
+        except BaseException:
+            writer.close()
+            raise
+        now = services.now()
+        grace = services.config.grace_seconds
+        players = record.header.players
+        seats = {seat: _seated_from_record(players.of(seat), grace, now) for seat in Seat}
+        room = cls(services, path.name.removesuffix(RECORD_SUFFIX), replay.game, seats)
+        room._writer = writer
+        room.table = GameTable(replay.game, room._infos(now), recorder=writer, now=now)
+        room.table.seq = replay.applied
+        return room
+
+    @property
+    def waiting(self) -> bool:
+        """True while the room waits for its second player."""
+        return self.table is None
+
+    @property
+    def ended(self) -> bool:
+        """True once the current game has ended."""
+        return self.game.phase == "ended"
+
+    def seat_of(self, identity: Identity) -> Seat | None:
+        """The seat ``identity`` holds here, or None."""
+        for seat, seated in self.seats.items():
+            if seated.identity is not None and seated.identity.key == identity.key:
+                return seat
+        return None
+
+    def free_seat(self) -> Seat | None:
+        """The seat nobody holds yet, or None."""
+        for seat, seated in self.seats.items():
+            if not seated.taken:
+                return seat
+        return None
+
+    # -- what seats see ----------------------------------------------------------------------------
+
+    def _now(self) -> float:
+        return self.services.now()
+
+    def _infos(self, now: float) -> dict[Seat, PlayerInfo]:
+        return {seat: seated.info(now) for seat, seated in self.seats.items()}
+
+    def _snapshot(self, seat: Seat, now: float) -> Snapshot:
+        if self.table is not None:
+            return self.table.snapshot(seat, now)
+        table = TableView(view=self.game.view(seat), seq=0, players=self._infos(now),
+                          clocks={s: SeatClock() for s in Seat})
+        return Snapshot(seat=seat, table=table)
+
+    def _presence(self, seat: Seat, now: float) -> list[ServerMessageType]:
+        seated = self.seats[seat]
+        if self.table is None:
+            infos = self._infos(now)
+            return [Presence(seat=s, players=infos) for s in Seat]
+        info = seated.info(now)
+        return self.table.set_presence(seat, info.present, info.grace_left)
+
+    def _send(self, messages: Sequence[ServerMessageType | RoomState]) -> None:
+        for message in messages:
+            client = self.seats[message.seat].client
+            if client is not None:
+                client.send(message)
+
+    def _tell(self, text: str,
+              severity: Literal["information", "warning", "error"] = "information") -> None:
+        self._send([Notice(seat=s, text=text, severity=severity) for s in Seat])
+
+    def _welcome(self, seat: Seat, resumed: bool) -> Welcome:
+        identity = self.seats[seat].identity
+        return Welcome(seat=seat, game=self.id, code=self.code, resumed=resumed,
+                       player=identity.name if identity is not None else "?")
+
+    # -- seats coming and going --------------------------------------------------------------------
+
+    async def attach(self, seat: Seat, client: Client, resumed: bool) -> None:
+        """``client`` plays ``seat`` from now on: welcome, snapshot, presence for everyone.
+
+        An older connection of the same seat is told and closed (one terminal per seat).
+        """
+        async with self.lock:
+            seated = self.seats[seat]
+            old = seated.client
+            if old is not None and old is not client:
+                old.send(Closed(seat=seat, reason="This seat was taken over by a newer "
+                                "connection."))
+                old.close()
+            now = self._now()
+            if seated.grace_until is not None:
+                seated.grace_budget = max(0.0, seated.grace_until - now)
+                seated.grace_until = None
+            seated.client = client
+            client.send(self._welcome(seat, resumed))
+            if self.table is None and all(s.taken for s in self.seats.values()):
+                await self._start()
+                return
+            client.send(self._snapshot(seat, now))
+            if self.ended and self.rematch_asks:
+                client.send(RoomState(seat=seat, rematch=sorted(self.rematch_asks)))
+            self._send(self._presence(seat, now))
+            self._after_change()
+
+    def claim(self, seat: Seat, identity: Identity) -> None:
+        """``identity`` takes the free ``seat`` (a join with the room's code)."""
+        self.seats[seat] = Seated(identity=identity, grace_budget=self.config.grace_seconds)
+        self.code = None
+        self.code_expires = None
+
+    async def detach(self, seat: Seat, client: Client, left: bool) -> None:
+        """``client`` of ``seat`` is gone (``left``: on purpose, so without grace)."""
+        async with self.lock:
+            seated = self.seats[seat]
+            if seated.client is not client or self.closed:
+                return
+            seated.client = None
+            now = self._now()
+            if self.table is None:
+                if left:
+                    await self._close("The host left: the room is closed.")
+                return
+            if self.ended:
+                if not any(s.client is not None for s in self.seats.values()):
+                    await self._close("Both players left.")
+                    return
+                self.rematch_asks.discard(seat)
+            elif left or seated.grace_budget <= 0:
+                seated.grace_budget = 0.0
+                seated.grace_until = None
+            else:
+                seated.grace_until = now + seated.grace_budget
+            self._send(self._presence(seat, now))
+            self._after_change()
+
+    # -- what seats do -----------------------------------------------------------------------------
+
+    async def command(self, seat: Seat, command_id: str, command: ChooseHand | Discard,
+                      received: float) -> None:
+        """Apply ``seat``'s command (its outcome goes out as messages)."""
+        async with self.lock:
+            if self.closed:
+                return
+            if self.table is None:
+                client = self.seats[seat].client
+                if client is not None:
+                    client.send(Rejected(seat=seat, command_id=command_id, reason=(
+                        f"The game starts when the other player joins (room code {self.code}).")))
+                return
+            await self._apply(seat, command_id, command, received)
+
+    def draft(self, seat: Seat, tiles: str) -> None:
+        """Remember ``seat``'s hand-builder choice (R25's automatic hand keeps it)."""
+        if self.table is not None:
+            self.table.draft(seat, tiles)
+        else:
+            self._drafts[seat] = tiles
+
+    async def rematch(self, seat: Seat) -> None:
+        """``seat`` asks for (or accepts) a rematch; both asked: a new game, seats swapped."""
+        async with self.lock:
+            if self.closed:
+                return
+            client = self.seats[seat].client
+            if not self.ended:
+                if client is not None:
+                    client.send(WireError(code="not_allowed",
+                                          message="A rematch can be asked for once the game is "
+                                          "over."))
+                return
+            self.rematch_asks.add(seat)
+            for other, seated in self.seats.items():
+                if seated.is_bot:
+                    self.rematch_asks.add(other)
+            if self.rematch_asks == set(Seat):
+                await self._new_game()
+                return
+            self._send([RoomState(seat=s, rematch=sorted(self.rematch_asks)) for s in Seat])
+            name = self.seats[seat].info(self._now()).name
+            self._send([Notice(seat=seat.other, text=f"{name} asks for a rematch.")])
+
+    # -- inside: the game --------------------------------------------------------------------------
+
+    def _record_path(self) -> Path:
+        return ensure_folder(self.config.games_dir) / f"{self.id}{RECORD_SUFFIX}"
+
+    def _create_writer(self, players: Players) -> RecordWriter:
+        header = RecordHeader.for_game(self.game, "network", players)
+        return RecordWriter(self._record_path(), header)
+
+    async def _start(self) -> None:
+        """Both seats are taken: create the record and the table, and tell both (lock held)."""
+        now = self._now()
+        players = Players(east=self.seats[Seat.EAST].record_name,
+                          west=self.seats[Seat.WEST].record_name)
+        problem = None
+        try:
+            self._writer = await self.services.run_io(self._create_writer, players)
+        except (OSError, ValueError) as error:
+            log.error("game %s: its record cannot be created (%s)", self.id,
+                      type(error).__name__)
+            problem = "The game record could not be created: this game is not saved."
+        now = self._now()
+        self.table = GameTable(self.game, self._infos(now), recorder=self._writer, now=now)
+        for seat, tiles in self._drafts.items():
+            self.table.draft(seat, tiles)
+        self._drafts.clear()
+        self._send([self.table.snapshot(seat, now) for seat in Seat])
+        if problem is not None:
+            self._tell(problem, "error")
+        log.info("game %s: started", self.id)
+        self._after_change()
+
+    async def _new_game(self) -> None:
+        """A rematch: a new game with the seats swapped, under a new id (lock held)."""
+        old_id = self.id
+        self.seats = {seat.other: seated for seat, seated in self.seats.items()}
+        for seated in self.seats.values():
+            seated.grace_budget = self.config.grace_seconds
+            seated.grace_until = None
+        self.game = Game(random_seed(), self.game.settings)
+        self.id = _new_game_id(self.config)
+        self.table = None
+        self._writer = None
+        self.ended_at = None
+        self.rematch_asks = set()
+        self.services.room_renamed(self, old_id)
+        for seat, seated in self.seats.items():
+            if seated.client is not None:
+                seated.client.send(self._welcome(seat, resumed=False))
+        await self._start()
+
+    async def _apply(self, seat: Seat, command_id: str | None, command: ChooseHand | Discard,
+                     received: float) -> None:
+        """Submit to the table (in a record thread), pace discards, send (lock held)."""
+        assert self.table is not None
+        table = self.table
+        try:
+            messages = await self.services.run_io(table.submit, seat, command_id, command,
+                                                  self._now())
+        except Exception as error:  # a bug or the record: never lose the game or the daemon
+            log.error("game %s: a command of %s failed (%s)", self.id, seat,
+                      type(error).__name__)
+            now = self._now()
+            messages = [table.snapshot(s, now) for s in Seat]
+            messages.extend(Notice(seat=s, severity="error", text="The server had a problem "
+                                   "with the last move; the table was sent again.") for s in Seat)
+        if isinstance(command, Discard):
+            await self._pace(messages, received)
+        self._send(messages)
+        self._after_change()
+
+    async def _pace(self, messages: list[ServerMessageType], received: float) -> None:
+        """Hold a discard's answer until ``discard_pace`` after it arrived, hit or miss."""
+        if any(isinstance(m, Applied) for m in messages):
+            delay = received + self.config.discard_pace - self._now()
+            if delay > 0:
+                await asyncio.sleep(delay)
+
+    def wake(self) -> None:
+        """Start the clocks and the bot of a restored game (once the daemon runs)."""
+        self._after_change()
+
+    def _after_change(self) -> None:
+        """After anything: note the end, let a bot move, set the room's alarm."""
+        if self.closed:
+            return
+        if self.ended and self.ended_at is None and self.table is not None:
+            self.ended_at = self._now()
+            self._finish_record()
+            log.info("game %s: ended", self.id)
+        self._maybe_bot()
+        self._reschedule()
+
+    def _finish_record(self) -> None:
+        """Move an ended game's record to ``finished/`` (a restart reads only unfinished ones)."""
+        writer = self._writer
+        if writer is None or not writer.closed:
+            return
+        folder = self.config.games_dir / FINISHED_FOLDER
+
+        def move() -> None:
+            ensure_folder(folder)
+            writer.path.rename(folder / writer.path.name)
+
+        task = asyncio.ensure_future(self.services.run_io(move))
+        task.add_done_callback(_ignore_errors)
+
+    # -- inside: the bot ---------------------------------------------------------------------------
+
+    def _maybe_bot(self) -> None:
+        if self.table is None or self.ended:
+            return
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        for seat, seated in self.seats.items():
+            if seated.is_bot and self.table.must_act(seat):
+                self._bot_task = asyncio.create_task(self._bot_turn(seat, self.table.seq))
+                return
+
+    async def _bot_turn(self, seat: Seat, seq: int) -> None:
+        """The bot computes in a worker process, waits a moment before a discard, plays."""
+        assert self.table is not None
+        level = self.seats[seat].level or "easy"
+        view = self.table.game.view(seat)
+        started = self._now()
+        command, problem = await self.services.bots.act(
+            level, derive_int(self.game.seed, "server bot", seat.value), view)
+        if problem is not None:
+            log.warning("game %s: the bot failed (%s)", self.id, problem)
+            self._tell(f"The bot failed ({problem}); the automatic move was played for it.",
+                       "warning")
+        if view.phase == "discarding":
+            await asyncio.sleep(max(0.0, self.config.bot_think - (self._now() - started)))
+        async with self.lock:
+            self._bot_task = None
+            if self.closed or self.table is None or self.table.seq != seq:
+                self._after_change()
+                return
+            await self._apply(seat, None, command, self._now())
+
+    # -- inside: time ------------------------------------------------------------------------------
+
+    def _in_grace(self, seat: Seat, now: float) -> bool:
+        until = self.seats[seat].grace_until
+        return until is not None and until > now
+
+    def _next_wake(self, now: float) -> float | None:
+        """When the room must next act: a clock, a grace period, a code or the rematch window."""
+        times = [s.grace_until for s in self.seats.values() if s.grace_until is not None]
+        if self.table is None:
+            if self.code_expires is not None:
+                times.append(self.code_expires)
+        elif self.ended:
+            if self.ended_at is not None:
+                times.append(self.ended_at + self.config.rematch_seconds)
+        else:
+            deadlines = {seat: now + (clock.remaining or 0.0)
+                         for seat, clock in self.table.clocks(now).items() if clock.running}
+            blocked = any(when <= now and self._in_grace(seat, now)
+                          for seat, when in deadlines.items())
+            if not blocked:  # else the grace period's end is the next time to look
+                times.extend(max(when, self.seats[seat].grace_until or 0.0)
+                             for seat, when in deadlines.items())
+        return min(times) if times else None
+
+    def _reschedule(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.closed:
+            return
+        wake = self._next_wake(self._now())
+        if wake is not None:
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_at(wake, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        task = asyncio.create_task(self._tick())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tick(self) -> None:
+        """The alarm: expire a code, close after the rematch window, end grace, play R25."""
+        async with self.lock:
+            if self.closed:
+                return
+            now = self._now()
+            if self.table is None:
+                if self.code_expires is not None and self.code_expires <= now:
+                    minutes = round(self.config.code_seconds / 60)
+                    await self._close(f"No one joined within {minutes} minutes: the room code "
+                                      "has expired.")
+                    return
+            elif self.ended and self.ended_at is not None and (
+                    self.ended_at + self.config.rematch_seconds <= now):
+                await self._close("The room is closed.")
+                return
+            for seat, seated in self.seats.items():
+                if seated.grace_until is not None and seated.grace_until <= now:
+                    seated.grace_until = None
+                    seated.grace_budget = 0.0
+                    self._send(self._presence(seat, now))
+            if self.table is not None and not self.ended:
+                expired = [seat for seat, clock in self.table.clocks(now).items()
+                           if clock.running and (clock.remaining or 0.0) <= 0.0]
+                if expired and not any(self._in_grace(seat, now) for seat in expired):
+                    await self._expire(now)
+                    return
+            self._after_change()
+
+    async def _expire(self, now: float) -> None:
+        assert self.table is not None
+        discarding = self.game.phase == "discarding"
+        messages = await self.services.run_io(self.table.expire, now)
+        if discarding:
+            await self._pace(messages, now)
+        self._send(messages)
+        self._after_change()
+
+    # -- closing -----------------------------------------------------------------------------------
+
+    async def _close(self, reason: str) -> None:
+        """Close the room: every connection is told and closed; the daemon forgets it."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        for seat, seated in self.seats.items():
+            if seated.client is not None:
+                seated.client.send(Closed(seat=seat, reason=reason))
+                seated.client.close()
+                seated.client = None
+        if self._writer is not None:
+            self._writer.close()
+        self.services.room_closed(self)
+        log.info("room %s: closed", self.id)
+
+    def shutdown(self) -> None:
+        """The daemon stops: stop the alarms and the bot; the record stays (it goes on later)."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        if self._writer is not None:
+            self._writer.close()
+
+
+def _new_game_id(config: ServerConfig) -> str:
+    """A fresh game id: the name its record will have (``<time>-network-<random>``)."""
+    return new_record_path(config.games_dir, "network").name.removesuffix(RECORD_SUFFIX)
+
+
+def _ignore_errors(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("a finished record could not be moved (%s)",
+                    type(task.exception()).__name__)
+
+
+__all__ = ["FINISHED_FOLDER", "Client", "Room", "Seated", "Services"]

@@ -1,0 +1,252 @@
+"""The daemon's wire protocol: JSON lines of the session messages, plus a handshake.
+
+Every line on the socket is one JSON object ending in ``\\n`` (UTF-8, at most
+:data:`~minefield.session.protocol.MAX_LINE_BYTES` bytes). The game messages are those of
+:mod:`minefield.session.protocol` unchanged; this module adds what only a socket needs: the
+client's :class:`Hello` and the server's :class:`Welcome` (the version handshake), :class:`Ping`
+and :class:`Pong` (liveness), :class:`WireError` (a message or a request that could not be
+served), :class:`AskRematch` and :class:`RoomState` (a new game in the same room).
+``assets/protocol.md`` describes it for someone writing a client in another language.
+
+>>> hello = parse_hello(b'{"type": "hello", "version": 1, "action": "join", "code": "k7q3px"}')
+>>> hello.action, hello.code
+('join', 'K7Q3PX')
+>>> parse_hello(b'{"type": "hello", "version": 99, "action": "resume"}')
+Traceback (most recent call last):
+...
+minefield.server.wire.WireProblem: this server speaks protocol version 1, the client 99: \
+update minefield on the side that is older
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic_core import from_json
+
+from minefield.bots.base import Level
+from minefield.rules.game import Seat
+from minefield.rules.settings import describe_validation_error
+from minefield.server.codes import normalize_code
+from minefield.session.protocol import (
+    MAX_LINE_BYTES,
+    PROTOCOL_VERSION,
+    Applied,
+    Clocks,
+    Closed,
+    Draft,
+    Leave,
+    Link,
+    Notice,
+    Presence,
+    Rejected,
+    SendCommand,
+    ServerMessageType,
+    Snapshot,
+)
+
+#: A player name given by the shared SSH account (one ``authorized_keys`` line per person).
+PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
+#: A game's id (the name of its record, without ``.jsonl``).
+GameId = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9_.:-]+$")]
+
+ErrorCode = Literal[
+    "bad_message",  # not JSON, not a known message, or a bad field: the text names it
+    "too_long",  # a line over the limit (the connection is closed)
+    "rate_limited",  # too many messages (closed when it goes on) or too many wrong room codes
+    "handshake",  # no hello in time, a second hello, or a message before the hello
+    "version",  # the client speaks another protocol version (closed)
+    "bad_code",  # no room with this code (wrong, expired or already used)
+    "no_game",  # resume: this player has no unfinished game here
+    "not_allowed",  # e.g. joining a game you are in, too many open games, test seeds refused
+    "idle",  # nothing received for too long (closed)
+    "server",  # the server could not do it (e.g. the disk)
+]
+
+
+class WireProblem(ValueError):
+    """A line that is not a valid message; ``code`` is the :data:`ErrorCode` to answer with."""
+
+    def __init__(self, message: str, code: ErrorCode = "bad_message") -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# -- client to server ---------------------------------------------------------------------------
+
+
+class Hello(_Wire):
+    """The first line a client sends: its protocol version and what it wants.
+
+    ``host``: a new room (``bot`` plays the other seat at once, else a room code is given to
+    share); ``rules``: a preset name. ``join``: the free seat of the room with ``code``.
+    ``resume``: the player's game ``game`` (or, without it, their latest unfinished one).
+    ``player`` is honoured only from the server's shared account. ``seed`` only when the
+    server runs with test seeds (a seed fixes both deals).
+    """
+
+    type: Literal["hello"] = "hello"
+    version: int
+    action: Literal["host", "join", "resume"]
+    bot: Level | None = None
+    rules: str | None = Field(None, max_length=20)
+    code: str | None = Field(None, max_length=16)
+    game: GameId | None = None
+    player: PlayerName | None = None
+    seed: str | None = Field(None, max_length=40, pattern=r"^[0-9a-fA-F]+$")
+
+    @field_validator("code")
+    @classmethod
+    def _canonical_code(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        code = normalize_code(value)
+        if code is None:
+            raise ValueError("a room code is 6 letters and digits, such as K7Q3PX")
+        return code
+
+
+class Ping(_Wire):
+    """Liveness: the server answers :class:`Pong`. Send one every 10 s when idle."""
+
+    type: Literal["ping"] = "ping"
+
+
+class AskRematch(_Wire):
+    """After a game: ask for a rematch, or accept the other player's request."""
+
+    type: Literal["rematch"] = "rematch"
+
+
+InGameMessage = SendCommand | Draft | Leave | Ping | AskRematch
+IN_GAME_ADAPTER: TypeAdapter[InGameMessage] = TypeAdapter(
+    Annotated[InGameMessage, Field(discriminator="type")])
+
+
+# -- server to client ---------------------------------------------------------------------------
+
+
+class Welcome(_Wire):
+    """The handshake's answer: the seat, the game and (while it waits) the room code.
+
+    A :class:`~minefield.session.protocol.Snapshot` follows. A new Welcome arrives when a
+    rematch starts a new game (the seats are swapped).
+    """
+
+    type: Literal["welcome"] = "welcome"
+    version: int = PROTOCOL_VERSION
+    seat: Seat
+    game: GameId
+    code: str | None = None
+    player: str = Field(max_length=40)
+    resumed: bool = False
+
+
+class WireError(_Wire):
+    """A line or a request the server could not serve; ``fatal``: the connection closes."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str = Field(max_length=500)
+    fatal: bool = False
+
+
+class Pong(_Wire):
+    """The answer to :class:`Ping`."""
+
+    type: Literal["pong"] = "pong"
+
+
+class RoomState(_Wire):
+    """The room between games: who has asked for a rematch (a new game starts once both have)."""
+
+    type: Literal["room"] = "room"
+    seat: Seat
+    rematch: list[Seat] = Field(max_length=2)
+
+
+WireServerMessage = Welcome | WireError | Pong | RoomState
+AnyServerMessage = ServerMessageType | WireServerMessage
+
+
+SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
+    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Welcome
+    | WireError | Pong | RoomState, Field(discriminator="type")])
+
+
+# -- encoding and parsing -----------------------------------------------------------------------
+
+
+def encode(message: BaseModel) -> bytes:
+    """One line of the wire: compact JSON and a newline."""
+    return message.model_dump_json().encode() + b"\n"
+
+
+def error_text(text: str) -> str:
+    """``text`` cut to fit :class:`WireError` (500 characters)."""
+    return text if len(text) <= 480 else text[:477] + "..."
+
+
+def _json_object(data: bytes | str) -> dict[str, Any]:
+    if len(data) > MAX_LINE_BYTES:
+        raise WireProblem(f"line longer than {MAX_LINE_BYTES} bytes", "too_long")
+    try:
+        value = from_json(data)
+    except ValueError as error:
+        raise WireProblem(error_text(f"not JSON: {error}")) from None
+    if not isinstance(value, dict):
+        raise WireProblem("not a JSON object: every message is an object with a \"type\"")
+    return value
+
+
+_T = TypeVar("_T")
+
+
+def _validate(adapter: TypeAdapter[_T], value: dict[str, Any]) -> _T:
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as error:
+        raise WireProblem(error_text(describe_validation_error(error, "field"))) from None
+
+
+_HELLO_ADAPTER: TypeAdapter[Hello] = TypeAdapter(Hello)
+
+
+def parse_hello(data: bytes | str) -> Hello:
+    """The client's first line; :class:`WireProblem` (code ``version`` for another version)."""
+    value = _json_object(data)
+    if value.get("type") != "hello":
+        raise WireProblem('the first message must be {"type": "hello", ...}', "handshake")
+    version = value.get("version")
+    if version != PROTOCOL_VERSION:
+        shown = str(version)[:20]
+        raise WireProblem(f"this server speaks protocol version {PROTOCOL_VERSION}, the client "
+                          f"{shown}: update minefield on the side that is older", "version")
+    return _validate(_HELLO_ADAPTER, value)
+
+
+def parse_in_game(data: bytes | str) -> InGameMessage:
+    """A client's line after the handshake; :class:`WireProblem` naming what is wrong."""
+    value = _json_object(data)
+    if value.get("type") == "hello":
+        raise WireProblem("already greeted: hello is sent once, first", "handshake")
+    return _validate(IN_GAME_ADAPTER, value)
+
+
+def parse_server_line(data: bytes | str) -> AnyServerMessage:
+    """A server's line (for clients); :class:`WireProblem` naming what is wrong."""
+    value = _json_object(data)
+    result: AnyServerMessage = _validate(SERVER_WIRE_ADAPTER, value)
+    return result
+
+
+__all__ = [
+    "AnyServerMessage", "AskRematch", "ErrorCode", "GameId", "Hello", "InGameMessage", "Ping",
+    "PlayerName", "Pong", "RoomState", "Welcome", "WireError", "WireProblem", "encode",
+    "error_text", "parse_hello", "parse_in_game", "parse_server_line",
+]
