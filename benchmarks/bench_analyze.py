@@ -40,6 +40,7 @@ from mahjong.hand_calculating.divider import HandDivider
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 
+from minefield.rules import _suit_tables as suit_tables_module
 from minefield.rules import hand as hand_module
 from minefield.rules import score as score_module
 from minefield.rules.hand import Hand
@@ -98,7 +99,7 @@ def _clear_caches(*modules: ModuleType) -> int:
 
 def clear_ours() -> None:
     """Empty all of our engine's caches: per-suit tables and whole-hand results."""
-    _clear_caches(hand_module, score_module)
+    _clear_caches(hand_module, suit_tables_module, score_module)
 
 
 def clear_our_whole_hand_caches() -> None:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from minefield.bots.hands import Deal34, HandChoice, choose_best, choose_most_live
 from minefield.bots.levels import make_bot
 from minefield.bots.simulate import game_seed
+from minefield.rules import _suit_tables as suit_tables_module
 from minefield.rules import hand as hand_module
 from minefield.rules import score as score_module
 from minefield.rules.game import Discard, Game, Seat
@@ -37,7 +38,7 @@ GOAL_DECISION = 0.050
 
 def clear_caches() -> None:
     """Empty the engine's result caches (whatever of them exist in this version)."""
-    for module in (hand_module, score_module):
+    for module in (hand_module, suit_tables_module, score_module):
         for value in vars(module).values():
             clear = getattr(value, "cache_clear", None)
             if callable(clear):

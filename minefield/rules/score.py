@@ -4,9 +4,9 @@ Every reading of the 14 tiles is scored; R18 keeps the one with the most points,
 then fu. Eligibility (R14) is judged on the best reading *without* ura dora; what is paid
 includes ura.
 
-Scoring works on the per-suit parts of :mod:`minefield.rules.hand`: a reading's yaku are a bit
-set made with integer operations, and the yaku lists, limits and points are looked up in
-small tables filled on first use.
+Scoring works on the per-suit parts of :mod:`minefield.rules._suit_tables` (the tables behind
+:mod:`minefield.rules.hand`): a reading's yaku are a bit set made with integer operations, and
+the yaku lists, limits and points are looked up in small tables filled on first use.
 
 >>> from minefield.rules.hand import Hand
 >>> from minefield.rules.tiles import kind_from_str
@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from functools import cache, partial
 from typing import NamedTuple
 
-from minefield.rules.hand import (
+from minefield.rules._memo import MemoTable, TableGroup, slots_constructor
+from minefield.rules._suit_tables import (
     HAS_HONORS,
     HAS_MAN,
     HAS_ORPHANS,
@@ -32,30 +33,24 @@ from minefield.rules.hand import (
     HAS_SOU,
     NOT_GREEN,
     NUMBERED,
-    RYANMEN,
-    SHANPON,
     SHARED_OUTSIDE,
     SHARED_RUNS,
     SHARED_TRIPLETS,
-    TANKI,
     TOTAL_FU,
     TOTAL_ITTSU,
     TOTAL_PEIKOU_SHIFT,
     TOTAL_TRIPLETS_SHIFT,
-    Hand,
-    MemoTable,
     Parts,
-    Reading,
     Shapes,
     SuitPart,
-    TableGroup,
-    is_kokushi,
     part_placements,
-    slots_constructor,
+    reading_index,
     split_hand,
     suit_shapes,
     waits_with_shapes,
+    win_part,
 )
+from minefield.rules.hand import RYANMEN, SHANPON, TANKI, Hand, Reading, is_kokushi
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import (
     EAST,
@@ -436,16 +431,15 @@ def _completed(counts13: Sequence[int], win: int) -> tuple[int, ...]:
 
 def _scored_readings(counts13: Sequence[int], win: int, shapes: Shapes,
                      situation: _Situation) -> list[_Candidate]:
-    """Every reading of the 14 tiles (in :func:`readings` order) with its yaku and fu."""
+    """Every reading of the 14 tiles with its yaku and fu: those of
+    :func:`~minefield.rules.hand.readings`, in its order, but only the one kept is built as a
+    :class:`Reading` (``tests/rules/test_hand.py`` checks that both find the same)."""
     found: list[_Candidate] = []
     man, pin, sou, honors = shapes
     tiles = man.flags | pin.flags | sou.flags | honors.flags
-    if man.part and pin.part and sou.part and honors.part:  # the usual case: one split each
-        decompositions = ([(honors.part, man.part, pin.part, sou.part)]
-                          if man.state + pin.state + sou.state + honors.state == 1 else [])
-    else:
-        decompositions = split_hand(shapes)
-    # Seven pairs: six pairs and the winning tile's single; thirteen orphans: no simples.
+    decompositions = split_hand(shapes)
+    # Seven pairs: six pairs and the winning tile's single (hand.is_chiitoitsu of the 14 tiles,
+    # asked of the 13 so that the usual hand builds no 14 counts); thirteen orphans: no simples.
     chiitoitsu = (counts13[win] == 1 and counts13.count(2) == 6
                   and counts13.count(0) == NUM_KINDS - 7)
     kokushi = not tiles & HAS_SIMPLES and is_kokushi(_completed(counts13, win))
@@ -454,7 +448,7 @@ def _scored_readings(counts13: Sequence[int], win: int, shapes: Shapes,
     # Yakuman that the tiles alone give (R20): all honors, all green, all terminals, chuuren.
     may_be_yakuman = _TILE_YAKUMAN[tiles] or (_ONE_SUIT[tiles & (NUMBERED | HAS_HONORS)]
                                                and _is_chuuren(_completed(counts13, win)))
-    win_part = (win // 9 + 1) % 4  # where the winning tile's suit is in a decomposition
+    winning = win_part(win)  # where the winning tile's suit is in a decomposition
     for parts in decompositions:
         honor, m, p, s = parts
         pair = max(honor.pair, m.pair, p.pair, s.pair)
@@ -463,7 +457,7 @@ def _scored_readings(counts13: Sequence[int], win: int, shapes: Shapes,
         triplets = totals >> TOTAL_TRIPLETS_SHIFT & 7
         # ...or the honors' triplets (daisangen, suushii), or four concealed triplets.
         yakuman_groups = may_be_yakuman or honor.big_honors or triplets == 4
-        for index, wait in part_placements(parts[win_part], win):
+        for index, wait in part_placements(parts[winning], win):
             core = None
             if yakuman_groups and (may_be_yakuman or honor.big_honors or wait is not SHANPON):
                 core = _regular_yakuman(parts, pair, triplets - (wait == SHANPON), tiles,
@@ -484,11 +478,8 @@ def _reading(candidate: _Candidate, win: int) -> Reading:
     if parts is None:
         return _new_reading(form, (), pair, win_group, wait)
     honor, man, pin, sou = parts
-    if win_group >= 0 and win < 27:  # the index in the winning suit becomes the reading's
-        win_group += len(honor.groups) + (len(man.groups) if win >= 9 else 0) + (
-            len(pin.groups) if win >= 18 else 0)
     return _new_reading(form, honor.groups + man.groups + pin.groups + sou.groups, pair,
-                        win_group, wait)
+                        reading_index(parts, win, win_group), wait)
 
 
 def _scores(core: _Core, reading: Reading, dora: int, aka: int, ura: int,

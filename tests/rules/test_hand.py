@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator, Sequence
+
 import pytest
 
-from minefield.rules.hand import Hand, readings, waits
-from minefield.rules.tiles import TileError, kind_from_str, kinds_to_str
+from minefield.rules._suit_tables import (
+    _suit_decompose,
+    _suit_splits,
+    suit_shapes,
+    waits_with_shapes,
+)
+from minefield.rules.hand import Hand, is_complete, readings, waits
+from minefield.rules.random_hands import random_case
+from minefield.rules.score import WinContext, _reading, _scored_readings, _situation
+from minefield.rules.settings import RuleSettings
+from minefield.rules.tiles import NUM_KINDS, TileError, kind_from_str, kinds_to_str
 
 
 def wait_str(hand: str) -> str:
@@ -69,3 +81,86 @@ def test_readings_report_every_wait_shape() -> None:
     counts[kind_from_str("6m")] += 1
     shapes = {r.wait for r in readings(counts, kind_from_str("6m"))}
     assert shapes == {"ryanmen", "tanki"}
+
+
+# --- the fast paths agree with the plain ones ---------------------------------------------------
+# The tables behind this module (minefield.rules._suit_tables) and the scorer answer some
+# questions twice, once quickly and once in full; these tests keep each pair in step.
+
+
+def _suits(size: int = 14, kinds: int = 9) -> Iterator[tuple[int, ...]]:
+    """Every count vector of one suit with at most four of each kind and ``size`` tiles."""
+    if kinds == 0:
+        yield ()
+        return
+    for count in range(min(4, size) + 1):
+        for rest in _suits(size - count, kinds - 1):
+            yield (count, *rest)
+
+
+def test_the_quick_split_test_agrees_with_the_decompositions_on_every_suit() -> None:
+    """``_suit_splits`` (greedy, asked of every suit) says a suit splits exactly when
+    ``_suit_decompose`` (which lists the splits, only for suits that split) finds one, for
+    every numbered suit a hand can hold."""
+    disagree = []
+    for counts in _suits():
+        size = sum(counts)
+        expected = size % 3 != 1 and bool(_suit_decompose(counts, size % 3 == 2))
+        if _suit_splits(counts) != expected:
+            disagree.append(counts)
+    assert not disagree, disagree[:10]
+
+
+def _random_hands(count: int) -> Iterator[tuple[int, ...]]:
+    """Seeded random tenpai hands of every shape (:mod:`minefield.rules.random_hands`)."""
+    rng = random.Random(5)
+    for _ in range(count):
+        yield random_case(rng).counts
+
+
+def test_table_waits_are_the_kinds_that_complete_the_hand() -> None:
+    """R12: the waits the per-suit tables find are the live kinds that :func:`is_complete`
+    accepts, and each comes with the suit shapes of the completed hand."""
+    for counts in _random_hands(1500):
+        complete = []
+        for kind in range(NUM_KINDS):
+            won = list(counts)
+            won[kind] += 1
+            if counts[kind] < 4 and is_complete(won):
+                complete.append(kind)
+        assert waits(counts) == tuple(complete), kinds_to_str(_kinds(counts))
+        for kind, shapes in waits_with_shapes(counts, suit_shapes(counts)):
+            won = list(counts)
+            won[kind] += 1
+            assert shapes == suit_shapes(won)
+
+
+def test_the_scorer_finds_the_readings_of_readings() -> None:
+    """R22: the scorer's readings (built only for the one it keeps) are :func:`readings`, in
+    the same order, including seven pairs and thirteen orphans found from the 13 tiles."""
+    situation = _situation(WinContext(), RuleSettings(), 0)
+    seen = set()
+    for counts in _random_hands(1500):
+        for win in waits(counts):
+            won = list(counts)
+            won[win] += 1
+            ours = [_reading(candidate, win) for candidate in
+                    _scored_readings(counts, win, suit_shapes(won), situation)]
+            assert ours == readings(won, win), kinds_to_str(_kinds(counts))
+            seen.update(reading.form for reading in ours)
+    assert seen == {"regular", "chiitoitsu", "kokushi"}
+
+
+def test_a_hand_is_complete_when_it_has_a_reading() -> None:
+    """:func:`is_complete` (from the suits' shapes) and :func:`readings` (from their splits)
+    agree on every tile added to a tenpai hand, winning or not."""
+    for counts in _random_hands(300):
+        for kind in range(NUM_KINDS):
+            if counts[kind] < 4:
+                won = list(counts)
+                won[kind] += 1
+                assert is_complete(won) == bool(readings(won, kind)), kinds_to_str(_kinds(won))
+
+
+def _kinds(counts: Sequence[int]) -> list[int]:
+    return [kind for kind, count in enumerate(counts) for _ in range(count)]
