@@ -29,8 +29,6 @@ from minefield.session.remote import RemoteSession, host, join, resume
 SERVE_COMMANDS = ("serve",)
 CLIENT_COMMANDS = ("host", "join", "resume")
 
-Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
-
 
 def _positive(text: str) -> float:
     try:
@@ -81,7 +79,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", "-v", action="store_true", help="log every connection")
 
 
-def add_parsers(sub: Subparsers) -> None:
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``serve`` subcommand."""
     serve = sub.add_parser(
         "serve", help="run the game server for play over SSH",
@@ -90,7 +88,7 @@ def add_parsers(sub: Subparsers) -> None:
     add_serve_arguments(serve)
 
 
-def add_client_parsers(sub: Subparsers) -> None:
+def add_client_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``host``, ``join`` and ``resume`` (their options only; the app runs them)."""
     h = sub.add_parser("host", help="host a network game and get a room code to share")
     h.add_argument("--bot", choices=LEVELS, default=None,
