@@ -140,7 +140,9 @@ class MinefieldApp(App[int]):
         await self.push_screen(MenuScreen())
         self._base_depth = len(self.screen_stack)
         if self._startup_problem:
-            self.notify(self._startup_problem, title="Settings", severity="warning", timeout=10)
+            # Not markup: the report quotes the file, brackets and all.
+            self.notify(self._startup_problem, title="Settings", severity="warning", timeout=10,
+                        markup=False)
         if self.request is not None:
             await self.start_game(self.request)
         self._check_size()
@@ -156,7 +158,7 @@ class MinefieldApp(App[int]):
             for tile in screen.query(TileWidget):
                 tile.refresh(layout=True)
         if save and (problem := save_preferences(preferences)):
-            self.notify(problem, title="Settings", severity="error")
+            self.notify(problem, title="Settings", severity="error", markup=False)
 
     def _theme_changed(self, theme: object) -> None:
         if self.theme != self.preferences.theme:

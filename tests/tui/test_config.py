@@ -223,3 +223,12 @@ async def test_a_theme_the_app_does_not_know_opens_the_settings(config_dir: Path
         await pilot.pause()
         assert isinstance(app.screen, SettingsScreen)
         assert app.screen.query_one("#theme", Select).value == app.theme == "textual-dark"
+
+
+async def test_a_report_with_brackets_is_shown_as_written(config_dir: Path) -> None:
+    write_settings(config_dir, json.dumps({"[/nope]": 1, "rules": "[b]x[/i]"}).encode())
+    app = MinefieldApp(think_seconds=0, catch_errors=False)  # loads the file itself
+    async with app.run_test(size=(100, 32), notifications=True) as pilot:
+        await pilot.pause()
+        assert "unknown setting '[/nope]' dropped" in screen_text(app)
+        assert app.preferences == Preferences()

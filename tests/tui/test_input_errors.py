@@ -4,6 +4,7 @@ other seat's failure is logged without its text."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
@@ -15,7 +16,7 @@ from minefield.rules.tiles import parse_tiles
 from minefield.session.local import SeatFailed
 from minefield.tui import app as app_module
 from minefield.tui.app import MAX_RECOVERIES, MinefieldApp
-from minefield.tui.config import config_dir
+from minefield.tui.config import CONFIG_ENV, config_dir
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import MessageScreen
 from tests.tui.conftest import StandInBot, make_app, screen_text
@@ -140,3 +141,17 @@ async def test_a_bot_that_always_fails_ends_the_app_without_its_text(
     assert isinstance(failure.value.error, SeatFailed) and bot.hidden not in str(failure.value)
     log = (config_dir() / "errors.log").read_text()
     assert log.count("RuntimeError") == MAX_RECOVERIES and bot.hidden not in log
+
+
+async def test_the_error_message_shows_a_log_path_with_brackets(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    folder = tmp_path / "[/odd]"
+    monkeypatch.setenv(CONFIG_ENV, str(folder))
+    monkeypatch.setattr(HandBuilderScreen, "toggle", broken_toggle)
+    app = make_app(catch_errors=True)
+    async with app.run_test(size=(120, 32)) as pilot:
+        await pilot.pause()
+        await pilot.press("space")
+        await pilot.pause()
+        assert isinstance(app.screen, MessageScreen)
+        assert "[/odd]" in screen_text(app) and app.errors == ["RuntimeError"]

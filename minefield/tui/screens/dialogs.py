@@ -92,7 +92,7 @@ class MessageScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog -error"):
             yield Static(self.title_text, classes="dialog-title")
-            yield Static(self.message, classes="question")
+            yield Static(self.message, classes="question", markup=False)  # paths, as written
             with Horizontal(classes="buttons"):
                 yield Button("OK", id="ok", variant="primary")
         yield Footer()
