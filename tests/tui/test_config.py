@@ -232,3 +232,33 @@ async def test_a_report_with_brackets_is_shown_as_written(config_dir: Path) -> N
         await pilot.pause()
         assert "unknown setting '[/nope]' dropped" in screen_text(app)
         assert app.preferences == Preferences()
+
+
+def test_saving_writes_through_a_link_to_a_regular_file(config_dir: Path, tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "minefield.json").write_text("{}")
+    config_dir.mkdir(parents=True)
+    (config_dir / "settings.json").symlink_to(dotfiles / "minefield.json")
+    assert save_preferences(Preferences(tile_style="unicode")) is None
+    assert (config_dir / "settings.json").is_symlink()
+    assert load_preferences() == (Preferences(tile_style="unicode"), None)
+    assert sorted(p.name for p in dotfiles.iterdir()) == ["minefield.json"]  # no leftovers
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_saving_replaces_a_fifo_instead_of_waiting_for_a_reader(config_dir: Path) -> None:
+    config_dir.mkdir(parents=True)
+    os.mkfifo(config_dir / "settings.json")
+    results: list[str | None] = []
+    thread = threading.Thread(target=lambda: results.append(save_preferences(Preferences())),
+                              daemon=True)
+    thread.start()
+    thread.join(30.0)  # a guard: the save never waits
+    if thread.is_alive():
+        with contextlib.suppress(OSError):
+            os.close(os.open(settings_path(), os.O_RDONLY | os.O_NONBLOCK))
+        thread.join()
+        pytest.fail("saving the settings blocked")
+    assert results == [None]
+    assert load_preferences() == (Preferences(), None)
