@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
+from textual.widget import Widget
 from textual.widgets import Select
 
 from minefield.tui.app import MinefieldApp
@@ -229,8 +230,14 @@ async def test_a_report_with_brackets_is_shown_as_written(config_dir: Path) -> N
     write_settings(config_dir, json.dumps({"[/nope]": 1, "rules": "[b]x[/i]"}).encode())
     app = MinefieldApp(think_seconds=0, catch_errors=False)  # loads the file itself
     async with app.run_test(size=(100, 32), notifications=True) as pilot:
-        await pilot.pause()
-        assert "unknown setting '[/nope]' dropped" in screen_text(app)
+        toasts: list[Widget] = []
+        for _ in range(20):  # the toast is mounted a few messages after the start
+            await pilot.pause()
+            toasts = list(app.screen.query("Toast"))
+            if toasts:
+                break
+        shown = "".join(str(toast.render()) for toast in toasts)  # markup would raise here
+        assert "unknown setting '[/nope]' dropped" in shown
         assert app.preferences == Preferences()
 
 
