@@ -76,6 +76,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--idle-seconds", type=_positive, default=45.0, help=argparse.SUPPRESS)
     parser.add_argument("--code-seconds", type=_positive, default=600.0, help=argparse.SUPPRESS)
     parser.add_argument("--test-seeds", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--discard-pace", type=float, default=0.010, help=argparse.SUPPRESS)
     parser.add_argument("--verbose", "-v", action="store_true", help="log every connection")
 
 
@@ -133,6 +134,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         idle_seconds=args.idle_seconds,
         code_seconds=args.code_seconds,
         test_seeds=args.test_seeds,
+        discard_pace=max(0.0, args.discard_pace),
     )
 
 
