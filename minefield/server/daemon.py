@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from minefield.records.reader import RecordError
+from minefield.records.reader import RecordError, read_record
 from minefield.records.writer import RECORD_SUFFIX, ensure_folder
 from minefield.rules.game import Seat
 from minefield.rules.settings import RuleSettings, SettingsError
@@ -40,7 +40,7 @@ from minefield.server.codes import new_code
 from minefield.server.config import ServerConfig
 from minefield.server.identity import Identity, IdentityError, identify, peer_credentials
 from minefield.server.limits import TokenBucket
-from minefield.server.room import Room
+from minefield.server.room import FINISHED_FOLDER, Room
 from minefield.server.wire import (
     AskRematch,
     ErrorCode,
@@ -68,6 +68,8 @@ log = logging.getLogger("minefield.server")
 _T = TypeVar("_T")
 #: Retired codes are remembered this long (to say "expired" or "used" rather than "unknown").
 RETIRED_CODE_SECONDS = 3600.0
+#: Connections waiting to be accepted (many players arrive at once after a restart).
+LISTEN_BACKLOG = 4096
 #: A connection being closed that still has not flushed after this long is cut.
 CLOSE_GRACE_SECONDS = 5.0
 
@@ -189,8 +191,13 @@ class Daemon:
         for path in sorted(folder.glob(f"*{RECORD_SUFFIX}")):
             try:
                 room = Room.restore(self, path)
-            except RecordError as error:
-                log.warning("record %s not resumed: %s", path.name, str(error)[:200])
+            except RecordError:  # its text may quote a command's tiles: not in the log
+                if _ended(path):  # ended before it could be moved aside
+                    finished = ensure_folder(folder / FINISHED_FOLDER)
+                    path.rename(finished / path.name)
+                    continue
+                log.warning("record %s cannot go on (ended, damaged or not a network game): "
+                            "left as it is", path.name)
                 continue
             except OSError as error:
                 log.warning("record %s not resumed (%s)", path.name, type(error).__name__)
@@ -211,7 +218,8 @@ class Daemon:
         path = self.config.socket
         gid = _prepare_socket_folder(path, self.config.group)
         self._server = await asyncio.start_unix_server(self._handle, path=str(path),
-                                                       limit=MAX_LINE_BYTES + 2)
+                                                       limit=MAX_LINE_BYTES + 2,
+                                                       backlog=LISTEN_BACKLOG)
         os.chmod(path, 0o660 if gid is not None else 0o600)
         if gid is not None:
             os.chown(path, -1, gid)
@@ -489,6 +497,14 @@ class Daemon:
                     log.debug("%r: idle: disconnected", conn)
                     conn.fail("idle", f"nothing received for {self.config.idle_seconds:g} s "
                               "(clients ping every 10 s): closing")
+
+
+def _ended(path: Path) -> bool:
+    """True when the record at ``path`` has its result line."""
+    try:
+        return read_record(path).ended
+    except RecordError:
+        return False
 
 
 def _prepare_socket_folder(path: Path, group: str | None) -> int | None:

@@ -354,3 +354,24 @@ async def test_an_idle_connection_is_closed(short_dir: Path) -> None:
     finally:
         await server.stop()
 
+
+
+async def test_an_ended_record_left_behind_is_moved_aside_on_start(short_dir: Path) -> None:
+    from minefield.records.format import Players
+    from minefield.records.writer import write_game
+    from tests.server.conftest import make_config
+
+    config = make_config(short_dir)
+    game = Game(SEED)
+    for seat in Seat:
+        game.apply(seat, auto_command(game.view(seat)))
+    while game.turn is not None:
+        game.apply(game.turn, auto_command(game.view(game.turn)))
+    path = write_game(game, "network", Players(east="ann", west="bob"), config.games_dir)
+    server = Daemon(config)
+    await server.start()
+    try:
+        assert not path.exists() and (config.games_dir / "finished" / path.name).exists()
+        assert not server.rooms
+    finally:
+        await server.stop()
