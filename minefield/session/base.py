@@ -1,26 +1,30 @@
 """The Session protocol: everything a screen needs from a game, wherever the game runs.
 
-A session knows which seats are played at this terminal (``local_seats``): one in practice and
-network play, both in hot-seat. The other seat moves on its own (a bot, or a remote player);
-the app lets it move by awaiting :meth:`Session.wait_for_others`, in a worker, whenever
-:meth:`Session.needs_others` says the game waits on it.
+A session *pushes* (ARCHITECTURE 4): after :meth:`Session.open`, :meth:`Session.updates` yields
+the :mod:`~minefield.session.protocol` messages of the seats played at this terminal, whatever
+happens (the opponent moves, a clock runs out, a link drops) while the local player is idle.
+Commands go out with :meth:`Session.send` and come back as ``applied`` or ``rejected`` updates.
+A screen knows the session only through its :class:`SessionTraits`, never whether the other
+seat is a bot, a person at this keyboard or one far away.
 """
 
 from __future__ import annotations
 
+import traceback
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
+from minefield.rules.game import ChooseHand, Discard, Seat
 from minefield.rules.settings import RuleSettings
+from minefield.session.protocol import ServerMessageType
 
 SessionMode = Literal["practice", "hotseat", "network"]
 
 
 @dataclass(frozen=True, slots=True)
 class SessionTraits:
-    """What a screen may know about a session, and nothing more (it never asks who the other
-    seat is: a bot, a person at this keyboard or one far away).
+    """What a screen may know about a session, and nothing more.
 
     ``shared_screen``: both seats play at this keyboard (a curtain goes between them).
     ``hints_allowed``: the hand builder may offer the bot's best hand. ``resumable``: leaving
@@ -34,11 +38,11 @@ class SessionTraits:
 
 
 class Session(Protocol):
-    """A game seen from this terminal. Implementations must keep tiles out of their repr."""
+    """A game seen from this terminal. Implementations keep tiles out of their repr."""
 
     @property
-    def mode(self) -> SessionMode:
-        """``practice`` (against a bot), ``hotseat`` (two players here) or ``remote``."""
+    def traits(self) -> SessionTraits:
+        """What kind of session this is, as far as screens may know."""
         ...
 
     @property
@@ -51,22 +55,48 @@ class Session(Protocol):
         """The rules of this game."""
         ...
 
-    def seat_name(self, seat: Seat) -> str:
-        """How to call the player in ``seat``: ``"You"``, ``"Bot (easy)"``, ``"West"``."""
+    async def open(self) -> None:
+        """Start: the first update of each local seat is a snapshot of its table."""
         ...
 
-    def view(self, seat: Seat) -> PlayerView:
-        """What ``seat`` may see now (R26). Only local seats may be asked."""
+    def updates(self) -> AsyncIterator[ServerMessageType]:
+        """Every message for the local seats, in order, until the session closes."""
         ...
 
-    async def send(self, seat: Seat, command: ChooseHand | Discard) -> None:
-        """Play a local seat's command; raises ``IllegalCommand`` (state unchanged) if wrong."""
+    async def send(self, seat: Seat, command: ChooseHand | Discard,
+                   command_id: str | None = None) -> str:
+        """Play a local seat's command (its outcome arrives as an update); returns its id."""
         ...
 
-    def needs_others(self) -> bool:
-        """True when the game waits on a seat that is not played here."""
+    async def draft(self, seat: Seat, tiles: str) -> None:
+        """The hand builder's current tiles (R25's automatic hand keeps them)."""
         ...
 
-    async def wait_for_others(self) -> None:
-        """Return once a seat that is not played here has moved (at once if none must)."""
+    async def close(self) -> None:
+        """Leave: the updates end."""
         ...
+
+
+class SeatFailed(Exception):
+    """The other seat (the bot; later a remote peer) failed.
+
+    It keeps the failure's type and where it was raised (file, line, function), never its
+    message, traceback or locals: those may hold that seat's hidden tiles, and this error is
+    written to the error log and to the terminal.
+    """
+
+    def __init__(self, seat: Seat, kind: str, where: tuple[str, ...] = ()) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.where = where
+        lines = [f"the {seat.value} seat failed with {kind}"]
+        if where:
+            lines += ["raised at (innermost last):", *(f"  {place}" for place in where)]
+        super().__init__("\n".join(lines))
+
+    @classmethod
+    def of(cls, seat: Seat, error: BaseException) -> SeatFailed:
+        """``error`` of ``seat`` reduced to its type name and the places it went through."""
+        frames = traceback.extract_tb(error.__traceback__)
+        return cls(seat, type(error).__qualname__,
+                   tuple(f"{frame.filename}:{frame.lineno} in {frame.name}" for frame in frames))

@@ -1,102 +1,137 @@
 """The engine in this process: hot-seat, and practice against a bot.
 
+The session pushes: the bot is a task that reacts to the table and thinks in a thread, clocks
+(R25) run when the settings ask for them, and everything reaches the screen as
+:mod:`~minefield.session.protocol` messages from :meth:`LocalSession.updates`, exactly as a
+network game's would.
+
 >>> import asyncio
 >>> from minefield.rules.auto import auto_command
->>> class Stand_in:
+>>> class StandIn:
 ...     level = "easy"
 ...     def act(self, view): return auto_command(view)
->>> session = LocalSession.practice(seed=1, bot=Stand_in(), human=Seat.EAST, think_seconds=0)
->>> session.needs_others(), session.mode
-(True, 'practice')
->>> asyncio.run(session.wait_for_others())
->>> session.view(Seat.EAST).opponent_ready
-True
->>> session
-LocalSession(mode=practice, phase=choosing, discards=0, <tiles hidden>)
+>>> async def first_two():
+...     session = LocalSession.practice(seed=1, bot=StandIn(), human=Seat.EAST, think_seconds=0)
+...     await session.open()
+...     updates = session.updates()
+...     kinds = [(await anext(updates)).type, (await anext(updates)).type]
+...     await session.close()
+...     return kinds
+>>> asyncio.run(first_two())  # the table, then the bot's hand
+['snapshot', 'applied']
 """
 
 from __future__ import annotations
 
 import asyncio
-import traceback
-from collections.abc import Iterator
+import itertools
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from minefield.bots.base import Bot
+from minefield.records.format import Players
+from minefield.records.writer import RecordWriter
+from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, PlayerView, Seat
 from minefield.rules.settings import RuleSettings
-from minefield.session.base import SessionMode
+from minefield.session.base import SeatFailed, SessionMode, SessionTraits
+from minefield.session.protocol import (
+    Closed,
+    Notice,
+    PlayerInfo,
+    Rejected,
+    ServerMessageType,
+)
+from minefield.session.table import GameTable, Recorder
 
 #: The pause before a bot's discard, so that a player can follow the game.
 DEFAULT_THINK_SECONDS = 0.7
 
+log = logging.getLogger(__name__)
 
-class SeatFailed(Exception):
-    """The other seat (the bot; later a remote peer) failed.
+FailureHandler = Callable[[SeatFailed], None]
 
-    It keeps the failure's type and where it was raised (file, line, function), never its
-    message, traceback or locals: those may hold that seat's hidden tiles, and this error is
-    written to the error log and to the terminal.
-    """
 
-    def __init__(self, seat: Seat, kind: str, where: tuple[str, ...] = ()) -> None:
-        self.seat = seat
-        self.kind = kind
-        self.where = where
-        lines = [f"the {seat.value} seat failed with {kind}"]
-        if where:
-            lines += ["raised at (innermost last):", *(f"  {place}" for place in where)]
-        super().__init__("\n".join(lines))
-
-    @classmethod
-    def of(cls, seat: Seat, error: BaseException) -> SeatFailed:
-        """``error`` of ``seat`` reduced to its type name and the places it went through."""
-        frames = traceback.extract_tb(error.__traceback__)
-        return cls(seat, type(error).__qualname__,
-                   tuple(f"{frame.filename}:{frame.lineno} in {frame.name}" for frame in frames))
+def start_record(game: Game, mode: SessionMode, players: dict[Seat, PlayerInfo],
+                 folder: Path | None) -> tuple[Recorder | None, str | None]:
+    """A record for ``game`` in ``folder`` (None: no record), or why it cannot be written."""
+    if folder is None:
+        return None, None
+    names = Players(east=players[Seat.EAST].name, west=players[Seat.WEST].name)
+    try:
+        return RecordWriter.start(game, mode, names, folder), None
+    except OSError as error:
+        return None, (f"This game will not be saved: the record could not be created in "
+                      f"{folder} ({error.strerror or error}).")
 
 
 class LocalSession:
-    """A :class:`~minefield.session.base.Session` over a :class:`Game` held in this process.
+    """A session over a :class:`Game` held in this process (practice or hot-seat).
 
-    Build one with :meth:`practice` or :meth:`hotseat`. ``think_seconds`` is the pause before
-    each of the bot's discards (0 in tests). The bot computes in a thread, never on the event
-    loop, and its command is applied on the loop, so the game has one writer.
+    Build one with :meth:`practice` or :meth:`hotseat`, then :meth:`open` it and read
+    :meth:`updates`. The game has one writer, the event loop: the bot computes in a thread and
+    its command is applied on the loop. ``record_to`` is the folder where the game's record is
+    written (None: not recorded). A failing bot is replaced by the automatic move (R25); the
+    failure goes to ``on_failure`` reduced to its type and place (its text may name tiles).
     """
 
     def __init__(self, game: Game, mode: SessionMode, local_seats: tuple[Seat, ...],
-                 bot: Bot | None = None, think_seconds: float = DEFAULT_THINK_SECONDS) -> None:
+                 players: dict[Seat, PlayerInfo], bot: Bot | None = None,
+                 think_seconds: float = DEFAULT_THINK_SECONDS,
+                 record_to: Path | None = None,
+                 on_failure: FailureHandler | None = None) -> None:
         if mode == "practice" and (bot is None or len(local_seats) != 1):
             raise ValueError("practice needs a bot and exactly one local seat")
         if mode == "hotseat" and (bot is not None or len(local_seats) != 2):
             raise ValueError("hot-seat has two local seats and no bot")
-        self._game = game
         self._mode: SessionMode = mode
         self._local_seats = tuple(sorted(local_seats, key=lambda s: s is not Seat.EAST))
         self._bot = bot
         self.think_seconds = think_seconds
+        recorder, self._record_problem = start_record(game, mode, players, record_to)
+        self._table = GameTable(game, players, recorder=recorder)
+        self._on_failure = on_failure
+        self._queue: asyncio.Queue[ServerMessageType] = asyncio.Queue()
+        self._ids = itertools.count(1)
+        self._bot_task: asyncio.Task[None] | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        self._open = False
+        self._closed = False
 
     @classmethod
     def practice(cls, seed: int | str, bot: Bot, human: Seat | None = None,
                  settings: RuleSettings | None = None,
-                 think_seconds: float = DEFAULT_THINK_SECONDS) -> LocalSession:
+                 think_seconds: float = DEFAULT_THINK_SECONDS, name: str = "You",
+                 record_to: Path | None = None,
+                 on_failure: FailureHandler | None = None) -> LocalSession:
         """A game against ``bot``. The human's seat is drawn from the seed unless given (R6)."""
         game = Game(seed, settings)
         if human is None:
             human = Seat.EAST if game.deal.east_player == 0 else Seat.WEST
-        return cls(game, "practice", (human,), bot, think_seconds)
+        players = {human: PlayerInfo(name=name),
+                   human.other: PlayerInfo(name=f"Bot ({bot.level})", kind="bot")}
+        return cls(game, "practice", (human,), players, bot, think_seconds, record_to,
+                   on_failure)
 
     @classmethod
-    def hotseat(cls, seed: int | str, settings: RuleSettings | None = None) -> LocalSession:
+    def hotseat(cls, seed: int | str, settings: RuleSettings | None = None,
+                names: dict[Seat, str] | None = None,
+                record_to: Path | None = None) -> LocalSession:
         """A game for two players at one terminal."""
-        return cls(Game(seed, settings), "hotseat", (Seat.EAST, Seat.WEST))
+        names = names or {seat: seat.value.title() for seat in Seat}
+        players = {seat: PlayerInfo(name=names[seat]) for seat in Seat}
+        return cls(Game(seed, settings), "hotseat", (Seat.EAST, Seat.WEST), players,
+                   record_to=record_to)
 
     # -- the Session protocol --------------------------------------------------------------------
 
     @property
-    def mode(self) -> SessionMode:
-        """``practice`` or ``hotseat``."""
-        return self._mode
+    def traits(self) -> SessionTraits:
+        """Hot-seat shares the screen; practice allows hints; neither is resumable."""
+        return SessionTraits(mode=self._mode, shared_screen=self._mode == "hotseat",
+                             hints_allowed=self._mode == "practice", resumable=False)
 
     @property
     def local_seats(self) -> tuple[Seat, ...]:
@@ -106,74 +141,154 @@ class LocalSession:
     @property
     def settings(self) -> RuleSettings:
         """The rules of this game."""
-        return self._game.settings
+        return self._table.game.settings
+
+    async def open(self) -> None:
+        """Start: a snapshot for each local seat; the bot and the clocks begin."""
+        if self._open:
+            return
+        self._open = True
+        now = self._now()
+        self._table.start_clocks(now)
+        self._push([self._table.snapshot(seat, now) for seat in self._local_seats])
+        if self._record_problem:
+            self._push([Notice(seat=seat, text=self._record_problem, severity="warning")
+                        for seat in self._local_seats])
+        self._react()
+
+    async def updates(self) -> AsyncIterator[ServerMessageType]:
+        """Every message for the local seats, in order, until the session closes."""
+        closed: set[Seat] = set()
+        while len(closed) < len(self._local_seats):
+            message = await self._queue.get()
+            if isinstance(message, Closed):
+                closed.add(message.seat)
+            yield message
+
+    async def send(self, seat: Seat, command: ChooseHand | Discard,
+                   command_id: str | None = None) -> str:
+        """Play a local seat's command; the outcome arrives as an update. Returns its id."""
+        command_id = command_id or f"local-{next(self._ids)}"
+        if seat not in self._local_seats:
+            raise IllegalCommand(f"{seat} is not played at this terminal")
+        self._submit(seat, command_id, command)
+        return command_id
+
+    async def draft(self, seat: Seat, tiles: str) -> None:
+        """The hand builder's current tiles: R25's automatic hand keeps them."""
+        if seat in self._local_seats:
+            self._table.draft(seat, tiles)
+
+    async def close(self) -> None:
+        """Stop the bot and the clocks; the updates end."""
+        if self._closed:
+            return
+        self._closed = True
+        for task in (self._bot_task, self._clock_task):
+            if task is not None:
+                task.cancel()
+        self._push([Closed(seat=seat, reason="left") for seat in self._local_seats])
+
+    async def settled(self) -> None:
+        """Return once the bot has nothing left to do now and every update has been read
+        (tests and tools wait on it; a clock may still run)."""
+        while True:
+            task = self._bot_task
+            if task is not None and not task.done():
+                await asyncio.wait([task])
+            elif not self._queue.empty():
+                await asyncio.sleep(0.005)
+            else:
+                return
+
+    # -- inside ----------------------------------------------------------------------------------
+
+    def view(self, seat: Seat) -> PlayerView:
+        """What a local ``seat`` may see now (R26): for tests and tools, screens use updates."""
+        if seat not in self._local_seats and self._table.game.phase != "ended":
+            raise IllegalCommand(f"{seat} is not played at this terminal")
+        return self._table.game.view(seat)
 
     @property
     def bot_seat(self) -> Seat | None:
         """The bot's seat in practice, else None."""
         return self._local_seats[0].other if self._bot is not None else None
 
-    def seat_name(self, seat: Seat) -> str:
-        """``"You"`` and ``"Bot (normal)"`` in practice, the seat wind in hot-seat."""
-        if self._bot is not None:
-            return "You" if seat in self._local_seats else f"Bot ({self._bot.level})"
-        return seat.value.title()
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
 
-    def view(self, seat: Seat) -> PlayerView:
-        """What a local ``seat`` may see now (R26)."""
-        if seat not in self._local_seats and self._game.phase != "ended":
-            raise IllegalCommand(f"{seat} is not played at this terminal")
-        return self._game.view(seat)
+    def _push(self, messages: list[ServerMessageType]) -> None:
+        for message in messages:
+            if message.seat in self._local_seats:
+                self._queue.put_nowait(message)
 
-    async def send(self, seat: Seat, command: ChooseHand | Discard) -> None:
-        """Apply a local seat's command; ``IllegalCommand`` leaves the game unchanged."""
-        if seat not in self._local_seats:
-            raise IllegalCommand(f"{seat} is not played at this terminal")
-        self._game.apply(seat, command)
+    def _submit(self, seat: Seat, command_id: str | None, command: ChooseHand | Discard
+                ) -> list[ServerMessageType]:
+        if self._closed:
+            return []
+        messages = self._table.submit(seat, command_id, command, self._now())
+        self._push(messages)
+        self._react()
+        return messages
 
-    def needs_others(self) -> bool:
-        """True when the bot must choose its hand or discard."""
-        seat = self.bot_seat
-        if seat is None:
-            return False
-        if self._game.phase == "choosing":
-            return self._game.hand_of(seat) is None
-        return self._game.phase == "discarding" and self._game.turn is seat
-
-    async def wait_for_others(self) -> None:
-        """Let the bot make its move: it thinks in a thread, then pauses before a discard.
-
-        Any failure of the bot (an error, an illegal command) raises :class:`SeatFailed`, which
-        keeps no text of the original: it may name the bot's tiles.
-        """
-        seat = self.bot_seat
-        if seat is None or self._bot is None or not self.needs_others():
+    def _react(self) -> None:
+        """After any change: let the bot move if it must, and set the clock's alarm."""
+        if self._closed:
             return
-        bot = self._bot
-        view = self._game.view(seat)
-        loop = asyncio.get_running_loop()
-        started = loop.time()
+        seat = self.bot_seat
+        if (seat is not None and self._table.must_act(seat)
+                and (self._bot_task is None or self._bot_task.done())):
+            self._bot_task = asyncio.create_task(self._bot_move(seat, self._table.seq))
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            self._clock_task = None
+        deadline = self._table.next_deadline()
+        if deadline is not None:
+            self._clock_task = asyncio.create_task(self._alarm(deadline[0]))
+
+    async def _alarm(self, when: float) -> None:
+        await asyncio.sleep(max(0.0, when - self._now()))
+        self._clock_task = None
+        self._push(self._table.expire(self._now()))
+        self._react()
+
+    async def _bot_move(self, seat: Seat, seq: int) -> None:
+        """The bot thinks in a thread, pauses before a discard, then plays (if still its move)."""
+        assert self._bot is not None
+        view = self._table.game.view(seat)
+        started = self._now()
         try:
-            command = await asyncio.to_thread(bot.act, view)
-            if view.phase == "discarding":
-                await asyncio.sleep(max(0.0, self.think_seconds - (loop.time() - started)))
-            if self._game.view(seat) != view:
-                return  # the game moved on meanwhile (it never should); the bot will act again
-            self._game.apply(seat, command)  # a bot's illegal command names its tiles too
-            return
+            command = await asyncio.to_thread(self._bot.act, view)
         except Exception as error:
-            failure = SeatFailed.of(seat, error)
-        # Raised outside the except block: the original (its text, its frames' locals) is
-        # neither chained nor kept.
-        raise failure from None
+            self._bot_failed(SeatFailed.of(seat, error))
+            command = auto_command(view)
+        if view.phase == "discarding":
+            await asyncio.sleep(max(0.0, self.think_seconds - (self._now() - started)))
+        self._bot_task = None
+        if self._table.seq != seq or self._closed:
+            return  # the clock played for it meanwhile
+        if any(isinstance(m, Rejected) for m in self._submit(seat, None, command)):
+            # The rejection's reason names the bot's tile: it is not shown (R26).
+            self._bot_failed(SeatFailed(seat, "an illegal command"))
+            self._submit(seat, None, auto_command(self._table.game.view(seat)))
+
+    def _bot_failed(self, failure: SeatFailed) -> None:
+        """Tell the player (the type only: the text may name the bot's tiles) and log it."""
+        if self._on_failure is not None:
+            self._on_failure(failure)
+        else:
+            log.warning("%s", failure)
+        self._push([Notice(seat=s, severity="warning",
+                           text=f"The bot failed ({failure.kind}); the automatic move was "
+                           "played for it (R25).") for s in self._local_seats])
 
     # -- hidden information stays hidden (ARCHITECTURE 3) ---------------------------------------
 
     def __repr__(self) -> str:
-        return (f"LocalSession(mode={self._mode}, phase={self._game.phase}, "
-                f"discards={self._game.discard_count}, <tiles hidden>)")
+        return (f"LocalSession(mode={self._mode}, phase={self._table.game.phase}, "
+                f"discards={self._table.game.discard_count}, <tiles hidden>)")
 
     def __rich_repr__(self) -> Iterator[Any]:
         yield "mode", self._mode
-        yield "phase", self._game.phase
+        yield "phase", self._table.game.phase
         yield "tiles", "<hidden>"

@@ -1,22 +1,20 @@
-"""The Textual app: menu, hand building, play, result, hot-seat curtain, help and settings.
+"""The Textual app: it wires the screens, the key bindings and the preferences.
 
-The app holds a :class:`~minefield.session.Session` and decides which screen shows which seat;
-screens post intents (:mod:`minefield.tui.messages`) and the app turns them into commands.
+A game on this terminal is a :class:`~minefield.tui.table.TableController` (the session, its
+updates, which screen shows which seat); unexpected errors are handled as
+:mod:`minefield.tui.crash` says. Screens post intents (:mod:`minefield.tui.messages`) and never
+touch a game.
 """
 
 from __future__ import annotations
 
-import math
 import secrets
-import traceback
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
 from importlib.resources import files
-from time import monotonic
+from pathlib import Path
 from typing import ClassVar, Literal
 
-from rich.segment import Segments
 from rich.traceback import Traceback
 from textual import events
 from textual.actions import ActionParseResult
@@ -28,22 +26,24 @@ from textual.worker import WorkerFailed
 
 from minefield.bots import make_bot
 from minefield.bots.base import Bot, Level
-from minefield.rules.game import Discard, IllegalCommand, Seat
+from minefield.records.paths import records_dir
+from minefield.rules.game import Seat
 from minefield.rules.seed import derive_int, parse_seed, random_seed
 from minefield.rules.settings import RuleSettings, SettingsError
-from minefield.session import LocalSession, Session
-from minefield.session.local import DEFAULT_THINK_SECONDS, SeatFailed
+from minefield.session import LocalSession, SeatFailed, Session
+from minefield.session.local import DEFAULT_THINK_SECONDS
 from minefield.tui.commands import ScreenActions
-from minefield.tui.config import Preferences, config_dir, load_preferences, save_preferences
+from minefield.tui.config import Preferences, load_preferences, save_preferences
+from minefield.tui.crash import RecoveryCounter, log_error, log_failure
 from minefield.tui.messages import (
     CommandChosen,
     CurtainLifted,
     MenuRequested,
     NewGameRequested,
+    SessionUpdate,
     TurnPassed,
 )
 from minefield.tui.render import TILE_STYLES, TileStyle
-from minefield.tui.screens.base import SeatScreen
 from minefield.tui.screens.builder import HandBuilderScreen, HintSource
 from minefield.tui.screens.dialogs import (
     ConfirmScreen,
@@ -56,22 +56,15 @@ from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.settings import SettingsScreen
+from minefield.tui.table import TableController
+from minefield.tui.textual_private import add_exit_report, close_now, default_exception_handler
 from minefield.tui.widgets.tiles import TileWidget
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 HINT_LEVEL: Level = "strong"
-#: A crash loop (a recovery that fails again, a bot that fails again at once, a new screen that
-#: cannot mount) makes errors milliseconds apart; a player who meets a bug makes at most one per
-#: key press or click, with a message to close in between. So an error counts towards
-#: MAX_RECOVERIES only if it comes within RECOVERY_GAP seconds of the one before: a burst of
-#: more than MAX_RECOVERIES such errors is a loop and ends the app, while errors spread over a
-#: game start the count again each time and never end it.
-MAX_RECOVERIES = 5
-RECOVERY_GAP = 2.0
 
 BotFactory = Callable[[str, int], Bot]
 GameMode = Literal["practice", "hotseat"]
-ScreenKey = tuple[str, Seat]
 
 
 @dataclass(frozen=True)
@@ -91,7 +84,9 @@ class MinefieldApp(App[int]):
 
     ``request`` starts a game at once (else the menu shows). ``think_seconds`` is the bot's
     pause before each discard, ``bot_factory`` builds bots (tests pass stand-ins), and
-    ``catch_errors`` keeps the app and the game alive after an unexpected error.
+    ``catch_errors`` keeps the app and the game alive after an unexpected error. Games are
+    recorded in ``record_folder`` (default: the user data folder's ``records/``) unless the
+    preferences turn it off.
     """
 
     CSS_PATH = str(files("minefield.assets") / "minefield.tcss")
@@ -108,7 +103,7 @@ class MinefieldApp(App[int]):
                  think_seconds: float = DEFAULT_THINK_SECONDS,
                  bot_factory: BotFactory | None = None,
                  preferences: Preferences | None = None,
-                 catch_errors: bool = True) -> None:
+                 catch_errors: bool = True, record_folder: Path | None = None) -> None:
         super().__init__()
         if preferences is None:
             preferences, self._startup_problem = load_preferences()
@@ -120,15 +115,11 @@ class MinefieldApp(App[int]):
         self.think_seconds = think_seconds
         self._bot_factory: BotFactory = bot_factory or make_bot
         self._catch_errors = catch_errors
-        self.session: Session | None = None
+        self._record_folder = record_folder
+        self.table: TableController | None = None
         self._last_request: GameRequest | None = None
-        self._screen_key: ScreenKey | None = None
-        self._game_screen: SeatScreen | None = None
-        self._holding: Seat | None = None
-        self._waiting = False
         self._base_depth = 0
-        self._recoveries = 0
-        self._last_error_at = -math.inf
+        self._recovery = RecoveryCounter()
         self._quit_question: ConfirmScreen | None = None
         self.errors: list[str] = []
 
@@ -166,6 +157,11 @@ class MinefieldApp(App[int]):
 
     # -- games -----------------------------------------------------------------------------------
 
+    @property
+    def session(self) -> Session | None:
+        """The session of the game on this terminal, if any."""
+        return self.table.session if self.table is not None else None
+
     async def start_game(self, request: GameRequest) -> None:
         """Start a new local game as ``request`` asks (preferences fill the gaps)."""
         prefs = self.preferences
@@ -173,168 +169,82 @@ class MinefieldApp(App[int]):
         try:
             settings = RuleSettings.preset(request.rules or prefs.rules)
         except SettingsError as error:
-            self.notify(str(error), title="Rules", severity="error")
+            self.notify(str(error), title="Rules", severity="error", markup=False)
             settings = RuleSettings()
         self._last_request = request
+        folder = (self._record_folder or records_dir()) if prefs.save_records else None
         if request.mode == "practice":
             level = request.level or prefs.bot_level
             session: Session = LocalSession.practice(
                 # The bot's seed follows from the game's but does not reveal it (R2).
                 seed, self._bot_factory(level, derive_int(seed, "practice bot")),
-                human=request.seat, settings=settings,
-                think_seconds=self.think_seconds)
+                human=request.seat, settings=settings, think_seconds=self.think_seconds,
+                record_to=folder, on_failure=self._seat_failed)
         else:
-            session = LocalSession.hotseat(seed, settings)
-        await self.set_session(session)
+            session = LocalSession.hotseat(seed, settings, record_to=folder)
+        await self.play(session)
 
-    async def set_session(self, session: Session) -> None:
-        """Play ``session`` (a local game now; a network game later, with the same screens)."""
-        self.workers.cancel_group(self, "session")
-        self._waiting = False
-        self.session = session
-        self.sub_title = ("Hot-seat" if session.mode == "hotseat" else
-                          f"Playing against {session.seat_name(session.local_seats[0].other)}")
-        self._screen_key = None
-        self._game_screen = None
-        self._holding = None
-        self._recoveries = 0
-        await self.show_game()
-        self._let_others_move()
-
-    def _names(self, session: Session) -> dict[Seat, str]:
-        return {seat: session.seat_name(seat) for seat in Seat}
-
-    def _target(self, session: Session) -> tuple[str, Seat]:
-        """Which screen to show now, for which seat."""
-        seat = session.local_seats[0]
-        first = session.view(seat)
-        if first.phase == "ended":
-            return "result", seat
-        if session.mode == "hotseat":
-            if first.phase == "choosing":
-                seat = next(s for s in session.local_seats if session.view(s).own_hand is None)
-            else:
-                seat = self._holding or first.turn or seat
-        return ("build" if session.view(seat).own_hand is None else "play"), seat
-
-    async def show_game(self) -> None:
-        """Bring the screen up to date with the session (switching screens when needed).
-
-        An error here is reported and recovered from, never left to stop the app's own loop.
-        """
-        try:
-            await self._show_game()
-        except Exception as error:
-            self._handle_exception(error)
-
-    async def _show_game(self) -> None:
-        session = self.session
-        if session is None:
-            return
-        kind, seat = self._target(session)
-        view = session.view(seat)
-        names = self._names(session)
-        key = (kind, seat)
-        if kind == "result":
-            if self._screen_key != key and view.end is not None:
-                await self._replace(ResultScreen(view.end, names, session.mode,
-                                                 view.dora_indicator), key)
-            return
-        if key == self._screen_key and self._game_screen is not None:
-            if isinstance(self._game_screen, PlayScreen):
-                self._game_screen.hold = self._holding is not None
-            self._game_screen.update_view(view)
-            return
-        previous = self._screen_key
-        if session.mode == "hotseat" and (previous is None or previous[1] != seat):
-            reason = ("Build your hand: choose 13 of your 34 tiles." if kind == "build"
-                      else f"Discard {view.discards_made + 1} of 34.")
-            await self._replace(CurtainScreen(seat, reason), ("curtain", seat))
-            return
-        screen: SeatScreen
-        if kind == "build":
-            screen = HandBuilderScreen(view, names, self._hint_source(session))
-        else:
-            screen = PlayScreen(view, names, hold=self._holding is not None,
-                                announce_furiten=session.mode != "hotseat")
-        await self._replace(screen, key)
+    async def play(self, session: Session) -> None:
+        """Play ``session`` here (a local game, or a network game with the same screens)."""
+        await self._leave_game()
+        self._recovery.reset()
+        self.table = TableController(self, session, lambda: self._hint_source(session))
+        await self.table.start()
 
     def _hint_source(self, session: Session) -> HintSource | None:
-        hint = self.preferences.hint
-        if hint == "off" or (hint == "practice" and session.mode != "practice"):
+        hint, traits = self.preferences.hint, session.traits
+        if traits.mode == "network" or hint == "off" or (
+                hint == "practice" and not traits.hints_allowed):
             return None
         seed = secrets.randbelow(2**31)
         factory = self._bot_factory
         return lambda view: factory(HINT_LEVEL, seed).act(view)
 
-    async def _replace(self, screen: Screen[None], key: ScreenKey) -> None:
+    def _seat_failed(self, failure: SeatFailed) -> None:
+        """The bot failed (its session played the automatic move): log where, not its text."""
+        log_failure(failure)
+        self.errors.append(failure.kind)
+
+    async def replace_game_screen(self, screen: Screen[None]) -> None:
         """Show ``screen`` in place of whatever is above the menu."""
-        if self._game_screen is not None:
-            self._game_screen.clear_private()
-        self._game_screen = None
         while len(self.screen_stack) > self._base_depth:
             await self.pop_screen()
         await self.push_screen(screen)
-        self._screen_key = key
-        self._game_screen = screen if isinstance(screen, SeatScreen) else None
         self._check_size()
 
-    def _let_others_move(self) -> None:
-        """Let a seat not played here (the bot) move, in a worker: the screen stays live."""
-        session = self.session
-        if session is None or self._waiting or not session.needs_others():
-            return
-        self._waiting = True
-        self.run_worker(self._wait_for_others(session), group="session", exit_on_error=True)
-
-    async def _wait_for_others(self, session: Session) -> None:
-        try:
-            await session.wait_for_others()
-        finally:
-            self._waiting = False
-        if session is self.session:
-            await self.show_game()
-            self._let_others_move()
-
     async def _leave_game(self) -> None:
-        self.workers.cancel_group(self, "session")
-        self._waiting = False
-        if self._game_screen is not None:
-            self._game_screen.clear_private()
-        self.session = None
-        self._game_screen = None
-        self._screen_key = None
+        table, self.table = self.table, None
+        if table is not None:
+            await table.close()
         self.sub_title = ""
         while len(self.screen_stack) > self._base_depth:
             await self.pop_screen()
 
-    # -- messages from the screens ---------------------------------------------------------------
+    def _game_on(self) -> bool:
+        """A game is being played here and has not ended (leaving it loses it)."""
+        return self.table is not None and self.table.game_on
+
+    # -- messages from the session and the screens -----------------------------------------------
+
+    async def on_session_update(self, message: SessionUpdate) -> None:
+        if message.table is self.table and self.table is not None:
+            await self.table.update(message.update)
 
     async def on_command_chosen(self, message: CommandChosen) -> None:
-        session = self.session
-        if session is None:
+        if self.table is None:
             return
         try:
-            await session.send(message.seat, message.command)
-        except IllegalCommand as error:
-            if self._game_screen is not None:
-                self._game_screen.typing_status(f"Not allowed: {error}")
-            return
+            await self.table.session.send(message.seat, message.command)
         except Exception as error:
-            self._handle_exception(error)
-            return
-        if (session.mode == "hotseat" and isinstance(message.command, Discard)
-                and session.view(message.seat).phase == "discarding"):
-            self._holding = message.seat
-        await self.show_game()
-        self._let_others_move()
+            self.recover_from(error)
 
     async def on_turn_passed(self, message: TurnPassed) -> None:
-        self._holding = None
-        await self.show_game()
+        if self.table is not None:
+            await self.table.turn_passed()
 
     async def on_curtain_lifted(self, message: CurtainLifted) -> None:
-        await self.show_game()
+        if self.table is not None:
+            await self.table.curtain_lifted()
 
     async def on_new_game_requested(self, message: NewGameRequested) -> None:
         last = self._last_request
@@ -374,14 +284,9 @@ class MinefieldApp(App[int]):
             return
         self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
 
-    def _game_on(self) -> bool:
-        """A game is being played here and has not ended (leaving it loses it)."""
-        session = self.session
-        return session is not None and session.view(session.local_seats[0]).phase != "ended"
-
     async def action_menu(self) -> None:
         """Back to the menu (asks first while a game is on)."""
-        if self.session is None:
+        if self.table is None:
             return
         if not self._game_on():
             await self._leave_game()
@@ -444,63 +349,45 @@ class MinefieldApp(App[int]):
         try:
             return await super().run_action(action, default_namespace, namespaces)
         except Exception as error:
-            if not self._catch_errors or self.session is None:
+            if not self._catch_errors or self.table is None:
                 raise
-            self._handle_exception(error)
+            self.recover_from(error)
             return True
 
     def _handle_exception(self, error: Exception) -> None:
+        """Textual's hook for an error nothing caught (a handler, a worker)."""
+        self.recover_from(error)
+
+    def recover_from(self, error: Exception) -> None:
         """An unexpected error: log it, tell the player, and rebuild the game's screen from the
-        session, which still holds the game. Without a game, or in a crash loop (more than
-        ``MAX_RECOVERIES`` errors, each within ``RECOVERY_GAP`` seconds of the last), exit."""
-        now = monotonic()
-        if now - self._last_error_at > RECOVERY_GAP:
-            self._recoveries = 0  # a calm spell: not a loop
-        self._last_error_at = now
-        if not self._catch_errors or self.session is None or self._recoveries >= MAX_RECOVERIES:
-            super()._handle_exception(error)
+        session, which still holds the game. Without a game, or in a crash loop
+        (:class:`~minefield.tui.crash.RecoveryCounter`), exit with a report."""
+        if not self._catch_errors or self.table is None or not self._recovery.may_recover():
+            default_exception_handler(self, error)
             return
-        self._recoveries += 1
         if isinstance(error, WorkerFailed) and isinstance(error.error, Exception):
             error = error.error  # the session worker's own error, with its traceback
-        where = self._log_error(error)
+        where = log_error(error)
         self.errors.append(type(error).__name__)
-        name = type(error).__name__
-        if isinstance(error, SeatFailed):  # its type only: the text may hold hidden tiles
-            name = f"{error.kind} from {self.session.seat_name(error.seat)}"
-        self.call_later(self._recover, name, where)
+        self.call_later(self._recover, type(error).__name__, where)
 
     async def _recover(self, name: str, where: str) -> None:
-        self._waiting = False
-        self._screen_key = None
-        self._game_screen = None
+        table = self.table
         try:
-            await self.show_game()  # hot-seat starts again behind the curtain
-            self._let_others_move()
+            if table is not None:
+                table.forget_screen()
+                await table.show()  # hot-seat starts again behind the curtain
         finally:
             await self.push_screen(MessageScreen(
                 "Something went wrong",
                 f"An unexpected error ({name}) happened. Your game is kept and goes on.\n"
                 f"Details were written to {where}."))
 
-    def _log_error(self, error: BaseException) -> str:
-        """Append the traceback (without local variables: they may hold tiles) to a log."""
-        path = config_dir() / "errors.log"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as log:
-                log.write(f"--- {datetime.now().isoformat(timespec='seconds')}\n")
-                log.write("".join(traceback.format_exception(error)))
-        except OSError:
-            return "nowhere (the log could not be written)"
-        return str(path)
-
     def _fatal_error(self) -> None:
         """Exit after an error, with a traceback that shows no local variables (hidden tiles)."""
         self.bell()
-        report = Traceback(show_locals=False, width=None)
-        self._exit_renderables.append(Segments(self.console.render(report, self.console.options)))
-        self._close_messages_no_wait()
+        add_exit_report(self, Traceback(show_locals=False, width=None))
+        close_now(self)
 
     def __repr__(self) -> str:
-        return f"MinefieldApp(session={getattr(self, 'session', None)!r})"
+        return f"MinefieldApp(table={getattr(self, 'table', None)!r})"

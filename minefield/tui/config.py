@@ -49,6 +49,7 @@ class Preferences(BaseModel):
     bot_level: Level = Field("normal", description="the practice opponent")
     rules: str = Field("standard", max_length=MAX_NAME_LENGTH,
                        description="the rule preset of new games")
+    save_records: bool = Field(True, description="save every game's record (history, replay)")
 
     @field_validator("rules")
     @classmethod

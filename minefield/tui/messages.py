@@ -5,11 +5,14 @@ Only the app turns them into session commands (ARCHITECTURE 4).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from textual.message import Message
 
 from minefield.rules.game import ChooseHand, Discard, Seat
+from minefield.session.protocol import ServerMessageType
 
 
 @dataclass
@@ -47,3 +50,21 @@ class NewGameRequested(Message):
 
 class MenuRequested(Message):
     """Leave the game (if any) and go back to the menu."""
+
+
+@dataclass
+class SessionUpdate(Message):
+    """One update pushed by the game's session, delivered on the app's loop.
+
+    ``table`` is the controller that read it (an update of a game already left is dropped).
+    """
+
+    table: Any
+    update: ServerMessageType
+
+    def __repr__(self) -> str:
+        return f"SessionUpdate({self.update.type}, <tiles hidden>)"
+
+    def __rich_repr__(self) -> Iterator[Any]:
+        yield "type", self.update.type
+        yield "tiles", "<hidden>"

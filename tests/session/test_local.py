@@ -1,116 +1,138 @@
-"""LocalSession: practice against a bot and hot-seat, behind the Session protocol."""
+"""LocalSession pushes: the bot moves, clocks run out and errors arrive without being asked."""
 
 from __future__ import annotations
 
 import asyncio
-import re
-
-import pytest
-from rich.pretty import pretty_repr
+from collections.abc import AsyncIterator
 
 from minefield.rules.auto import auto_command
-from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView, Seat
-from minefield.session import LocalSession, Session
+from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
+from minefield.rules.settings import RuleSettings
+from minefield.session.local import LocalSession
+from minefield.session.protocol import (
+    Applied,
+    Closed,
+    Notice,
+    Rejected,
+    ServerMessageType,
+    Snapshot,
+)
 
-TILE = re.compile(r"[0-9][mpsz]")
+EAST, WEST = Seat.EAST, Seat.WEST
 
 
 class StandIn:
+    """The R25 move as a bot."""
+
     level = "easy"
 
-    def __init__(self) -> None:
-        self.calls = 0
-
     def act(self, view: PlayerView) -> ChooseHand | Discard:
-        self.calls += 1
         return auto_command(view)
 
 
-def _hand(session: LocalSession, seat: Seat) -> ChooseHand:
-    command = auto_command(session.view(seat))
-    assert isinstance(command, ChooseHand)
-    return command
+class Failing(StandIn):
+    """A bot whose error message names its own tiles."""
+
+    def act(self, view: PlayerView) -> ChooseHand | Discard:
+        raise ValueError(f"cannot use {view.own_tiles}")
 
 
-def test_local_session_is_a_session() -> None:
-    session: Session = LocalSession.hotseat(seed=3)
-    assert session.mode == "hotseat" and session.local_seats == (Seat.EAST, Seat.WEST)
+async def next_of(updates: AsyncIterator[ServerMessageType], kind: type,
+                  limit: int = 20) -> ServerMessageType:
+    for _ in range(limit):
+        message = await asyncio.wait_for(anext(updates), timeout=10)
+        if isinstance(message, kind):
+            return message
+    raise AssertionError(f"no {kind.__name__} in {limit} messages")
 
 
-def test_practice_seat_is_drawn_from_the_seed_unless_given() -> None:
-    """R6: in a single game East is drawn from the seed."""
-    seats = {LocalSession.practice(seed, StandIn()).local_seats[0] for seed in range(12)}
-    assert seats == {Seat.EAST, Seat.WEST}
-    assert LocalSession.practice(5, StandIn(), human=Seat.WEST).local_seats == (Seat.WEST,)
+async def test_the_bot_moves_while_the_player_is_idle() -> None:
+    session = LocalSession.practice(seed=3, bot=StandIn(), human=WEST, think_seconds=0)
+    await session.open()
+    updates = session.updates()
+    first = await anext(updates)
+    assert isinstance(first, Snapshot) and first.seat is WEST and first.table.seq == 0
+    # The bot (East) chooses its hand with no call from the player.
+    applied = await next_of(updates, Applied)
+    assert isinstance(applied, Applied) and applied.by is EAST and applied.seat is WEST
+    assert applied.table.view.opponent_ready and applied.command_id is None
+    hand = auto_command(applied.table.view)
+    command_id = await session.send(WEST, hand)
+    mine = await next_of(updates, Applied)
+    assert isinstance(mine, Applied) and mine.by is WEST and mine.command_id == command_id
+    # East discards first (R10): it arrives by itself.
+    discard = await next_of(updates, Applied)
+    assert isinstance(discard, Applied) and discard.by is EAST
+    assert discard.table.view.discards[EAST] and discard.table.view.my_turn
+    await session.close()
 
 
-def test_practice_bot_moves_only_through_wait_for_others() -> None:
-    async def play() -> None:
-        bot = StandIn()
-        session = LocalSession.practice(4, bot, human=Seat.WEST, think_seconds=0)
-        assert session.needs_others()
-        await session.wait_for_others()  # the bot (East) chooses its hand
-        assert not session.needs_others()
-        await session.send(Seat.WEST, _hand(session, Seat.WEST))
-        assert session.view(Seat.WEST).phase == "discarding"
-        assert session.needs_others()  # East discards first (R10)
-        await session.wait_for_others()
-        view = session.view(Seat.WEST)
-        assert len(view.discards[Seat.EAST]) == 1 and view.my_turn
-        with pytest.raises(IllegalCommand):
-            await session.send(Seat.EAST, Discard(tile="1m"))  # not a local seat
-        with pytest.raises(IllegalCommand):
-            session.view(Seat.EAST)  # the bot's view is not this terminal's (R26)
-        assert bot.calls == 2
-
-    asyncio.run(play())
+async def test_a_wrong_command_is_rejected_as_an_update() -> None:
+    session = LocalSession.hotseat(seed=3)
+    await session.open()
+    updates = session.updates()
+    await session.send(EAST, Discard(tile="1m"), command_id="x1")
+    rejected = await next_of(updates, Rejected)
+    assert isinstance(rejected, Rejected) and rejected.command_id == "x1"
+    assert "both hands are not chosen" in rejected.reason
+    assert session.view(EAST).own_hand is None
+    await session.close()
 
 
-def test_the_bot_pauses_before_a_discard_without_blocking_the_loop() -> None:
-    async def play() -> float:
-        session = LocalSession.practice(4, StandIn(), human=Seat.WEST, think_seconds=0.2)
-        await session.wait_for_others()
-        await session.send(Seat.WEST, _hand(session, Seat.WEST))
-        ticks = 0
-
-        async def ticker() -> None:
-            nonlocal ticks
-            while True:
-                await asyncio.sleep(0.01)
-                ticks += 1
-
-        task = asyncio.create_task(ticker())
-        loop = asyncio.get_running_loop()
-        start = loop.time()
-        await session.wait_for_others()
-        task.cancel()
-        assert ticks >= 5  # the loop kept running while the bot "thought"
-        return loop.time() - start
-
-    assert asyncio.run(play()) >= 0.19
+async def test_hotseat_updates_reach_both_seats_each_with_its_own_view() -> None:
+    session = LocalSession.hotseat(seed=3)
+    assert session.traits.shared_screen and not session.traits.hints_allowed
+    await session.open()
+    updates = session.updates()
+    snapshots = [await anext(updates), await anext(updates)]
+    assert [m.seat for m in snapshots] == [EAST, WEST]
+    hand = auto_command(session.view(EAST))
+    await session.send(EAST, hand)
+    to_east, to_west = await anext(updates), await anext(updates)
+    assert isinstance(to_east, Applied) and isinstance(to_west, Applied)
+    assert to_east.table.view.own_hand and to_west.table.view.own_hand is None
+    await session.close()
+    rest = [message async for message in updates]
+    assert [type(m) for m in rest] == [Closed, Closed]
 
 
-def test_hotseat_has_nobody_else_to_wait_for() -> None:
-    session = LocalSession.hotseat(seed=8)
-    assert not session.needs_others()
-    asyncio.run(session.wait_for_others())
-    assert session.view(Seat.EAST).phase == "choosing"
+async def test_r25_the_clock_plays_for_an_idle_player() -> None:
+    settings = RuleSettings(hand_seconds=1)
+    session = LocalSession.practice(seed=3, bot=StandIn(), human=EAST, settings=settings,
+                                    think_seconds=0)
+    await session.open()
+    updates = session.updates()
+    snapshot = await anext(updates)
+    assert isinstance(snapshot, Snapshot)
+    assert snapshot.table.clocks[EAST].running and snapshot.table.clocks[EAST].limit == 1
+    await session.draft(EAST, "")
+    mine = None
+    while mine is None:
+        message = await asyncio.wait_for(anext(updates), timeout=10)
+        if isinstance(message, Applied) and message.by is EAST:
+            mine = message
+    assert mine.automatic and mine.table.view.own_hand is not None
+    notice = await next_of(updates, Notice)
+    assert isinstance(notice, Notice) and "automatic move" in notice.text
+    await session.close()
 
 
-def test_repr_of_a_hotseat_session_shows_no_tile() -> None:
-    """ARCHITECTURE 3: a crash report prints locals; the session holds both hands."""
-    session = LocalSession.hotseat(seed=11)
-    for seat in Seat:
-        asyncio.run(session.send(seat, _hand(session, seat)))
-    asyncio.run(session.send(Seat.EAST, auto_command(session.view(Seat.EAST))))
-    for text in (repr(session), pretty_repr(session), str(session)):
-        assert not TILE.search(text), text
-        assert "hidden" in text
+async def test_a_failing_bot_is_replaced_by_the_automatic_move_and_its_text_never_shown(
+        caplog: object) -> None:
+    session = LocalSession.practice(seed=3, bot=Failing(), human=WEST, think_seconds=0)
+    await session.open()
+    updates = session.updates()
+    messages = [await asyncio.wait_for(anext(updates), timeout=10) for _ in range(3)]
+    notice = next(m for m in messages if isinstance(m, Notice))
+    assert isinstance(notice, Notice) and "ValueError" in notice.text
+    east_tiles = session._table.game.view(EAST).own_tiles  # the bot's own tiles
+    for message in messages:
+        assert east_tiles not in message.model_dump_json()
+    assert any(isinstance(m, Applied) and m.by is EAST for m in messages)
+    assert east_tiles not in getattr(caplog, "text", "")
+    await session.close()
 
 
-def test_a_wrong_command_leaves_the_session_unchanged() -> None:
-    session = LocalSession.hotseat(seed=2)
-    before = session.view(Seat.EAST)
-    with pytest.raises(IllegalCommand):
-        asyncio.run(session.send(Seat.EAST, Discard(tile="1m")))
-    assert session.view(Seat.EAST) == before
+def test_repr_shows_no_tile() -> None:
+    session = LocalSession.hotseat(seed=3)
+    assert "tiles hidden" in repr(session)

@@ -6,17 +6,23 @@ import os
 
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App
+from textual.pilot import Pilot
 
 from minefield.bots.base import Bot, Level
+from minefield.records.paths import DATA_ENV
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
+from minefield.session import LocalSession
 from minefield.tui.app import GameRequest, MinefieldApp
 from minefield.tui.config import CONFIG_ENV, Preferences
+from minefield.tui.textual_private import screen_lines
 
 
 class StandInBot:
@@ -37,9 +43,10 @@ def stand_in(level: str, seed: int) -> Bot:
 
 @pytest.fixture(autouse=True)
 def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Every test gets its own settings folder: the real home is never touched."""
+    """Every test gets its own settings and data folders: the real home is never touched."""
     folder = tmp_path / "config"
     monkeypatch.setenv(CONFIG_ENV, str(folder))
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "data"))
     yield folder
 
 
@@ -55,7 +62,20 @@ def make_app(mode: str = "practice", seed: int = 1, seat: Seat | None = Seat.EAS
     return MinefieldApp(request, **options)  # type: ignore[arg-type]
 
 
+async def settle(pilot: Pilot[Any]) -> None:
+    """Wait until nothing is left to happen by itself: the app's workers other than the
+    session's reader (a hint in a thread), the bot's move, and the messages they posted."""
+    app = pilot.app
+    for worker in list(app.workers):
+        if worker.group != "session":
+            await asyncio.gather(worker.wait(), return_exceptions=True)
+    for _ in range(3):
+        session = getattr(app, "session", None)
+        if isinstance(session, LocalSession):
+            await session.settled()
+        await pilot.pause()
+
+
 def screen_text(app: App[object]) -> str:
     """Everything on screen now, as plain text lines."""
-    strips = app.screen._compositor.render_strips()
-    return "\n".join(strip.text for strip in strips)
+    return "\n".join(screen_lines(app.screen))

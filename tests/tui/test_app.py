@@ -14,7 +14,7 @@ from minefield.tui.screens.dialogs import ConfirmScreen, MessageScreen, TooSmall
 from minefield.tui.screens.help import HelpScreen, asset_text
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.widgets.tiles import TileRow
-from tests.tui.conftest import make_app, screen_text, stand_in
+from tests.tui.conftest import make_app, screen_text, settle, stand_in
 
 TILE = re.compile(r"[0-9][mpsz]")
 
@@ -187,7 +187,7 @@ async def test_a_failing_hint_is_no_error() -> None:
 
     app = make_app(bot_factory=factory, preferences=Preferences(hint="practice"))
     async with app.run_test(size=(100, 32)) as pilot:
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         await pilot.pause()
         assert "the bot found no hand to suggest" in screen_text(app)
         assert isinstance(app.screen, HandBuilderScreen) and app.errors == []

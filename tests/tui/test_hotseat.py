@@ -16,7 +16,7 @@ from minefield.tui.screens.dialogs import ConfirmScreen, CurtainScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.widgets.tiles import TileWidget
-from tests.tui.conftest import make_app, screen_text
+from tests.tui.conftest import make_app, screen_text, settle
 
 TILE = re.compile(r"[0-9][mpsz]")
 
@@ -79,7 +79,7 @@ async def test_hotseat_game_through_the_curtain() -> None:
             await pilot.pause()
             assert isinstance(app.screen, HandBuilderScreen)
             assert_shows_only_own_tiles(app, seat)
-            await app.workers.wait_for_complete()  # the hint, computed in a thread
+            await settle(pilot)  # the hint, computed in a thread
             await pilot.press("i", "enter")  # take the hint's 13 tiles and confirm
             await pilot.pause()
             if isinstance(app.screen, ConfirmScreen):

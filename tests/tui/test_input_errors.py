@@ -3,23 +3,21 @@ other seat's failure is logged without its text."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
-from textual.worker import WorkerFailed
 
 from minefield.bots.base import Bot
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 from minefield.rules.tiles import parse_tiles
-from minefield.session.local import SeatFailed
-from minefield.tui import app as app_module
-from minefield.tui.app import MAX_RECOVERIES, MinefieldApp
+from minefield.tui import crash as crash_module
 from minefield.tui.config import CONFIG_ENV, config_dir
+from minefield.tui.crash import MAX_RECOVERIES
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import MessageScreen
-from tests.tui.conftest import StandInBot, make_app, screen_text
+from minefield.tui.screens.result import ResultScreen
+from minefield.tui.table import TableController
+from tests.tui.conftest import StandInBot, make_app, screen_text, settle
 
 
 class Clock:
@@ -39,7 +37,7 @@ def broken_toggle(self: HandBuilderScreen, index: int) -> None:
 
 async def test_spaced_out_errors_never_end_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = Clock()
-    monkeypatch.setattr(app_module, "monotonic", clock)
+    monkeypatch.setattr(crash_module, "monotonic", clock)
     monkeypatch.setattr(HandBuilderScreen, "toggle", broken_toggle)
     app = make_app(catch_errors=True)
     async with app.run_test(size=(100, 32)) as pilot:
@@ -58,17 +56,18 @@ async def test_spaced_out_errors_never_end_the_game(monkeypatch: pytest.MonkeyPa
 
 
 async def test_a_tight_crash_loop_still_ends_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app_module, "monotonic", Clock())  # no time passes at all
+    monkeypatch.setattr(crash_module, "monotonic", Clock())  # no time passes at all
 
-    def cannot_show(self: MinefieldApp, session: object) -> object:
+    def cannot_show(self: TableController) -> object:
         raise RuntimeError("the table cannot be drawn")
 
     app = make_app(catch_errors=True)
     with pytest.raises(RuntimeError, match="the table cannot be drawn"):
         async with app.run_test(size=(100, 32)) as pilot:
             await pilot.pause()
-            monkeypatch.setattr(MinefieldApp, "_target", cannot_show)
-            await app.show_game()  # fails, and so does every recovery
+            monkeypatch.setattr(TableController, "target", cannot_show)
+            assert app.table is not None
+            await app.table.show()  # fails, and so does every recovery
             for _ in range(3 * MAX_RECOVERIES):
                 if not app.is_running:
                     break
@@ -94,13 +93,6 @@ class TellingBot(StandInBot):
         return super().act(view)
 
 
-async def settle(pilot: Pilot[int]) -> None:
-    """Let the session's worker end, however it ends, then the messages it posted."""
-    await asyncio.gather(*(worker.wait() for worker in pilot.app.workers),
-                         return_exceptions=True)
-    await pilot.pause()
-
-
 def bot_factory(bot: Bot) -> object:
     """A factory that hands out ``bot``."""
     return lambda level, seed: bot
@@ -112,35 +104,38 @@ async def test_the_bots_failure_is_logged_and_shown_without_its_text() -> None:
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot)
         assert len(parse_tiles(bot.hidden)) == 34  # the bot's tiles were in the message
-        assert isinstance(app.screen, MessageScreen)
-        text = screen_text(app)
-        assert "Something went wrong" in text and bot.hidden not in text, text
-        await pilot.press("enter")
-        await settle(pilot)
+        # R25: the automatic move was played for it, and the game goes on at once.
         assert app.session is not None and app.session.view(Seat.EAST).opponent_ready
         assert isinstance(app.screen, HandBuilderScreen)
+        notes = [str(n.message) for n in app._notifications]
+        assert any("The bot failed (RuntimeError)" in n for n in notes), notes
+        assert not any(bot.hidden in n or "cannot decide" in n for n in notes)
         assert bot.hidden not in screen_text(app)
     log = (config_dir() / "errors.log").read_text()
     assert "RuntimeError" in log and "in act" in log  # the type and where, for the bug report
     assert bot.hidden not in log and "cannot decide" not in log
 
 
-async def test_a_bot_that_always_fails_ends_the_app_without_its_text(
-        capfd: pytest.CaptureFixture[str]) -> None:
-    bot = TellingBot(failures=10 * MAX_RECOVERIES)
-    app = make_app(bot_factory=bot_factory(bot), catch_errors=True)
-    with pytest.raises(WorkerFailed) as failure:
-        async with app.run_test(size=(100, 32)) as pilot:
-            for _ in range(10 * MAX_RECOVERIES):
-                if not app.is_running:
-                    break
-                await settle(pilot)
-    assert app.return_code == 1 and bot.hidden
-    report = capfd.readouterr().err  # what the terminal shows after the exit
-    assert "RuntimeError" in report and bot.hidden not in report and "cannot decide" not in report
-    assert isinstance(failure.value.error, SeatFailed) and bot.hidden not in str(failure.value)
+async def test_a_bot_that_always_fails_still_finishes_the_game_without_its_text() -> None:
+    bot = TellingBot(failures=100)
+    app = make_app(bot_factory=bot_factory(bot), catch_errors=True, seat=Seat.WEST)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot)
+        for _ in range(12):  # West keeps the first 13 tiles, then discards
+            await pilot.press("space", "right")
+        await pilot.press("enter")
+        await pilot.pause()
+        if not isinstance(app.screen, HandBuilderScreen) and "Confirm" in screen_text(app):
+            await pilot.press("y")
+        for _ in range(60):
+            if isinstance(app.screen, ResultScreen):
+                break
+            await settle(pilot)
+            await pilot.press("enter")
+        assert app.is_running and app.errors and set(app.errors) == {"RuntimeError"}
+        assert bot.hidden not in screen_text(app)
     log = (config_dir() / "errors.log").read_text()
-    assert log.count("RuntimeError") == MAX_RECOVERIES and bot.hidden not in log
+    assert log.count("RuntimeError") == len(app.errors) and bot.hidden not in log
 
 
 async def test_the_error_message_shows_a_log_path_with_brackets(

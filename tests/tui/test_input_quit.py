@@ -6,6 +6,7 @@ from textual.binding import Binding
 from textual.pilot import Pilot
 
 from minefield.rules.auto import auto_command
+from minefield.session import LocalSession
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen
@@ -13,7 +14,7 @@ from minefield.tui.screens.dialogs import ConfirmScreen, CurtainScreen
 from minefield.tui.screens.help import HelpScreen
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.screens.result import ResultScreen
-from tests.tui.conftest import make_app, screen_text, stand_in
+from tests.tui.conftest import make_app, screen_text, settle, stand_in
 
 
 async def test_ctrl_q_in_a_practice_game_asks_first() -> None:
@@ -76,13 +77,15 @@ async def play_to_the_end(pilot: Pilot[int]) -> None:
     app = pilot.app
     assert isinstance(app, MinefieldApp) and app.session is not None
     session, seat = app.session, app.session.local_seats[0]
-    while session.view(seat).phase != "ended":
-        if session.needs_others():
-            await session.wait_for_others()
-        else:
-            await session.send(seat, auto_command(session.view(seat)))
-    await app.show_game()
-    await pilot.pause()
+    assert isinstance(session, LocalSession)
+    for _ in range(40):  # a hand and 17 discards at most
+        await settle(pilot)
+        view = session.view(seat)
+        if view.phase == "ended":
+            break
+        if view.own_hand is None or view.my_turn:
+            await session.send(seat, auto_command(view))
+    await settle(pilot)
 
 
 async def test_ctrl_q_on_the_result_screen_quits_at_once() -> None:

@@ -8,7 +8,7 @@ from minefield.rules.tiles import Tile
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.screens.play import PlayScreen
-from tests.tui.conftest import make_app
+from tests.tui.conftest import make_app, settle
 
 
 async def builder(pilot: Pilot[int]) -> HandBuilderScreen:
@@ -28,7 +28,7 @@ async def play_screen(pilot: Pilot[int]) -> PlayScreen:
     await pilot.pause()
     if isinstance(pilot.app.screen, ConfirmScreen):
         await pilot.press("y")
-    await pilot.app.workers.wait_for_complete()
+    await settle(pilot)
     await pilot.pause()
     play = pilot.app.screen
     assert isinstance(play, PlayScreen) and play.view.my_turn

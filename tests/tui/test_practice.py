@@ -12,7 +12,7 @@ from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
-from tests.tui.conftest import StandInBot, make_app, screen_text
+from tests.tui.conftest import StandInBot, make_app, screen_text, settle
 
 # Seed 1 deals East 1123447899m 124456889p 234459s 234566777z (dora indicator 8s); this hand
 # waits on 4p and 7p, both below mangan even with ippatsu.
@@ -62,7 +62,7 @@ async def test_practice_game_by_keyboard_to_the_result(config_dir: object) -> No
             if not isinstance(app.screen, PlayScreen):
                 break
             await pilot.press("enter")
-            await app.workers.wait_for_complete()
+            await settle(pilot)
             await pilot.pause()
             if isinstance(app.screen, PlayScreen):
                 text = screen_text(app)
@@ -113,7 +113,7 @@ async def test_discarding_out_of_turn_is_disabled_not_an_error() -> None:
         await pilot.press("enter", "space")  # nothing happens: no error, no discard
         assert len(screen.view.discards[Seat.WEST]) == 0
         bot.gate.set()
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         await pilot.pause()
         assert screen.view.discards_made == 1 and screen.view.my_turn
         assert screen.check_action("discard", ()) is True

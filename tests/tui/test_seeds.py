@@ -34,12 +34,12 @@ async def test_a_game_without_a_seed_gets_128_random_bits() -> None:
         assert isinstance(app, MinefieldApp) and app.session is not None
         session_text = repr(app.session)
         assert "seed" not in session_text or "hidden" in session_text
-        seed = app.session._game.seed  # type: ignore[attr-defined]
+        seed = app.session._table.game.seed  # type: ignore[attr-defined]
         assert re.fullmatch(r"[0-9a-f]{32}", seed)
         assert seed not in repr(app)
         await app.start_game(GameRequest("practice", seat=Seat.EAST))
         await pilot.pause()
-        again = app.session._game.seed  # type: ignore[attr-defined]
+        again = app.session._table.game.seed  # type: ignore[attr-defined]
         assert re.fullmatch(r"[0-9a-f]{32}", again) and again != seed
 
 

@@ -14,8 +14,9 @@ from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.tiles import parse_tiles
 from minefield.rules.wall import Deal
 from minefield.session import LocalSession
+from minefield.session.protocol import PlayerInfo
 from minefield.tui.app import MinefieldApp
-from tests.tui.conftest import make_app
+from tests.tui.conftest import make_app, settle
 
 HAND = "1m2m3m7m8m9m4p4p5p2s3s4s6p"  # see test_practice.py
 
@@ -39,7 +40,7 @@ def test_play_screen_100x32(snap_compare: Any) -> None:
         await pilot.press("enter", "y")
         for _ in range(3):
             await pilot.press("right", "enter")
-            await app.workers.wait_for_complete()
+            await settle(pilot)
             await pilot.pause()
 
     assert snap_compare(app, terminal_size=(100, 32), run_before=play_three)
@@ -64,7 +65,8 @@ def test_result_screen_80x24(snap_compare: Any) -> None:
 
     async def show_result(pilot: Pilot[Any]) -> None:
         assert isinstance(pilot.app, MinefieldApp)
-        await pilot.app.set_session(LocalSession(game, "hotseat", (Seat.EAST, Seat.WEST)))
-        await pilot.pause()
+        players = {seat: PlayerInfo(name=seat.value.title()) for seat in Seat}
+        await pilot.app.play(LocalSession(game, "hotseat", (Seat.EAST, Seat.WEST), players))
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=show_result)

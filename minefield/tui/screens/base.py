@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+import math
+from time import monotonic
+
 from textual import events
 from textual.screen import Screen
+from textual.timer import Timer
 
 from minefield.rules.game import PlayerView, Seat
 from minefield.rules.tiles import Tile, TileError
+from minefield.session.protocol import TableView
 
 #: Only these are tile digits: ``str.isdigit`` is also true of ``²`` (a key of AZERTY
 #: keyboards) and of other scripts' digits, which are no tiles.
 DIGIT_KEYS = "0123456789"
 #: The suit letters, either case (``5P`` is ``5p``).
 SUIT_KEYS = "mpszMPSZ"
+
+
+def clock_text(seconds: float) -> str:
+    """``2:05`` for 125 seconds: whole seconds rounded up, as a countdown shows them, never
+    below zero.
+
+    >>> clock_text(125.0), clock_text(124.2), clock_text(-3)
+    ('2:05', '2:05', '0:00')
+    """
+    whole = max(0, math.ceil(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 class SeatScreen(Screen[None]):
@@ -24,10 +40,48 @@ class SeatScreen(Screen[None]):
         self.view = view
         self.names = names
         self._typed_digit = ""
+        self.table: TableView | None = None
+        self._table_at = 0.0
+        self._ticker: Timer | None = None
 
     def update_view(self, view: PlayerView) -> None:
         """Show a newer view of the same seat."""
         self.view = view
+
+    def update_table(self, table: TableView) -> None:
+        """The players and clocks around the view: shown in the header while a clock runs or a
+        player is away (R25), counting down between updates."""
+        self.table = table
+        self._table_at = monotonic()
+        self.show_table_status()
+        running = any(c.running for c in table.clocks.values()) or any(
+            p.grace_left is not None for p in table.players.values())
+        if running and self._ticker is None:
+            self._ticker = self.set_interval(1.0, self.show_table_status)
+        elif not running and self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+
+    def show_table_status(self) -> None:
+        """Both clocks and who is away, in the screen's header (nothing when neither)."""
+        table = self.table
+        if table is None:
+            return
+        elapsed = monotonic() - self._table_at
+        parts = []
+        for seat in (self.seat, self.seat.other):
+            clock = table.clocks[seat]
+            if clock.running and clock.remaining is not None:
+                who = "You" if seat is self.seat and len(set(self.names.values())) > 1 else (
+                    table.name(seat))
+                parts.append(f"{who} {clock_text(clock.remaining - elapsed)}")
+        for player in table.players.values():
+            if not player.present:
+                away = f"{player.name} disconnected"
+                if player.grace_left is not None:
+                    away += f" - {clock_text(player.grace_left - elapsed)} until auto-play"
+                parts.append(away)
+        self.sub_title = " · ".join(parts) if parts else None
 
     def clear_private(self) -> None:
         """Empty every widget that shows private tiles (hot-seat curtain)."""

@@ -109,6 +109,33 @@ class MessageScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class LinkScreen(ModalScreen[None]):
+    """Covers the game while the link to the game server is down; it blocks every key but the
+    app's own (help, quit) and goes away by itself when the link is back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = []
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__()
+        self._detail = detail
+
+    @property
+    def detail(self) -> str:
+        """What is known about the link (shown under the title)."""
+        return self._detail
+
+    @detail.setter
+    def detail(self, text: str) -> None:
+        self._detail = text
+        if self.is_mounted:
+            self.query_one("#link-detail", Static).update(text)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Reconnecting…", classes="dialog-title")
+            yield Static(self._detail, id="link-detail", classes="question", markup=False)
+
+
 class TooSmallScreen(ModalScreen[None]):
     """Covers everything while the terminal is smaller than the game needs."""
 

@@ -61,6 +61,9 @@ class SettingsScreen(ModalScreen[None]):
                 yield Label("Rules")
                 yield Select([(name, name) for name in PRESETS], value=prefs.rules,
                              allow_blank=False, id="rules")
+                yield Label("Save games")
+                yield Select([("yes, for history and replay", True), ("no", False)],
+                             value=prefs.save_records, allow_blank=False, id="save_records")
             yield Static("Changes are saved at once; rules and bot level apply to the next game.",
                          classes="note")
         yield Footer()

@@ -1,0 +1,268 @@
+"""The table: which screen shows which seat, fed by the session's updates.
+
+:class:`TableController` is the one place that knows a game is on. It opens the session, reads
+its updates in one long-lived worker (each becomes a :class:`~minefield.tui.messages.
+SessionUpdate` message on the app's loop), keeps the latest :class:`~minefield.session.protocol.
+TableView` of every local seat, and routes: the hand builder, the play screen, the result, and
+in hot-seat the curtain between the two players (R26). Screens render from the table they are
+given and post intents; the controller turns them into session commands. Nothing here knows
+whether the other seat is a bot, a person at this keyboard or one far away: only the session's
+:class:`~minefield.session.base.SessionTraits`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
+
+from textual.screen import Screen
+
+from minefield.rules.game import TOTAL_DISCARDS, Discarded, PlayerView, Seat
+from minefield.rules.settings import PRESETS, RuleSettings
+from minefield.session.base import Session
+from minefield.session.protocol import (
+    Applied,
+    Clocks,
+    Link,
+    Notice,
+    Presence,
+    Rejected,
+    ServerMessageType,
+    Snapshot,
+    TableView,
+)
+from minefield.tui.messages import SessionUpdate
+from minefield.tui.screens.base import SeatScreen
+from minefield.tui.screens.builder import HandBuilderScreen, HintSource
+from minefield.tui.screens.dialogs import CurtainScreen, LinkScreen
+from minefield.tui.screens.play import PlayScreen
+from minefield.tui.screens.result import ResultScreen
+
+if TYPE_CHECKING:
+    from minefield.tui.app import MinefieldApp
+
+ScreenKind = Literal["build", "play", "result", "curtain"]
+ScreenKey = tuple[ScreenKind, Seat]
+HintFactory = Callable[[], HintSource | None]
+
+
+class TableController:
+    """The game on this terminal: its session, its tables and the screen that shows them.
+
+    ``hint_factory`` gives the hand builder its hint (None: no hint); the app decides from the
+    preferences and the session's traits.
+    """
+
+    def __init__(self, app: MinefieldApp, session: Session, hint_factory: HintFactory) -> None:
+        self.app = app
+        self.session = session
+        self.tables: dict[Seat, TableView] = {}
+        self._hint_factory = hint_factory
+        self._screen_key: ScreenKey | None = None
+        self.game_screen: SeatScreen | None = None
+        self._holding: Seat | None = None
+        self._link: LinkScreen | None = None
+        self._titled = False
+        self._ready: Seat | None = None  # hot-seat: the seat whose curtain was lifted
+        self.closed = False
+
+    def __repr__(self) -> str:
+        return f"TableController(session={self.session!r})"
+
+    # -- life ----------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Open the session and read its updates in a worker for as long as the game lasts."""
+        await self.session.open()
+        self.app.run_worker(self._read_updates(), group="session", exit_on_error=True)
+
+    async def _read_updates(self) -> None:
+        async for message in self.session.updates():
+            if self.closed:
+                return
+            self.app.post_message(SessionUpdate(self, message))
+
+    async def close(self) -> None:
+        """Leave the game: the session closes and every private widget is emptied."""
+        self.closed = True
+        self.app.workers.cancel_group(self.app, "session")
+        if self.game_screen is not None:
+            self.game_screen.clear_private()
+        self.game_screen = None
+        self._screen_key = None
+        await self.session.close()
+
+    @property
+    def ready(self) -> bool:
+        """True once every local seat has its table, all at the same command: in hot-seat each
+        command reaches both seats, and the screen waits for the second update."""
+        seqs = {self.tables[seat].seq for seat in self.session.local_seats if seat in self.tables}
+        return len(seqs) == 1 and all(seat in self.tables for seat in self.session.local_seats)
+
+    @property
+    def game_on(self) -> bool:
+        """A game is being played and has not ended (leaving it would lose it)."""
+        return not self.ready or self.first_view().phase != "ended"
+
+    def first_view(self) -> PlayerView:
+        """The view of the first local seat (East first)."""
+        return self.tables[self.session.local_seats[0]].view
+
+    def names(self) -> dict[Seat, str]:
+        """How to call the player in each seat."""
+        table = self.tables[self.session.local_seats[0]]
+        return {seat: table.name(seat) for seat in Seat}
+
+    # -- updates ---------------------------------------------------------------------------------
+
+    async def update(self, message: ServerMessageType) -> None:
+        """One message from the session: keep the tables, then bring the screen up to date."""
+        if isinstance(message, Snapshot):
+            self.tables[message.seat] = message.table
+        elif isinstance(message, Applied):
+            self.tables[message.seat] = message.table
+            self._hold_after_own_discard(message)
+        elif isinstance(message, Rejected):
+            if self.game_screen is not None:
+                self.game_screen.typing_status(f"Not allowed: {message.reason}")
+            return
+        elif isinstance(message, Clocks | Presence):
+            table = self.tables.get(message.seat)
+            if table is not None:
+                change = ({"clocks": message.clocks} if isinstance(message, Clocks)
+                          else {"players": message.players})
+                self.tables[message.seat] = table.model_copy(update=change)
+        elif isinstance(message, Notice):
+            if message.seat is self.session.local_seats[0]:  # hot-seat: once, not per seat
+                self.app.notify(message.text, severity=message.severity, markup=False,
+                                timeout=8)
+            return
+        elif isinstance(message, Link):
+            await self._show_link(message)
+            return
+        else:  # closed
+            return
+        if self.ready:
+            if not self._titled:
+                self._titled = True
+                self.app.sub_title = self.subtitle()
+            await self.show()
+
+    def subtitle(self) -> str:
+        """The header's line: who plays whom, under which rules."""
+        preset = next((name for name in PRESETS
+                       if RuleSettings.preset(name) == self.session.settings), "custom")
+        rules = "" if preset == "standard" else f" · {preset} rules"
+        if self.session.traits.shared_screen:
+            return f"Hot-seat{rules}"
+        other = self.session.local_seats[0].other
+        return f"Playing against {self.names()[other]}{rules}"
+
+    def _hold_after_own_discard(self, message: Applied) -> None:
+        """Hot-seat: after a discard the screen stays with the discarder until they pass the
+        keyboard (so that the next player never sees the previous one's tiles)."""
+        if (self.session.traits.shared_screen and message.by is message.seat
+                and message.table.view.phase == "discarding"
+                and any(isinstance(e, Discarded) and e.seat is message.by
+                        for e in message.events)):
+            self._holding = message.seat
+
+    async def _show_link(self, message: Link) -> None:
+        if message.state == "connected":
+            if self._link is not None and self._link in self.app.screen_stack:
+                self._link.dismiss()
+            self._link = None
+        elif self._link is None:
+            self._link = LinkScreen(message.detail)
+            await self.app.push_screen(self._link)
+        else:
+            self._link.detail = message.detail
+
+    # -- intents from the screens --------------------------------------------------------------
+
+    async def turn_passed(self) -> None:
+        """Hot-seat: the discarder hands the keyboard over."""
+        self._holding = None
+        await self.show()
+
+    async def curtain_lifted(self) -> None:
+        """Hot-seat: the next player is at the keyboard."""
+        if self._screen_key is not None and self._screen_key[0] == "curtain":
+            self._ready = self._screen_key[1]
+        await self.show()
+
+    # -- routing -------------------------------------------------------------------------------
+
+    def target(self) -> ScreenKey:
+        """Which screen to show now, for which seat."""
+        seats = self.session.local_seats
+        first = self.tables[seats[0]].view
+        if first.phase == "ended":
+            return "result", seats[0]
+        seat = seats[0]
+        if self.session.traits.shared_screen:
+            if first.phase == "choosing":
+                seat = next((s for s in seats if self.tables[s].view.own_hand is None), seat)
+            else:
+                seat = self._holding or first.turn or seat
+        return ("build" if self.tables[seat].view.own_hand is None else "play"), seat
+
+    async def show(self) -> None:
+        """Bring the screen up to date (switching screens when needed); an error is reported
+        and recovered from by the app, never left to stop its loop."""
+        try:
+            await self._show()
+        except Exception as error:
+            self.app.recover_from(error)
+
+    async def _show(self) -> None:
+        if self.closed or not self.ready:
+            return
+        kind, seat = self.target()
+        table = self.tables[seat]
+        view, names = table.view, self.names()
+        key: ScreenKey = (kind, seat)
+        if kind == "result":
+            if self._screen_key != key and view.end is not None:
+                await self._replace(ResultScreen(view.end, names, self.session.traits.mode,
+                                                 view.dora_indicator), key)
+            return
+        if key == self._screen_key and self.game_screen is not None:
+            if isinstance(self.game_screen, PlayScreen):
+                self.game_screen.hold = self._holding is not None
+            self.game_screen.update_view(view)
+            self.game_screen.update_table(table)
+            return
+        previous = self._screen_key
+        if previous is not None and previous[0] == "curtain" and previous[1] == seat and (
+                self._ready is not seat):
+            return  # the curtain stays until that player says they are at the keyboard
+        if self.session.traits.shared_screen and (previous is None or previous[1] != seat):
+            self._ready = None
+            reason = ("Build your hand: choose 13 of your 34 tiles." if kind == "build"
+                      else f"Discard {view.discards_made + 1} of {TOTAL_DISCARDS}.")
+            await self._replace(CurtainScreen(seat, reason), ("curtain", seat))
+            return
+        screen: SeatScreen
+        if kind == "build":
+            screen = HandBuilderScreen(view, names, self._hint_factory())
+        else:
+            screen = PlayScreen(view, names, hold=self._holding is not None,
+                                announce_furiten=not self.session.traits.shared_screen)
+        await self._replace(screen, key)
+        screen.update_table(table)
+
+    async def _replace(self, screen: Screen[None], key: ScreenKey) -> None:
+        """Show ``screen`` in place of the game's current one."""
+        if self.game_screen is not None:
+            self.game_screen.clear_private()
+        self.game_screen = None
+        await self.app.replace_game_screen(screen)
+        self._screen_key = key
+        self.game_screen = screen if isinstance(screen, SeatScreen) else None
+
+    def forget_screen(self) -> None:
+        """The screen is gone (an error is being recovered from): the next update rebuilds it
+        (in hot-seat behind the curtain)."""
+        self._screen_key = None
+        self.game_screen = None
