@@ -21,8 +21,6 @@ from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
 from minefield.tui.widgets.tiles import TileRow
 
-RACK_COLUMNS = 17
-
 HintSource = Callable[[PlayerView], ChooseHand | Discard]
 
 
@@ -32,8 +30,8 @@ class HandBuilderScreen(SeatScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "Left", show=False),
         Binding("right", "move(1)", "Right", show=False),
-        Binding("up", "move(-17)", "Up", show=False),
-        Binding("down", "move(17)", "Down", show=False),
+        Binding("up", "move_row(-1)", "Up", show=False),
+        Binding("down", "move_row(1)", "Down", show=False),
         Binding("space", "toggle_tile", "Toggle"),
         Binding("backspace", "undo", "Undo"),
         Binding("x", "clear", "Clear"),
@@ -153,6 +151,10 @@ class HandBuilderScreen(SeatScreen):
     def action_move(self, delta: int) -> None:
         """Move the cursor over the rack."""
         self._set_cursor(self.cursor + delta)
+
+    def action_move_row(self, rows: int) -> None:
+        """Move the cursor to the tile above or below, as the rack is laid out now."""
+        self._set_cursor(self.cursor + rows * self.query_one("#rack", TileRow).columns)
 
     def action_toggle_tile(self) -> None:
         """Choose or unchoose the tile under the cursor."""

@@ -19,7 +19,6 @@ from minefield.tui.widgets.panels import DeadWall, DiscardRow, FuritenPanel, wai
 from minefield.tui.widgets.tiles import TileRow
 
 POOL_SIZE = 21
-POOL_COLUMNS = 11
 
 
 def _tiles(texts: list[str]) -> list[Tile]:
@@ -36,8 +35,8 @@ class PlayScreen(SeatScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "Left", show=False),
         Binding("right", "move(1)", "Right", show=False),
-        Binding("up", "move(-11)", "Up", show=False),
-        Binding("down", "move(11)", "Down", show=False),
+        Binding("up", "move_row(-1)", "Up", show=False),
+        Binding("down", "move_row(1)", "Down", show=False),
         Binding("enter,space", "discard", "Discard"),
         Binding("enter", "pass_turn", "Pass the keyboard"),
         Binding("escape", "app.menu", "Menu"),
@@ -174,6 +173,10 @@ class PlayScreen(SeatScreen):
             self.cursor = max(0, min(len(self._pool) - 1, self.cursor + delta))
             self.query_one("#pool", TileRow).cursor = self.cursor
             self.set_status(self._status_text(self.view))
+
+    def action_move_row(self, rows: int) -> None:
+        """Move the selection to the pool tile above or below, as the pool is laid out now."""
+        self.action_move(rows * self.query_one("#pool", TileRow).columns)
 
     def action_discard(self) -> None:
         """Discard the selected pool tile."""

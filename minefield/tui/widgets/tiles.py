@@ -127,6 +127,12 @@ class TileRow(Widget):
         return self._places
 
     @property
+    def columns(self) -> int:
+        """Places per line as the row is laid out now: the stylesheet's grid size, which
+        depends on the tile style (moving up or down steps by this many places)."""
+        return max(1, min(self.capacity, self.styles.grid_size_columns))
+
+    @property
     def tiles(self) -> list[Tile]:
         """The tiles shown, in order."""
         return list(self._tiles)
