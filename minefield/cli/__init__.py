@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from minefield.cli import analyze, bots, game, records
+from minefield.cli import analyze, bots, game, network, records
 from minefield.cli.common import UsageError
 
 DESCRIPTION = ("Minefield mahjong in the terminal: the two-player riichi variant from Kaiji. "
@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_parser(sub)
     bots.add_parsers(sub)
     records.add_parsers(sub)
+    network.add_parsers(sub)
     return parser
 
 
@@ -46,6 +47,8 @@ def _run(args: argparse.Namespace) -> int:
         return bots.run(args)
     if args.command in records.COMMANDS:
         return records.run(args)
+    if args.command in network.COMMANDS:
+        return network.run(args)
     return game.run(args)
 
 

@@ -62,11 +62,12 @@ class GameTable:
     """A game with its players, clocks and drafts; every change as per-seat messages.
 
     ``players`` names both seats. ``recorder`` (optional) gets every accepted command before
-    any seat hears of it. ``now`` starts the clocks of phase 1 when the settings have them.
+    any seat hears of it. ``now`` starts the clocks of phase 1 when the settings have them
+    (without it, :meth:`start_clocks` does when the table opens).
     """
 
     def __init__(self, game: Game, players: dict[Seat, PlayerInfo], *,
-                 recorder: Recorder | None = None, now: float = 0.0) -> None:
+                 recorder: Recorder | None = None, now: float | None = None) -> None:
         self.game = game
         self.players = dict(players)
         self.recorder = recorder
@@ -74,7 +75,8 @@ class GameTable:
         self._seen_ids: dict[Seat, OrderedDict[str, int]] = {s: OrderedDict() for s in Seat}
         self._drafts: dict[Seat, str] = {s: "" for s in Seat}
         self._started: dict[Seat, float | None] = {s: None for s in Seat}
-        self.start_clocks(now)
+        if now is not None:
+            self.start_clocks(now)
 
     def __repr__(self) -> str:
         return f"GameTable(seq={self.seq}, phase={self.game.phase}, <tiles hidden>)"

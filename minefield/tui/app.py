@@ -38,6 +38,7 @@ from minefield.tui.crash import RecoveryCounter, log_error, log_failure
 from minefield.tui.messages import (
     CommandChosen,
     CurtainLifted,
+    DraftChanged,
     MenuRequested,
     NewGameRequested,
     SessionUpdate,
@@ -86,7 +87,7 @@ class MinefieldApp(App[int]):
     pause before each discard, ``bot_factory`` builds bots (tests pass stand-ins), and
     ``catch_errors`` keeps the app and the game alive after an unexpected error. Games are
     recorded in ``record_folder`` (default: the user data folder's ``records/``) unless the
-    preferences turn it off.
+    preferences turn it off. ``session`` plays a game already connected (a network game).
     """
 
     CSS_PATH = str(files("minefield.assets") / "minefield.tcss")
@@ -103,7 +104,8 @@ class MinefieldApp(App[int]):
                  think_seconds: float = DEFAULT_THINK_SECONDS,
                  bot_factory: BotFactory | None = None,
                  preferences: Preferences | None = None,
-                 catch_errors: bool = True, record_folder: Path | None = None) -> None:
+                 catch_errors: bool = True, record_folder: Path | None = None,
+                 session: Session | None = None) -> None:
         super().__init__()
         if preferences is None:
             preferences, self._startup_problem = load_preferences()
@@ -112,6 +114,7 @@ class MinefieldApp(App[int]):
         self.preferences = preferences
         self.tile_style: TileStyle = preferences.tile_style
         self.request = request
+        self._first_session = session
         self.think_seconds = think_seconds
         self._bot_factory: BotFactory = bot_factory or make_bot
         self._catch_errors = catch_errors
@@ -134,7 +137,9 @@ class MinefieldApp(App[int]):
             # Not markup: the report quotes the file, brackets and all.
             self.notify(self._startup_problem, title="Settings", severity="warning", timeout=10,
                         markup=False)
-        if self.request is not None:
+        if self._first_session is not None:
+            await self.play(self._first_session)
+        elif self.request is not None:
             await self.start_game(self.request)
         self._check_size()
 
@@ -238,6 +243,10 @@ class MinefieldApp(App[int]):
         except Exception as error:
             self.recover_from(error)
 
+    async def on_draft_changed(self, message: DraftChanged) -> None:
+        if self.table is not None:
+            await self.table.session.draft(message.seat, message.tiles)
+
     async def on_turn_passed(self, message: TurnPassed) -> None:
         if self.table is not None:
             await self.table.turn_passed()
@@ -247,7 +256,14 @@ class MinefieldApp(App[int]):
             await self.table.curtain_lifted()
 
     async def on_new_game_requested(self, message: NewGameRequested) -> None:
-        last = self._last_request
+        last, session = self._last_request, self.session
+        rematch = getattr(session, "rematch", None)  # a network room plays again in place
+        if message.again and session is not None and session.traits.mode == "network" and (
+                rematch is not None):
+            await rematch()
+            self.notify("You asked for a rematch: it starts when the other player agrees.",
+                        markup=False)
+            return
         if message.again and last is not None:
             await self.start_game(replace(last, seed=None))
         elif message.mode in ("practice", "hotseat"):
@@ -296,7 +312,7 @@ class MinefieldApp(App[int]):
             if leave:
                 await self._leave_game()
 
-        await self.push_screen(ConfirmScreen("Leave this game? It cannot be resumed.",
+        await self.push_screen(ConfirmScreen(self._leaving_question("Leave this game?"),
                                              yes="Leave the game", no="Keep playing"), answered)
 
     async def action_quit(self) -> None:
@@ -312,8 +328,15 @@ class MinefieldApp(App[int]):
                 self.exit()
 
         self._quit_question = ConfirmScreen(
-            "Quit Minefield? This game cannot be resumed.", yes="Quit", no="Keep playing")
+            self._leaving_question("Quit Minefield?"), yes="Quit", no="Keep playing")
         await self.push_screen(self._quit_question, answered)
+
+    def _leaving_question(self, question: str) -> str:
+        session = self.session
+        if session is not None and session.traits.resumable:
+            return (f"{question} The game goes on without you (the clocks play for you); come "
+                    "back to it with `minefield resume`.")
+        return f"{question} This game cannot be resumed."
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette's app commands (Help comes from its key binding), without Screenshot:

@@ -27,6 +27,17 @@ class CommandChosen(Message):
 
 
 @dataclass
+class DraftChanged(Message):
+    """The hand builder's choice changed (the clock's automatic hand keeps it, R25)."""
+
+    seat: Seat
+    tiles: str
+
+    def __repr__(self) -> str:
+        return f"DraftChanged(seat={self.seat.value}, <tiles hidden>)"
+
+
+@dataclass
 class TurnPassed(Message):
     """Hot-seat: the player who just discarded hands the keyboard over."""
 

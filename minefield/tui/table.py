@@ -32,7 +32,7 @@ from minefield.session.protocol import (
     TableView,
 )
 from minefield.tui.messages import SessionUpdate
-from minefield.tui.screens.base import SeatScreen
+from minefield.tui.screens.base import WAITING, SeatScreen
 from minefield.tui.screens.builder import HandBuilderScreen, HintSource
 from minefield.tui.screens.dialogs import CurtainScreen, LinkScreen
 from minefield.tui.screens.play import PlayScreen
@@ -62,7 +62,6 @@ class TableController:
         self.game_screen: SeatScreen | None = None
         self._holding: Seat | None = None
         self._link: LinkScreen | None = None
-        self._titled = False
         self._ready: Seat | None = None  # hot-seat: the seat whose curtain was lifted
         self.closed = False
 
@@ -118,6 +117,7 @@ class TableController:
     async def update(self, message: ServerMessageType) -> None:
         """One message from the session: keep the tables, then bring the screen up to date."""
         if isinstance(message, Snapshot):
+            self._new_game_check(message)
             self.tables[message.seat] = message.table
         elif isinstance(message, Applied):
             self.tables[message.seat] = message.table
@@ -143,20 +143,39 @@ class TableController:
         else:  # closed
             return
         if self.ready:
-            if not self._titled:
-                self._titled = True
-                self.app.sub_title = self.subtitle()
+            title = self.subtitle()
+            if self.app.sub_title != title:
+                self.app.sub_title = title
             await self.show()
 
     def subtitle(self) -> str:
-        """The header's line: who plays whom, under which rules."""
-        preset = next((name for name in PRESETS
-                       if RuleSettings.preset(name) == self.session.settings), "custom")
+        """The header's line: who plays whom, under which rules (and the room code while a
+        network room waits for its second player)."""
+        untimed = self.session.settings.model_copy(  # clocks are not part of a preset
+            update={"hand_seconds": None, "discard_seconds": None})
+        preset = next((name for name in PRESETS if RuleSettings.preset(name) == untimed),
+                      "custom")
         rules = "" if preset == "standard" else f" · {preset} rules"
         if self.session.traits.shared_screen:
             return f"Hot-seat{rules}"
         other = self.session.local_seats[0].other
+        code = getattr(self.session, "code", None)  # a network room's code
+        seated = self.tables[self.session.local_seats[0]].players[other]
+        if code and seated.kind == "human" and not seated.present and seated.name == WAITING:
+            return f"Room {code} · to join: minefield join {code}{rules}"
         return f"Playing against {self.names()[other]}{rules}"
+
+    def _new_game_check(self, snapshot: Snapshot) -> None:
+        """A snapshot of another game (a rematch in the same room, maybe in the other seat):
+        the old tables and screen go."""
+        old = self.tables.get(snapshot.seat)
+        stale = [seat for seat in self.tables if seat not in self.session.local_seats]
+        if stale or (old is not None and snapshot.table.seq < old.seq):
+            self.tables = {}
+            self._holding = None
+            if self.game_screen is not None:
+                self.game_screen.clear_private()
+            self.forget_screen()
 
     def _hold_after_own_discard(self, message: Applied) -> None:
         """Hot-seat: after a discard the screen stays with the discarder until they pass the
@@ -172,11 +191,16 @@ class TableController:
             if self._link is not None and self._link in self.app.screen_stack:
                 self._link.dismiss()
             self._link = None
-        elif self._link is None:
-            self._link = LinkScreen(message.detail)
-            await self.app.push_screen(self._link)
         else:
-            self._link.detail = message.detail
+            detail = message.detail
+            if message.state == "lost":
+                detail = (f"The connection to the game server is lost ({detail}). The game "
+                          "goes on there: come back with `minefield resume`. Ctrl+Q quits.")
+            if self._link is None:
+                self._link = LinkScreen(detail)
+                await self.app.push_screen(self._link)
+            else:
+                self._link.detail = detail
 
     # -- intents from the screens --------------------------------------------------------------
 

@@ -31,6 +31,10 @@ def clock_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
+#: The name the game server gives a seat nobody has taken yet (not "disconnected").
+WAITING = "(waiting)"
+
+
 class SeatScreen(Screen[None]):
     """A screen showing one seat's private view. Its repr never shows tiles."""
 
@@ -76,12 +80,14 @@ class SeatScreen(Screen[None]):
                     table.name(seat))
                 parts.append(f"{who} {clock_text(clock.remaining - elapsed)}")
         for player in table.players.values():
-            if not player.present:
+            if not player.present and player.name != WAITING:
                 away = f"{player.name} disconnected"
                 if player.grace_left is not None:
                     away += f" - {clock_text(player.grace_left - elapsed)} until auto-play"
                 parts.append(away)
-        self.sub_title = " · ".join(parts) if parts else None
+        # The app's own line (opponent, rules, a room code) comes first, shortened to fit.
+        line = self.app.sub_title.replace("Playing against ", "vs ")
+        self.sub_title = " · ".join([line, *parts]) if parts else None
 
     def clear_private(self) -> None:
         """Empty every widget that shows private tiles (hot-seat curtain)."""

@@ -15,7 +15,7 @@ from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
 from minefield.tui.analysis import HandAnalysis, analyze_choice
-from minefield.tui.messages import CommandChosen
+from minefield.tui.messages import CommandChosen, DraftChanged
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
@@ -100,6 +100,8 @@ class HandBuilderScreen(SeatScreen):
                                        Tile.parse(self.view.dora_indicator),
                                        settings=self.view.settings)
         self.query_one(AnalysisPanel).show(self.analysis)
+        # R25: if the clock runs out, the automatic hand keeps the tiles chosen so far.
+        self.post_message(DraftChanged(self.seat, tiles_to_str(self.chosen_tiles)))
         if bool(self.chosen) != self._had_choice:  # undo/clear enabled: redraw the footer
             self._had_choice = bool(self.chosen)
             self.refresh_bindings()

@@ -1,0 +1,35 @@
+"""R25 in the app: a clock that runs out plays the automatic move, shown with no input."""
+
+from __future__ import annotations
+
+from minefield.rules.game import Seat
+from minefield.rules.settings import RuleSettings
+from minefield.session import LocalSession
+from minefield.tui.app import MinefieldApp
+from minefield.tui.config import Preferences
+from minefield.tui.screens.builder import HandBuilderScreen
+from minefield.tui.screens.play import PlayScreen
+from tests.tui.conftest import StandInBot
+
+
+async def test_r25_the_hand_clock_runs_out_and_the_chosen_tiles_are_kept() -> None:
+    app = MinefieldApp(preferences=Preferences(hint="off"), catch_errors=False)
+    session = LocalSession.practice(seed=1, bot=StandInBot(), human=Seat.EAST,
+                                    settings=RuleSettings(hand_seconds=1), think_seconds=0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await app.play(session)
+        await pilot.pause()
+        builder = app.screen
+        assert isinstance(builder, HandBuilderScreen)
+        assert "You 0:01" in (builder.sub_title or "")  # the clock is shown
+        await pilot.press("7", "z", "7", "z")  # two red dragons chosen, then nothing
+        await pilot.pause()
+        for _ in range(200):  # the clock runs out after a second; nothing is pressed
+            if isinstance(app.screen, PlayScreen):
+                break
+            await pilot.pause(0.02)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        assert (screen.view.own_hand or "").endswith("77z")  # R25: the draft is kept
+        notes = [str(n.message) for n in app._notifications]
+        assert any("automatic move" in n for n in notes), notes

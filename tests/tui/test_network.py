@@ -1,0 +1,82 @@
+"""The app over a real game server (a daemon on a Unix socket in this test's loop): the
+opponent's moves arrive with no input, and a dropped link covers the game until it is back."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from minefield.rules.game import Seat
+from minefield.session.remote import host, join
+from minefield.tui.app import MinefieldApp
+from minefield.tui.config import Preferences
+from minefield.tui.screens.builder import HandBuilderScreen
+from minefield.tui.screens.dialogs import ConfirmScreen, LinkScreen
+from minefield.tui.screens.play import PlayScreen
+from tests.server.conftest import (
+    autoplay,
+    make_config,
+    short_dir,  # noqa: F401  (a fixture)
+    start_daemon,
+)
+from tests.tui.conftest import screen_text
+
+
+async def until(pilot: Pilot[int], condition: Callable[[], bool], what: str) -> None:
+    """Pause until ``condition`` holds (bounded: a network message takes milliseconds)."""
+    for _ in range(400):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"never: {what}")
+
+
+async def test_the_opponent_moves_by_itself_and_the_game_survives_a_server_restart(
+        short_dir: Path) -> None:  # noqa: F811
+    daemon = await start_daemon(short_dir)
+    socket = make_config(short_dir).socket
+    session = await host(socket=socket, player="alice", seed="7")
+    assert session.code is not None
+    # Bob is a scripted client (R25's moves), so the game is the same every run.
+    bob = await join(session.code, socket=socket, player="bob")
+    await bob.open()
+    bob_plays = asyncio.create_task(autoplay(bob, stop_at_seq=4))
+    app = MinefieldApp(session=session, preferences=Preferences(hint="always"),
+                       catch_errors=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, HandBuilderScreen), "the builder")
+        assert "Playing against" in app.sub_title
+        builder = app.screen
+        assert isinstance(builder, HandBuilderScreen)
+        await pilot.press("i")  # no hint in a network game, whatever the preference
+        await pilot.pause()
+        assert builder.hint is None and builder.chosen == []
+        for _ in range(13):
+            await pilot.press("space", "right")
+        await pilot.press("enter")
+        await pilot.pause()
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, PlayScreen), "the play screen")
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        seat = screen.seat
+        if seat is Seat.WEST:  # East (Bob) discards first: it arrives with no input here
+            await until(pilot, lambda: screen.view.discards_made == 1, "Bob's discard")
+        await until(pilot, lambda: screen.view.my_turn, "my turn")
+        await pilot.press("enter")
+        await until(pilot, lambda: len(screen.view.discards[seat]) == 1, "my discard applied")
+        # The server goes away: the game is covered until it is back (and nothing is lost).
+        await daemon.stop()
+        await until(pilot, lambda: isinstance(app.screen, LinkScreen), "the reconnecting cover")
+        assert "Reconnecting" in screen_text(app)
+        daemon = await start_daemon(short_dir)
+        await until(pilot, lambda: not isinstance(app.screen, LinkScreen), "the link back")
+        assert isinstance(app.screen, PlayScreen)
+        assert len(app.screen.view.discards[seat]) == 1
+    bob_plays.cancel()
+    await bob.close()
+    await daemon.stop()
