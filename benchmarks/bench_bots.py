@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from minefield.bots.hands import Deal34, HandChoice, choose_best, choose_most_live
+from minefield.bots.hands import DealtTiles, HandChoice, choose_best, choose_most_live
 from minefield.bots.levels import make_bot
 from minefield.bots.simulate import game_seed
 from minefield.rules import _suit_tables as suit_tables_module
@@ -45,16 +45,16 @@ def clear_caches() -> None:
                 clear()
 
 
-def deal_of(seed: int) -> Deal34:
+def deal_of(seed: int) -> DealtTiles:
     """One seat's deal in the game of ``seed`` (East for even seeds, West for odd)."""
     wall = Deal.from_seed(seed)
     seat = Seat.EAST if seed % 2 == 0 else Seat.WEST
     ids = wall.east_tiles if seat is Seat.EAST else wall.west_tiles
-    return Deal34.from_tiles([tile_from_id(i, False) for i in ids],
+    return DealtTiles.from_tiles([tile_from_id(i, False) for i in ids],
                              wall.dora_indicator_id // 4, seat)
 
 
-def time_search(search: Callable[[Deal34], HandChoice], deals: list[Deal34], warm: bool
+def time_search(search: Callable[[DealtTiles], HandChoice], deals: list[DealtTiles], warm: bool
                 ) -> tuple[list[float], list[int]]:
     """Seconds per deal and candidates per deal."""
     times, candidates = [], []

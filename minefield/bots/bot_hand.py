@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from minefield.analyzer import RED_FIVES_UNUSED, RequestError, describe_request_error
 from minefield.bots.base import Level
-from minefield.bots.hands import Deal34
+from minefield.bots.hands import DealtTiles
 from minefield.bots.levels import HAND_POLICIES
 from minefield.rules.game import Seat
 from minefield.rules.hand import Hand
@@ -50,7 +50,7 @@ class BotHandError(RequestError):
 
 
 def bot_hand(request: BotHandRequest, settings: RuleSettings | None = None
-             ) -> tuple[BotHandResult, Deal34]:
+             ) -> tuple[BotHandResult, DealtTiles]:
     """The hand the bot of ``request.level`` keeps from the 34 tiles."""
     settings = settings or RuleSettings()
     try:
@@ -69,7 +69,7 @@ def bot_hand(request: BotHandRequest, settings: RuleSettings | None = None
             raise BotHandError(f"dora indicator: {RED_FIVES_UNUSED}")
         indicator = tile.kind
     try:
-        deal = Deal34.from_tiles(tiles, indicator, request.seat, settings)
+        deal = DealtTiles.from_tiles(tiles, indicator, request.seat, settings)
     except TileError as error:
         raise BotHandError(f"tiles: {error}") from None
     choice = HAND_POLICIES[request.level](deal, random.Random(0))

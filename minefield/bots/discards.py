@@ -5,7 +5,7 @@
 >>> game = Game(seed=4)
 >>> for seat in Seat:
 ...     _ = game.apply(seat, auto_hand(game.view(seat)))
->>> table = Table.from_view(game.view(Seat.EAST))
+>>> table = DiscardSituation.from_view(game.view(Seat.EAST))
 >>> len(table.pool), table.discards_made
 (21, 0)
 """
@@ -24,7 +24,7 @@ from minefield.rules.tiles import NUM_KINDS, Tile, dora_from_indicator, parse_ti
 
 
 @dataclass(frozen=True)
-class Table:
+class DiscardSituation:
     """What one seat sees in phase 2, as counts (R26)."""
 
     seat_view: PlayerView
@@ -36,7 +36,7 @@ class Table:
     dora_indicator: int
 
     @classmethod
-    def from_view(cls, view: PlayerView) -> Table:
+    def from_view(cls, view: PlayerView) -> DiscardSituation:
         """Read a phase-2 view; :class:`IllegalCommand` when there is nothing to discard."""
         if view.phase != "discarding" or not view.own_hand:
             raise IllegalCommand("there is no discard to make now")
@@ -95,12 +95,12 @@ def one_per_kind(tiles: Sequence[Tile]) -> list[Tile]:
     return list(seen.values())
 
 
-def random_discard(table: Table, rng: random.Random) -> Discard:
+def random_discard(table: DiscardSituation, rng: random.Random) -> Discard:
     """``easy``: any tile that is not an own wait."""
     return Discard(tile=str(rng.choice(one_per_kind(table.allowed()))))
 
 
-def genbutsu_discard(table: Table, rng: random.Random) -> Discard:
+def genbutsu_discard(table: DiscardSituation, rng: random.Random) -> Discard:
     """``normal``: a tile already discarded by either seat if there is one, else any tile that
     is not an own wait."""
     allowed = one_per_kind(table.allowed())
@@ -108,8 +108,8 @@ def genbutsu_discard(table: Table, rng: random.Random) -> Discard:
     return Discard(tile=str(rng.choice(safe or allowed)))
 
 
-def safest_discard(table: Table, rng: random.Random, priors: DangerPriors = DEFAULT_PRIORS
-                   ) -> Discard:
+def safest_discard(table: DiscardSituation, rng: random.Random,
+                   priors: DangerPriors = DEFAULT_PRIORS) -> Discard:
     """``strong``: the allowed tile of least danger; ties are broken at random."""
     danger = table.dangers(priors)
     allowed = one_per_kind(table.allowed())

@@ -83,7 +83,7 @@ DEFAULT_MODEL = ValueModel()
 
 
 @dataclass(frozen=True)
-class Deal34:
+class DealtTiles:
     """What a seat knows when it builds its hand: its 34 tiles, the dora indicator, its seat."""
 
     counts: Counts
@@ -94,7 +94,7 @@ class Deal34:
 
     @classmethod
     def from_tiles(cls, tiles: Iterable[Tile], dora_indicator: int | None, seat: Seat,
-                   settings: RuleSettings | None = None) -> Deal34:
+                   settings: RuleSettings | None = None) -> DealtTiles:
         """Build from 34 tiles; :class:`TileError` when they are not 34 or hold five of a kind."""
         tiles = list(tiles)
         extra = [Tile(dora_indicator)] if dora_indicator is not None else []
@@ -109,7 +109,7 @@ class Deal34:
         return cls(tuple(counts), dora_indicator, seat, settings, reds)
 
     @classmethod
-    def from_view(cls, view: PlayerView) -> Deal34:
+    def from_view(cls, view: PlayerView) -> DealtTiles:
         """What ``view`` shows of the deal."""
         indicator = Tile.parse(view.dora_indicator).kind
         return cls.from_tiles(parse_tiles(view.own_tiles), indicator, view.seat, view.settings)
@@ -158,7 +158,7 @@ class HandChoice:
 class _Evaluator:
     """Per-deal tables for valuing hands."""
 
-    def __init__(self, deal: Deal34, model: ValueModel) -> None:
+    def __init__(self, deal: DealtTiles, model: ValueModel) -> None:
         self.deal = deal
         self.model = model
         self.ctx = deal.context
@@ -469,7 +469,7 @@ def yakuman_bound(hand: Counts, shape: _Shape | None = None) -> int:
 # The searches behind the levels
 
 
-def choose_best(deal: Deal34, model: ValueModel = DEFAULT_MODEL) -> HandChoice:
+def choose_best(deal: DealtTiles, model: ValueModel = DEFAULT_MODEL) -> HandChoice:
     """The tenpai hand of highest expected value (``strong``); the least harmful 13 when no
     tenpai hand exists."""
     found = tenpai_hands(deal.counts)
@@ -495,7 +495,7 @@ def choose_best(deal: Deal34, model: ValueModel = DEFAULT_MODEL) -> HandChoice:
     return HandChoice(best_hand, True, len(found), best_value, tuple(sorted(found[best_hand])))
 
 
-def choose_most_live(deal: Deal34) -> HandChoice:
+def choose_most_live(deal: DealtTiles) -> HandChoice:
     """The tenpai hand with the most live copies of eligible waits (``normal``); ties go to the
     larger sum of live copies times points."""
     found = tenpai_hands(deal.counts)
@@ -522,7 +522,7 @@ def choose_most_live(deal: Deal34) -> HandChoice:
                       tuple(sorted(found[best_hand])))
 
 
-def choose_random(deal: Deal34, rng: random.Random) -> HandChoice:
+def choose_random(deal: DealtTiles, rng: random.Random) -> HandChoice:
     """A tenpai hand drawn uniformly from all of them (``easy``)."""
     found = tenpai_hands(deal.counts)
     if not found:
@@ -531,7 +531,7 @@ def choose_random(deal: Deal34, rng: random.Random) -> HandChoice:
     return HandChoice(hand, True, len(found), 0.0, tuple(sorted(found[hand])))
 
 
-def least_harm(deal: Deal34) -> HandChoice:
+def least_harm(deal: DealtTiles) -> HandChoice:
     """No tenpai hand: keep the 13 tiles most dangerous to discard, so the pool is safest."""
     live = [max(0, deal.unseen(k)) for k in range(NUM_KINDS)]
     chance = wait_probabilities(live, (), deal.dora)

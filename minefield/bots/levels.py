@@ -24,9 +24,14 @@ import random
 from collections.abc import Callable
 
 from minefield.bots.base import LEVELS, Bot, Level
-from minefield.bots.discards import Table, genbutsu_discard, random_discard, safest_discard
+from minefield.bots.discards import (
+    DiscardSituation,
+    genbutsu_discard,
+    random_discard,
+    safest_discard,
+)
 from minefield.bots.hands import (
-    Deal34,
+    DealtTiles,
     HandChoice,
     choose_best,
     choose_most_live,
@@ -34,8 +39,8 @@ from minefield.bots.hands import (
 )
 from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView
 
-HandPolicy = Callable[[Deal34, random.Random], HandChoice]
-DiscardPolicy = Callable[[Table, random.Random], Discard]
+HandPolicy = Callable[[DealtTiles, random.Random], HandChoice]
+DiscardPolicy = Callable[[DiscardSituation, random.Random], Discard]
 
 HAND_POLICIES: dict[Level, HandPolicy] = {
     "easy": choose_random,
@@ -72,7 +77,7 @@ class LevelBot:
         key = f"{view.seat}:{view.own_tiles}:{view.dora_indicator}"
         if self._last_hand is not None and self._last_hand[0] == key:
             return self._last_hand[1]
-        deal = Deal34.from_view(view)
+        deal = DealtTiles.from_view(view)
         choice = self._hand_policy(deal, self._rng(view))
         command = ChooseHand(tiles=deal.hand_tiles(choice.hand))
         self._last_hand = (key, command)
@@ -80,7 +85,7 @@ class LevelBot:
 
     def discard(self, view: PlayerView) -> Discard:
         """Phase 2: the tile to discard."""
-        return self._discard_policy(Table.from_view(view), self._rng(view))
+        return self._discard_policy(DiscardSituation.from_view(view), self._rng(view))
 
     def act(self, view: PlayerView) -> ChooseHand | Discard:
         """The bot's command for this view: its hand in phase 1, a discard in phase 2."""

@@ -20,12 +20,12 @@ Within a step it takes the least dangerous tile by :mod:`minefield.bots.danger`,
 does (ties drawn at random).
 
 >>> import random
->>> from minefield.bots.discards import Table
+>>> from minefield.bots.discards import DiscardSituation
 >>> from minefield.rules.prepared import game_with_hands
 >>> from minefield.rules.tiles import Tile
 >>> game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="2z",
 ...                        dora="9m")
->>> table = Table.from_view(game.view(Seat.EAST))
+>>> table = DiscardSituation.from_view(game.view(Seat.EAST))
 >>> Tile.parse("2z") in table.pool
 True
 >>> oracle_discard(game, Seat.EAST)(table, random.Random(1)).tile
@@ -40,7 +40,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from minefield.bots.discards import Table, one_per_kind
+from minefield.bots.discards import DiscardSituation, one_per_kind
 from minefield.bots.levels import DiscardPolicy
 from minefield.rules.game import Discard, Game, Seat, ron_context
 from minefield.rules.score import score_win
@@ -53,7 +53,7 @@ def oracle_discard(game: Game, seat: Seat) -> DiscardPolicy:
     as ``discard_policy`` of a :class:`~minefield.bots.levels.LevelBot`.
     """
 
-    def choose(table: Table, rng: random.Random) -> Discard:
+    def choose(table: DiscardSituation, rng: random.Random) -> Discard:
         opponent = seat.other
         hand = game.hand_of(opponent)
         winning: set[int] = set()

@@ -33,7 +33,7 @@ BotFactory = Callable[[str, int], Bot]
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
+class GameOutcome:
     """The outcome of one simulated game, from player A's side."""
 
     index: int
@@ -77,7 +77,7 @@ def play_game(game: Game, east: Bot, west: Bot) -> GameEnded:
 
 def play_one(index: int, master_seed: int | str, level_a: str, level_b: str,
              settings: RuleSettings | None = None,
-             factory: BotFactory = make_bot, record_folder: Path | None = None) -> GameRecord:
+             factory: BotFactory = make_bot, record_folder: Path | None = None) -> GameOutcome:
     """Play game ``index`` of a simulation; with ``record_folder``, save its record there
     (players ``A <level>`` and ``B <level>``)."""
     seed = game_seed(master_seed, index)
@@ -94,7 +94,7 @@ def play_one(index: int, master_seed: int | str, level_a: str, level_b: str,
     winner: Side | None = None
     if end.winner is not None:
         winner = "a" if end.winner is a_seat else "b"
-    return GameRecord(
+    return GameOutcome(
         index=index, seed=seed, a_seat=a_seat, winner=winner,
         points=end.value.points if end.value else 0, discard_number=end.discard_number,
         a_furiten=end.furiten[a_seat] is not None,
@@ -103,7 +103,7 @@ def play_one(index: int, master_seed: int | str, level_a: str, level_b: str,
 
 
 def _play_chunk(args: tuple[Sequence[int], int | str, str, str, RuleSettings | None,
-                             Path | None]) -> list[GameRecord]:
+                             Path | None]) -> list[GameOutcome]:
     indices, master_seed, level_a, level_b, settings, folder = args
     return [play_one(i, master_seed, level_a, level_b, settings, record_folder=folder)
             for i in indices]
@@ -111,7 +111,7 @@ def _play_chunk(args: tuple[Sequence[int], int | str, str, str, RuleSettings | N
 
 def iter_games(games: int, level_a: str, level_b: str, seed: int | str = 0,
                jobs: int | None = None, settings: RuleSettings | None = None,
-               record_folder: Path | None = None) -> Iterator[GameRecord]:
+               record_folder: Path | None = None) -> Iterator[GameOutcome]:
     """Play the games, yielding records in game order (in ``jobs`` worker processes); with
     ``record_folder``, each game's record file is written in that folder by its worker."""
     cores = os.cpu_count() or 1
@@ -132,7 +132,7 @@ def iter_games(games: int, level_a: str, level_b: str, seed: int | str = 0,
 
 def simulate(games: int, level_a: str, level_b: str, seed: int | str = 0,
              jobs: int | None = None, settings: RuleSettings | None = None,
-             record_folder: Path | None = None) -> list[GameRecord]:
+             record_folder: Path | None = None) -> list[GameOutcome]:
     """All records of :func:`iter_games` as a list."""
     return list(iter_games(games, level_a, level_b, seed, jobs, settings, record_folder))
 
@@ -200,7 +200,7 @@ class Summary:
     a_share: Interval
 
 
-def summarize(records: Sequence[GameRecord], label_a: str, label_b: str) -> Summary:
+def summarize(records: Sequence[GameOutcome], label_a: str, label_b: str) -> Summary:
     """Totals per player: wins, deal-ins, draws, furiten games, points per game."""
     wins_a = sum(1 for r in records if r.winner == "a")
     wins_b = sum(1 for r in records if r.winner == "b")

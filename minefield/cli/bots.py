@@ -19,8 +19,8 @@ from minefield.bots.bot_hand import (
     bot_hand,
     bot_hand_line,
 )
-from minefield.bots.hands import Deal34
-from minefield.bots.simulate import GameRecord, iter_games, summarize
+from minefield.bots.hands import DealtTiles
+from minefield.bots.simulate import GameOutcome, iter_games, summarize
 from minefield.cli.common import LEVEL_NAMES, SEATS, Subparsers, UsageError, seed_argument
 from minefield.cli.jsonl import serve_jsonl
 from minefield.cli.records import check_record_folder
@@ -58,7 +58,7 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
     s.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
 
 
-def render_bot_hand(result: BotHandResult, deal: Deal34, level: str) -> Table | Text:
+def render_bot_hand(result: BotHandResult, deal: DealtTiles, level: str) -> Table | Text:
     """A readable table of the chosen hand's waits with their live copies."""
     if not result.tenpai:
         return Text(f"{level} keeps {result.hand}: no tenpai hand exists in these 34 tiles, "
@@ -107,7 +107,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
     if args.records is not None:
         check_record_folder(args.records)
     label_a, label_b = f"A {args.east}", f"B {args.west}"
-    records: list[GameRecord] = []
+    records: list[GameOutcome] = []
     started = time.perf_counter()
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=Console(stderr=True), transient=True)

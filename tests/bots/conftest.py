@@ -8,16 +8,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from minefield.bots.base import Bot
-from minefield.bots.hands import Deal34
+from minefield.bots.hands import DealtTiles
 from minefield.rules.game import ChooseHand, Discard, Game, PlayerView, Seat
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import NUM_KINDS, counts_of, kind_from_str, parse_tiles
 
 
-def deal34(tiles: str, dora: str | None = None, seat: Seat = Seat.EAST) -> Deal34:
+def deal34(tiles: str, dora: str | None = None, seat: Seat = Seat.EAST) -> DealtTiles:
     """A seat's 34 tiles (and dora indicator) as the hand search sees them."""
     indicator = kind_from_str(dora) if dora else None
-    return Deal34.from_tiles(parse_tiles(tiles), indicator, seat)
+    return DealtTiles.from_tiles(parse_tiles(tiles), indicator, seat)
 
 
 def is_sub_multiset(hand: Sequence[int], tiles: Sequence[int]) -> bool:

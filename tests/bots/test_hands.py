@@ -8,7 +8,7 @@ import pytest
 
 from minefield.bots.hands import DEFAULT_MODEL as MODEL
 from minefield.bots.hands import (
-    Deal34,
+    DealtTiles,
     HanBound,
     _Evaluator,
     choose_best,
@@ -25,10 +25,10 @@ from tests.bots.conftest import counts, deal34, is_sub_multiset
 from tests.bots.test_search import NO_TENPAI
 
 
-def _deal(seed: int, seat: Seat = Seat.EAST) -> Deal34:
+def _deal(seed: int, seat: Seat = Seat.EAST) -> DealtTiles:
     wall = Deal.from_seed(seed)
     ids = wall.east_tiles if seat is Seat.EAST else wall.west_tiles
-    return Deal34.from_tiles([tile_from_id(i, False) for i in ids],
+    return DealtTiles.from_tiles([tile_from_id(i, False) for i in ids],
                              wall.dora_indicator_id // 4, seat)
 
 
@@ -152,6 +152,6 @@ def test_no_tenpai_sub_hand_keeps_13_tiles_and_says_so() -> None:
 def test_bad_deals_are_refused() -> None:
     """Not 34 tiles, or five copies with the dora indicator (R1)."""
     with pytest.raises(TileError, match="34"):
-        Deal34.from_tiles(parse_tiles("123m"), None, Seat.EAST)
+        DealtTiles.from_tiles(parse_tiles("123m"), None, Seat.EAST)
     with pytest.raises(TileError, match="five copies of 1m"):
         deal34("1111m" + "23456789m" * 2 + "1234567z" + "2345678p", dora="1m")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from minefield.bots import LEVELS, make_bot
-from minefield.bots.discards import Table
+from minefield.bots.discards import DiscardSituation
 from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, Seat
 from minefield.rules.hand import Hand, waits
 from minefield.rules.prepared import choose_hands, game_from_tiles
@@ -24,7 +24,7 @@ def _trap() -> Game:
     return game_from_tiles(EAST_HAND + EAST_POOL, WEST_HAND + WEST_POOL, dora="9p", ura="8p")
 
 
-def _checked_game(seed: int, east: str, west: str) -> list[tuple[Table, Discard]]:
+def _checked_game(seed: int, east: str, west: str) -> list[tuple[DiscardSituation, Discard]]:
     """Play a seeded game and return East's discard decisions with what it saw."""
     game = Game(seed)
     bots = {Seat.EAST: make_bot(east, seed), Seat.WEST: make_bot(west, seed + 1)}
@@ -37,7 +37,7 @@ def _checked_game(seed: int, east: str, west: str) -> list[tuple[Table, Discard]
         command = bots[seat].act(view)
         assert isinstance(command, Discard)
         if seat is Seat.EAST:
-            decisions.append((Table.from_view(view), command))
+            decisions.append((DiscardSituation.from_view(view), command))
         game.apply(seat, command)
     return decisions
 
