@@ -19,8 +19,6 @@ line 3: half-written (no newline at its end): ignored
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import from_json
 
+from minefield.files import UnusableFileError, read_bounded
 from minefield.records.format import (
     MAX_LINE_BYTES,
     RECORD_NAME,
@@ -92,42 +91,18 @@ def read_record(path: Path | str) -> ReadRecord:
 
 
 def _read_file(path: Path, name: str) -> bytes:
-    """The bytes of a regular file of at most ``MAX_RECORD_BYTES``, or :class:`RecordError`.
-
-    The type is checked before opening (a FIFO or a device is never opened) and again on the
-    open file; ``O_NONBLOCK`` keeps the open from blocking if a FIFO took its place meanwhile.
-    """
+    """The bytes of a regular file of at most ``MAX_RECORD_BYTES``, or :class:`RecordError`
+    (:func:`minefield.files.read_bounded`: a FIFO or a device is never opened)."""
     try:
-        _check_file(os.stat(path), name)
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-        descriptor = os.open(path, flags | getattr(os, "O_BINARY", 0) | os.O_CLOEXEC)
-        try:
-            _check_file(os.fstat(descriptor), name)
-            chunks: list[bytes] = []
-            size = 0
-            while size <= MAX_RECORD_BYTES:
-                chunk = os.read(descriptor, MAX_RECORD_BYTES + 1 - size)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        finally:
-            os.close(descriptor)
+        return read_bounded(path, MAX_RECORD_BYTES)
+    except UnusableFileError as error:
+        problem = {"directory": "is a directory, not a record",
+                   "special": "not a regular file (a FIFO, socket or device), not a record",
+                   "too large": f"larger than {MAX_RECORD_BYTES // 1024} KiB: not a record"}
+        raise RecordError(f"{name}: {problem[error.kind]}") from None
     except OSError as error:
         reason = error.strerror or str(error)
         raise RecordError(f"{name}: cannot read it: {reason.lower()}") from None
-    if size > MAX_RECORD_BYTES:
-        raise RecordError(f"{name}: larger than {MAX_RECORD_BYTES // 1024} KiB: not a record")
-    return b"".join(chunks)
-
-
-def _check_file(info: os.stat_result, name: str) -> None:
-    if stat.S_ISDIR(info.st_mode):
-        raise RecordError(f"{name}: is a directory, not a record")
-    if not stat.S_ISREG(info.st_mode):
-        raise RecordError(f"{name}: not a regular file (a FIFO, socket or device), not a record")
-    if info.st_size > MAX_RECORD_BYTES:
-        raise RecordError(f"{name}: larger than {MAX_RECORD_BYTES // 1024} KiB: not a record")
 
 
 def parse_record(data: bytes, name: str) -> ReadRecord:

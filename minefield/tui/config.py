@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_core import from_json
 
 from minefield.bots.base import Level
+from minefield.files import UnusableFileError, read_bounded
 from minefield.rules.settings import PRESETS
 from minefield.tui.render import TileStyle
 
@@ -98,39 +99,14 @@ def load_preferences() -> tuple[Preferences, str | None]:
 
 
 def read_settings_file(path: Path) -> bytes:
-    """The bytes of ``path`` if it is a regular file of at most ``MAX_SETTINGS_BYTES``.
-
-    Anything else raises :class:`UnusableFile` unread: a FIFO would block the start, a link
-    to ``/dev/zero`` would never end. The type is checked before opening (a device is not even
-    opened) and again on the open file; ``O_NONBLOCK`` makes the open itself return at once
-    even if a FIFO took the file's place in between, and the read stops one byte past the cap
-    whatever the size claimed.
-    """
-    _check_file(os.stat(path))
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    descriptor = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    """The bytes of ``path`` if it is a regular file of at most ``MAX_SETTINGS_BYTES``;
+    anything else raises :class:`UnusableFile` unread (:func:`minefield.files.read_bounded`)."""
     try:
-        _check_file(os.fstat(descriptor))
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_SETTINGS_BYTES:
-            chunk = os.read(descriptor, MAX_SETTINGS_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    finally:
-        os.close(descriptor)
-    if size > MAX_SETTINGS_BYTES:
-        raise UnusableFile(f"it is larger than {MAX_SETTINGS_BYTES // 1024} KiB")
-    return b"".join(chunks)
-
-
-def _check_file(info: os.stat_result) -> None:
-    if not stat.S_ISREG(info.st_mode):
-        raise UnusableFile("it is not a regular file")
-    if info.st_size > MAX_SETTINGS_BYTES:
-        raise UnusableFile(f"it is larger than {MAX_SETTINGS_BYTES // 1024} KiB")
+        return read_bounded(path, MAX_SETTINGS_BYTES)
+    except UnusableFileError as error:
+        if error.kind == "too large":
+            raise UnusableFile(f"it is larger than {MAX_SETTINGS_BYTES // 1024} KiB") from None
+        raise UnusableFile("it is not a regular file") from None
 
 
 def parse_preferences(data: bytes) -> tuple[Preferences, list[str]]:
