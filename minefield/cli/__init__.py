@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from minefield.cli import analyze, bots, game, network, records
+from minefield.cli import analyze, bots, game, network, records, ssh_entry
 from minefield.cli.common import UsageError
 
 DESCRIPTION = ("Minefield mahjong in the terminal: the two-player riichi variant from Kaiji. "
@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_parsers(sub)
     records.add_parsers(sub)
     network.add_parsers(sub)
+    ssh_entry.add_parser(sub)
     return parser
 
 
@@ -49,6 +50,8 @@ def _run(args: argparse.Namespace) -> int:
         return records.run(args)
     if args.command in network.COMMANDS:
         return network.run(args)
+    if args.command in ssh_entry.COMMANDS:
+        return ssh_entry.run(args)
     return game.run(args)
 
 

@@ -1,0 +1,175 @@
+"""``minefield ssh-entry``: only the whitelisted commands pass, everything else is one line and
+exit status 2; the player can never choose the socket or the player name."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from minefield.cli import main
+from minefield.cli.ssh_entry import (
+    MAX_COMMAND_BYTES,
+    EntryCommand,
+    Refused,
+    entry_argv,
+    parse_original_command,
+    run,
+)
+
+
+@pytest.mark.parametrize(("typed", "expected"), [
+    (None, EntryCommand("menu")),
+    ("", EntryCommand("menu")),
+    ("   ", EntryCommand("menu")),
+    ("minefield", EntryCommand("menu")),
+    ("host", EntryCommand("host")),
+    ("host --bot strong", EntryCommand("host", bot="strong")),
+    ("host --bot=easy --rules beginner", EntryCommand("host", bot="easy", rules="beginner")),
+    ("host --rules=standard", EntryCommand("host", rules="standard")),
+    ("minefield host --bot normal", EntryCommand("host", bot="normal")),
+    ("join K7Q3PX", EntryCommand("join", code="K7Q3PX")),
+    ("join k7q-3px", EntryCommand("join", code="K7Q3PX")),
+    ("join 'K7Q 3PX'", EntryCommand("join", code="K7Q3PX")),
+    ("\tjoin\tK7Q3PX\t", EntryCommand("join", code="K7Q3PX")),
+    ("resume", EntryCommand("resume")),
+    ("history", EntryCommand("history")),
+    (b"resume", EntryCommand("resume")),
+])
+def test_the_accepted_forms(typed: str | bytes | None, expected: EntryCommand) -> None:
+    assert parse_original_command(typed) == expected
+
+
+@pytest.mark.parametrize(("typed", "reason"), [
+    ("join ABC; rm -rf /", "shell syntax"),
+    ("join K7Q3PX && sh", "shell syntax"),
+    ("join $(id)", "shell syntax"),
+    ("join `id`", "shell syntax"),
+    ("history > /etc/passwd", "shell syntax"),
+    ("join K7Q3PX --socket /tmp/evil.sock", "--socket is set by the server"),
+    ("join --socket=/tmp/evil.sock K7Q3PX", "--socket is set by the server"),
+    ("host --player bob", "--player is set by the server"),
+    ("resume --player=bob", "--player is set by the server"),
+    ("--player bob", "--player is set by the server"),
+    ("host --sock /x", "unknown option '--sock'"),  # no abbreviations, unlike argparse
+    ("host --bot", "--bot needs a value"),
+    ("host --bot medium", "choose one of easy, normal, strong"),
+    ("host --bot easy --bot strong", "given twice"),
+    ("host --rules", "--rules needs a value"),
+    ("host now", "host takes no 'now'"),
+    ("join", "join needs the room code"),
+    ("join K7Q3PX K7Q3PX", "join takes one room code"),
+    ("join K7Q3P0", "not a room code"),
+    ("join ../../etc", "not a room code"),
+    ("resume now", "resume takes nothing"),
+    ("history --dir /", "unknown option '--dir'"),
+    ("history --json", "unknown option '--json'"),
+    ("replay /etc/shadow", "unknown command 'replay'"),
+    ("serve --socket /tmp/x", "unknown command 'serve'"),
+    ("ssh-entry --player bob", "unknown command 'ssh-entry'"),
+    ("bash", "unknown command 'bash'"),
+    ("sh -c id", "unknown command 'sh'"),
+    ("scp -t /tmp", "unknown command 'scp'"),
+    ("/usr/lib/openssh/sftp-server", "unknown command"),
+    ("internal-sftp", "unknown command"),
+    ("python3", "unknown command"),
+    ("join 'K7Q3PX", "unbalanced quotes"),
+    ("join K7Q3PX\\", "unbalanced quotes"),
+    ("join " + "K" * 300, "too long"),
+    ("x" * (MAX_COMMAND_BYTES + 1), "too long"),
+    ("join K7Q3PX\n id", "control characters"),
+    ("join K7Q3PX\r", "control characters"),
+    ("join \x1b[2JK7Q3PX", "control characters"),
+    ("join K7Q3PX\x00", "control characters"),
+    ("join K7Q3PX\x7f", "control characters"),
+    (b"join \xff\xfe", "only plain ASCII"),
+    ("join K7Q3PX\udcff", "only plain ASCII"),  # how Python shows an undecodable byte
+    ("join Ｋ7Q3PX", "only plain ASCII"),  # a full-width K
+    ("history\u202e", "only plain ASCII"),
+])
+def test_everything_else_is_refused_with_a_reason(typed: str | bytes, reason: str) -> None:
+    with pytest.raises(Refused, match=None) as refusal:
+        parse_original_command(typed)
+    message = str(refusal.value)
+    assert reason in message
+    assert "\n" not in message and message.isprintable()
+
+
+@given(st.one_of(st.binary(max_size=300), st.text(max_size=300)))
+def test_no_input_escapes_the_whitelist(typed: bytes | str) -> None:
+    try:
+        command = parse_original_command(typed)
+    except Refused as refusal:
+        assert str(refusal).isprintable()
+        return
+    argv = command.argv()
+    assert command.action in ("menu", "host", "join", "resume", "history")
+    assert not any(word.startswith(("--socket", "--player")) for word in argv)
+    assert all(word.isascii() and word.isprintable() for word in argv)
+
+
+def test_the_forced_commands_own_options_are_added_after_the_checked_command() -> None:
+    assert entry_argv(EntryCommand("host", bot="easy"), "alice", Path("/run/m.sock")) == [
+        "host", "--bot", "easy", "--player", "alice", "--socket", "/run/m.sock"]
+    assert entry_argv(EntryCommand("resume"), None, None) == ["resume"]
+    assert entry_argv(EntryCommand("menu"), "alice", Path("/run/m.sock")) == []
+
+
+def _args(player: str | None = "alice", socket: Path | None = None) -> argparse.Namespace:
+    return argparse.Namespace(command="ssh-entry", player=player, socket=socket)
+
+
+def test_a_refusal_is_one_line_on_stderr_and_status_2(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    status = run(_args(), {b"SSH_ORIGINAL_COMMAND": b"join ABC; rm -rf /"})
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("minefield: refused: shell syntax")
+    assert "join CODE" in err  # it says what is allowed
+
+
+def test_the_game_asks_for_a_terminal(capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # As with `ssh HOST join CODE` without -t: no terminal.
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    status = run(_args(), {b"SSH_ORIGINAL_COMMAND": b"join K7Q3PX"})
+    assert status == 2
+    assert capsys.readouterr().err == "minefield: the game needs a terminal: connect with ssh -t\n"
+
+
+def test_history_runs_in_the_players_own_folder(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("MINEFIELD_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("MINEFIELD_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("SSH_ORIGINAL_COMMAND", "history")
+    assert main(["ssh-entry", "--player", "alice"]) == 0
+    out = capsys.readouterr().out
+    assert f"No saved games in {tmp_path / 'data' / 'players' / 'alice' / 'records'}" in out
+    assert os.environ["MINEFIELD_CONFIG_DIR"] == str(tmp_path / "config" / "players" / "alice")
+
+
+@pytest.mark.parametrize("player", ["", "al ice", "../bob", "x" * 33, "bob;id"])
+def test_a_bad_player_name_in_the_forced_command_is_one_line(
+        player: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ssh-entry", "--player", player]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "fix the forced command" in err
+
+
+def test_the_installed_command_refuses_without_a_traceback(tmp_path: Path) -> None:
+    env = {**os.environ, "SSH_ORIGINAL_COMMAND": "join ABC; rm -rf /",
+           "MINEFIELD_DATA_DIR": str(tmp_path), "MINEFIELD_CONFIG_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "minefield.cli", "ssh-entry", "--player",
+                           "alice"], env=env, capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert not (tmp_path / "players").exists()  # refused before anything was touched
