@@ -1,4 +1,4 @@
-"""``minefield history`` and ``minefield replay`` .
+"""``minefield history`` and ``minefield replay`` (the viewer, or ``--json``).
 
 Bad input (an unreadable file, a folder that cannot be listed) is one line on stderr and exit
 status 2 (:class:`~minefield.cli.common.UsageError`). ``replay`` exits 1 with one line on
@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-from rich.text import Text
 
 from minefield.cli.common import Subparsers, UsageError
 from minefield.records.history import history_table, list_history
@@ -35,9 +34,11 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
                    help=f"records folder (default: records/ in the user data folder, or in "
                    f"${DATA_ENV})")
     h.add_argument("--json", action="store_true", help="print one JSON array")
-    r = sub.add_parser("replay", help="replay a saved game and check its result",
-                       description="Rebuild a game from its record (seed, rules, commands) and "
-                       "check that it reaches the stored result. Exit status 1 when it does not.")
+    r = sub.add_parser("replay", help="watch a saved game again, discard by discard",
+                       description="Rebuild a game from its record (seed, rules, commands), "
+                       "check that it reaches the stored result (exit status 1 when it does "
+                       "not) and open the replay viewer: step through the discards from "
+                       "East's seat, West's seat or with both hands open.")
     r.add_argument("file", type=Path, metavar="FILE", help="a record (.jsonl)")
     r.add_argument("--json", action="store_true",
                    help="print the replayed result as the record's result line has it "
@@ -96,35 +97,26 @@ def _run_replay(args: argparse.Namespace) -> int:
         return 1
     if args.json:
         print(replay.result.result.model_dump_json() if replay.result else "null")
-    else:
-        _print_summary(record, replay)
-    return 0
+        return 0
+    return _view(record, replay)
 
 
-# -- Stand-in for the Textual replay viewer (to be replaced by it) ------------------------------
+def _terminal_attached() -> bool:
+    """True when the viewer has a terminal to run in (Textual reads stdin, draws on stderr)."""
+    return all(stream is not None and stream.isatty() for stream in (sys.__stdin__,
+                                                                      sys.__stderr__))
 
-def _print_summary(record: ReadRecord, replay: Replay) -> None:
-    """A short summary of a consistent replay, until the replay viewer opens instead."""
-    header = record.header
-    console = Console(highlight=False)
-    console.print(Text(f"{record.name}: {header.mode} game, east {header.players.east} vs "
-                       f"west {header.players.west}, started {header.started:%Y-%m-%d %H:%M} "
-                       "UTC"))
-    result = replay.result.result if replay.result else None
-    if result is None:
-        outcome = f"unfinished: {replay.applied} commands replayed, phase {replay.game.phase}"
-    elif result.winner is None:
-        outcome = f"draw after {result.discard} discards ({replay.applied} commands replayed)"
-    else:
-        yaku = ", ".join(f"{y.name} {y.han}" for y in result.yaku)
-        outcome = (f"{result.winner} won by ron on {result.tile} (discard {result.discard}): "
-                   f"{result.points} points, {result.han} han {result.fu} fu"
-                   f"{', ' + result.limit if result.limit else ''}; {yaku}; dora {result.dora}, "
-                   f"ura {result.ura}")
-    console.print(Text(outcome))
-    console.print("Consistent: the commands replay to the stored result."
-                  if record.ended else "Consistent: every command is accepted.")
-    console.print("A replay viewer is coming; for now this is a summary.", style="dim")
+
+def _view(record: ReadRecord, replay: Replay) -> int:
+    """Open the replay viewer on a checked record; its exit status."""
+    if not _terminal_attached():
+        raise UsageError(f"{record.name}: the replay viewer needs a terminal (--json prints "
+                         "the result)")
+    from minefield.tui.replay_app import ReplayApp  # Textual loads only for the viewer
+
+    app = ReplayApp(record, replay)
+    app.run()
+    return app.return_code or 0
 
 
 __all__ = ["COMMANDS", "add_parsers", "check_record_folder", "run"]
