@@ -15,7 +15,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import ClassVar, Literal
 
-from rich.traceback import Traceback
 from textual import events
 from textual.actions import ActionParseResult
 from textual.app import App, SystemCommand
@@ -34,7 +33,8 @@ from minefield.session import LocalSession, SeatFailed, Session
 from minefield.session.local import DEFAULT_THINK_SECONDS
 from minefield.tui.commands import ScreenActions
 from minefield.tui.config import Preferences, load_preferences, save_preferences
-from minefield.tui.crash import RecoveryCounter, log_error, log_failure
+from minefield.tui.crash import RecoveryCounter, exit_with_report, log_error, log_failure
+from minefield.tui.look import apply_look
 from minefield.tui.messages import (
     CommandChosen,
     CurtainLifted,
@@ -44,7 +44,7 @@ from minefield.tui.messages import (
     SessionUpdate,
     TurnPassed,
 )
-from minefield.tui.render import TILE_STYLES, TileStyle
+from minefield.tui.render import TileStyle
 from minefield.tui.screens.builder import HandBuilderScreen, HintSource
 from minefield.tui.screens.dialogs import (
     ConfirmScreen,
@@ -58,7 +58,7 @@ from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.settings import SettingsScreen
 from minefield.tui.table import TableController
-from minefield.tui.textual_private import add_exit_report, close_now, default_exception_handler
+from minefield.tui.textual_private import default_exception_handler
 from minefield.tui.widgets.tiles import TileWidget
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -146,10 +146,7 @@ class MinefieldApp(App[int]):
     def _apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
         self.preferences = preferences
         self.tile_style = preferences.tile_style
-        for style in TILE_STYLES:
-            self.set_class(style == preferences.tile_style, f"-tiles-{style}")
-        if preferences.theme in self.available_themes and self.theme != preferences.theme:
-            self.theme = preferences.theme
+        apply_look(self, preferences)
         for screen in self.screen_stack:
             for tile in screen.query(TileWidget):
                 tile.refresh(layout=True)
@@ -408,9 +405,7 @@ class MinefieldApp(App[int]):
 
     def _fatal_error(self) -> None:
         """Exit after an error, with a traceback that shows no local variables (hidden tiles)."""
-        self.bell()
-        add_exit_report(self, Traceback(show_locals=False, width=None))
-        close_now(self)
+        exit_with_report(self)
 
     def __repr__(self) -> str:
         return f"MinefieldApp(table={getattr(self, 'table', None)!r})"

@@ -13,9 +13,14 @@ import traceback
 from collections.abc import Callable
 from datetime import datetime
 from time import monotonic
+from typing import Any
+
+from rich.traceback import Traceback
+from textual.app import App
 
 from minefield.session.base import SeatFailed
 from minefield.tui.config import config_dir
+from minefield.tui.textual_private import add_exit_report, close_now
 
 #: A crash loop (a recovery that fails again, a new screen that cannot mount) makes errors
 #: milliseconds apart; a player who meets a bug makes at most one per key press or click, with
@@ -74,3 +79,11 @@ def _append(text: str) -> str:
     except OSError:
         return "nowhere (the log could not be written)"
     return str(path)
+
+
+def exit_with_report(app: App[Any]) -> None:
+    """Exit after an unexpected error with a traceback that shows no local variables (they
+    may hold hidden tiles)."""
+    app.bell()
+    add_exit_report(app, Traceback(show_locals=False, width=None))
+    close_now(app)

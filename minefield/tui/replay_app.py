@@ -1,15 +1,14 @@
 """A small app that shows one record in the replay viewer (``minefield replay FILE``).
 
 It looks like the game: the same stylesheet as :class:`~minefield.tui.app.MinefieldApp`, and
-the saved tile style and theme, applied by :func:`apply_look` (which any app of Minefield's
-can use).
+the saved tile style and theme, applied by :func:`minefield.tui.look.apply_look` as in the
+game.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rich.traceback import Traceback
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -18,28 +17,11 @@ from minefield.records.reader import ReadRecord
 from minefield.records.replay import Replay
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences, load_preferences
-from minefield.tui.render import TILE_STYLES, TileStyle
+from minefield.tui.crash import exit_with_report
+from minefield.tui.look import apply_look
+from minefield.tui.render import TileStyle
 from minefield.tui.screens.help import HelpScreen, keys_markdown
 from minefield.tui.screens.replay import Perspective, ReplayScreen
-from minefield.tui.textual_private import add_exit_report, close_now
-
-
-def apply_look(app: App[Any], preferences: Preferences) -> None:
-    """Give ``app`` the preferences' look: the ``-tiles-<style>`` class the stylesheet's tile
-    rules hang on, and the theme (if Textual knows it). Tiles read the style itself from the
-    app's ``tile_style``."""
-    for style in TILE_STYLES:
-        app.set_class(style == preferences.tile_style, f"-tiles-{style}")
-    if preferences.theme in app.available_themes and app.theme != preferences.theme:
-        app.theme = preferences.theme
-
-
-def exit_with_report(app: App[Any]) -> None:
-    """Exit after an unexpected error with a traceback that shows no local variables (they
-    may hold hidden tiles)."""
-    app.bell()
-    add_exit_report(app, Traceback(show_locals=False, width=None))
-    close_now(app)
 
 
 class ReplayApp(App[None]):
@@ -91,4 +73,4 @@ class ReplayApp(App[None]):
         return "ReplayApp(<tiles hidden>)"
 
 
-__all__ = ["ReplayApp", "apply_look", "exit_with_report"]
+__all__ = ["ReplayApp"]

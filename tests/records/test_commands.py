@@ -40,11 +40,12 @@ def test_replay_json_of_an_unfinished_game_is_null(tmp_path: Path,
     assert _run(capsys, "replay", str(path), "--json") == (0, "null\n", "")
 
 
-def test_replay_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_without_a_terminal_says_so_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = record_of(played(RON_SEED), tmp_path)
-    status, out, err = _run(capsys, "replay", str(path))
-    assert (status, err) == (0, "")
-    assert "east won by ron" in out and "8000 points" in out and "Consistent" in out
+    status, out, err = _run(capsys, "replay", str(path))  # pytest's stdin is no terminal
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and "the replay viewer needs a terminal" in err
 
 
 def test_an_inconsistent_record_exits_1_with_one_line(tmp_path: Path,
