@@ -1,4 +1,4 @@
-"""How a tile is written on screen, for each tile style (no Textual here).
+"""How tiles and players are written on screen, for each tile style (no Textual here).
 
 The suit letter is always written, so colour is never the only cue (and ``NO_COLOR`` works):
 
@@ -15,10 +15,15 @@ from typing import Literal
 
 from rich.cells import cell_len
 
+from minefield.rules.game import FuritenCause, Seat
 from minefield.rules.tiles import Tile
 
 TileStyle = Literal["box", "text", "unicode"]
 TILE_STYLES: tuple[TileStyle, ...] = ("box", "text", "unicode")
+
+#: The screens' height classes: below 30 lines (80x24 first) the rows that need no
+#: interaction are drawn one line high (the stylesheet's ``-short`` rules).
+HEIGHT_BREAKPOINTS: list[tuple[int, str]] = [(0, "-short"), (30, "-tall")]
 
 #: The face-down tile (dead wall).
 BACK_LABEL = "▒▒"
@@ -51,3 +56,70 @@ def tile_label(tile: Tile, style: TileStyle) -> str:
 def suit_class(tile: Tile) -> str:
     """The CSS class giving a tile its suit colour: ``-suit-m``, ``-suit-p``, ``-suit-s``, ..."""
     return f"-suit-{str(tile)[-1]}"
+
+
+# -- players in sentences ------------------------------------------------------------------------
+
+#: The name practice gives the player at the keyboard (``LocalSession.practice``): sentences
+#: about that player are in the second person ("you win", "your 6m").
+YOU = "You"
+
+
+def seat_name(name: str, seat: Seat) -> str:
+    """A player with their seat, each said once: ``Bot (normal), West`` or just ``West`` when
+    the player is called by the seat (hot-seat).
+
+    >>> seat_name("Bot (normal)", Seat.WEST), seat_name("West", Seat.WEST)
+    ('Bot (normal), West', 'West')
+    """
+    wind = seat.value.title()
+    return wind if name == wind else f"{name}, {wind}"
+
+
+def possessive(name: str) -> str:
+    """``your`` for the player at the keyboard, else ``East's``.
+
+    >>> possessive("You"), possessive("Bot (normal)")
+    ('your', "Bot (normal)'s")
+    """
+    return "your" if name == YOU else f"{name}'s"
+
+
+def objective(name: str) -> str:
+    """The player as an object: ``you`` or the name.
+
+    >>> objective("You"), objective("West")
+    ('you', 'West')
+    """
+    return "you" if name == YOU else name
+
+
+def verb(name: str, plural: str, singular: str) -> str:
+    """The verb that agrees with the player: ``You win``, ``West wins``."""
+    return plural if name == YOU else singular
+
+
+def furiten_reason(cause: FuritenCause, name: str, other: str, short: bool = False) -> str:
+    """Why ``name`` became furiten, said from the point of view of someone reading about that
+    player (the engine's ``cause.detail`` is written to the furiten player alone). ``other``
+    is the opponent's name.
+
+    >>> cause = FuritenCause(kind="passed_wait", tile="7p", discard_number=2, detail="")
+    >>> furiten_reason(cause, "Bot (normal)", "You")
+    "7p from you was one of Bot (normal)'s waits, below mangan (R15b)"
+    >>> furiten_reason(cause, "You", "Bot (normal)", short=True)
+    'your wait 7p passed below mangan'
+    >>> own = cause.model_copy(update={"kind": "own_discard"})
+    >>> furiten_reason(own, "West", "East")
+    'West discarded 7p, one of their own waits (R15a)'
+    """
+    whose = possessive(name)
+    if cause.kind == "own_discard":
+        own = "your" if name == YOU else "their"
+        if short:
+            return f"{objective(name)} discarded {own} wait {cause.tile}"
+        return f"{objective(name)} discarded {cause.tile}, one of {own} own waits (R15a)"
+    if short:
+        return f"{whose} wait {cause.tile} passed below mangan"
+    return (f"{cause.tile} from {objective(other)} was one of {whose} waits, below mangan "
+            "(R15b)")

@@ -1,4 +1,5 @@
-"""A few SVG snapshots: the hand builder (80x24), the table (100x32), a ron result (80x24).
+"""A few SVG snapshots: the hand builder (80x24), the table (80x24 and 100x32), a ron result
+(80x24).
 
 Regenerate with ``pytest tests/tui/test_snapshots.py --snapshot-update`` only after looking at
 the new SVGs (snapshot_report.html).
@@ -32,18 +33,24 @@ def test_hand_builder_80x24(snap_compare: Any) -> None:
                         run_before=_type_hand)
 
 
+async def _play_three(pilot: Pilot[Any]) -> None:
+    await _type_hand(pilot)
+    await pilot.press("enter", "y")
+    for _ in range(3):
+        await pilot.press("right", "enter")
+        await settle(pilot)
+        await pilot.pause()
+
+
 def test_play_screen_100x32(snap_compare: Any) -> None:
-    app = make_app(seed=1, seat=Seat.EAST)
+    assert snap_compare(make_app(seed=1, seat=Seat.EAST), terminal_size=(100, 32),
+                        run_before=_play_three)
 
-    async def play_three(pilot: Pilot[Any]) -> None:
-        await _type_hand(pilot)
-        await pilot.press("enter", "y")
-        for _ in range(3):
-            await pilot.press("right", "enter")
-            await settle(pilot)
-            await pilot.pause()
 
-    assert snap_compare(app, terminal_size=(100, 32), run_before=play_three)
+def test_play_screen_80x24(snap_compare: Any) -> None:
+    """The smallest table: one-line discard rows and hand, the log beside the pool."""
+    assert snap_compare(make_app(seed=1, seat=Seat.EAST), terminal_size=(80, 24),
+                        run_before=_play_three)
 
 
 def ron_game() -> Game:

@@ -9,6 +9,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
 from textual.widgets import Footer, Header, Label, Static
 
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
@@ -16,6 +17,7 @@ from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
 from minefield.tui.analysis import HandAnalysis, analyze_choice
 from minefield.tui.messages import CommandChosen, DraftChanged
+from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
@@ -27,6 +29,7 @@ HintSource = Callable[[PlayerView], ChooseHand | Discard]
 class HandBuilderScreen(SeatScreen):
     """Pick 13 tiles by keyboard (move and toggle, or type ``5p``) or by clicking."""
 
+    VERTICAL_BREAKPOINTS = HEIGHT_BREAKPOINTS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "Left", show=False),
         Binding("right", "move(1)", "Right", show=False),
@@ -38,6 +41,8 @@ class HandBuilderScreen(SeatScreen):
         Binding("i", "use_hint", "Hint"),
         Binding("enter", "confirm", "Confirm"),
         Binding("escape", "app.menu", "Menu"),
+        Binding("pagedown", "scroll_analysis(1)", "More below"),
+        Binding("pageup", "scroll_analysis(-1)", "Back up (analysis)", show=False),
     ]
 
     def __init__(self, view: PlayerView, names: dict[Seat, str],
@@ -51,6 +56,7 @@ class HandBuilderScreen(SeatScreen):
         self.hint: list[int] | None = None
         self._hint_source = hint_source
         self._had_choice = False
+        self._had_more = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -71,10 +77,10 @@ class HandBuilderScreen(SeatScreen):
     def on_mount(self) -> None:
         me, other = self.seat, self.seat.other
         order = "discards first" if me is Seat.EAST else "discards second"
-        name = "" if self.names[me] == me.value.title() else f"{self.names[me]}: "
+        name = "" if self.names[me] == me.value.title() else f"{escape(self.names[me])}: "
         self.query_one("#info", Static).update(
-            f"[b]{name}seat {me.value.title()}[/] ({order}) · opponent: {self.names[other]}\n"
-            "Choose the 13 tiles of your hand; the other 21 are your discard pool.")
+            f"[b]{name}{me.value.title()}[/] ({order}) · opponent {escape(self.names[other])}\n"
+            "Keep 13 of your 34 tiles as your hand; the other 21 become your discard pool.")
         self.query_one("#rack", TileRow).cursor = self.cursor
         self._refresh_choice()
         if self._hint_source is not None:
@@ -105,6 +111,8 @@ class HandBuilderScreen(SeatScreen):
         if bool(self.chosen) != self._had_choice:  # undo/clear enabled: redraw the footer
             self._had_choice = bool(self.chosen)
             self.refresh_bindings()
+        if len(self.chosen) == HAND_SIZE or self._had_more:  # "More below" once laid out
+            self.call_after_refresh(self._check_more)
 
     def toggle(self, index: int) -> None:
         """Choose or unchoose the tile at ``index`` of the rack."""
@@ -148,7 +156,27 @@ class HandBuilderScreen(SeatScreen):
             return self.hint is not None or None if self._hint_source is not None else False
         if action in ("undo", "clear"):
             return bool(self.chosen) or None
+        if action == "scroll_analysis":
+            box = self.query_one("#analysis-box", VerticalScroll)
+            return box.scroll_y < box.max_scroll_y if parameters == (1,) else box.scroll_y > 0
         return True
+
+    def _check_more(self) -> None:
+        """Show "More below" in the footer exactly while the analysis does not all fit."""
+        box = self.query_one("#analysis-box", VerticalScroll)
+        more = box.max_scroll_y > 0
+        if more != self._had_more:
+            self._had_more = more
+            self.refresh_bindings()
+
+    def action_scroll_analysis(self, pages: int) -> None:
+        """Scroll the analysis when it does not all fit."""
+        box = self.query_one("#analysis-box", VerticalScroll)
+        if pages > 0:
+            box.scroll_page_down(animate=False)
+        else:
+            box.scroll_page_up(animate=False)
+        self.call_after_refresh(self.refresh_bindings)
 
     def action_move(self, delta: int) -> None:
         """Move the cursor over the rack."""

@@ -6,7 +6,8 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
 from textual.widgets import Footer, Header, Label, Static
 
 from minefield.rules.game import DISCARDS_PER_SEAT, Discard, PlayerView, Seat
@@ -14,8 +15,16 @@ from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles
 from minefield.tui.analysis import analyze_choice
 from minefield.tui.messages import CommandChosen, TurnPassed
+from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
-from minefield.tui.widgets.panels import DeadWall, DiscardRow, FuritenPanel, wait_row
+from minefield.tui.widgets.log import GameLog, log_lines
+from minefield.tui.widgets.panels import (
+    DeadWall,
+    DiscardRow,
+    FuritenPanel,
+    WaitPanel,
+    wait_entries,
+)
 from minefield.tui.widgets.tiles import TileRow
 
 POOL_SIZE = 21
@@ -25,6 +34,17 @@ def _tiles(texts: list[str]) -> list[Tile]:
     return [Tile.parse(text) for text in texts]
 
 
+def row_title(name: str, seat: Seat, discards: int) -> str:
+    """A discard row's title: the name, then the seat (unless it is the name) and the count.
+
+    >>> row_title("Bot (normal)", Seat.WEST, 3), row_title("West", Seat.WEST, 3)
+    ('Bot (normal)\\nWest 3/17', 'West\\n3/17')
+    """
+    wind = seat.value.title()
+    count = f"{discards}/{DISCARDS_PER_SEAT}"
+    return f"{escape(name)}\n{count if name == wind else f'{wind} {count}'}"
+
+
 class PlayScreen(SeatScreen):
     """The table for one seat: both discard rows, the own hand and pool, furiten and waits.
 
@@ -32,6 +52,7 @@ class PlayScreen(SeatScreen):
     keyboard, so they see what their discard did to them (R27) before the curtain.
     """
 
+    VERTICAL_BREAKPOINTS = HEIGHT_BREAKPOINTS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "Left", show=False),
         Binding("right", "move(1)", "Right", show=False),
@@ -40,6 +61,8 @@ class PlayScreen(SeatScreen):
         Binding("enter,space", "discard", "Discard"),
         Binding("enter", "pass_turn", "Pass the keyboard"),
         Binding("escape", "app.menu", "Menu"),
+        Binding("pagedown", "scroll_lower(1)", "More below"),
+        Binding("pageup", "scroll_lower(-1)", "Back up (waits)", show=False),
     ]
 
     def __init__(self, view: PlayerView, names: dict[Seat, str], hold: bool = False,
@@ -57,20 +80,22 @@ class PlayScreen(SeatScreen):
             yield Static(id="info")
             yield DeadWall(Tile.parse(self.view.dora_indicator))
         view = self.view  # the rows start with their tiles: a screen appears in one styling
-        yield DiscardRow(self.names[self.seat.other], _tiles(view.discards[self.seat.other]),
-                         id="their-discards")
-        yield DiscardRow(self.names[self.seat], _tiles(view.discards[self.seat]),
-                         id="my-discards")
-        with Horizontal(classes="tile-bar"):
-            yield Label("Hand", classes="row-title")
-            yield TileRow(HAND_SIZE, parse_tiles(view.own_hand or ""), id="hand")
-        with Horizontal(classes="tile-bar"):
-            yield Label("Pool", classes="row-title", id="pool-label")
-            yield TileRow(POOL_SIZE, parse_tiles(view.own_pool), id="pool")
+        for seat, row_id in ((self.seat.other, "their-discards"), (self.seat, "my-discards")):
+            yield DiscardRow(row_title(self.names[seat], seat, len(view.discards[seat])),
+                             _tiles(view.discards[seat]), id=row_id)
+        with Horizontal(id="play-middle"):
+            with Vertical(id="own-tiles"):
+                with Horizontal(classes="tile-bar"):
+                    yield Label("Hand", classes="row-title")
+                    yield TileRow(HAND_SIZE, parse_tiles(view.own_hand or ""), id="hand")
+                with Horizontal(classes="tile-bar"):
+                    yield Label("Pool", classes="row-title", id="pool-label")
+                    yield TileRow(POOL_SIZE, parse_tiles(view.own_pool), id="pool")
+            yield GameLog(id="log")
         with VerticalScroll(id="play-lower"):
             yield Static(id="status")
             yield FuritenPanel(id="furiten")
-            yield Static(id="waits")
+            yield WaitPanel(id="waits")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -93,9 +118,11 @@ class PlayScreen(SeatScreen):
         mine = [Tile.parse(t) for t in view.discards[me]]
         theirs = [Tile.parse(t) for t in view.discards[other]]
         self.query_one("#my-discards", DiscardRow).show(
-            mine, f"{self.names[me]}\n{me.value.title()} {len(mine)}/{DISCARDS_PER_SEAT}")
+            mine, row_title(self.names[me], me, len(mine)))
         self.query_one("#their-discards", DiscardRow).show(
-            theirs, f"{self.names[other]}\n{other.value.title()} {len(theirs)}/{DISCARDS_PER_SEAT}")
+            theirs, row_title(self.names[other], other, len(theirs)))
+        self.query_one(GameLog).show(
+            log_lines(view.discards, self.names, {me: view.own_furiten}, view.end))
         self.query_one("#info", Static).update(self._info_text(view))
         self.query_one(FuritenPanel).show(view.own_furiten)
         if view.own_furiten is not None and not self._furiten_seen:
@@ -103,10 +130,13 @@ class PlayScreen(SeatScreen):
             self.query_one(FuritenPanel).add_class("-new")
             if self._announce_furiten:
                 # Practice only: in hot-seat a toast could be seen by the other player.
-                self.notify(view.own_furiten.detail, title="You are furiten", severity="warning")
+                # Short: at 80x24 the toast lies over the waits; the cause is on screen.
+                self.notify(f"Your hand can no longer win ({view.own_furiten.tile}, R15).",
+                            title="You are furiten", severity="warning")
         self._show_waits(view, theirs)
         self.set_status(self._status_text(view))
         self.refresh_bindings()
+        self.call_after_refresh(self.refresh_bindings)  # "More below" once laid out
 
     def _info_text(self, view: PlayerView) -> str:
         me = self.seat
@@ -114,13 +144,13 @@ class PlayScreen(SeatScreen):
             turn = f"Waiting for {self.names[me.other]} to choose a hand…"
         elif view.my_turn and not self.hold:
             turn = "[b reverse] Your turn [/] choose a tile of your pool to discard"
-        elif view.turn is not None:
-            turn = f"{self.names[view.turn]}'s turn ({view.turn.value.title()})"
+        elif view.turn is not None:  # the seat is on the line above
+            turn = f"{escape(self.names[view.turn])}'s turn"
         else:
             turn = "The game has ended."
         def who(seat: Seat) -> str:
             name, wind = self.names[seat], seat.value.title()
-            return wind if name == wind else f"{name}: {wind}"
+            return wind if name == wind else f"{escape(name)}: {wind}"
 
         return (f"[b]{who(me)}[/] · opponent {who(me.other)} · discards "
                 f"{view.discards_made}/{2 * DISCARDS_PER_SEAT}\n{turn}")
@@ -130,22 +160,22 @@ class PlayScreen(SeatScreen):
             return (f"You discarded {view.discards[self.seat][-1]}. Press Enter to pass the "
                     f"keyboard to {self.seat.other.value.title()}.")
         if view.my_turn and self._pool:
-            return (f"Discard: ←/→ then Enter, type a tile (5p), or click a tile twice. "
-                    f"Selected: {self._pool[self.cursor]}")
+            return (f"Selected {self._pool[self.cursor]}: Enter discards it (arrows move; or "
+                    "type a tile such as 5p)")
         return ""
 
     def _show_waits(self, view: PlayerView, theirs: list[Tile]) -> None:
+        panel = self.query_one("#waits", WaitPanel)
         if not view.own_hand:
-            self.query_one("#waits", Static).update("")
+            panel.set_parts([])
             return
         hand = parse_tiles(view.own_hand)
         analysis = analyze_choice(parse_tiles(view.own_tiles), hand, self.seat,
                                   Tile.parse(view.dora_indicator), theirs, view.settings)
         if not analysis.waits:
-            self.query_one("#waits", Static).update("Your hand is not tenpai.")
+            panel.set_parts(["Your hand is not tenpai."])
             return
-        lines = ["Your waits:"] + [wait_row(w.tile, w.live, w.report) for w in analysis.waits]
-        self.query_one("#waits", Static).update("\n".join(lines))
+        panel.set_parts(["Your waits (value without ura):", *wait_entries(analysis.waits)])
 
     def set_status(self, text: str) -> None:
         """Show a one-line message about the current action."""
@@ -165,7 +195,21 @@ class PlayScreen(SeatScreen):
             return (self.view.my_turn and bool(self._pool)) or None
         if action == "pass_turn":
             return self.hold
+        if action == "scroll_lower":
+            lower = self.query_one("#play-lower", VerticalScroll)
+            more = lower.scroll_y < lower.max_scroll_y if parameters == (1,) else (
+                lower.scroll_y > 0)
+            return more
         return True
+
+    def action_scroll_lower(self, pages: int) -> None:
+        """Scroll the status, furiten and waits when they do not all fit."""
+        lower = self.query_one("#play-lower", VerticalScroll)
+        if pages > 0:
+            lower.scroll_page_down(animate=False)
+        else:
+            lower.scroll_page_up(animate=False)
+        self.call_after_refresh(self.refresh_bindings)
 
     def action_move(self, delta: int) -> None:
         """Move the selection over the pool."""
@@ -215,10 +259,11 @@ class PlayScreen(SeatScreen):
             self.set_status(self._status_text(self.view) + " (click again to discard)")
 
     def clear_private(self) -> None:
-        """Empty the hand, pool, furiten and waits."""
+        """Empty the hand, pool, furiten, waits and log."""
         for row_id in ("#hand", "#pool"):
             self.query_one(row_id, TileRow).clear()
         self.query_one(FuritenPanel).show(None, hidden=True)
-        self.query_one("#waits", Static).update("")
+        self.query_one("#waits", WaitPanel).set_parts([])
+        self.query_one(GameLog).clear_lines()
         self.set_status("")
         self._pool = []

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
 
-from rich.markup import escape
 from textual.app import ComposeResult
+from textual.containers import Vertical
 from textual.content import Content
+from textual.css.styles import RulesMap
+from textual.geometry import Size
+from textual.markup import escape
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from minefield.rules.game import FuritenCause
-from minefield.rules.report import WaitReport
 from minefield.rules.tiles import Tile, dora_from_indicator, kind_str
-from minefield.tui.analysis import HandAnalysis
+from minefield.tui.analysis import HandAnalysis, WaitLine
 from minefield.tui.render import BACK_LABEL
 from minefield.tui.widgets.tiles import TileRow
 
@@ -56,21 +60,103 @@ def yaku_name(name: str) -> str:
     return name.replace("_", " ")
 
 
-def wait_row(line_tile: str, live: int | None, report: WaitReport) -> str:
-    """One wait in markup: tile, live copies, ron verdict, value and yaku."""
-    verdict = "[$text-success]ron ok[/]" if report.eligible else "[$text-error]no ron[/]"
-    value = f"{report.han_without_ura} han {report.fu} fu"
-    points = report.points_without_ura
-    limit = f" {report.limit}" if report.limit and report.eligible else ""
-    yaku = ", ".join(f"{yaku_name(y.name)} {y.han}" for y in report.yaku)
-    extras = f", dora {report.dora}" if report.dora else ""
-    extras += f", aka {report.aka}" if report.aka else ""
-    live_text = f"{live} live" if live is not None else ""
-    return (f"[b]{line_tile:<3}[/] {live_text:<7} {verdict}  {value:<11} {points:>6}{limit}"
-            f"  [dim]{escape(yaku)}{extras}[/]")
+@dataclass(frozen=True, slots=True)
+class WaitEntry:
+    """One wait as shown: its columns (``prefix``, markup) and its yaku, each yaku with its han
+    (``tokens``, plain text, never split across lines)."""
+
+    prefix: str
+    tokens: tuple[str, ...]
 
 
-class AnalysisPanel(Static):
+def wait_entries(waits: Sequence[WaitLine]) -> list[WaitEntry]:
+    """The waits as aligned columns: tile, live copies, ron verdict, value, points and limit,
+    then the yaku (and dora) that make the value."""
+    limit_width = max((len(w.report.limit) + 1 for w in waits
+                       if w.report.limit and w.report.eligible), default=0)
+    entries = []
+    for wait in waits:
+        report = wait.report
+        verdict = "[$text-success]ron ok[/]" if report.eligible else "[$text-error]no ron[/]"
+        value = f"{report.han_without_ura} han {report.fu} fu"
+        limit = f" {report.limit}" if report.limit and report.eligible else ""
+        live = f"{wait.live} live" if wait.live is not None else ""
+        prefix = (f"[b]{wait.tile:<3}[/] {live:<7} {verdict}  {value:<11} "
+                  f"{report.points_without_ura:>6}{limit:<{limit_width}}  ")
+        tokens = [f"{yaku_name(y.name)} {y.han}" for y in report.yaku]
+        tokens += [f"dora {report.dora}"] if report.dora else []
+        tokens += [f"aka {report.aka}"] if report.aka else []
+        entries.append(WaitEntry(prefix, tuple(tokens)))
+    return entries
+
+
+#: A wait's yaku continue under the yaku column while it is at least this wide; else further
+#: left, under a small indent.
+MIN_YAKU_COLUMN = 16
+YAKU_INDENT = 4
+UNWRAPPED = 1000
+
+
+def wrap_wait(entry: WaitEntry, width: int) -> list[str]:
+    """The lines (markup) of one wait in ``width`` cells: the yaku fill the rest of the line
+    and continue under the yaku column, breaking only between two yaku (never "pinfu" on one
+    line and its "1" on the next)."""
+    start = Content.from_markup(entry.prefix).cell_length
+    indent = start if width - start >= MIN_YAKU_COLUMN else YAKU_INDENT
+    lines: list[list[str]] = [[]]
+    used = start
+    for token in entry.tokens:
+        needed = len(token) + (2 if lines[-1] else 0)  # ", " before all but the first
+        if lines[-1] and used + needed > width:
+            lines[-1][-1] += ","
+            lines.append([])
+            used, needed = indent, len(token)
+        lines[-1].append(token)
+        used += needed
+    text = [f"[dim]{escape(', '.join(tokens))}[/]" if tokens else "" for tokens in lines]
+    return [entry.prefix + text[0], *(" " * indent + line for line in text[1:])]
+
+
+class WaitPanel(Widget):
+    """Lines of prose and waits. The prose wraps as usual; each wait keeps its columns and its
+    yaku continue under the yaku column, so every wait stays readable at 80 columns."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._parts: list[str | WaitEntry] = []
+        self._cache: tuple[int, Content] | None = None
+
+    def set_parts(self, parts: Sequence[str | WaitEntry], layout: bool = True) -> None:
+        """Show these lines (markup) and waits, in order."""
+        self._parts = list(parts)
+        self._cache = None
+        self.refresh(layout=layout)
+
+    def content_for(self, width: int) -> Content:
+        """What the panel shows at ``width`` cells."""
+        if self._cache is None or self._cache[0] != width:
+            lines: list[str] = []
+            for part in self._parts:
+                if isinstance(part, WaitEntry):  # (width 0: not laid out yet)
+                    lines.extend(wrap_wait(part, width or UNWRAPPED))
+                else:
+                    lines.append(part)
+            self._cache = (width, Content.from_markup("\n".join(lines)))
+        return self._cache[1]
+
+    def render(self) -> Content:
+        return self.content_for(self.content_size.width)
+
+    def height_for(self, width: int) -> int:
+        """Lines the panel needs at ``width`` cells."""
+        # The styles are the rules, as Textual's own Widget.get_content_height passes them.
+        return self.content_for(width).get_height(cast("RulesMap", self.styles), width)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.height_for(width) if width else 0
+
+
+class AnalysisPanel(WaitPanel):
     """The live analysis of a 13-tile choice: tenpai, waits, values and warnings."""
 
     def show(self, analysis: HandAnalysis | None, needed: int = 13) -> None:
@@ -82,25 +168,24 @@ class AnalysisPanel(Static):
             self._show([f"Choose {needed - analysis.chosen} more tile"
                         f"{'s' if needed - analysis.chosen != 1 else ''} to see your waits."])
             return
-        lines: list[str] = []
+        parts: list[str | WaitEntry] = []
         if analysis.tenpai:
             count = len(analysis.waits)
-            lines.append(f"[b]Tenpai[/], {count} wait{'s' if count != 1 else ''}"
-                         f" (value without ura; a ron on the first discard adds ippatsu):")
-            lines.extend(wait_row(w.tile, w.live, w.report) for w in analysis.waits)
+            parts.append(f"[b]Tenpai[/], {count} wait{'s' if count != 1 else ''} "
+                         "(value without ura, and without ippatsu):")
+            parts.extend(wait_entries(analysis.waits))
         for warning in analysis.warnings:
-            lines.append(f"[$text-warning]! {escape(warning)}[/]")
-        self._show(lines)
+            parts.append(f"[$text-warning]! {escape(warning)}[/]")
+        self._show(parts)
 
-    def _show(self, lines: list[str]) -> None:
+    def _show(self, parts: list[str | WaitEntry]) -> None:
         # A new layout of the whole screen is the costliest part of a toggle: skip it while
         # the text surely stays within the panel's minimum height (see the stylesheet).
-        width = self.size.width
-        rows = sum(-(-Content.from_markup(line).cell_length // width) or 1 for line in lines) \
-            if width else None
-        fits = rows is not None and rows <= (self.styles.min_height.value
-                                             if self.styles.min_height else 0)
-        self.update("\n".join(lines), layout=not (fits and self._fitted))
+        width = self.content_size.width
+        minimum = self.styles.min_height.value if self.styles.min_height else 0
+        self._parts, self._cache = parts, None
+        fits = bool(width) and self.height_for(width) <= minimum
+        self.refresh(layout=not (fits and self._fitted))
         self._fitted = fits
 
     _fitted = False
@@ -122,7 +207,8 @@ class FuritenPanel(Static):
 
 
 class DiscardRow(Widget):
-    """One player's discards in order, 17 places (R10)."""
+    """One player's discards in order, 17 places (R10), under a title of two lines: the
+    player's name, then the seat and the count (the stylesheet may show the name alone)."""
 
     def __init__(self, title: str, tiles: Sequence[Tile] = (), *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -130,14 +216,19 @@ class DiscardRow(Widget):
         self._tiles = tiles
 
     def compose(self) -> ComposeResult:
-        yield Label(self._title, classes="row-title")
+        name, _, detail = self._title.partition("\n")
+        with Vertical(classes="row-title"):
+            yield Label(name, classes="row-name")
+            yield Label(detail, classes="row-detail")
         yield TileRow(17, self._tiles, classes="discards")
 
     def show(self, tiles: Sequence[Tile], title: str | None = None) -> None:
-        """Show these discards (the newest is marked)."""
+        """Show these discards (the newest is marked); ``title`` is ``name\\ndetail``."""
         row = self.query_one(TileRow)
         row.set_tiles(tiles)
         for index in range(row.capacity):
             row.mark(index, "-latest", index == len(tiles) - 1)
         if title is not None:
-            self.query_one(".row-title", Label).update(title)
+            name, _, detail = title.partition("\n")
+            self.query_one(".row-name", Label).update(name)
+            self.query_one(".row-detail", Label).update(detail)

@@ -1,0 +1,88 @@
+"""The game log: each discard and who made it, furiten as it happens, and the result.
+
+The log is written from what a seat may see (R26): both discard rows, the seat's own furiten
+(R27), and at the end everything the result reveals. :func:`log_lines` is the text;
+:class:`GameLog` shows it, scrolled to the newest line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.markup import escape
+from textual.widgets import Static
+
+from minefield.rules.game import DISCARDS_PER_SEAT, FuritenCause, GameEnded, Seat
+from minefield.tui.render import furiten_reason, possessive, verb
+
+TOTAL_DISCARDS = 2 * DISCARDS_PER_SEAT
+
+
+def discard_order(discards: Mapping[Seat, Sequence[str]]) -> list[tuple[int, Seat, str]]:
+    """The discards of both rows in the order they were made: East first, then in turn (R10).
+
+    >>> discard_order({Seat.EAST: ["1z", "2z"], Seat.WEST: ["7p"]})
+    [(1, <Seat.EAST: 'east'>, '1z'), (2, <Seat.WEST: 'west'>, '7p'), (3, <Seat.EAST: 'east'>, '2z')]
+    """
+    made = sum(len(row) for row in discards.values())
+    order = []
+    for number in range(1, made + 1):
+        seat = Seat.EAST if number % 2 else Seat.WEST
+        order.append((number, seat, discards[seat][(number - 1) // 2]))
+    return order
+
+
+def result_line(end: GameEnded, names: Mapping[Seat, str]) -> str:
+    """The result in one sentence (markup): who won on whose tile, and for how much.
+
+    >>> from minefield.rules.game import GameEnded
+    >>> end = GameEnded(result="draw", discard_number=34, seed="0", hands={}, pools={},
+    ...                 waits={}, furiten={}, ura_indicator="1m")
+    >>> result_line(end, {Seat.EAST: "You", Seat.WEST: "Bot (easy)"})
+    'Draw: 34 discards without a win.'
+    """
+    if end.result != "ron" or end.winner is None:
+        return f"Draw: {TOTAL_DISCARDS} discards without a win."
+    winner, loser = names[end.winner], names[end.winner.other]
+    points = f" ({end.value.points})" if end.value is not None else ""
+    return (f"[b]Ron![/] {escape(winner)} {verb(winner, 'win', 'wins')} on "
+            f"{escape(possessive(loser))} {end.win_tile}{points}.")
+
+
+def log_lines(discards: Mapping[Seat, Sequence[str]], names: Mapping[Seat, str],
+              furiten: Mapping[Seat, FuritenCause | None],
+              end: GameEnded | None = None) -> list[str]:
+    """The log as markup lines. ``furiten`` holds only what the reader may know: their own
+    seat's cause during the game (R26, R27), both seats' at the end."""
+    causes = {cause.discard_number: (seat, cause) for seat, cause in furiten.items()
+              if cause is not None}
+    lines = []
+    for number, seat, tile in discard_order(discards):
+        lines.append(f"{number:>2} {escape(names[seat])} [b]{tile}[/]")
+        if number in causes:
+            seat, cause = causes[number]
+            name = names[seat]
+            reason = furiten_reason(cause, name, names[seat.other], short=True)
+            lines.append(f"[$text-error]   {escape(name)} {verb(name, 'are', 'is')} furiten: "
+                         f"{escape(reason)}[/]")
+    if end is not None:
+        lines.append(result_line(end, names))
+    return lines
+
+
+class GameLog(VerticalScroll):
+    """The log, newest line at the bottom and in view."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="log-text")
+
+    def show(self, lines: Sequence[str]) -> None:
+        """Show these lines and scroll to the newest."""
+        self.query_one("#log-text", Static).update("\n".join(lines) or "No discards yet.")
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+    def clear_lines(self) -> None:
+        """Empty the log (hot-seat curtain)."""
+        self.query_one("#log-text", Static).update("")

@@ -1,0 +1,131 @@
+"""The play screen at 80x24 first: the game log, every wait readable, labels said once."""
+
+from __future__ import annotations
+
+import re
+
+from textual.pilot import Pilot
+
+from minefield.rules.game import Seat
+from minefield.rules.tiles import parse_tiles
+from minefield.tui.app import MinefieldApp
+from minefield.tui.config import Preferences
+from minefield.tui.screens.builder import HandBuilderScreen
+from minefield.tui.screens.dialogs import ConfirmScreen
+from minefield.tui.screens.play import PlayScreen
+from minefield.tui.widgets.log import GameLog, log_lines
+from tests.tui.conftest import make_app, screen_text, settle
+from tests.tui.test_practice import HAND, type_tiles
+
+# Seed 1 deals West 2346668m2245777p9p11223366678s22334556z (dora indicator 8s). This hand
+# waits on 6s, 9s and 3z, each with a long list of yaku.
+THREE_WAITS = [str(t) for t in parse_tiles("11223366678s33z")]
+WAIT_LINES = ("6s  1 live  ron ok", "9s  4 live  ron ok", "3z  2 live  ron ok")
+
+
+async def choose(pilot: Pilot[int], tiles: list[str]) -> None:
+    """Type the hand and confirm it (yes to the question, if asked)."""
+    await type_tiles(pilot, tiles)
+    await pilot.press("enter")
+    await pilot.pause()
+    if isinstance(pilot.app.screen, ConfirmScreen):
+        await pilot.press("y")
+    await settle(pilot)
+    await pilot.pause()
+
+
+def shown_in(app: MinefieldApp, selector: str) -> str:
+    """The text drawn in one widget's region, its lines joined by spaces."""
+    region = app.screen.query_one(selector).region
+    lines = screen_text(app).splitlines()[region.y:region.bottom]
+    return " ".join(line[region.x:region.right].strip() for line in lines)
+
+
+def log_text(app: MinefieldApp) -> str:
+    """Every line of the play screen's log, scrolled into view or not."""
+    log = app.screen.query_one(GameLog)
+    return str(log.query_one("#log-text").render())
+
+
+async def test_every_wait_is_on_screen_at_80x24() -> None:
+    app = make_app(seat=Seat.WEST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await type_tiles(pilot, THREE_WAITS)
+        await pilot.pause()
+        assert isinstance(app.screen, HandBuilderScreen)
+        text = screen_text(app)
+        assert "Tenpai, 3 waits" in text
+        for line in WAIT_LINES:
+            assert line in text, text
+        # The instruction is whole; no yaku is split from its han.
+        assert ("Keep 13 of your 34 tiles as your hand; the other 21 become your discard pool."
+                in shown_in(app, "#info"))
+        for token in ("riichi 1", "iipeikou 1", "honitsu 3", "seat wind 1", "dora 1"):
+            assert token in text
+        assert not re.search(r"^\s*\d+\s*$", text, re.MULTILINE)
+
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen)
+        text = screen_text(app)
+        for line in WAIT_LINES:
+            assert line in text, text
+        assert "Not furiten." in text and " 1 Bot (easy) " in text  # the log, beside the pool
+        assert app.screen.check_action("scroll_lower", (1,)) is False  # nothing below
+
+
+async def test_the_log_names_each_discarder_and_the_own_furiten() -> None:
+    app = make_app(seat=Seat.EAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await choose(pilot, HAND)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        assert "No discards yet." in screen_text(app)
+        for _ in range(2):
+            await pilot.press("enter")
+            await settle(pilot)
+            await pilot.pause()
+        view = screen.view
+        mine, theirs = view.discards[Seat.EAST], view.discards[Seat.WEST]
+        log = log_text(app)
+        assert f" 1 You {mine[0]}" in log and " 2 Bot (easy) 7p" in log
+        assert f" 3 You {mine[1]}" in log and f" 4 Bot (easy) {theirs[1]}" in log
+        # R15b, R27: the bot's 7p froze this hand: said at once, after that discard.
+        assert log.index(" 2 Bot (easy) 7p") < log.index(
+            "You are furiten: your wait 7p passed below mangan") < log.index(" 3 You")
+        text = screen_text(app)
+        assert f" 4 Bot (easy) {theirs[1]}" in text  # the newest line is in view
+
+
+def test_the_log_holds_only_the_furiten_it_is_given() -> None:
+    """The play screen gives the log its own seat's furiten only (R26)."""
+    discards = {Seat.EAST: ["1z", "2z"], Seat.WEST: ["7p"]}
+    names = {Seat.EAST: "East", Seat.WEST: "West"}
+    lines = log_lines(discards, names, {Seat.WEST: None})
+    assert [line.split()[:2] for line in lines] == [["1", "East"], ["2", "West"], ["3", "East"]]
+    assert not any("furiten" in line for line in lines)
+
+
+async def test_hotseat_labels_are_said_once() -> None:
+    app = make_app("hotseat", seed=2, preferences=Preferences(hint="off"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        for _ in range(2):  # both players take their 13 lowest tiles
+            await pilot.press("enter")
+            await pilot.pause()
+            for _ in range(13):
+                await pilot.press("space", "right")
+            await choose(pilot, [])
+        await pilot.press("enter", "enter")  # East: ready, discard
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen) and app.screen.hold
+        text = screen_text(app)
+        assert "West's turn" in text and "(West)" not in text
+        assert not re.search(r"\b(East|West)\s+(East|West)\b", text), text
+        lines = text.splitlines()
+        titles = [(line[:12].strip(), lines[n + 1][:12].strip())
+                  for n, line in enumerate(lines[:-1]) if line[:12].strip() in ("East", "West")]
+        assert ("West", "0/17") in titles and ("East", "1/17") in titles
