@@ -55,7 +55,7 @@ from minefield.tui.screens.dialogs import (
 from minefield.tui.screens.help import HelpScreen, keys_markdown
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.screens.play import PlayScreen
-from minefield.tui.screens.result import ResultScreen
+from minefield.tui.screens.result import ResultScreen, RunningScore
 from minefield.tui.screens.settings import SettingsScreen
 from minefield.tui.table import TableController
 from minefield.tui.textual_private import default_exception_handler
@@ -121,6 +121,7 @@ class MinefieldApp(App[int]):
         self._record_folder = record_folder
         self.table: TableController | None = None
         self._last_request: GameRequest | None = None
+        self.scores = RunningScore()  # over "play again"; a game chosen anew starts afresh
         self._base_depth = 0
         self._recovery = RecoveryCounter()
         self._quit_question: ConfirmScreen | None = None
@@ -263,7 +264,9 @@ class MinefieldApp(App[int]):
             return
         if message.again and last is not None:
             await self.start_game(replace(last, seed=None))
-        elif message.mode in ("practice", "hotseat"):
+            return
+        self.scores = RunningScore()
+        if message.mode in ("practice", "hotseat"):
             mode: GameMode = "practice" if message.mode == "practice" else "hotseat"
             await self.start_game(GameRequest(mode))
 

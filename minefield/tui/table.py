@@ -249,7 +249,8 @@ class TableController:
         if kind == "result":
             if self._screen_key != key and view.end is not None:
                 await self._replace(ResultScreen(view.end, names, self.session.traits.mode,
-                                                 view.dora_indicator), key)
+                                                 view.dora_indicator, view.discards,
+                                                 self.app.scores), key)
             return
         if key == self._screen_key and self.game_screen is not None:
             if isinstance(self.game_screen, PlayScreen):

@@ -1,31 +1,36 @@
-"""The end of a game: everything revealed (R11, R13, R18, R26)."""
+"""The end of a game: everything revealed (R11, R13, R18, R26), who pays whom, and the running
+score of the games played one after the other."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, Static
 
-from minefield.rules.game import GameEnded, Seat
+from minefield.rules.game import TOTAL_DISCARDS, GameEnded, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.report import WaitReport
 from minefield.rules.tiles import Tile, parse_tiles
 from minefield.tui.messages import MenuRequested, NewGameRequested
+from minefield.tui.render import YOU, furiten_reason, objective, possessive, seat_name, verb
+from minefield.tui.widgets.log import log_lines
 from minefield.tui.widgets.panels import DeadWall, yaku_name
 from minefield.tui.widgets.tiles import TileRow
 
 
 def value_lines(value: WaitReport) -> list[str]:
-    """The winning hand's value: each yaku with its han, dora, ura, fu, han, limit, points."""
+    """The winning hand's value: each yaku with its han, then dora and ura dora (always both,
+    zero or not), fu, han, limit and points."""
     lines = [f"  {escape(yaku_name(y.name)):<18}{y.han:>3} han" for y in value.yaku]
-    if value.dora:
-        lines.append(f"  {'dora':<18}{value.dora:>3} han")
-    if value.aka:
+    lines.append(f"  {'dora':<18}{value.dora:>3} han")
+    if value.aka:  # red fives exist only when the rules have them (R1)
         lines.append(f"  {'red fives':<18}{value.aka:>3} han")
     lines.append(f"  {'ura dora':<18}{value.ura:>3} han")
     limit = f" · [b]{value.limit}[/]" if value.limit else ""
@@ -34,8 +39,74 @@ def value_lines(value: WaitReport) -> list[str]:
     return lines
 
 
+def payment(end: GameEnded, names: Mapping[Seat, str]) -> tuple[Seat, Seat, int] | None:
+    """Who pays whom how much (R23: one payer, both paid as non-dealers in a single game);
+    None after a draw (draw payments belong to matches, R33)."""
+    if end.result != "ron" or end.winner is None or end.value is None:
+        return None
+    return end.winner.other, end.winner, end.value.points
+
+
+def never_discarded(pool_and_discards: str, discards: Sequence[str]) -> list[str]:
+    """The pool tiles left when the game ended (four after 17 discards, R10), sorted.
+
+    >>> never_discarded("1123m", ["1m", "3m"])
+    ['1m', '2m']
+    """
+    left = Counter(discards)
+    kept = []
+    for tile in (str(t) for t in parse_tiles(pool_and_discards)):
+        if left[tile]:
+            left[tile] -= 1
+        else:
+            kept.append(tile)
+    return kept
+
+
+class RunningScore:
+    """The points each player won and lost over the games played one after the other ("play
+    again"); the app keeps one per session of play. Each game counts once, however often its
+    result is shown (a game's seed names it)."""
+
+    def __init__(self) -> None:
+        self.points: dict[str, int] = {}
+        self.games = 0
+        self._counted: set[str] = set()
+
+    def record(self, end: GameEnded, names: Mapping[Seat, str]) -> None:
+        """Count a finished game (again: nothing changes)."""
+        if end.seed in self._counted:
+            return
+        self._counted.add(end.seed)
+        self.games += 1
+        for seat in Seat:
+            self.points.setdefault(names[seat], 0)
+        paid = payment(end, names)
+        if paid is not None:
+            payer, payee, points = paid
+            self.points[names[payer]] -= points
+            self.points[names[payee]] += points
+
+    def text(self) -> str:
+        """``Score over 3 games: You 16000 · Bot (normal) -16000`` (markup; the player here
+        first), or nothing before the first game."""
+        if not self.games:
+            return ""
+        order = sorted(self.points, key=lambda name: name != YOU)
+        totals = " · ".join(f"{escape(name)} {self.points[name]}" for name in order)
+        return f"Score over {self.games} game{'s' if self.games != 1 else ''}: {totals}"
+
+    def __repr__(self) -> str:
+        return f"RunningScore(games={self.games})"
+
+
 class ResultScreen(Screen[None]):
-    """Both hands and pools, the ura indicator, the winning tile and the score."""
+    """Both hands, discards and pools, the ura indicator, the winning tile, the score, who pays
+    whom, the running score and the game's log.
+
+    ``discards`` are both rows in the order discarded (else the pools show with them);
+    ``scores`` is the app's running score, which this game joins.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "again", "Play again"),
@@ -43,12 +114,17 @@ class ResultScreen(Screen[None]):
     ]
 
     def __init__(self, end: GameEnded, names: dict[Seat, str], mode: str,
-                 dora_indicator: str) -> None:
+                 dora_indicator: str, discards: Mapping[Seat, Sequence[str]] | None = None,
+                 scores: RunningScore | None = None) -> None:
         super().__init__()
         self.end = end
         self.names = names
         self.mode = mode
         self._dora_indicator = dora_indicator
+        self._discards = discards
+        self._scores = scores
+        if scores is not None:
+            scores.record(end, names)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -61,42 +137,66 @@ class ResultScreen(Screen[None]):
             for seat in (Seat.EAST, Seat.WEST):
                 hand = parse_tiles(self.end.hands[seat] or "")
                 with Horizontal(classes="tile-bar"):
-                    yield Label(self._who(seat, "\n"), classes="row-title")
+                    yield Label(self._who(seat), classes="row-title")
                     yield TileRow(HAND_SIZE, hand, id=f"hand-{seat.value}")
                 yield Static(self._seat_text(seat), classes="seat-result")
+            if self._discards is not None:
+                yield Static("[b]Game log[/]", classes="result-title")
+                yield Static("\n".join(log_lines(self._discards, self.names, self.end.furiten,
+                                                 self.end)), id="result-log")
+            yield Static(f"Ura dora indicator {self.end.ura_indicator} · seed {self.end.seed}",
+                         id="result-seed")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(DeadWall).reveal_ura(Tile.parse(self.end.ura_indicator))
+        self.query_one("#result-body").focus()  # arrows and page keys scroll it
 
-    def _who(self, seat: Seat, between: str = " ") -> str:
+    def _who(self, seat: Seat) -> str:
         name, wind = self.names[seat], seat.value.title()
-        if name == wind:
-            return name
-        return f"{name}{between}{wind}" if between == "\n" else f"{name} ({wind})"
+        return wind if name == wind else f"{escape(name)}\n{wind}"
 
     def _headline(self) -> str:
-        end = self.end
+        end, names = self.end, self.names
+        lines = []
         if end.result == "ron" and end.winner is not None:
-            loser = end.winner.other
-            verb = "win" if self.names[end.winner] == "You" else "wins"
-            return (f"[b]Ron![/] {self._who(end.winner)} {verb} on {self.names[loser]}'s "
-                    f"{end.win_tile}, discard {end.discard_number} of 34.\n"
-                    f"Ura dora indicator {end.ura_indicator} · seed {end.seed}")
-        return (f"[b]Draw[/]: 34 discards without a win (R11).\n"
-                f"Ura dora indicator {end.ura_indicator} · seed {end.seed}")
+            winner, loser = names[end.winner], names[end.winner.other]
+            who = seat_name(winner, end.winner)
+            who = who if who == winner else f"{who},"  # "Bot (normal), West, wins"
+            lines.append(f"[b]Ron![/] {escape(who)} {verb(winner, 'win', 'wins')} on "
+                         f"{escape(possessive(loser))} {end.win_tile}.")
+        else:
+            lines.append(f"[b]Draw[/]: {TOTAL_DISCARDS} discards without a win (R11).")
+        paid = payment(end, names)
+        if paid is None:
+            lines.append("Nobody pays (a single game has no draw payments).")
+        else:
+            payer, payee = names[paid[0]], names[paid[1]]
+            lines.append(f"Discard {end.discard_number} of {TOTAL_DISCARDS} · {escape(payer)} "
+                         f"{verb(payer, 'pay', 'pays')} {escape(objective(payee))} "
+                         f"[b]{paid[2]}[/].")
+        if self._scores is not None and self._scores.games:
+            lines.append(self._scores.text())
+        return "\n".join(lines)
 
     def _seat_text(self, seat: Seat) -> str:
         end = self.end
         waits = " ".join(end.waits[seat]) or "none (not tenpai)"
-        pool = escape(end.pools[seat])
-        lines = [f"  waits: {waits}", f"  pool and discards: {pool}"]
+        lines = [f"  waits: {waits}"]
         if end.winner is seat and end.win_tile:
             lines[0] += f" · won on [b]{end.win_tile}[/]"
+        if self._discards is None:
+            lines.append(f"  pool and discards: {escape(end.pools[seat])}")
+        else:
+            discards = list(self._discards[seat])
+            lines.append(f"  discards: {' '.join(discards) or 'none'}")
+            kept = never_discarded(end.pools[seat], discards)
+            lines.append(f"  never discarded: {' '.join(kept)}")
         furiten = end.furiten[seat]
         if furiten is not None:
+            name, other = self.names[seat], self.names[seat.other]
             lines.append(f"  furiten since discard {furiten.discard_number}: "
-                         f"{escape(furiten.detail)}")
+                         f"{escape(furiten_reason(furiten, name, other))}")
         return "\n".join(lines)
 
     def action_again(self) -> None:
@@ -111,4 +211,4 @@ class ResultScreen(Screen[None]):
         return "ResultScreen(<tiles shown only after the end>)"
 
 
-__all__ = ["ResultScreen", "value_lines"]
+__all__ = ["ResultScreen", "RunningScore", "never_discarded", "payment", "value_lines"]

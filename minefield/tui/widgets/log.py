@@ -14,10 +14,8 @@ from textual.containers import VerticalScroll
 from textual.markup import escape
 from textual.widgets import Static
 
-from minefield.rules.game import DISCARDS_PER_SEAT, FuritenCause, GameEnded, Seat
+from minefield.rules.game import TOTAL_DISCARDS, FuritenCause, GameEnded, Seat
 from minefield.tui.render import furiten_reason, possessive, verb
-
-TOTAL_DISCARDS = 2 * DISCARDS_PER_SEAT
 
 
 def discard_order(discards: Mapping[Seat, Sequence[str]]) -> list[tuple[int, Seat, str]]:
