@@ -1,4 +1,5 @@
-"""Rules in brief (the README's rules section, shipped in ``minefield.assets``) and the keys.
+"""Help in two tabs: the guide (the rules in brief, how to play here, the keys) and the full
+rule book with its numbers (R1-R35), both shipped in ``minefield.assets``.
 
 The keys are read from the screens' own ``BINDINGS``: one declaration feeds the footer, the
 command palette and this screen.
@@ -13,7 +14,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Footer, Markdown, TabbedContent, TabPane
 
 
 def asset_text(name: str) -> str:
@@ -38,10 +39,12 @@ def keys_markdown(app: App[Any], sections: list[tuple[str, list[BindingType]]]) 
 
 
 class HelpScreen(ModalScreen[None]):
-    """The rules in brief and every key."""
+    """The guide (rules in brief, playing here, every key) and the rule book, in two tabs."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,f1,question_mark", "close", "Close help"),
+        Binding("g", "show_tab('guide')", "Guide and keys"),
+        Binding("r", "show_tab('rulebook')", "Rule book (R1-R35)"),
     ]
 
     def __init__(self, keys: str) -> None:
@@ -49,16 +52,33 @@ class HelpScreen(ModalScreen[None]):
         self._keys = keys
 
     def compose(self) -> ComposeResult:
-        text = "\n\n".join([
+        guide = "\n\n".join([
             "# Rules in brief", asset_text("rules.md"), asset_text("help.md"),
             "## Keys", self._keys,
         ])
-        with VerticalScroll(id="help-box"):
-            yield Markdown(text, id="help-text")
+        with TabbedContent(id="help-tabs", initial="guide"):
+            with TabPane("Guide and keys", id="guide"), VerticalScroll(classes="help-box"):
+                yield Markdown(guide, id="help-text")
+            with TabPane("Rule book", id="rulebook"), VerticalScroll(classes="help-box"):
+                yield Markdown(asset_text("rulebook.md"), id="rulebook-text")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#help-box").focus()
+        self._focus_tab()
+
+    def action_show_tab(self, tab: str) -> None:
+        """Show the guide or the rule book, ready to scroll with the arrow keys."""
+        self.query_one(TabbedContent).active = tab
+        self._focus_tab()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        event.stop()
+        self._focus_tab()
+
+    def _focus_tab(self) -> None:
+        active = self.query_one(TabbedContent).active_pane
+        if active is not None:
+            active.query_one(VerticalScroll).focus()
 
     def action_close(self) -> None:
         """Back to the game."""

@@ -1,0 +1,67 @@
+"""The rule book ships with the game and shows in the help, numbers and all; the help says
+which settings are not used yet."""
+
+from __future__ import annotations
+
+import tomllib
+from fnmatch import fnmatch
+from pathlib import Path
+
+import pytest
+from textual.widgets import Markdown, TabbedContent
+
+from minefield.tui.screens.help import HelpScreen, asset_text
+from tests.tui.conftest import make_app, screen_text
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+SHARED_RULES = REPOSITORY.parent / "shared" / "RULES.md"
+
+
+@pytest.mark.skipif(not SHARED_RULES.exists(), reason="no ../shared/RULES.md beside the repository")
+def test_the_shipped_rule_book_is_the_rule_book() -> None:
+    assert asset_text("rulebook.md") == SHARED_RULES.read_text(encoding="utf-8")
+
+
+def test_every_markdown_asset_ships_in_the_wheel() -> None:
+    """The wheel's package data for ``minefield.assets`` covers every ``assets/*.md``."""
+    config = tomllib.loads((REPOSITORY / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["minefield.assets"]
+    for path in (REPOSITORY / "assets").glob("*.md"):
+        assert any(fnmatch(path.name, pattern) for pattern in patterns), path.name
+
+
+async def test_the_help_has_the_rule_book_with_its_numbers() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, HelpScreen)
+        assert screen.query_one(TabbedContent).active == "guide"
+        await pilot.press("r")
+        await pilot.pause()
+        assert screen.query_one(TabbedContent).active == "rulebook"
+        rule_book = screen.query_one("#rulebook-text", Markdown)
+        assert rule_book.source == asset_text("rulebook.md")
+        assert "the rules this project plays" in screen_text(app)
+        await pilot.press("pagedown")  # the tab scrolls with the keys
+        await pilot.pause()
+        assert "R1. 136 tiles" in screen_text(app)  # numbered
+        await pilot.press("end")
+        await pilot.pause()
+        assert "a match with dealer_bonus on" in screen_text(app)  # its last lines
+        await pilot.press("g")
+        await pilot.pause()
+        assert screen.query_one(TabbedContent).active == "guide"
+
+
+async def test_the_help_says_what_is_not_built_yet_and_explains_the_presets() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        guide = app.screen.query_one("#help-text", Markdown).source
+        assert "every wait wins, riichi being a yaku" in guide
+        assert "Matches are not built yet" in guide and "dealer_bonus" in guide
