@@ -1,0 +1,245 @@
+"""How long from launching a client to its first frame (goal: 0.5 s), and what the time goes to.
+
+Each client runs in a fresh pseudo-terminal of 100x32 (``TERM=xterm-256color``), as over SSH.
+Two moments are taken from the bytes it writes:
+
+- first output: Textual has started its driver (the alternate screen, mouse modes): the
+  interpreter, the imports and the app's construction are done;
+- first frame: the first screen content is written (the header's "Minefield" or a tile).
+
+Clients: ``minefield practice --seed 1`` (a local game), and ``minefield host`` and
+``minefield join CODE`` against a daemon that this script starts in a temporary folder (each
+join gets a fresh room, hosted over the socket by the script). For scale it also times
+``python -c pass``, ``minefield --version`` (the command line without Textual) and the imports
+of the app, and lists which packages the imports spend their time in (``-X importtime``, self
+time summed per top-level package).
+
+What it showed (2 cores, Python 3.11, Textual 8.2.8): about 0.57 s to the first frame of a
+network client and 0.61 s for practice, so 0.07-0.11 s over the goal. Imports and start-up
+before Textual's driver are 0.40 s of it (Textual about 100 ms of self time, then our own
+``minefield.tui`` and ``minefield.rules``, pydantic, rich; the command line adds only about
+25 ms over what the app imports anyway); Textual's first layout and paint (stylesheet,
+compose, render) take the other 0.16-0.21 s. Cheap lazy imports: the help screen
+(``minefield.tui.screens.help`` brings ``markdown_it`` for Textual's Markdown widget, about
+25 ms) could be imported when F1 is first pressed; ``importlib.metadata`` (for ``--version``)
+only when asked. Neither alone reaches the goal.
+
+Usage: ``python benchmarks/bench_startup.py [--runs N]``. Not a test: it only prints. The
+first run of each client is reported apart (cold caches); the others as median and range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import json
+import os
+import pty
+import pwd
+import re
+import select
+import shutil
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+GOAL = 0.5
+COLUMNS, ROWS = 100, 32
+#: Text of the first frame (an OSC title, if any, is removed before looking).
+FRAME_MARKERS = (b"Minefield", "╭──╮".encode(), "┌──┐".encode())
+OSC = re.compile(rb"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+LIMIT = 60.0
+
+
+def _minefield() -> str:
+    beside = Path(sys.executable).parent / "minefield"
+    found = str(beside) if beside.exists() else shutil.which("minefield")
+    if found is None:
+        sys.exit("bench_startup: the minefield command is not installed (pip install -e .)")
+    return found
+
+
+def first_frame(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
+    """Seconds from launching ``argv`` in a new pty to its first output and first frame."""
+    start = time.perf_counter()
+    pid, master = pty.fork()
+    if pid == 0:  # the child: the terminal's size first, then the client
+        try:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+            os.execve(argv[0], list(argv), env)
+        finally:
+            os._exit(127)
+    output = b""
+    first_output = 0.0
+    try:
+        while True:
+            elapsed = time.perf_counter() - start
+            if elapsed > LIMIT:
+                raise RuntimeError(f"{argv[1]}: no frame after {LIMIT:.0f} s: {output[-300:]!r}")
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the client exited
+                chunk = b""
+            now = time.perf_counter() - start
+            if not chunk:
+                raise RuntimeError(f"{argv[1]} exited before a frame: {output[-300:]!r}")
+            if not output:
+                first_output = now
+            output += chunk
+            visible = OSC.sub(b"", output)
+            if any(marker in visible for marker in FRAME_MARKERS):
+                return first_output, now
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(master)
+
+
+def wall_time(argv: Sequence[str], env: dict[str, str]) -> float:
+    """Seconds to run ``argv`` to its end (output discarded)."""
+    start = time.perf_counter()
+    subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   check=True)
+    return time.perf_counter() - start
+
+
+class Daemon:
+    """``minefield serve`` in a temporary folder; this user may name its players."""
+
+    def __init__(self, folder: Path, env: dict[str, str]) -> None:
+        self.socket = folder / "run" / "minefield.sock"
+        user = pwd.getpwuid(os.getuid()).pw_name
+        self.process = subprocess.Popen(
+            [_minefield(), "serve", "--socket", str(self.socket), "--data",
+             str(folder / "data"), "--shared-account", user],
+            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + LIMIT
+        while not self._listening():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                sys.exit("bench_startup: the daemon did not start")
+            time.sleep(0.05)
+
+    def _listening(self) -> bool:
+        with socket.socket(socket.AF_UNIX) as probe:
+            try:
+                probe.connect(str(self.socket))
+            except OSError:
+                return False
+            return True
+
+    @contextlib.contextmanager
+    def room(self, player: str) -> Iterator[str]:
+        """A waiting room hosted by ``player`` over the socket; its code."""
+        from minefield.session.protocol import PROTOCOL_VERSION
+
+        with socket.socket(socket.AF_UNIX) as conn:
+            conn.connect(str(self.socket))
+            hello = {"type": "hello", "version": PROTOCOL_VERSION, "action": "host",
+                     "player": player}
+            conn.sendall(json.dumps(hello).encode() + b"\n")
+            reader = conn.makefile("rb")
+            for line in reader:
+                message = json.loads(line)
+                if message.get("type") == "welcome" and message.get("code"):
+                    yield str(message["code"])
+                    return
+                if message.get("type") == "error":
+                    sys.exit(f"bench_startup: the daemon refused a room: {message}")
+            sys.exit("bench_startup: no room code")
+
+    def stop(self) -> None:
+        """SIGTERM."""
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+def _row(name: str, samples: list[tuple[float, float]]) -> str:
+    cold, warm = samples[0], samples[1:] or samples[:1]
+    outputs = [s[0] for s in warm]
+    frames = [s[1] for s in warm]
+    frame, output = statistics.median(frames), statistics.median(outputs)
+    verdict = "ok" if frame <= GOAL else f"over by {frame - GOAL:.2f} s"
+    return (f"{name:<22} first output {output:4.2f} s + drawing {frame - output:4.2f} s = "
+            f"first frame {frame:4.2f} s (range {min(frames):.2f}-{max(frames):.2f}, "
+            f"cold {cold[1]:.2f})  {verdict}")
+
+
+def import_breakdown(env: dict[str, str], top: int = 10) -> list[tuple[str, float]]:
+    """Self import time per top-level package for the client (CLI and app), in seconds, the
+    largest ``top`` and then the total."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import minefield.cli, minefield.tui.app"],
+        env=env, capture_output=True, text=True, check=True)
+    per_package: dict[str, float] = defaultdict(float)
+    for line in done.stderr.splitlines():
+        parts = line.split("|")
+        if len(parts) != 3 or not parts[0].split(":")[-1].strip().isdigit():
+            continue
+        name = parts[2].strip()
+        root = name.split(".")[0]
+        if root == "minefield" and "." in name:
+            root = ".".join(name.split(".")[:2])
+        per_package[root] += int(parts[0].split(":")[-1]) / 1e6
+    ranked = sorted(per_package.items(), key=lambda item: -item[1])[:top]
+    return [*ranked, ("(all imports)", sum(per_package.values()))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=6, help="launches per client (default 6)")
+    args = parser.parse_args()
+    runs = max(2, args.runs)
+    command = _minefield()
+    with tempfile.TemporaryDirectory(prefix="mfbench", dir="/tmp") as name:
+        folder = Path(name)
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(COLUMNS),
+               "LINES": str(ROWS), "MINEFIELD_DATA_DIR": str(folder / "player-data"),
+               "MINEFIELD_CONFIG_DIR": str(folder / "player-config")}
+        env.pop("COLORTERM", None)
+        print(f"Startup to first frame, {runs} launches each (goal {GOAL} s), "
+              f"{os.cpu_count()} cores")
+        for label, argv in [("python -c pass", [sys.executable, "-c", "pass"]),
+                            ("minefield --version", [command, "--version"]),
+                            ("import the app", [sys.executable, "-c",
+                                                "import minefield.cli, minefield.tui.app"])]:
+            times = [wall_time(argv, env) for _ in range(runs)]
+            print(f"{label:<22} {statistics.median(times[1:]):4.2f} s (cold {times[0]:.2f})")
+
+        practice = [first_frame([command, "practice", "--seed", "1"], env) for _ in range(runs)]
+        print(_row("minefield practice", practice))
+        daemon = Daemon(folder, env)
+        try:
+            hosts = [first_frame([command, "host", "--socket", str(daemon.socket), "--player",
+                                  f"host{i}"], env) for i in range(runs)]
+            print(_row("minefield host", hosts))
+            joins = []
+            for i in range(runs):
+                with daemon.room(f"room{i}") as code:
+                    joins.append(first_frame([command, "join", code, "--socket",
+                                              str(daemon.socket), "--player", f"join{i}"], env))
+            print(_row("minefield join CODE", joins))
+        finally:
+            daemon.stop()
+
+        print("\nImport time by package (self time, one run; -X importtime adds overhead):")
+        for package, seconds in import_breakdown(env):
+            print(f"  {package:<28} {seconds * 1000:6.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
