@@ -39,6 +39,7 @@ from minefield.tui.messages import (
     CommandChosen,
     CurtainLifted,
     DraftChanged,
+    GameChosen,
     MenuRequested,
     NewGameRequested,
     SessionUpdate,
@@ -53,7 +54,7 @@ from minefield.tui.screens.dialogs import (
     TooSmallScreen,
 )
 from minefield.tui.screens.help import HelpScreen, keys_markdown
-from minefield.tui.screens.menu import MenuScreen
+from minefield.tui.screens.menu import MenuScreen, NewGameScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen, RunningScore
 from minefield.tui.screens.settings import SettingsScreen
@@ -270,6 +271,11 @@ class MinefieldApp(App[int]):
             mode: GameMode = "practice" if message.mode == "practice" else "hotseat"
             await self.start_game(GameRequest(mode))
 
+    async def on_game_chosen(self, message: GameChosen) -> None:
+        self.scores = RunningScore()
+        await self.start_game(GameRequest(message.mode, level=message.level, seat=message.seat,
+                                          rules=message.rules))
+
     async def on_menu_requested(self, message: MenuRequested) -> None:
         await self._leave_game()
 
@@ -289,6 +295,7 @@ class MinefieldApp(App[int]):
             ("Hot-seat curtain", CurtainScreen.BINDINGS),
             ("Result", ResultScreen.BINDINGS),
             ("Menu", MenuScreen.BINDINGS),
+            ("New game (the menu's form)", NewGameScreen.BINDINGS),
             ("Everywhere", [*self.BINDINGS, Binding("ctrl+p", "command_palette",
                                                     "Command palette (every action, themes)")]),
         ]

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from textual.message import Message
 
+from minefield.bots.base import Level
 from minefield.rules.game import ChooseHand, Discard, Seat
 from minefield.session.protocol import ServerMessageType
 
@@ -57,6 +58,18 @@ class NewGameRequested(Message):
 
     mode: str
     again: bool = False
+
+
+@dataclass
+class GameChosen(Message):
+    """The menu's form chose a new game: ``mode`` is ``practice`` or ``hotseat``; ``level`` and
+    ``seat`` (practice only; None: the seat is drawn from the seed, R6) and ``rules`` (a preset
+    name)."""
+
+    mode: Literal["practice", "hotseat"]
+    rules: str
+    level: Level | None = None
+    seat: Seat | None = None
 
 
 class MenuRequested(Message):

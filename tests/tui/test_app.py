@@ -94,6 +94,8 @@ async def test_menu_starts_games_and_leaving_asks_first() -> None:
             assert entry in text
         await pilot.press("enter")  # the first entry: practice
         await pilot.pause()
+        await pilot.press("enter")  # its form: Start, with the saved level and rules
+        await pilot.pause()
         assert isinstance(app.screen, HandBuilderScreen)
         await pilot.press("escape")
         await pilot.pause()

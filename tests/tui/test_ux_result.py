@@ -117,6 +117,7 @@ async def test_the_running_score_adds_up_over_play_again_and_restarts_from_the_m
         await pilot.press("m")
         await settle(pilot)
         assert isinstance(app.screen, MenuScreen)
-        await pilot.press("p")  # a new practice from the menu starts a new running score
+        await pilot.press("p", "enter")  # a new practice from the menu (its form: Start)
         await settle(pilot)
-        assert app.scores.games == 0
+        assert isinstance(app.screen, HandBuilderScreen)
+        assert app.scores.games == 0  # starts a new running score

@@ -1,17 +1,22 @@
-"""The menu: practice, hot-seat, rules and keys, settings, quit."""
+"""The menu: practice, hot-seat, rules and keys, settings, quit; and the form that sets up a new
+game before it starts (bot level, seat, rules preset)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Header, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from minefield.tui.messages import NewGameRequested
+from minefield.bots.base import LEVELS, Level
+from minefield.rules.game import Seat
+from minefield.rules.settings import PRESETS
+from minefield.tui.config import Preferences
+from minefield.tui.messages import GameChosen
 
 MENU = (
     ("practice", "Practice against a bot"),
@@ -20,6 +25,97 @@ MENU = (
     ("settings", "Settings"),
     ("quit", "Quit"),
 )
+
+#: Each rule preset in one line (the help's "Rule presets" says the same at more length).
+PRESET_NOTES = {
+    "standard": "A ron must be worth at least mangan (R14).",
+    "beginner": "Every wait wins, riichi being a yaku (R14: no minimum).",
+}
+
+#: The seat choices of practice: drawn from the seed (R6), or East or West.
+RANDOM_SEAT = "random"
+SEATS = (
+    ("drawn from the seed (R6)", RANDOM_SEAT),
+    ("East (discards first)", Seat.EAST.value),
+    ("West (discards second)", Seat.WEST.value),
+)
+
+GameMode = Literal["practice", "hotseat"]
+
+
+def preset_note(name: str) -> str:
+    """What a rule preset means, in one line."""
+    return PRESET_NOTES.get(name, "See the rule book (help, r).")
+
+
+class NewGameScreen(ModalScreen[GameChosen | None]):
+    """Before a game starts: the bot level and the seat (practice) and the rules preset, with
+    the saved preferences chosen. Dismissed with the choice, or None (Escape)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "start", "Start"),
+        Binding("escape", "cancel", "Back"),
+    ]
+
+    def __init__(self, mode: GameMode, preferences: Preferences) -> None:
+        super().__init__()
+        self.mode: GameMode = mode
+        self.preferences = preferences
+
+    def compose(self) -> ComposeResult:
+        prefs = self.preferences
+        title = "Practice against a bot" if self.mode == "practice" else "Hot-seat"
+        with Vertical(id="new-game-box"):
+            yield Static(title, classes="dialog-title")
+            with Grid(id="new-game-grid"):
+                if self.mode == "practice":
+                    yield Label("Bot level")
+                    yield Select([(level, level) for level in LEVELS], value=prefs.bot_level,
+                                 allow_blank=False, id="level")
+                    yield Label("Your seat")
+                    yield Select(SEATS, value=RANDOM_SEAT, allow_blank=False, id="seat")
+                yield Label("Rules")
+                yield Select([(name, name) for name in PRESETS], value=prefs.rules,
+                             allow_blank=False, id="rules")
+            yield Static(preset_note(prefs.rules), id="preset-note", classes="note")
+            with Horizontal(classes="buttons"):
+                yield Button("Start", id="start", variant="primary")
+                yield Button("Back", id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#start", Button).focus()  # Enter starts with what is chosen
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if event.select.id == "rules" and isinstance(event.value, str):
+            self.query_one("#preset-note", Static).update(preset_note(event.value))
+
+    def choice(self) -> GameChosen:
+        """The game the form describes now."""
+        rules = str(self.query_one("#rules", Select).value)
+        if self.mode == "hotseat":
+            return GameChosen("hotseat", rules)
+        level_value = self.query_one("#level", Select).value
+        level: Level = next((lv for lv in LEVELS if lv == level_value), self.preferences.bot_level)
+        seat_value = self.query_one("#seat", Select).value
+        seat = None if seat_value == RANDOM_SEAT else Seat(str(seat_value))
+        return GameChosen("practice", rules, level=level, seat=seat)
+
+    def action_start(self) -> None:
+        """Start the game."""
+        self.dismiss(self.choice())
+
+    def action_cancel(self) -> None:
+        """Back to the menu without a game."""
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "start":
+            self.action_start()
+        else:
+            self.action_cancel()
 
 
 class MenuScreen(Screen[None]):
@@ -49,12 +145,20 @@ class MenuScreen(Screen[None]):
             await self.action_choose(event.option.id)
 
     async def action_choose(self, choice: str) -> None:
-        """Run one menu entry."""
+        """Run one menu entry; a game first asks how it should be played."""
         if choice in ("practice", "hotseat"):
-            self.post_message(NewGameRequested(choice))
+            mode: GameMode = "practice" if choice == "practice" else "hotseat"
+            preferences = getattr(self.app, "preferences", None)
+            if not isinstance(preferences, Preferences):
+                preferences = Preferences()
+            await self.app.push_screen(NewGameScreen(mode, preferences), self._chosen)
         elif choice == "help":
             await self.app.run_action("app.help")
         elif choice == "settings":
             await self.app.run_action("app.settings")
         elif choice == "quit":
             self.app.exit(0)
+
+    def _chosen(self, choice: GameChosen | None) -> None:
+        if choice is not None:
+            self.post_message(choice)
