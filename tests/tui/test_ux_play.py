@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 
 from minefield.rules.game import Seat
 from minefield.rules.tiles import parse_tiles
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
+from minefield.tui.render import TILE_STYLES, TileStyle
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.widgets.log import GameLog, log_lines
+from minefield.tui.widgets.tiles import TileRow
 from tests.tui.conftest import make_app, screen_text, settle
 from tests.tui.test_practice import HAND, type_tiles
 
@@ -47,8 +51,9 @@ def log_text(app: MinefieldApp) -> str:
     return str(log.query_one("#log-text").render())
 
 
-async def test_every_wait_is_on_screen_at_80x24() -> None:
-    app = make_app(seat=Seat.WEST)
+@pytest.mark.parametrize("style", TILE_STYLES)
+async def test_every_wait_is_on_screen_at_80x24(style: TileStyle) -> None:
+    app = make_app(seat=Seat.WEST, preferences=Preferences(hint="off", tile_style=style))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await type_tiles(pilot, THREE_WAITS)
@@ -98,6 +103,30 @@ async def test_the_log_names_each_discarder_and_the_own_furiten() -> None:
             "You are furiten: your wait 7p passed below mangan") < log.index(" 3 You")
         text = screen_text(app)
         assert f" 4 Bot (easy) {theirs[1]}" in text  # the newest line is in view
+
+
+async def test_the_arrows_stay_with_the_pool_when_the_log_is_long() -> None:
+    """Neither the log nor the waits take the focus: Down moves over the pool, PgDn and [ ]
+    scroll."""
+    app = make_app(seat=Seat.EAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await choose(pilot, HAND)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        for _ in range(6):  # 12 discards: more log lines than the log shows
+            await pilot.press("enter")
+            await settle(pilot)
+            await pilot.pause()
+        log = screen.query_one(GameLog)
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y  # the newest in view
+        assert not isinstance(app.focused, VerticalScroll)  # neither the log nor the waits
+        await pilot.press("down")
+        await pilot.pause()
+        assert screen.cursor == screen.query_one("#pool", TileRow).columns
+        await pilot.press("left_square_bracket")
+        await pilot.pause()
+        assert log.scroll_y < log.max_scroll_y  # earlier lines, by keyboard
 
 
 def test_the_log_holds_only_the_furiten_it_is_given() -> None:

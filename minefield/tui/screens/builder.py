@@ -68,7 +68,8 @@ class HandBuilderScreen(SeatScreen):
             yield Label("Hand", id="hand-label", classes="row-title")
             yield TileRow(HAND_SIZE, id="hand")
         with Vertical(id="lower"):
-            with VerticalScroll(id="analysis-box"):
+            # Never focused: the arrow keys move over the rack (PgDn/PgUp scroll this part).
+            with VerticalScroll(id="analysis-box", can_focus=False):
                 yield AnalysisPanel(id="analysis")
             yield Static(id="hint")
             yield Static(id="status")

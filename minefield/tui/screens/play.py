@@ -63,6 +63,8 @@ class PlayScreen(SeatScreen):
         Binding("escape", "app.menu", "Menu"),
         Binding("pagedown", "scroll_lower(1)", "More below"),
         Binding("pageup", "scroll_lower(-1)", "Back up (waits)", show=False),
+        Binding("left_square_bracket", "scroll_log(-1)", "Log: earlier lines", show=False),
+        Binding("right_square_bracket", "scroll_log(1)", "Log: later lines", show=False),
     ]
 
     def __init__(self, view: PlayerView, names: dict[Seat, str], hold: bool = False,
@@ -92,7 +94,8 @@ class PlayScreen(SeatScreen):
                     yield Label("Pool", classes="row-title", id="pool-label")
                     yield TileRow(POOL_SIZE, parse_tiles(view.own_pool), id="pool")
             yield GameLog(id="log")
-        with VerticalScroll(id="play-lower"):
+        # Never focused: the arrow keys move over the pool (PgDn/PgUp scroll this part).
+        with VerticalScroll(id="play-lower", can_focus=False):
             yield Static(id="status")
             yield FuritenPanel(id="furiten")
             yield WaitPanel(id="waits")
@@ -217,6 +220,10 @@ class PlayScreen(SeatScreen):
             self.cursor = max(0, min(len(self._pool) - 1, self.cursor + delta))
             self.query_one("#pool", TileRow).cursor = self.cursor
             self.set_status(self._status_text(self.view))
+
+    def action_scroll_log(self, lines: int) -> None:
+        """Scroll the game log by a few lines."""
+        self.query_one(GameLog).scroll_relative(y=3 * lines, animate=False)
 
     def action_move_row(self, rows: int) -> None:
         """Move the selection to the pool tile above or below, as the pool is laid out now."""

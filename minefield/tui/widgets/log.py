@@ -70,8 +70,9 @@ def log_lines(discards: Mapping[Seat, Sequence[str]], names: Mapping[Seat, str],
     return lines
 
 
-class GameLog(VerticalScroll):
-    """The log, newest line at the bottom and in view."""
+class GameLog(VerticalScroll, can_focus=False):
+    """The log, newest line at the bottom and in view. It never takes the focus: the arrow keys
+    belong to the tiles (the screen scrolls it with keys of its own)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="log-text")
