@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
+from textual.css.query import NoMatches
 from textual.screen import Screen
 
 from minefield.rules.game import TOTAL_DISCARDS, Discarded, PlayerView, Seat
@@ -236,6 +237,10 @@ class TableController:
         and recovered from by the app, never left to stop its loop."""
         try:
             await self._show()
+        except NoMatches:
+            # The screen's widgets are gone under it (the app is closing, or Textual removed
+            # them): it is not shown any more, and the next update builds a new one.
+            self.forget_screen()
         except Exception as error:
             self.app.recover_from(error)
 
