@@ -4,8 +4,10 @@ A room is created by ``host``: the game is dealt at once (the host's seat follow
 seed, R6) and, without a bot, the room waits for ``join`` with its code. The game starts when
 both seats are taken: then its record is created and its clocks (R25) run. Every change goes
 through :class:`~minefield.session.table.GameTable` under the room's lock (one writer per
-game), in a worker thread because the record is fsynced before anyone hears of a command
-(ARCHITECTURE 6). Each seat is sent the messages GameTable built for that seat alone (R26).
+game), on the event loop; its record line is appended and fsynced in a record thread
+(:class:`~minefield.server.durable.HeldRecorder`) and only then are its messages sent: the
+record has a command before anyone hears of it (ARCHITECTURE 6). Each seat is sent the
+messages GameTable built for that seat alone (R26).
 
 Presence: a player whose connection drops keeps their seat. Their moves wait for them during a
 grace period (a budget per game, so leaving and coming back cannot stall a game for ever); then
@@ -34,6 +36,7 @@ from minefield.rules.seed import derive_int, random_seed
 from minefield.rules.settings import RuleSettings
 from minefield.server.bots import BotPool
 from minefield.server.config import ServerConfig
+from minefield.server.durable import HeldRecorder
 from minefield.server.identity import Identity, display_name
 from minefield.server.wire import RoomState, Welcome, WireError
 from minefield.session.protocol import (
@@ -159,7 +162,7 @@ class Room:
         self.rematch_asks: set[Seat] = set()
         self.closed = False
         self.lock = asyncio.Lock()
-        self._writer: RecordWriter | None = None
+        self._writer: HeldRecorder | None = None
         self._drafts: dict[Seat, str] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._bot_task: asyncio.Task[None] | None = None
@@ -203,8 +206,8 @@ class Room:
         players = record.header.players
         seats = {seat: _seated_from_record(players.of(seat), grace, now) for seat in Seat}
         room = cls(services, path.name.removesuffix(RECORD_SUFFIX), replay.game, seats)
-        room._writer = writer
-        room.table = GameTable(replay.game, room._infos(now), recorder=writer, now=now)
+        room._writer = HeldRecorder(writer)
+        room.table = GameTable(replay.game, room._infos(now), recorder=room._writer, now=now)
         room.table.seq = replay.applied
         return room
 
@@ -381,9 +384,9 @@ class Room:
     def _record_path(self) -> Path:
         return ensure_folder(self.config.games_dir) / f"{self.id}{RECORD_SUFFIX}"
 
-    def _create_writer(self, players: Players) -> RecordWriter:
+    def _create_writer(self, players: Players) -> HeldRecorder:
         header = RecordHeader.for_game(self.game, "network", players)
-        return RecordWriter(self._record_path(), header)
+        return HeldRecorder(RecordWriter(self._record_path(), header))
 
     async def _start(self) -> None:
         """Both seats are taken: create the record and the table, and tell both (lock held)."""
@@ -429,23 +432,42 @@ class Room:
 
     async def _apply(self, seat: Seat, command_id: str | None, command: ChooseHand | Discard,
                      received: float) -> None:
-        """Submit to the table (in a record thread), pace discards, send (lock held)."""
+        """Submit to the table, record (in a record thread), pace discards, send (lock held)."""
         assert self.table is not None
         table = self.table
         try:
-            messages = await self.services.run_io(table.submit, seat, command_id, command,
-                                                  self._now())
-        except Exception as error:  # a bug or the record: never lose the game or the daemon
+            messages = table.submit(seat, command_id, command, self._now())
+        except Exception as error:  # a bug: never lose the game or the daemon
             log.error("game %s: a command of %s failed (%s)", self.id, seat,
                       type(error).__name__)
             now = self._now()
             messages = [table.snapshot(s, now) for s in Seat]
             messages.extend(Notice(seat=s, severity="error", text="The server had a problem "
                                    "with the last move; the table was sent again.") for s in Seat)
+        messages.extend(await self._flush())
         if isinstance(command, Discard):
             await self._pace(messages, received)
         self._send(messages)
         self._after_change()
+
+    async def _flush(self) -> list[ServerMessageType]:
+        """Append and fsync the table's new record lines (in a record thread; lock held);
+        the notices to send if the record failed (the game goes on without it)."""
+        recorder = self._writer
+        if recorder is None or not recorder.pending:
+            return []
+        try:
+            await self.services.run_io(recorder.flush)
+        except Exception as error:  # the disk, or a bug: the game goes on without its record
+            log.error("game %s: its record could not be written (%s)", self.id,
+                      type(error).__name__)
+            if self.table is not None and self.table.recorder is recorder:
+                self.table.recorder = None
+            recorder.close()
+            why = error.strerror if isinstance(error, OSError) else type(error).__name__
+            return [Notice(seat=s, severity="error", text=f"The game record could not be "
+                           f"written ({why}); it is not saved.") for s in Seat]
+        return []
 
     async def _pace(self, messages: list[ServerMessageType], received: float) -> None:
         """Hold a discard's answer until ``discard_pace`` after it arrived, hit or miss."""
@@ -476,9 +498,11 @@ class Room:
             return
         folder = self.config.games_dir / FINISHED_FOLDER
 
+        path = writer.writer.path
+
         def move() -> None:
             ensure_folder(folder)
-            writer.path.rename(folder / writer.path.name)
+            path.rename(folder / path.name)
 
         task = asyncio.ensure_future(self.services.run_io(move))
         task.add_done_callback(_ignore_errors)
@@ -590,7 +614,8 @@ class Room:
     async def _expire(self, now: float) -> None:
         assert self.table is not None
         discarding = self.game.phase == "discarding"
-        messages = await self.services.run_io(self.table.expire, now)
+        messages = self.table.expire(now)
+        messages.extend(await self._flush())
         if discarding:
             await self._pace(messages, now)
         self._send(messages)
