@@ -94,6 +94,7 @@ def wait_entries(waits: Sequence[WaitLine]) -> list[WaitEntry]:
 #: left, under a small indent.
 MIN_YAKU_COLUMN = 16
 YAKU_INDENT = 4
+#: The width a wait is laid out in before the panel has one (its first layout).
 UNWRAPPED = 1000
 
 
