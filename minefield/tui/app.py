@@ -32,7 +32,7 @@ from minefield.rules.settings import RuleSettings, SettingsError
 from minefield.session import LocalSession, SeatFailed, Session
 from minefield.session.local import DEFAULT_THINK_SECONDS
 from minefield.tui.commands import ScreenActions
-from minefield.tui.config import Preferences, load_preferences, save_preferences
+from minefield.tui.config import Preferences, given_or_saved, save_preferences
 from minefield.tui.crash import RecoveryCounter, exit_with_report, log_error, log_failure
 from minefield.tui.look import apply_look
 from minefield.tui.messages import (
@@ -108,11 +108,8 @@ class MinefieldApp(App[int]):
                  catch_errors: bool = True, record_folder: Path | None = None,
                  session: Session | None = None) -> None:
         super().__init__()
-        if preferences is None:
-            preferences, self._startup_problem = load_preferences()
-        else:
-            self._startup_problem = None
-        self.preferences = preferences
+        self.preferences, self._startup_problem = given_or_saved(preferences)
+        preferences = self.preferences
         self.tile_style: TileStyle = preferences.tile_style
         self.request = request
         self._first_session = session

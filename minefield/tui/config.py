@@ -77,6 +77,11 @@ def settings_path() -> Path:
     return config_dir() / SETTINGS_FILE
 
 
+def given_or_saved(preferences: Preferences | None) -> tuple[Preferences, str | None]:
+    """``preferences`` if given (tests), else the saved ones with any problem reading them."""
+    return (preferences, None) if preferences is not None else load_preferences()
+
+
 def load_preferences() -> tuple[Preferences, str | None]:
     """The saved preferences, and a message when the file had problems and was replaced.
 

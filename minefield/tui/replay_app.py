@@ -16,7 +16,7 @@ from textual.screen import Screen
 from minefield.records.reader import ReadRecord
 from minefield.records.replay import Replay
 from minefield.tui.app import MinefieldApp
-from minefield.tui.config import Preferences, load_preferences
+from minefield.tui.config import Preferences, given_or_saved
 from minefield.tui.crash import exit_with_report
 from minefield.tui.look import apply_look
 from minefield.tui.render import TileStyle
@@ -37,11 +37,8 @@ class ReplayApp(App[None]):
                  preferences: Preferences | None = None,
                  perspective: Perspective = "east") -> None:
         super().__init__()
-        if preferences is None:
-            preferences, self._startup_problem = load_preferences()
-        else:
-            self._startup_problem = None
-        self.preferences = preferences
+        self.preferences, self._startup_problem = given_or_saved(preferences)
+        preferences = self.preferences
         self.tile_style: TileStyle = preferences.tile_style
         self._record = record
         self._replay = replay
