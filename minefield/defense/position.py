@@ -4,7 +4,7 @@
 >>> from minefield.rules.tiles import tiles_to_str
 >>> game = Game(7)
 >>> for seat in Seat:
-...     _ = game.apply(seat, {"type": "choose", "tiles": tiles_to_str(game.tiles_of(seat)[:13])})
+...     _ = game.apply(seat, {"type": "choose_hand", "tiles": tiles_to_str(game.tiles_of(seat)[:13])})
 >>> position = Position.from_view(game.view(Seat.EAST))
 >>> position.number, len(position.pool_kinds) > 0
 (1, True)
