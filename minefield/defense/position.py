@@ -4,7 +4,8 @@
 >>> from minefield.rules.tiles import tiles_to_str
 >>> game = Game(7)
 >>> for seat in Seat:
-...     _ = game.apply(seat, {"type": "choose_hand", "tiles": tiles_to_str(game.tiles_of(seat)[:13])})
+...     hand = tiles_to_str(game.tiles_of(seat)[:13])
+...     _ = game.apply(seat, {"type": "choose_hand", "tiles": hand})
 >>> position = Position.from_view(game.view(Seat.EAST))
 >>> position.number, len(position.pool_kinds) > 0
 (1, True)
@@ -120,9 +121,46 @@ class Position:
         return dora_from_indicator(self.dora_indicator.kind)
 
     @cached_property
+    def genbutsu(self) -> frozenset[int]:
+        """Kinds the opponent has discarded: they can never win on them (R15a)."""
+        return frozenset(tile.kind for tile in self.discards.get(self.opponent, ()))
+
+    @cached_property
+    def passed(self) -> frozenset[int]:
+        """Kinds this seat has discarded without a ron: no wait, or the opponent is furiten
+        (R13, R15b); either way they are safe for the rest of the game."""
+        return frozenset(tile.kind for tile in self.discards.get(self.seat, ()))
+
+    @cached_property
+    def own_discards(self) -> tuple[Tile, ...]:
+        """This seat's discards in the order played."""
+        return self.discards.get(self.seat, ())
+
+    @cached_property
+    def opponent_discards(self) -> tuple[Tile, ...]:
+        """The opponent's discards in the order played."""
+        return self.discards.get(self.opponent, ())
+
+    @cached_property
     def own_waits(self) -> tuple[int, ...]:
         """The kinds this seat's own hand waits on."""
         return waits(self.hand.counts)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What an estimator (fast or posterior) computes for one position, over all 34 kinds.
+
+    ``danger[k]`` is the chance that discarding kind ``k`` now deals in: ``k`` is one of the
+    opponent's waits, the ron is eligible (R14, with this discard's ippatsu R16 or houtei R17),
+    and the opponent is not furiten (R15). ``loss[k]`` is the expected points lost (the chance
+    times the average value of that ron). ``opponent_furiten`` is the chance that the opponent
+    is already furiten. Kinds that are not in the pool may hold any value.
+    """
+
+    danger: tuple[float, ...]
+    loss: tuple[float, ...]
+    opponent_furiten: float
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,146 @@
+"""The fast danger estimate: the bots' shape weights turned into calibrated probabilities.
+
+:mod:`minefield.bots.danger` weighs every wait shape the opponent could hold, from what this
+seat sees (R26). Its numbers rank tiles well but are not chances. Here they become chances:
+each live kind gets a few features (its share of the live shape weight, how much weight the
+discards so far have killed, the discard number, whether it is an honor, whether this discard
+carries ippatsu or houtei), and a logistic mapping fitted on bot games
+(``benchmarks/fit_danger.py``, constants in :mod:`minefield.defense.calibration`) turns them
+into the chance of dealing in now. Two kinds of tiles are exactly safe and get 0 without any
+fitting: those either seat has already discarded (genbutsu and passed tiles, R13, R15), and
+those no wait shape can use any more because every tile it needs is seen ("absolute
+no-chance").
+
+>>> from minefield.rules.game import Game, Seat
+>>> from minefield.defense.position import Position
+>>> from minefield.rules.tiles import tiles_to_str
+>>> game = Game(7)
+>>> for seat in Seat:
+...     hand = tiles_to_str(game.tiles_of(seat)[:13])
+...     _ = game.apply(seat, {"type": "choose_hand", "tiles": hand})
+>>> estimate = fast_dangers(Position.from_view(game.view(Seat.EAST)))
+>>> all(0.0 <= d <= 1.0 for d in estimate.danger), len(estimate.loss)
+(True, 34)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from minefield.bots.danger import DEFAULT_PRIORS, tile_dangers, wait_shapes
+from minefield.defense import calibration
+from minefield.defense.position import Estimate, Position
+from minefield.rules.game import TOTAL_DISCARDS, ron_context
+from minefield.rules.tiles import NUM_KINDS, TERMINALS_AND_HONORS, is_honor
+
+_SHARE_FLOOR = 1e-4  # a live kind the heuristic gives no weight is still not proven safe
+
+
+@dataclass(frozen=True)
+class Features:
+    """The inputs of the fitted mappings for one position (``benchmarks/fit_danger.py`` fits
+    on exactly these).
+
+    ``share[k]`` is kind ``k``'s heuristic danger over the total weight of live shapes;
+    ``killed`` the share of all shape weight that the discards so far have killed, and
+    ``passed_killed`` the share killed by this seat's own discards (each such shape, if real,
+    made the opponent furiten). ``possible[k]`` is False when ``k`` is exactly safe.
+    """
+
+    share: tuple[float, ...]
+    possible: tuple[bool, ...]
+    killed: float
+    passed_killed: float
+    number: int
+    bonus_han: bool
+
+    def danger_row(self, kind: int) -> tuple[float, ...]:
+        """The danger mapping's inputs for one kind (the order of ``DANGER_COEFFICIENTS``)."""
+        return (1.0, math.log(max(self.share[kind], _SHARE_FLOOR)),
+                self.number / TOTAL_DISCARDS, 1.0 if is_honor(kind) else 0.0,
+                self.killed, 1.0 if self.bonus_han else 0.0)
+
+    def furiten_row(self) -> tuple[float, ...]:
+        """The furiten mapping's inputs (the order of ``FURITEN_COEFFICIENTS``)."""
+        return (1.0, self.number / TOTAL_DISCARDS, self.passed_killed)
+
+
+def possible_wait(unseen: Sequence[int], kind: int) -> bool:
+    """Whether some wait shape on ``kind`` can still be in the opponent's hand at all.
+
+    Every wait is a tanki or shanpon on the kind itself, a sequence shape holding two of its
+    neighbours, or thirteen orphans; each needs tiles the opponent can hold (unseen ones).
+    """
+    if unseen[kind] >= 1:
+        return True  # a tanki on it
+    if kind in TERMINALS_AND_HONORS and all(unseen[k] for k in TERMINALS_AND_HONORS if k != kind):
+        return True  # thirteen orphans
+    if is_honor(kind):
+        return False
+    pos = kind % 9
+    pairs = [(-2, -1), (-1, 1), (1, 2)]  # ryanmen/penchan below, kanchan, ryanmen/penchan above
+    for a, b in pairs:
+        if pos + a >= 0 and pos + b <= 8 and unseen[kind + a] and unseen[kind + b]:
+            return True
+    return False
+
+
+def features(position: Position) -> Features:
+    """The features of one position (what this seat sees only, R26)."""
+    unseen = position.unseen
+    safe = position.genbutsu | position.passed
+    dora = position.dora
+    wind = position.opponent.wind
+    opponent = [t.kind for t in position.opponent_discards]
+    every = wait_shapes(unseen, (), dora, DEFAULT_PRIORS, wind)
+    total = sum(s.weight for s in every) or 1.0
+    live = sum(s.weight for s in every if not any(w in safe for w in s.waits))
+    passed_only = position.passed - position.genbutsu
+    by_passed = sum(s.weight for s in every if any(w in passed_only for w in s.waits))
+    danger = tile_dangers(unseen, safe, dora, DEFAULT_PRIORS, wind, opponent)
+    share = tuple(d / live if live > 0 else 0.0 for d in danger)
+    possible = tuple(k not in safe and possible_wait(unseen, k) for k in range(NUM_KINDS))
+    context = ron_context(position.opponent, position.number)
+    return Features(share=share, possible=possible, killed=1.0 - live / total,
+                    passed_killed=by_passed / total, number=position.number,
+                    bonus_han=context.ippatsu or context.houtei)
+
+
+def _logistic(coefficients: Sequence[float], row: Sequence[float]) -> float:
+    z = sum(c * x for c, x in zip(coefficients, row, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+def mean_ron_value(position: Position, kind: int, bonus_han: bool) -> float:
+    """The average points of a ron on ``kind`` (fitted by category: the dora, a neighbour of
+    the dora, another tile; with or without ippatsu/houtei)."""
+    dora = position.dora
+    if kind == dora:
+        category = "dora"
+    elif not is_honor(kind) and kind // 9 == dora // 9 and abs(kind - dora) <= 2:
+        category = "near_dora"
+    else:
+        category = "other"
+    return calibration.MEAN_RON_POINTS[category] * (
+        calibration.BONUS_HAN_VALUE_FACTOR if bonus_han else 1.0)
+
+
+def fast_dangers(position: Position) -> Estimate:
+    """The fast estimate of one position: a chance and an expected loss for each of the 34
+    kinds (0 for genbutsu, passed and absolutely impossible kinds), and the chance that the
+    opponent is already furiten."""
+    feats = features(position)
+    danger = [0.0] * NUM_KINDS
+    loss = [0.0] * NUM_KINDS
+    for kind in range(NUM_KINDS):
+        if not feats.possible[kind]:
+            continue
+        chance = _logistic(calibration.DANGER_COEFFICIENTS, feats.danger_row(kind))
+        danger[kind] = chance
+        loss[kind] = chance * mean_ron_value(position, kind, feats.bonus_han)
+    furiten = _logistic(calibration.FURITEN_COEFFICIENTS, feats.furiten_row())
+    if position.number == 1:
+        furiten = 0.0  # nothing has been discarded: nobody can be furiten yet
+    return Estimate(danger=tuple(danger), loss=tuple(loss), opponent_furiten=furiten)
