@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from minefield.cli import analyze, bots, game, network, records, ssh_entry
+from minefield.cli import analyze, bots, danger, game, network, records, ssh_entry
 from minefield.cli.common import UsageError
 
 DESCRIPTION = ("Minefield mahjong in the terminal: the two-player riichi variant from Kaiji. "
@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     game.add_parsers(sub)
     analyze.add_parser(sub)
+    danger.add_parser(sub)
     bots.add_parsers(sub)
     records.add_parsers(sub)
     network.add_parsers(sub)
@@ -44,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _run(args: argparse.Namespace) -> int:
     if args.command == "analyze":
         return analyze.run(args)
+    if args.command == "danger":
+        return danger.run(args)
     if args.command in ("bot-hand", "simulate"):
         return bots.run(args)
     if args.command in records.COMMANDS:
