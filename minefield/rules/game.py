@@ -16,14 +16,15 @@ minefield.rules.game.IllegalCommand: east cannot discard now: both hands are not
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from minefield.rules.hand import HAND_SIZE, Hand, waits
-from minefield.rules.report import WaitReport
-from minefield.rules.score import WinContext, score_win
+from minefield.rules.report import WaitReport, YakuEntry
+from minefield.rules.score import YAKUMAN_POINTS, WinContext, WinValue, score_win
 from minefield.rules.seed import parse_seed
 from minefield.rules.settings import RuleSettings, describe_validation_error
 from minefield.rules.tiles import EAST, WEST, Tile, TileError, kind_str, parse_tiles, tiles_to_str
@@ -71,6 +72,44 @@ def ron_context(winner: Seat, number: int, dora_indicator: int | None = None,
     return WinContext(seat_wind=winner.wind, ippatsu=number == first_discard_of(winner.other),
                       houtei=number == TOTAL_DISCARDS, dora_indicator=dora_indicator,
                       ura_indicator=ura_indicator)
+
+
+class GameTerms(BaseModel):
+    """What one game of a match needs beyond the settings (R23, R34, R35); all off for a
+    single game. The match (:mod:`minefield.rules.match`) decides them before each game.
+
+    * ``dealer_bonus``: East, the dealer, is paid dealer values (R23).
+    * ``ryanshi``: a win needs two han from yaku (R34), except East's with ``paarenchan``.
+    * ``paarenchan``: East's next ron on any wait is eligible and paid as a yakuman (R35).
+
+    >>> GameTerms() == GameTerms(dealer_bonus=False, ryanshi=False, paarenchan=False)
+    True
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    dealer_bonus: bool = False
+    ryanshi: bool = False
+    paarenchan: bool = False
+
+
+RYANSHI_YAKU_HAN = 2  # R34
+
+
+def yaku_han(value: WinValue) -> int:
+    """The han from yaku (riichi, ippatsu and houtei included; dora, ura, red fives not) of
+    the reading R18 picks without ura: what ryanshi judges (R34)."""
+    return sum(han for _, han in value.basis.yaku)
+
+
+def paarenchan_report(value: WinValue, dealer_bonus: bool) -> WaitReport:
+    """A paarenchan win (R35): the hand's reading, paid as one yakuman (a dealer's yakuman with
+    ``dealer_bonus``, R23), whatever its yaku and dora."""
+    points = YAKUMAN_POINTS * (6 if dealer_bonus else 4) // 4
+    return WaitReport.from_value(value).model_copy(update={
+        "eligible": True, "han": 13, "points": points, "limit": "yakuman",
+        "yaku": [YakuEntry(name="paarenchan", han=13)], "dora": 0, "aka": 0, "ura": 0,
+        "han_without_ura": 13, "points_without_ura": points})
 
 
 class IllegalCommand(ValueError):
@@ -308,12 +347,14 @@ class Game:
 
     ``seed`` is 32 hex digits or a small number (:mod:`minefield.rules.seed`). Illegal commands
     raise :class:`IllegalCommand` and leave the state unchanged. ``deal`` replaces the seeded
-    deal with a prepared one (tests and puzzles; R2 holds for seeded games).
+    deal with a prepared one (tests and puzzles; R2 holds for seeded games). ``terms`` are a
+    match's (R23, R34, R35); a single game has none.
     """
 
     def __init__(self, seed: int | str, settings: RuleSettings | None = None,
-                 deal: Deal | None = None) -> None:
+                 deal: Deal | None = None, terms: GameTerms | None = None) -> None:
         self.settings = settings or RuleSettings()
+        self.terms = terms or GameTerms()
         self.seed = parse_seed(seed)
         self.deal = deal if deal is not None else Deal.from_seed(self.seed)
         self._seats = {
@@ -449,14 +490,12 @@ class Game:
             ctx = self._context(receiver, number)
             value = score_win(other.hand, tile.kind, ctx, self.settings, win_red=tile.red)
             assert value is not None
-            if value.eligible:  # R13: ron is automatic
-                report = WaitReport.from_value(value)
+            report, refusal = self._judge(receiver, value)
+            if report is not None:  # R13: ron is automatic
                 return [*events, self._end("ron", number, receiver, tile, report)]
-            basis = value.basis
             other.furiten = FuritenCause(  # R15b
                 kind="passed_wait", tile=str(tile), discard_number=number,
-                detail=(f"{tile} was one of your waits but worth only {basis.han} han "
-                        f"{basis.fu} fu without ura, below mangan"))
+                detail=f"{tile} was one of your waits but {refusal}")
             events.append(BecameFuriten(seat=receiver, cause=other.furiten))
 
         if number == TOTAL_DISCARDS:  # R11
@@ -464,8 +503,25 @@ class Game:
         self.turn = receiver
         return events
 
+    def _judge(self, receiver: Seat, value: WinValue) -> tuple[WaitReport | None, str]:
+        """A wait's report when the win is eligible (R14, R34, R35), else why it is not."""
+        terms = self.terms
+        if terms.paarenchan and receiver is Seat.EAST:  # R35: any complete hand
+            return paarenchan_report(value, terms.dealer_bonus), ""
+        basis = value.basis
+        if not value.eligible:
+            return None, (f"worth only {basis.han} han {basis.fu} fu without ura, "
+                          "below mangan")
+        if terms.ryanshi and (han := yaku_han(value)) < RYANSHI_YAKU_HAN:
+            return None, (f"it has only {han} han from yaku: with four or more counter sticks "
+                          f"a win needs {RYANSHI_YAKU_HAN} (ryanshi, R34)")
+        return WaitReport.from_value(value), ""
+
     def _context(self, winner: Seat, number: int) -> WinContext:
-        return ron_context(winner, number, self.dora_indicator.kind, self.ura_indicator.kind)
+        ctx = ron_context(winner, number, self.dora_indicator.kind, self.ura_indicator.kind)
+        if self.terms.dealer_bonus and winner is Seat.EAST:  # R23: East is the dealer
+            return replace(ctx, dealer=True)
+        return ctx
 
     def _end(self, result: Literal["ron", "draw"], number: int, winner: Seat | None,
              tile: Tile | None, report: WaitReport | None) -> GameEnded:
@@ -517,10 +573,11 @@ class Game:
 
     @classmethod
     def replay(cls, seed: int | str, settings: RuleSettings | None,
-               commands: Sequence[tuple[Seat | str, ChooseHand | Discard | dict[str, Any]]]
-               ) -> Game:
-        """Rebuild a game from its seed, settings and commands (ARCHITECTURE 2)."""
-        game = cls(seed, settings)
+               commands: Sequence[tuple[Seat | str, ChooseHand | Discard | dict[str, Any]]],
+               terms: GameTerms | None = None) -> Game:
+        """Rebuild a game from its seed, settings, commands and a match's terms
+        (ARCHITECTURE 2)."""
+        game = cls(seed, settings, terms=terms)
         for seat, command in commands:
             game.apply(seat, command)
         return game
@@ -530,8 +587,8 @@ class Game:
         seats = tuple(
             (str(s.hand), tuple(s.pool), tuple(s.discards), s.furiten)
             for s in self._seats.values())
-        return (self.seed, self.settings, self.phase, self.turn, self.discard_count, seats,
-                self.result)
+        return (self.seed, self.settings, self.terms, self.phase, self.turn, self.discard_count,
+                seats, self.result)
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -544,7 +601,8 @@ class Game:
 
 __all__ = [
     "DISCARDS_PER_SEAT", "NEVER_DISCARDED", "POOL_SIZE", "TOTAL_DISCARDS", "ChooseHand",
-    "Command", "Discard", "Event", "FuritenCause", "Game", "GameEnded", "IllegalCommand",
+    "Command", "Discard", "Event", "FuritenCause", "Game", "GameEnded", "GameTerms",
+    "IllegalCommand",
     "PlayerView", "Seat", "SeatEvents", "TileError", "first_discard_of", "parse_command",
     "ron_context",
 ]

@@ -1,4 +1,4 @@
-"""Rule settings and presets (RULES.md settings; R1, R14, R20, R23, R25).
+"""Rule settings and presets (RULES.md settings; R1, R14, R20, R23, R25, R30-R35).
 
 Settings are a frozen, validated pydantic model: an unknown key or a bad value is an error
 that names the field.
@@ -16,7 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "beginner": {"minimum": "none"},
+    "match": {"dealer_bonus": True},
 }
+MAX_HANDS = 16
+"""The longest match a setting may ask for (R30): 16 dealerships, a long evening."""
 
 
 class SettingsError(ValueError):
@@ -39,10 +42,22 @@ class RuleSettings(BaseModel):
     hand_seconds: int | None = Field(None, gt=0, description="R25: time to build the hand")
     discard_seconds: int | None = Field(None, gt=0, description="R25: time for each discard")
     dealer_bonus: bool = Field(False, description="R23: East is paid dealer values (matches)")
+    hands: int = Field(4, ge=1, le=MAX_HANDS,
+                       description="R30: dealerships in a match (a repeat does not count)")
+    start_points: int = Field(25000, gt=0, description="R30: each player's points at the start")
+    honba_points: int = Field(1000, ge=0, description="R32: paid per counter stick on a win")
+    noten_payment: int = Field(1000, ge=0, description="R33: the noten player pays the tenpai one")
+    ryanshi: bool = Field(False, description="R34: two han of yaku with four or more sticks")
+    paarenchan: bool = Field(False, description="R35: eight repeats make the dealer's next ron "
+                                                "a yakuman")
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> RuleSettings:
-        """Build a preset (``standard`` or ``beginner``), optionally with overrides."""
+        """Build a preset (``standard``, ``beginner`` or ``match``), optionally with overrides.
+
+        >>> RuleSettings.preset("match", honba_points=300).dealer_bonus
+        True
+        """
         if name not in PRESETS:
             raise SettingsError(
                 f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)}"
