@@ -7,7 +7,7 @@ import pytest
 from minefield.rules.game import ChooseHand, Discard, Game, GameEnded, GameTerms, Seat
 from minefield.rules.match import Match, MatchError, Settlement
 from minefield.rules.prepared import deal_from_tiles, safe_pools
-from minefield.rules.settings import RuleSettings, SettingsError
+from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
 
 EAST, WEST = Seat.EAST, Seat.WEST
@@ -85,26 +85,6 @@ def draw(match: Match, east: str, west: str) -> Settlement:
 
 def new_match(**settings: object) -> Match:
     return Match(SEED, ("ann", "bob"), RuleSettings.preset("match", **settings))
-
-
-# --- settings ----------------------------------------------------------------------------------
-
-def test_match_settings_defaults_follow_the_rule_book() -> None:
-    rules = RuleSettings()
-    assert (rules.hands, rules.start_points, rules.honba_points, rules.noten_payment) == (
-        4, 25000, 1000, 1000)
-    assert not rules.ryanshi and not rules.paarenchan and not rules.dealer_bonus
-    assert RuleSettings.preset("match") == RuleSettings(dealer_bonus=True)
-
-
-@pytest.mark.parametrize(("data", "field"), [
-    ({"hands": 0}, "hands"), ({"hands": 17}, "hands"), ({"start_points": 0}, "start_points"),
-    ({"honba_points": -1}, "honba_points"), ({"noten_payment": -300}, "noten_payment"),
-    ({"ryanshi": "often"}, "ryanshi"),
-])
-def test_bad_match_settings_name_their_field(data: dict[str, object], field: str) -> None:
-    with pytest.raises(SettingsError, match=f"setting '{field}'"):
-        RuleSettings.validated(data)
 
 
 # --- R30: length, start, first dealer, early end ---------------------------------------------
@@ -341,6 +321,25 @@ def test_r34_game_terms_alone_refuse_a_one_yaku_han_win() -> None:
         assert play_ron(game, EAST, "4s").result == result
 
 
+def test_r34_ryanshi_binds_under_minimum_none_too() -> None:
+    # With the beginner minimum a riichi-only wait wins, but not with ryanshi binding.
+    rules = RuleSettings.preset("beginner")
+    east_pool, west_pool = safe_pools(MANGAN, CHEAP, "2z", "", "2m", "9p")
+    deal = deal_from_tiles(MANGAN + east_pool, CHEAP + west_pool, "2m", "9p")
+    for ryanshi, result in ((False, "ron"), (True, "ron")):
+        game = Game(0, rules, deal=deal, terms=GameTerms(ryanshi=ryanshi))
+        game.apply(EAST, ChooseHand(tiles=MANGAN))
+        game.apply(WEST, ChooseHand(tiles=tiles_to_str(parse_tiles(CHEAP))))
+        assert play_ron(game, EAST, "2z").result == result  # West: riichi + seat wind, 2 han
+    east_pool, west_pool = safe_pools(CHEAP, MANGAN, "", "2z", "2m", "9p")
+    deal = deal_from_tiles(CHEAP + east_pool, MANGAN + west_pool, "2m", "9p")
+    for ryanshi, result in ((False, "ron"), (True, "draw")):
+        game = Game(0, rules, deal=deal, terms=GameTerms(ryanshi=ryanshi))
+        game.apply(EAST, ChooseHand(tiles=tiles_to_str(parse_tiles(CHEAP))))
+        game.apply(WEST, ChooseHand(tiles=MANGAN))
+        assert play_ron(game, WEST, "2z").result == result  # East: riichi (+ dora) only
+
+
 # --- R35: paarenchan ---------------------------------------------------------------------------
 
 def eight_repeats(match: Match) -> None:
@@ -369,6 +368,16 @@ def test_r35_eight_repeats_make_the_dealers_next_ron_a_yakuman() -> None:
     assert settlement.paarenchan and settlement.renchan
     assert settlement.payments[EAST] == 48000 + 8 * 1000
     assert match.dealer == dealer and match.dealer_streak == 9
+
+
+def test_r35_the_paarenchan_dealer_is_not_bound_by_ryanshi() -> None:
+    east_pool, west_pool = safe_pools(RIICHI_DORA, MANGAN, "", "4s", "9m", "9p")
+    deal = deal_from_tiles(RIICHI_DORA + east_pool, MANGAN + west_pool, "9m", "9p")
+    game = Game(0, deal=deal, terms=GameTerms(ryanshi=True, paarenchan=True))
+    game.apply(EAST, ChooseHand(tiles=tiles_to_str(parse_tiles(RIICHI_DORA))))
+    game.apply(WEST, ChooseHand(tiles=MANGAN))
+    ended = play_ron(game, WEST, "4s")
+    assert ended.winner is EAST and ended.value is not None and ended.value.points == 32000
 
 
 def test_r35_without_dealer_bonus_paarenchan_is_a_non_dealer_yakuman() -> None:

@@ -1,4 +1,4 @@
-"""Settings and presets (RULES.md presets; R1, R14, R20, R23, R25)."""
+"""Settings and presets (RULES.md presets; R1, R14, R20, R23, R25, R30-R35)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,19 @@ def test_beginner_turns_the_minimum_off() -> None:
     assert RuleSettings.preset("beginner").minimum == "none"
 
 
+def test_match_preset_turns_the_dealer_bonus_on() -> None:
+    rules = RuleSettings.preset("match")
+    assert rules.dealer_bonus and rules == RuleSettings(dealer_bonus=True)
+    assert RuleSettings.preset("match", honba_points=300).honba_points == 300
+
+
+def test_r30_r35_match_settings_follow_the_rule_book() -> None:
+    rules = RuleSettings()
+    assert (rules.hands, rules.start_points, rules.honba_points, rules.noten_payment) == (
+        4, 25000, 1000, 1000)
+    assert (rules.ryanshi, rules.paarenchan, rules.dealer_bonus) == (False, False, False)
+
+
 def test_unknown_preset_is_named() -> None:
     with pytest.raises(SettingsError, match="unknown rules preset 'match3'"):
         RuleSettings.preset("match3")
@@ -34,6 +47,12 @@ def test_unknown_setting_is_an_error_that_names_it() -> None:
     ({"kiriage": "maybe"}, "kiriage"),
     ({"discard_seconds": 0}, "discard_seconds"),
     ({"hand_seconds": -5}, "hand_seconds"),
+    ({"hands": 0}, "hands"),
+    ({"hands": 17}, "hands"),
+    ({"start_points": 0}, "start_points"),
+    ({"honba_points": -1}, "honba_points"),
+    ({"noten_payment": -300}, "noten_payment"),
+    ({"paarenchan": "often"}, "paarenchan"),
 ])
 def test_bad_values_name_their_field(data: dict[str, object], field: str) -> None:
     with pytest.raises(SettingsError, match=f"setting '{field}'"):
