@@ -16,7 +16,6 @@ minefield.rules.game.IllegalCommand: east cannot discard now: both hands are not
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -62,16 +61,17 @@ def first_discard_of(seat: Seat) -> int:
 
 
 def ron_context(winner: Seat, number: int, dora_indicator: int | None = None,
-                ura_indicator: int | None = None) -> WinContext:
+                ura_indicator: int | None = None, dealer: bool = False) -> WinContext:
     """The win context of a ron by ``winner`` on discard ``number`` (1-34): R16 ippatsu on the
-    opponent's first discard, R17 houtei on discard 34 (only East can win on it).
+    opponent's first discard, R17 houtei on discard 34 (only East can win on it). ``dealer``:
+    the winner is paid dealer values (East in a match with ``dealer_bonus``, R23).
 
     >>> ron_context(Seat.WEST, 1).ippatsu, ron_context(Seat.EAST, 34).houtei
     (True, True)
     """
     return WinContext(seat_wind=winner.wind, ippatsu=number == first_discard_of(winner.other),
                       houtei=number == TOTAL_DISCARDS, dora_indicator=dora_indicator,
-                      ura_indicator=ura_indicator)
+                      ura_indicator=ura_indicator, dealer=dealer)
 
 
 class GameTerms(BaseModel):
@@ -110,6 +110,30 @@ def paarenchan_report(value: WinValue, dealer_bonus: bool) -> WaitReport:
         "eligible": True, "han": 13, "points": points, "limit": "yakuman",
         "yaku": [YakuEntry(name="paarenchan", han=13)], "dora": 0, "aka": 0, "ura": 0,
         "han_without_ura": 13, "points_without_ura": points})
+
+
+def judge_wait(value: WinValue, seat: Seat, terms: GameTerms) -> tuple[WaitReport | None, str]:
+    """R14, R34, R35: the report of a ron on a wait of ``seat`` worth ``value`` when the win is
+    eligible under ``terms``, else None and why not (the end of a furiten cause's sentence).
+
+    >>> from minefield.rules.hand import Hand
+    >>> from minefield.rules.tiles import kind_from_str
+    >>> value = score_win(Hand.parse("123m456p789s3332z"), kind_from_str("2z"),
+    ...                   ron_context(Seat.EAST, 5))
+    >>> judge_wait(value, Seat.EAST, GameTerms())[1]
+    'worth only 1 han 40 fu without ura, below mangan'
+    >>> judge_wait(value, Seat.EAST, GameTerms(paarenchan=True))[0].points
+    32000
+    """
+    if terms.paarenchan and seat is Seat.EAST:  # R35: any complete hand
+        return paarenchan_report(value, terms.dealer_bonus), ""
+    basis = value.basis
+    if not value.eligible:
+        return None, f"worth only {basis.han} han {basis.fu} fu without ura, below mangan"
+    if terms.ryanshi and (han := yaku_han(value)) < RYANSHI_YAKU_HAN:
+        return None, (f"it has only {han} han from yaku: with four or more counter sticks "
+                      f"a win needs {RYANSHI_YAKU_HAN} (ryanshi, R34)")
+    return WaitReport.from_value(value), ""
 
 
 class IllegalCommand(ValueError):
@@ -200,6 +224,7 @@ class GameStarted(_Event):
     type: Literal["game_started"] = "game_started"
     dora_indicator: str
     settings: RuleSettings
+    terms: GameTerms = GameTerms()
 
 
 class HandChosen(_Event):
@@ -280,6 +305,7 @@ class PlayerView(BaseModel):
     seat: Seat
     phase: Literal["choosing", "discarding", "ended"]
     settings: RuleSettings
+    terms: GameTerms = GameTerms()
     dora_indicator: str
     own_tiles: str
     own_hand: str | None
@@ -367,7 +393,8 @@ class Game:
         self.commands: list[tuple[Seat, ChooseHand | Discard]] = []
         self._events: list[_Event] = []
         self.result: GameEnded | None = None
-        self._emit([GameStarted(dora_indicator=str(self.dora_indicator), settings=self.settings)])
+        self._emit([GameStarted(dora_indicator=str(self.dora_indicator), settings=self.settings,
+                                terms=self.terms)])
 
     def __repr__(self) -> str:
         return (f"Game(seed=<hidden>, phase={self.phase}, discards={self.discard_count}, "
@@ -490,7 +517,7 @@ class Game:
             ctx = self._context(receiver, number)
             value = score_win(other.hand, tile.kind, ctx, self.settings, win_red=tile.red)
             assert value is not None
-            report, refusal = self._judge(receiver, value)
+            report, refusal = judge_wait(value, receiver, self.terms)
             if report is not None:  # R13: ron is automatic
                 return [*events, self._end("ron", number, receiver, tile, report)]
             other.furiten = FuritenCause(  # R15b
@@ -503,25 +530,9 @@ class Game:
         self.turn = receiver
         return events
 
-    def _judge(self, receiver: Seat, value: WinValue) -> tuple[WaitReport | None, str]:
-        """A wait's report when the win is eligible (R14, R34, R35), else why it is not."""
-        terms = self.terms
-        if terms.paarenchan and receiver is Seat.EAST:  # R35: any complete hand
-            return paarenchan_report(value, terms.dealer_bonus), ""
-        basis = value.basis
-        if not value.eligible:
-            return None, (f"worth only {basis.han} han {basis.fu} fu without ura, "
-                          "below mangan")
-        if terms.ryanshi and (han := yaku_han(value)) < RYANSHI_YAKU_HAN:
-            return None, (f"it has only {han} han from yaku: with four or more counter sticks "
-                          f"a win needs {RYANSHI_YAKU_HAN} (ryanshi, R34)")
-        return WaitReport.from_value(value), ""
-
     def _context(self, winner: Seat, number: int) -> WinContext:
-        ctx = ron_context(winner, number, self.dora_indicator.kind, self.ura_indicator.kind)
-        if self.terms.dealer_bonus and winner is Seat.EAST:  # R23: East is the dealer
-            return replace(ctx, dealer=True)
-        return ctx
+        return ron_context(winner, number, self.dora_indicator.kind, self.ura_indicator.kind,
+                           dealer=self.terms.dealer_bonus and winner is Seat.EAST)  # R23
 
     def _end(self, result: Literal["ron", "draw"], number: int, winner: Seat | None,
              tile: Tile | None, report: WaitReport | None) -> GameEnded:
@@ -553,6 +564,7 @@ class Game:
             seat=seat,
             phase=self.phase,
             settings=self.settings,
+            terms=self.terms,
             dora_indicator=str(self.dora_indicator),
             own_tiles=self._str(state.tile_ids),
             own_hand=str(state.hand) if state.hand else None,
@@ -602,7 +614,6 @@ class Game:
 __all__ = [
     "DISCARDS_PER_SEAT", "NEVER_DISCARDED", "POOL_SIZE", "TOTAL_DISCARDS", "ChooseHand",
     "Command", "Discard", "Event", "FuritenCause", "Game", "GameEnded", "GameTerms",
-    "IllegalCommand",
-    "PlayerView", "Seat", "SeatEvents", "TileError", "first_discard_of", "parse_command",
-    "ron_context",
+    "IllegalCommand", "PlayerView", "Seat", "SeatEvents", "TileError", "first_discard_of",
+    "judge_wait", "paarenchan_report", "parse_command", "ron_context", "yaku_han",
 ]

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from minefield.rules.game import ChooseHand, Discard, Game, GameEnded, GameTerms, Seat
+from minefield.rules.game import (
+    ChooseHand,
+    Discard,
+    Game,
+    GameEnded,
+    GameStarted,
+    GameTerms,
+    Seat,
+)
 from minefield.rules.match import Match, MatchError, Settlement
 from minefield.rules.prepared import deal_from_tiles, safe_pools
 from minefield.rules.settings import RuleSettings
@@ -158,7 +166,20 @@ def test_r23_without_dealer_bonus_east_is_paid_as_a_non_dealer() -> None:
 
 
 def test_r23_a_single_game_has_no_terms() -> None:
-    assert Game(1, RuleSettings.preset("match")).terms == GameTerms()
+    game = Game(1, RuleSettings.preset("match"))
+    assert game.terms == GameTerms() and game.view(EAST).terms == GameTerms()
+
+
+def test_r23_r34_a_match_game_shows_its_terms_to_both_seats() -> None:
+    match = new_match(ryanshi=True)
+    four_repeats(match)
+    game = match.new_game()
+    terms = GameTerms(dealer_bonus=True, ryanshi=True)
+    assert game.terms == terms and all(game.view(seat).terms == terms for seat in Seat)
+    started = game.events_for(WEST)[0]
+    assert isinstance(started, GameStarted) and started.terms == terms
+    again = Game.replay(game.seed, game.settings, [], terms=terms)
+    assert again.state_key() == game.state_key()
 
 
 # --- R31: renchan and counter sticks -----------------------------------------------------------
