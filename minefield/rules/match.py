@@ -156,6 +156,9 @@ class Match:
     def snapshot(self) -> dict[str, Any]:
         """The match part of a record's header: the state before the next game.
 
+        ``id`` is the match seed, from which every game's seed follows: like a game's seed it is
+        hidden information until the match is over (never send it to a player mid-match).
+
         >>> sorted(Match(1, ("ann", "bob")).snapshot())
         ['dealer_streak', 'game', 'honba', 'id', 'players', 'scores']
         """

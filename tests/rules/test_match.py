@@ -100,6 +100,9 @@ def new_match(**settings: object) -> Match:
 def test_r30_players_start_with_start_points_and_the_first_dealer_is_east() -> None:
     match = new_match(start_points=30000)
     assert match.scores == {"ann": 30000, "bob": 30000}
+    assert match.seat_of(match.dealer) is EAST and match.seat_of(match.seats[WEST]) is WEST
+    with pytest.raises(ValueError, match="does not play"):
+        match.seat_of("cid")
     assert match.dealer == match.seats[EAST] and {match.seats[EAST], match.seats[WEST]} == {
         "ann", "bob"}
     assert (match.game_number, match.hand_number, match.honba, match.over) == (1, 1, 0, False)
