@@ -3,7 +3,11 @@
 :class:`Match` is pure, like :class:`~minefield.rules.game.Game`: it maps players to seats,
 starts each game with the seed, settings and terms (R23, R34, R35) it needs, and
 :meth:`Match.settle` applies a finished game's :class:`~minefield.rules.game.GameEnded`.
-A match is rebuilt from its seed, settings, players and results with :meth:`Match.replay`.
+A match is rebuilt from its seed, settings, players and results with :meth:`Match.replay`
+(also mid-way: the results of the games played so far).
+
+The match seed is hidden information: every game's seed follows from it. A match is named in
+public (views, the wire, logs) by :attr:`Match.id`, derived one-way from the seed.
 The club's decisions where RULES.md is silent are in ``assets/match_decisions.md``:
 ``hands`` counts dealerships (a repeat does not advance it), ties share a place, sticks left
 on the table when the match ends vanish.
@@ -70,6 +74,16 @@ class Settlement:
         return "\n".join(self.lines)
 
 
+def match_id(seed: int | str) -> str:
+    """The public id of the match ``seed`` (32 hex digits), derived one-way: knowing the id
+    gives no shortcut to the seed or to any game's deal.
+
+    >>> match_id(1) == Match(1, ("ann", "bob")).id != Match(1, ("ann", "bob")).seed
+    True
+    """
+    return derive_seed(parse_seed(seed), "match id")
+
+
 def _sticks(count: int) -> str:
     return f"{count} counter stick{'' if count == 1 else 's'}"
 
@@ -91,6 +105,8 @@ class Match:
             raise ValueError(f"the two players of a match need distinct names, "
                              f"both are {names[0]!r}")
         self.seed = parse_seed(seed)
+        #: The public name of the match: derived one-way from the seed, which it never reveals.
+        self.id = match_id(self.seed)
         self.settings = settings or RuleSettings.preset("match")
         self.players: tuple[str, str] = (names[0], names[1])
         first = self.players[derive_int(self.seed, "first dealer") % 2]  # R30
@@ -154,16 +170,16 @@ class Match:
                          name, self.scores[name]) for name in ordered]
 
     def snapshot(self) -> dict[str, Any]:
-        """The match part of a record's header: the state before the next game.
+        """The match part of a record's header: the state before the next game (public).
 
-        ``id`` is the match seed, from which every game's seed follows: like a game's seed it is
-        hidden information until the match is over (never send it to a player mid-match).
+        ``id`` is :attr:`id`, derived one-way from the match seed: it names the match and gives
+        no shortcut to any deal. The seed itself is not here (a record adds it under ``seed``).
 
         >>> sorted(Match(1, ("ann", "bob")).snapshot())
         ['dealer_streak', 'game', 'honba', 'id', 'players', 'scores']
         """
         return {
-            "id": self.seed,
+            "id": self.id,
             "game": self.game_number,
             "players": {"east": self.seats[Seat.EAST], "west": self.seats[Seat.WEST]},
             "dealer_streak": self.dealer_streak,
@@ -282,11 +298,29 @@ class Match:
     @classmethod
     def replay(cls, seed: int | str, players: Sequence[str], settings: RuleSettings | None,
                results: Sequence[GameEnded]) -> Match:
-        """Rebuild a match from its seed, players, settings and the games' ends, in order."""
+        """Rebuild a match from its seed, players, settings and the games' ends, in order.
+
+        ``results`` may be the games played so far (a match resumed mid-way, e.g. from its
+        records: :func:`minefield.records.replay.load_match`); ``players`` in the order given
+        when the match was made (:meth:`players_in_order` finds it from the first dealer).
+        Raises :class:`MatchError` for a result that is not the next game's.
+        """
         match = cls(seed, players, settings)
         for ended in results:
             match.settle(ended)
         return match
+
+    @staticmethod
+    def players_in_order(seed: int | str, east: str, west: str) -> tuple[str, str]:
+        """The ``players`` order that makes ``east`` the first dealer of the match ``seed``
+        (R30): what :meth:`replay` needs when only the first game's seats are known.
+
+        >>> match = Match(5, ("ann", "bob"))
+        >>> Match.players_in_order(5, match.dealer, match.seats[Seat.WEST])
+        ('ann', 'bob')
+        """
+        first = derive_int(parse_seed(seed), "first dealer") % 2
+        return (east, west) if first == 0 else (west, east)
 
     def state_key(self) -> tuple[Any, ...]:
         """A value that is equal for two matches in the same state (tests and records)."""
@@ -305,4 +339,4 @@ class Match:
 
 
 __all__ = ["PAARENCHAN_REPEATS", "RYANSHI_STICKS", "Match", "MatchError", "Settlement",
-           "Standing"]
+           "Standing", "match_id"]

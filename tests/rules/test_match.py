@@ -13,8 +13,9 @@ from minefield.rules.game import (
     GameTerms,
     Seat,
 )
-from minefield.rules.match import Match, MatchError, Settlement
+from minefield.rules.match import Match, MatchError, Settlement, match_id
 from minefield.rules.prepared import deal_from_tiles, safe_pools
+from minefield.rules.seed import derive_seed
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
 
@@ -503,8 +504,39 @@ def test_snapshot_is_the_state_before_the_game() -> None:
     east, west = match.seats[EAST], match.seats[WEST]
     dealer_win(match)
     assert match.snapshot() == {
-        "id": SEED, "game": 2, "players": {"east": east, "west": west}, "dealer_streak": 1,
+        "id": match.id, "game": 2, "players": {"east": east, "west": west}, "dealer_streak": 1,
         "honba": 1, "scores": {east: 37000, west: 13000}}
+
+
+def test_the_public_id_is_derived_from_the_seed_and_does_not_reveal_it() -> None:
+    match = new_match()
+    assert match.id == match_id(SEED) == new_match().id and len(match.id) == 32
+    assert match.id != SEED and SEED not in str(match.snapshot())
+    assert match_id(SEED) != match_id("0123456789abcdef0123456789abcdee")
+    # The id is not a game seed either: it deals none of the match's games.
+    assert match.id not in {derive_seed(SEED, "game", n) for n in range(1, 20)}
+    dealer_win(match)
+    assert match.id == match_id(SEED) and SEED not in repr(match)
+
+
+def test_players_in_order_rebuilds_the_match_from_its_first_dealer() -> None:
+    for seed in range(12):
+        match = Match(seed, ("ann", "bob"))
+        assert Match.players_in_order(seed, match.dealer, match.seats[WEST]) == ("ann", "bob")
+        swapped = Match(seed, ("bob", "ann"))
+        assert Match.players_in_order(seed, swapped.dealer, swapped.seats[WEST]) == (
+            "bob", "ann")
+
+
+def test_replay_mid_way_continues_like_the_match_itself() -> None:
+    match = new_match()
+    ends = [play_draw(prepared(match, MANGAN, NOTEN))]
+    match.settle(ends[-1])
+    resumed = Match.replay(SEED, ("ann", "bob"), match.settings, ends)
+    assert resumed.state_key() == match.state_key()
+    ends.append(play_ron(prepared(match, CHEAP, MANGAN, east_pool="4m"), EAST, "4m"))
+    assert resumed.settle(ends[-1]) == match.settle(ends[-1])
+    assert resumed.state_key() == match.state_key()
 
 
 def test_replay_from_seed_players_settings_and_results_gives_the_same_state() -> None:
