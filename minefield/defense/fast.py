@@ -3,8 +3,9 @@
 :mod:`minefield.bots.danger` weighs every wait shape the opponent could hold, from what this
 seat sees (R26). Its numbers rank tiles well but are not chances. Here they become chances:
 each live kind gets a few features (its share of the live shape weight, how much weight the
-discards so far have killed, the discard number, whether it is an honor, whether this discard
-carries ippatsu or houtei), and a logistic mapping fitted on bot games
+discards so far have killed, the discard number, whether it is an honor, whether it is suji or
+half suji, whether it is the dora or next to it, whether this discard carries ippatsu or
+houtei), and a logistic mapping fitted on bot games
 (``benchmarks/fit_danger.py``, constants in :mod:`minefield.defense.calibration`) turns them
 into the chance of dealing in now. Two kinds of tiles are exactly safe and get 0 without any
 fitting: those either seat has already discarded (genbutsu and passed tiles, R13, R15), and
@@ -36,6 +37,7 @@ from minefield.rules.game import TOTAL_DISCARDS, ron_context
 from minefield.rules.tiles import NUM_KINDS, TERMINALS_AND_HONORS, is_honor
 
 _SHARE_FLOOR = 1e-4  # a live kind the heuristic gives no weight is still not proven safe
+NO_SUJI, HALF_SUJI, FULL_SUJI = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -51,20 +53,40 @@ class Features:
 
     share: tuple[float, ...]
     possible: tuple[bool, ...]
+    suji: tuple[int, ...]
     killed: float
     passed_killed: float
     number: int
     bonus_han: bool
+    dora: int
 
     def danger_row(self, kind: int) -> tuple[float, ...]:
         """The danger mapping's inputs for one kind (the order of ``DANGER_COEFFICIENTS``)."""
+        near = (kind != self.dora and not is_honor(kind) and kind // 9 == self.dora // 9
+                and abs(kind - self.dora) <= 2)
         return (1.0, math.log(max(self.share[kind], _SHARE_FLOOR)),
                 self.number / TOTAL_DISCARDS, 1.0 if is_honor(kind) else 0.0,
-                self.killed, 1.0 if self.bonus_han else 0.0)
+                self.killed, 1.0 if self.bonus_han else 0.0,
+                1.0 if self.suji[kind] == FULL_SUJI else 0.0,
+                1.0 if self.suji[kind] == HALF_SUJI else 0.0,
+                1.0 if kind == self.dora else 0.0, 1.0 if near else 0.0)
 
     def furiten_row(self) -> tuple[float, ...]:
         """The furiten mapping's inputs (the order of ``FURITEN_COEFFICIENTS``)."""
         return (1.0, self.number / TOTAL_DISCARDS, self.passed_killed)
+
+
+def suji_status(safe: frozenset[int], kind: int) -> int:
+    """:data:`FULL_SUJI` when every ryanmen that waits on number ``kind`` has its other wait
+    among the safe kinds, :data:`HALF_SUJI` when some has, else :data:`NO_SUJI` (honors too)."""
+    if is_honor(kind):
+        return NO_SUJI
+    pos = kind % 9
+    partners = [k for k, ok in ((kind - 3, pos >= 3), (kind + 3, pos <= 5)) if ok]
+    covered = sum(1 for k in partners if k in safe)
+    if covered == len(partners):
+        return FULL_SUJI
+    return HALF_SUJI if covered else NO_SUJI
 
 
 def possible_wait(unseen: Sequence[int], kind: int) -> bool:
@@ -103,9 +125,10 @@ def features(position: Position) -> Features:
     share = tuple(d / live if live > 0 else 0.0 for d in danger)
     possible = tuple(k not in safe and possible_wait(unseen, k) for k in range(NUM_KINDS))
     context = ron_context(position.opponent, position.number)
-    return Features(share=share, possible=possible, killed=1.0 - live / total,
+    suji = tuple(suji_status(safe, k) for k in range(NUM_KINDS))
+    return Features(share=share, possible=possible, suji=suji, killed=1.0 - live / total,
                     passed_killed=by_passed / total, number=position.number,
-                    bonus_han=context.ippatsu or context.houtei)
+                    bonus_han=context.ippatsu or context.houtei, dora=dora)
 
 
 def _logistic(coefficients: Sequence[float], row: Sequence[float]) -> float:
@@ -113,17 +136,21 @@ def _logistic(coefficients: Sequence[float], row: Sequence[float]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
-def mean_ron_value(position: Position, kind: int, bonus_han: bool) -> float:
-    """The average points of a ron on ``kind`` (fitted by category: the dora, a neighbour of
-    the dora, another tile; with or without ippatsu/houtei)."""
+def value_category(position: Position, kind: int) -> str:
+    """Where ``kind`` sits relative to the dora: ``dora``, ``near_dora`` (two steps or less in
+    its suit) or ``other`` (the categories of ``MEAN_RON_POINTS``)."""
     dora = position.dora
     if kind == dora:
-        category = "dora"
-    elif not is_honor(kind) and kind // 9 == dora // 9 and abs(kind - dora) <= 2:
-        category = "near_dora"
-    else:
-        category = "other"
-    return calibration.MEAN_RON_POINTS[category] * (
+        return "dora"
+    if not is_honor(kind) and kind // 9 == dora // 9 and abs(kind - dora) <= 2:
+        return "near_dora"
+    return "other"
+
+
+def mean_ron_value(position: Position, kind: int, bonus_han: bool) -> float:
+    """The average points of a ron on ``kind`` (fitted by :func:`value_category`, with or
+    without ippatsu/houtei)."""
+    return calibration.MEAN_RON_POINTS[value_category(position, kind)] * (
         calibration.BONUS_HAN_VALUE_FACTOR if bonus_han else 1.0)
 
 
