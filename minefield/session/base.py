@@ -28,13 +28,16 @@ class SessionTraits:
 
     ``shared_screen``: both seats play at this keyboard (a curtain goes between them).
     ``hints_allowed``: the hand builder may offer the bot's best hand. ``resumable``: leaving
-    does not end the game (it can be joined again).
+    does not end the game (it can be joined again). ``trainer_aids``: the defense trainer's
+    danger overlay and discard feedback may be offered (practice; hot-seat when both players
+    agreed; never a network game, where the other player would not have them).
     """
 
     mode: SessionMode
     shared_screen: bool
     hints_allowed: bool
     resumable: bool
+    trainer_aids: bool = False
 
 
 class Session(Protocol):

@@ -99,6 +99,7 @@ class LocalSession:
         self._clock_task: asyncio.Task[None] | None = None
         self._open = False
         self._closed = False
+        self.trainer_aids = False  # hot-seat: both players agreed to the trainer's aids
 
     @classmethod
     def practice(cls, seed: int | str, bot: Bot, human: Seat | None = None,
@@ -118,20 +119,25 @@ class LocalSession:
     @classmethod
     def hotseat(cls, seed: int | str, settings: RuleSettings | None = None,
                 names: dict[Seat, str] | None = None,
-                record_to: Path | None = None) -> LocalSession:
-        """A game for two players at one terminal."""
+                record_to: Path | None = None, trainer_aids: bool = False) -> LocalSession:
+        """A game for two players at one terminal; ``trainer_aids`` when both agreed to the
+        defense trainer's aids."""
         names = names or {seat: seat.value.title() for seat in Seat}
         players = {seat: PlayerInfo(name=names[seat]) for seat in Seat}
-        return cls(Game(seed, settings), "hotseat", (Seat.EAST, Seat.WEST), players,
-                   record_to=record_to)
+        session = cls(Game(seed, settings), "hotseat", (Seat.EAST, Seat.WEST), players,
+                      record_to=record_to)
+        session.trainer_aids = trainer_aids
+        return session
 
     # -- the Session protocol --------------------------------------------------------------------
 
     @property
     def traits(self) -> SessionTraits:
-        """Hot-seat shares the screen; practice allows hints; neither is resumable."""
+        """Hot-seat shares the screen; practice allows hints and the trainer's aids (hot-seat
+        only when both agreed); neither is resumable."""
         return SessionTraits(mode=self._mode, shared_screen=self._mode == "hotseat",
-                             hints_allowed=self._mode == "practice", resumable=False)
+                             hints_allowed=self._mode == "practice", resumable=False,
+                             trainer_aids=self._mode == "practice" or self.trainer_aids)
 
     @property
     def local_seats(self) -> tuple[Seat, ...]:
