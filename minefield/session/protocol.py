@@ -76,18 +76,87 @@ class PlayerInfo(_Message):
     grace_left: float | None = None
 
 
+#: Bounds of a match as the protocol carries it (R30: ``hands`` is at most the settings' max).
+MAX_MATCH_GAMES = 10_000
+MAX_POINTS = 10**9
+MatchLine = Annotated[str, Field(max_length=300)]
+
+
+class SettlementView(_Message):
+    """What the last finished game of a match did (R31-R33): the payments by that game's
+    seats (they sum to zero), the engine's sentences ("West (Bob) pays East (Ann) 8000 + 1
+    counter stick x 1000 = 9000 (R32)"), whether the dealer stays and whether the match is
+    over."""
+
+    game: int = Field(ge=1, le=MAX_MATCH_GAMES)
+    hand: int = Field(ge=1, le=MAX_MATCH_GAMES)
+    result: Literal["ron", "draw"]
+    winner: Seat | None = None
+    honba: int = Field(ge=0, le=MAX_MATCH_GAMES)
+    payments: dict[Seat, int]
+    lines: list[MatchLine] = Field(max_length=8)
+    renchan: bool
+    paarenchan: bool = False
+    match_over: bool = False
+
+
+class StandingView(_Message):
+    """One line of the final standings: the place (equal points share it), player, points."""
+
+    place: int = Field(ge=1, le=2)
+    player: Name
+    points: int = Field(ge=-MAX_POINTS, le=MAX_POINTS)
+
+
+class MatchView(_Message):
+    """The public state of a match (R30-R35), the same for both seats: never its seed.
+
+    ``game`` and ``hand`` are the numbers of the game on the table (``hands`` in all: the deal
+    passes that often, R30); ``players`` names who sits where in it, East being the dealer, with
+    ``dealer_streak`` repeats and ``honba`` counter sticks (``inherited`` of them passed on by a
+    noten dealer, R31); ``ryanshi`` and ``paarenchan`` say whether R34 binds this game and
+    whether its dealer holds R35's privilege. ``scores`` are by player, after ``last`` (the
+    settlement of this game once it has ended). ``standings`` come when the match is over.
+    ``next_asked`` names the players ready for the next game (over a network both must be).
+    ``id`` is the match's public id (None when the match has none to show).
+    """
+
+    id: Annotated[str, Field(max_length=64)] | None = None
+    game: int = Field(ge=1, le=MAX_MATCH_GAMES)
+    hand: int = Field(ge=1, le=MAX_MATCH_GAMES)
+    hands: int = Field(ge=1, le=MAX_MATCH_GAMES)
+    players: dict[Seat, Name]
+    dealer_streak: int = Field(ge=0, le=MAX_MATCH_GAMES)
+    honba: int = Field(ge=0, le=MAX_MATCH_GAMES)
+    inherited: int = Field(0, ge=0, le=MAX_MATCH_GAMES)
+    dealer_bonus: bool = False
+    ryanshi: bool = False
+    paarenchan: bool = False
+    scores: dict[Name, Annotated[int, Field(ge=-MAX_POINTS, le=MAX_POINTS)]] = Field(
+        max_length=2)
+    last: SettlementView | None = None
+    over: bool = False
+    standings: list[StandingView] | None = Field(None, max_length=2)
+    next_asked: list[Name] = Field(default_factory=list, max_length=2)
+
+    @property
+    def dealer(self) -> str:
+        """The name of this game's dealer (East)."""
+        return self.players[Seat.EAST]
+
+
 class TableView(_Message):
     """Everything one seat may see of a table: its own game view, the players and the clocks.
 
-    ``seq`` counts the commands applied so far (the table's version). ``match`` is room for
-    the match (scores, dealer, counter sticks) once matches exist.
+    ``seq`` counts the commands applied so far (the table's version). ``match`` is the match
+    the game belongs to (None: a single game).
     """
 
     view: PlayerView
     seq: int = Field(ge=0)
     players: dict[Seat, PlayerInfo]
     clocks: dict[Seat, SeatClock]
-    match: dict[str, Any] | None = None
+    match: MatchView | None = None
 
     @property
     def seat(self) -> Seat:

@@ -20,7 +20,7 @@ clock), so the table is as testable as the engine.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from minefield.rules.auto import auto_command
@@ -28,6 +28,7 @@ from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, Seat
 from minefield.session.protocol import (
     Applied,
     Clocks,
+    MatchView,
     Notice,
     PlayerInfo,
     Presence,
@@ -63,14 +64,21 @@ class GameTable:
 
     ``players`` names both seats. ``recorder`` (optional) gets every accepted command before
     any seat hears of it. ``now`` starts the clocks of phase 1 when the settings have them
-    (without it, :meth:`start_clocks` does when the table opens).
+    (without it, :meth:`start_clocks` does when the table opens). In a match
+    (:class:`~minefield.session.match_table.MatchTable`), ``on_end`` is called with the game
+    when it ends, before its result is recorded and before anyone hears of it, and ``match``
+    gives the match's public state for every table view.
     """
 
     def __init__(self, game: Game, players: dict[Seat, PlayerInfo], *,
-                 recorder: Recorder | None = None, now: float | None = None) -> None:
+                 recorder: Recorder | None = None, now: float | None = None,
+                 on_end: Callable[[Game], None] | None = None,
+                 match: Callable[[], MatchView] | None = None) -> None:
         self.game = game
         self.players = dict(players)
         self.recorder = recorder
+        self.on_end = on_end
+        self.match = match
         self.seq = 0
         self._seen_ids: dict[Seat, OrderedDict[str, int]] = {s: OrderedDict() for s in Seat}
         self._drafts: dict[Seat, str] = {s: "" for s in Seat}
@@ -86,7 +94,8 @@ class GameTable:
     def table(self, seat: Seat, now: float) -> TableView:
         """The table as ``seat`` may see it (R26)."""
         return TableView(view=self.game.view(seat), seq=self.seq, players=self.players,
-                         clocks=self.clocks(now))
+                         clocks=self.clocks(now),
+                         match=self.match() if self.match is not None else None)
 
     def snapshot(self, seat: Seat, now: float) -> Snapshot:
         """The whole table for ``seat`` (on attach, after a reconnect)."""
@@ -157,6 +166,8 @@ class GameTable:
                 seen.popitem(last=False)
         self._started[seat] = None
         self.start_clocks(now)
+        if self.game.phase == "ended" and self.on_end is not None:
+            self.on_end(self.game)  # a match settles the game before it is recorded
         problem = self._record(seat)
         messages: list[ServerMessageType] = [
             Applied(seat=viewer, seq=self.seq, by=seat,
