@@ -5,6 +5,10 @@ and West in odd ones, so both sit in each seat equally often. Every game's deal 
 bots' seeds come from the master seed and the game's number alone, so the same seed gives the
 same results whatever the number of worker processes.
 
+With ``--match`` (:func:`simulate_matches`), A and B play whole matches (R30-R35) instead:
+the match seed of match ``i`` is derived from the master seed, the match draws the first
+dealer, and every game's record carries the match header and the settlement.
+
 >>> records = simulate(2, "easy", "easy", seed=5, jobs=1)
 >>> [r.index for r in records], records == simulate(2, "easy", "easy", seed=5, jobs=1)
 ([0, 1], True)
@@ -22,9 +26,10 @@ from typing import Literal
 
 from minefield.bots.base import Bot
 from minefield.bots.levels import make_bot
-from minefield.records.format import Players
+from minefield.records.format import MatchHeader, Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Game, GameEnded, Seat
+from minefield.rules.match import Match
 from minefield.rules.seed import derive_int, derive_seed, parse_seed
 from minefield.rules.settings import RuleSettings
 
@@ -135,6 +140,138 @@ def simulate(games: int, level_a: str, level_b: str, seed: int | str = 0,
              record_folder: Path | None = None) -> list[GameOutcome]:
     """All records of :func:`iter_games` as a list."""
     return list(iter_games(games, level_a, level_b, seed, jobs, settings, record_folder))
+
+
+# ---------------------------------------------------------------------------------------------
+# Matches
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """The outcome of one simulated match, from player A's side.
+
+    ``winner`` is None for a drawn match (equal points: ties share a place). ``id`` is the
+    match's public id (the seed stays hidden).
+    """
+
+    index: int
+    id: str
+    games: int
+    draws: int
+    a_points: int
+    b_points: int
+    a_first_dealer: bool
+
+    @property
+    def winner(self) -> Side | None:
+        """The side with more points at the end; None on a tie."""
+        if self.a_points == self.b_points:
+            return None
+        return "a" if self.a_points > self.b_points else "b"
+
+
+def match_seed(master: int | str, index: int) -> str:
+    """The seed of match ``index`` of a simulation (32 hex digits)."""
+    return derive_seed(parse_seed(master), "simulate", "match", index)
+
+
+def side_names(level_a: str, level_b: str) -> tuple[str, str]:
+    """The players' names in a simulation's matches and records: ``A <level>``, ``B <level>``."""
+    return f"A {level_a}", f"B {level_b}"
+
+
+def play_match(index: int, master_seed: int | str, level_a: str, level_b: str,
+               settings: RuleSettings | None = None, factory: BotFactory = make_bot,
+               record_folder: Path | None = None) -> MatchOutcome:
+    """Play match ``index`` of a simulation to its end (settings: the ``match`` preset
+    unless given); with ``record_folder``, save every game's record there, with its match
+    header and settlement."""
+    seed = match_seed(master_seed, index)
+    name_a, name_b = side_names(level_a, level_b)
+    match = Match(seed, (name_a, name_b), settings or RuleSettings.preset("match"))
+    levels = {name_a: ("a", level_a), name_b: ("b", level_b)}
+    first_dealer = match.dealer
+    draws = 0
+    while not match.over:
+        header = MatchHeader.of_match(match)
+        game = match.new_game()
+        bots = {}
+        for seat, name in match.seats.items():
+            side, level = levels[name]
+            bots[seat] = factory(level, derive_int(seed, "bot", match.game_number, side))
+        end = play_game(game, bots[Seat.EAST], bots[Seat.WEST])
+        draws += end.result == "draw"
+        settlement = match.settle(game)
+        if record_folder is not None:
+            write_game(game, "simulate", header.players, record_folder, match=header,
+                       settlement=settlement)
+    return MatchOutcome(index=index, id=match.id, games=len(match.history), draws=draws,
+                        a_points=match.scores[name_a], b_points=match.scores[name_b],
+                        a_first_dealer=first_dealer == name_a)
+
+
+def _play_match(args: tuple[int, int | str, str, str, RuleSettings | None, Path | None]
+                ) -> MatchOutcome:
+    index, master_seed, level_a, level_b, settings, folder = args
+    return play_match(index, master_seed, level_a, level_b, settings, record_folder=folder)
+
+
+def iter_matches(matches: int, level_a: str, level_b: str, seed: int | str = 0,
+                 jobs: int | None = None, settings: RuleSettings | None = None,
+                 record_folder: Path | None = None) -> Iterator[MatchOutcome]:
+    """Play the matches, yielding outcomes in match order (in ``jobs`` worker processes, at
+    most the cores); the same seed gives the same matches whatever ``jobs``."""
+    cores = os.cpu_count() or 1
+    jobs = min(jobs or cores, cores, matches)
+    work = [(index, seed, level_a, level_b, settings, record_folder)
+            for index in range(matches)]
+    if jobs <= 1:
+        yield from map(_play_match, work)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_play_match, work)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """Totals over simulated matches: matches won by each side and drawn, A's share of the
+    decided matches, final points per side, games and drawn games per match."""
+
+    matches: int
+    a_wins: int
+    b_wins: int
+    tied: int
+    a_share: Interval
+    a_points: Interval
+    b_points: Interval
+    games: Interval
+    draws: int
+    total_games: int
+
+
+def summarize_matches(outcomes: Sequence[MatchOutcome]) -> MatchSummary:
+    """The totals of :class:`MatchSummary` with 95% intervals.
+
+    >>> summary = summarize_matches(simulate_matches(2, "easy", "easy", seed=3, jobs=1))
+    >>> summary.matches, summary.a_wins + summary.b_wins + summary.tied
+    (2, 2)
+    """
+    a_wins = sum(1 for o in outcomes if o.winner == "a")
+    b_wins = sum(1 for o in outcomes if o.winner == "b")
+    return MatchSummary(
+        matches=len(outcomes), a_wins=a_wins, b_wins=b_wins,
+        tied=len(outcomes) - a_wins - b_wins, a_share=share_interval(a_wins, a_wins + b_wins),
+        a_points=mean_interval([float(o.a_points) for o in outcomes]),
+        b_points=mean_interval([float(o.b_points) for o in outcomes]),
+        games=mean_interval([float(o.games) for o in outcomes]),
+        draws=sum(o.draws for o in outcomes), total_games=sum(o.games for o in outcomes))
+
+
+def simulate_matches(matches: int, level_a: str, level_b: str, seed: int | str = 0,
+                     jobs: int | None = None, settings: RuleSettings | None = None,
+                     record_folder: Path | None = None) -> list[MatchOutcome]:
+    """All outcomes of :func:`iter_matches` as a list."""
+    return list(iter_matches(matches, level_a, level_b, seed, jobs, settings, record_folder))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ and checks the stored result; :func:`list_history` lists a folder of them.
 
 from minefield.records.format import (
     CommandLine,
+    MatchHeader,
     Mode,
     Players,
     RecordDeal,
@@ -20,10 +21,11 @@ from minefield.records.history import HistoryEntry, list_history
 from minefield.records.paths import DATA_ENV, data_dir, records_dir
 from minefield.records.reader import Problem, ReadRecord, RecordError, read_record
 from minefield.records.replay import Replay, replay_record
-from minefield.records.writer import RecordWriter, new_record_path, write_game
+from minefield.records.writer import MatchRecorder, RecordWriter, new_record_path, write_game
 
 __all__ = [
-    "DATA_ENV", "CommandLine", "HistoryEntry", "Mode", "Players", "Problem", "ReadRecord",
+    "DATA_ENV", "CommandLine", "HistoryEntry", "MatchHeader", "MatchRecorder", "Mode", "Players",
+    "Problem", "ReadRecord",
     "RecordDeal", "RecordError", "RecordHeader", "RecordResult", "RecordWriter", "Replay",
     "ResultLine", "data_dir", "list_history", "new_record_path", "read_record", "records_dir",
     "replay_record", "write_game",

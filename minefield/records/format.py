@@ -9,6 +9,14 @@ A record has three kinds of line, each one JSON object:
 3. once the game has ended, the result and the revealed deal: ``{"result": {...},
    "deal": {...}}``.
 
+A game of a match (R30-R35) has two additions. The header gets ``"match": {"id": ...,
+"game": 3, "players": {"east": ..., "west": ...}, "dealer_streak": 1, "honba": 1, "scores":
+{"<name>": 25000, "<name>": 25000}}``, the match before the game (:class:`MatchHeader`), with
+three extension keys: ``seed`` (the match seed, hidden in every repr: it deals every game),
+``hand`` (the hand number, R30) and ``terms`` (the game's :class:`GameTerms`). The result gets
+``"payments": {"east": 9000, "west": -9000}`` (counter sticks and draw payments included) and
+``"match_over": true | false``. Both are absent from a single game's record.
+
 Times are ISO 8601 in UTC (``2025-01-02T03:04:05.678Z``); tiles are mpsz. The dead wall is
 written tile by tile in its order (``"1m5p7z..."``, each tile with its own suit letter, which
 :func:`~minefield.rules.tiles.parse_tiles` reads back in order): the top row of seven, then the
@@ -49,9 +57,12 @@ from minefield.rules.game import (
     Command,
     FuritenCause,
     Game,
+    GameTerms,
     Seat,
 )
+from minefield.rules.match import Match, Settlement, match_id
 from minefield.rules.report import YakuEntry
+from minefield.rules.seed import derive_seed
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
 from minefield.rules.wall import DEAD_WALL_SIZE, DEAL_SIZE, tile_from_id
@@ -110,8 +121,70 @@ class Players(BaseModel):
         return self.east if seat is Seat.EAST else self.west
 
 
+_HEX32 = r"^[0-9a-f]{32}$"
+
+
+class MatchHeader(BaseModel):
+    """The header's ``match`` object: the match before this game (R30-R35).
+
+    ``id`` is the public id (:func:`~minefield.rules.match.match_id` of ``seed``), ``game``
+    the game's number in the match (repeats included), ``players`` its seats, ``scores`` by
+    player in the match's players order. Extensions: ``seed`` (hidden in every repr), ``hand``
+    (the hand number, 1 to the ``hands`` setting) and ``terms`` (what the game is dealt with
+    besides the rules). Build it with :meth:`of_match`.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(pattern=_HEX32)
+    game: int = Field(ge=1)
+    players: Players
+    dealer_streak: int = Field(ge=0)
+    honba: int = Field(ge=0)
+    scores: dict[str, int]
+    seed: str = Field(pattern=_HEX32)
+    hand: int = Field(ge=1)
+    terms: GameTerms
+
+    @model_validator(mode="after")
+    def _check(self) -> MatchHeader:
+        if self.id != match_id(self.seed):
+            raise ValueError("the match id does not follow from the match seed")
+        if self.players.east == self.players.west:
+            raise ValueError("the two players of a match need distinct names")
+        if set(self.scores) != {self.players.east, self.players.west}:
+            raise ValueError("the scores must name exactly the two players")
+        if self.dealer_streak > self.honba:
+            raise ValueError(f"a dealer streak of {self.dealer_streak} needs at least as many "
+                             f"counter sticks, not {self.honba}")
+        if self.hand > self.game:
+            raise ValueError(f"hand {self.hand} cannot come after game {self.game}")
+        return self
+
+    @classmethod
+    def of_match(cls, match: Match) -> MatchHeader:
+        """The match object of the header of ``match``'s next game."""
+        return cls.model_validate({**match.snapshot(), "seed": match.seed,
+                                   "hand": match.hand_number, "terms": match.terms})
+
+    @property
+    def match_players(self) -> tuple[str, str]:
+        """The players in the match's order (the order of ``scores``), as
+        :meth:`~minefield.rules.match.Match.replay` takes them."""
+        first, second = self.scores
+        return first, second
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        yield from _hidden_args(self, {"seed"})
+
+    def __repr__(self) -> str:
+        return (f"MatchHeader(id={self.id!r}, game={self.game}, players={self.players!r}, "
+                f"scores={self.scores!r}, seed='<hidden>', ...)")
+
+
 class RecordHeader(BaseModel):
-    """Line 1: what is needed to deal the game again (R2) and who played it."""
+    """Line 1: what is needed to deal the game again (R2) and who played it; ``match`` for a
+    game of a match (absent for a single game)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -122,13 +195,38 @@ class RecordHeader(BaseModel):
     mode: Mode
     players: Players
     started: UtcTime
+    match: MatchHeader | None = None
+
+    @model_serializer(mode="wrap")
+    def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
+                       info: SerializationInfo) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("match", False) is None:
+            del data["match"]  # a single game's header is as before
+        return data
+
+    @model_validator(mode="after")
+    def _check_match(self) -> RecordHeader:
+        if self.match is not None:
+            if self.match.players != self.players:
+                raise ValueError("the match's players are not the game's players")
+            if self.match.terms.dealer_bonus != self.rules.dealer_bonus:
+                raise ValueError("the match's dealer_bonus term is not the rules' (R23)")
+            if self.seed != derive_seed(self.match.seed, "game", self.match.game):
+                raise ValueError(f"the seed is not game {self.match.game}'s of the match")
+        return self
 
     @classmethod
     def for_game(cls, game: Game, mode: Mode, players: Players,
-                 started: datetime | None = None) -> RecordHeader:
-        """The header of ``game`` (its seed and rules), started now unless given."""
+                 started: datetime | None = None, *,
+                 match: MatchHeader | None = None) -> RecordHeader:
+        """The header of ``game`` (its seed and rules), started now unless given; ``match``
+        for a game of a match (ValueError when it is not this game's: other terms or seed)."""
+        if match is not None and match.terms != game.terms:
+            raise ValueError(f"the game's terms {game.terms!r} are not the match's "
+                             f"{match.terms!r}: start games with Match.new_game")
         return cls(seed=game.seed, rules=game.settings, mode=mode, players=players,
-                   started=started or utc_now())
+                   started=started or utc_now(), match=match)
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         # The seed reveals the whole deal (R2): never in a repr, str or traceback.
@@ -182,6 +280,8 @@ class RecordResult(BaseModel):
     aka: int = Field(0, ge=0)
     ura: int = Field(ge=0)
     furiten: FuritenBySeat
+    payments: dict[Seat, int] | None = None
+    match_over: bool | None = None
 
     @model_serializer(mode="wrap")
     def _drop_zero_aka(self, handler: SerializerFunctionWrapHandler,
@@ -189,6 +289,9 @@ class RecordResult(BaseModel):
         data: dict[str, Any] = handler(self)
         if data.get("aka") == 0:
             del data["aka"]
+        for key in ("payments", "match_over"):  # a game of a match only
+            if key in data and data[key] is None:
+                del data[key]
         return data
 
     @model_validator(mode="after")
@@ -197,16 +300,34 @@ class RecordResult(BaseModel):
             raise ValueError("a ron needs a winner and a tile")
         if self.kind == "draw" and (self.winner is not None or self.tile is not None):
             raise ValueError("a draw has no winner and no tile")
+        if (self.payments is None) != (self.match_over is None):
+            raise ValueError("a game of a match has both payments and match_over")
+        if self.payments is not None:
+            if set(self.payments) != set(Seat):
+                raise ValueError("the payments name both seats")
+            if sum(self.payments.values()) != 0:
+                raise ValueError("the payments do not sum to zero")
         return self
 
+    def without_match(self) -> RecordResult:
+        """This result without the match's additions (what replaying the game alone gives)."""
+        return self.model_copy(update={"payments": None, "match_over": None})
+
     @classmethod
-    def of_game(cls, game: Game) -> RecordResult:
-        """The result of an ended ``game``; ValueError if it has not ended."""
+    def of_game(cls, game: Game, settlement: Settlement | None = None) -> RecordResult:
+        """The result of an ended ``game``, with ``settlement``'s payments and match_over for
+        a game of a match; ValueError if it has not ended."""
         end = game.result
         if end is None:
             raise ValueError("the game has not ended")
         value = end.value
-        return cls(
+        extra: dict[str, Any] = {}
+        if settlement is not None:
+            if settlement.result != end.result or settlement.winner != end.winner:
+                raise ValueError("the settlement is not this game's")
+            extra = {"payments": dict(settlement.payments),
+                     "match_over": settlement.match_over}
+        return cls(**extra,
             kind=end.result, winner=end.winner, tile=end.win_tile, discard=end.discard_number,
             points=value.points if value else 0, han=value.han if value else 0,
             fu=value.fu if value else 0, limit=value.limit if value else None,
@@ -293,9 +414,10 @@ class ResultLine(BaseModel):
     deal: RecordDeal
 
     @classmethod
-    def of_game(cls, game: Game) -> ResultLine:
-        """The last line of an ended ``game``; ValueError if it has not ended."""
-        return cls(result=RecordResult.of_game(game), deal=RecordDeal.of_game(game))
+    def of_game(cls, game: Game, settlement: Settlement | None = None) -> ResultLine:
+        """The last line of an ended ``game`` (with ``settlement`` for a game of a match);
+        ValueError if it has not ended."""
+        return cls(result=RecordResult.of_game(game, settlement), deal=RecordDeal.of_game(game))
 
 
 def dump_line(line: RecordHeader | CommandLine | ResultLine) -> bytes:
@@ -305,6 +427,7 @@ def dump_line(line: RecordHeader | CommandLine | ResultLine) -> bytes:
 
 __all__ = [
     "DORA_INDEX", "MAX_LINE_BYTES", "MODES", "RECORD_NAME", "RECORD_VERSION", "URA_INDEX",
-    "CommandLine", "FuritenBySeat", "Mode", "Players", "RecordDeal", "RecordHeader", "RecordResult",
-    "ResultLine", "UtcTime", "dump_line", "format_time", "tiles_in_order", "utc_now",
+    "CommandLine", "FuritenBySeat", "MatchHeader", "Mode", "Players", "RecordDeal", "RecordHeader",
+    "RecordResult", "ResultLine", "UtcTime", "dump_line", "format_time", "tiles_in_order",
+    "utc_now",
 ]

@@ -32,6 +32,7 @@ from types import TracebackType
 from minefield.records.format import (
     MAX_LINE_BYTES,
     CommandLine,
+    MatchHeader,
     Mode,
     Players,
     RecordHeader,
@@ -42,6 +43,7 @@ from minefield.records.format import (
 from minefield.records.paths import records_dir
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
+from minefield.rules.match import Match, Settlement
 
 RECORD_SUFFIX = ".jsonl"
 FILE_MODE = 0o600
@@ -129,8 +131,11 @@ class RecordWriter:
 
     @classmethod
     def create(cls, header: RecordHeader, folder: Path | None = None, *,
-               clock: Clock = utc_now) -> RecordWriter:
-        """A new record in ``folder`` (default :func:`records_dir`) under a fresh name."""
+               clock: Clock = utc_now, match: MatchHeader | None = None) -> RecordWriter:
+        """A new record in ``folder`` (default :func:`records_dir`) under a fresh name;
+        ``match`` sets the header's match object (ValueError when it does not fit)."""
+        if match is not None:
+            header = RecordHeader.model_validate({**dict(header), "match": match})
         folder = folder if folder is not None else records_dir()
         for _ in range(_ATTEMPTS - 1):
             try:
@@ -142,10 +147,14 @@ class RecordWriter:
 
     @classmethod
     def start(cls, game: Game, mode: Mode, players: Players, folder: Path | None = None, *,
-              clock: Clock = utc_now) -> RecordWriter:
-        """The record of ``game`` (its seed and rules), started now, in ``folder``."""
-        return cls.create(RecordHeader.for_game(game, mode, players, clock()), folder,
-                          clock=clock)
+              clock: Clock = utc_now, match: MatchHeader | None = None) -> RecordWriter:
+        """The record of ``game`` (its seed and rules), started now, in ``folder``.
+
+        ``match`` for a game of a match: ``MatchHeader.of_match(match)`` taken before the game
+        (``players`` must be its seats); then write the result with the game's settlement.
+        """
+        return cls.create(RecordHeader.for_game(game, mode, players, clock(), match=match),
+                          folder, clock=clock)
 
     @classmethod
     def resume(cls, path: Path | str, *, clock: Clock = utc_now
@@ -182,14 +191,29 @@ class RecordWriter:
                                           at=self._clock())))
         self.seq = seq
 
-    def result(self, game: Game) -> None:
-        """Append the result line of the ended ``game`` and close the file."""
+    def result(self, game: Game, settlement: Settlement | None = None) -> None:
+        """Append the result line of the ended ``game`` and close the file.
+
+        ``settlement`` (what :meth:`Match.settle <minefield.rules.match.Match.settle>` returned
+        for this game) adds the payments and match_over of a game of a match; ValueError for a
+        settlement in a single game's record or of another game. A game of a match written
+        without one has a result without payments (``replay --match`` reports it).
+        """
         if self._ended:
             raise ValueError(f"{self.path.name}: the record already has its result")
         if len(game.commands) != self.seq:
             raise ValueError(f"{self.path.name}: the game has {len(game.commands)} commands, "
                              f"the record {self.seq}")
-        self._write(dump_line(ResultLine.of_game(game)))
+        match = self.header.match
+        if settlement is not None:
+            if match is None:
+                raise ValueError(f"{self.path.name}: a single game's record takes no settlement")
+            if (settlement.game_number != match.game
+                    or settlement.seats != {Seat.EAST: match.players.east,
+                                            Seat.WEST: match.players.west}):
+                raise ValueError(f"{self.path.name}: the settlement is game "
+                                 f"{settlement.game_number}'s, the record is game {match.game}")
+        self._write(dump_line(ResultLine.of_game(game, settlement)))
         self._ended = True
         self.close()
 
@@ -225,18 +249,46 @@ class RecordWriter:
         return f"RecordWriter({self.path.name!r}, seq={self.seq}, {state})"
 
 
+class MatchRecorder:
+    """The :class:`~minefield.session.table.Recorder` of a game of a match: writes through
+    ``writer`` and, when the game ends, settles ``match`` (R31-R33) and writes the result
+    with that settlement. ``settlement`` is then what :meth:`Match.settle
+    <minefield.rules.match.Match.settle>` returned (the caller must not settle it again).
+    """
+
+    def __init__(self, writer: RecordWriter, match: Match) -> None:
+        self.writer = writer
+        self.match = match
+        self.settlement: Settlement | None = None
+
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
+        """Append one accepted command (:meth:`RecordWriter.command`)."""
+        self.writer.command(seq, seat, command)
+
+    def result(self, game: Game) -> None:
+        """Settle the match with the ended ``game``, then append the result line."""
+        if self.settlement is None:
+            self.settlement = self.match.settle(game)
+        self.writer.result(game, self.settlement)
+
+    def __repr__(self) -> str:
+        return f"MatchRecorder({self.writer!r}, {self.match!r})"
+
+
 def write_game(game: Game, mode: Mode, players: Players, folder: Path | None = None, *,
-               clock: Clock = utc_now) -> Path:
+               clock: Clock = utc_now, match: MatchHeader | None = None,
+               settlement: Settlement | None = None) -> Path:
     """Write the whole record of ``game`` so far (every command, the result if it has ended)
     in a new file in ``folder``; the file's path. Used for games played without a writer
-    attached (``simulate``)."""
-    with RecordWriter.start(game, mode, players, folder, clock=clock) as writer:
+    attached (``simulate``); ``match`` and ``settlement`` for a game of a match."""
+    with RecordWriter.start(game, mode, players, folder, clock=clock, match=match) as writer:
         for seq, (seat, command) in enumerate(game.commands, start=1):
             writer.command(seq, seat, command)
         if game.result is not None:
-            writer.result(game)
+            writer.result(game, settlement)
     return writer.path
 
 
-__all__ = ["FILE_MODE", "FOLDER_MODE", "RECORD_SUFFIX", "RecordWriter", "ensure_folder",
+__all__ = ["FILE_MODE", "FOLDER_MODE", "RECORD_SUFFIX", "MatchRecorder", "RecordWriter",
+           "ensure_folder",
            "new_record_path", "write_game"]
