@@ -51,6 +51,8 @@ class Preferences(BaseModel):
     rules: str = Field("standard", max_length=MAX_NAME_LENGTH,
                        description="the rule preset of new games")
     save_records: bool = Field(True, description="save every game's record (history, replay)")
+    discard_feedback: bool = Field(False, description="the defense trainer's line after each of "
+                                   "your discards (danger taken, the safest tile)")
 
     @field_validator("rules")
     @classmethod
