@@ -64,25 +64,17 @@ def percent(chance: float) -> str:
 
 def feedback(report: DangerReport, tile: str) -> str:
     """One line about a chosen discard and the safest one, e.g.
-    ``5p: 14% (suji of 2p, but kanchan 46p is possible); safest was 1z (genbutsu)``.
+    ``5p: 14% (suji of 2p (covers ryanmen 34p), but ...); safest was 1z (genbutsu)``.
 
-    Each tile is followed by its first reason, cut before its first colon when that leaves a
-    short label (``genbutsu``); KeyError when ``tile`` is not in the pool.
+    The chosen tile is followed by its first reason, the safest by that reason's label (the
+    words before its colon); KeyError when ``tile`` is not in the pool.
     """
     chosen = report.of(tile)
     safest = report.safest()
-    line = f"{chosen.tile}: {percent(chosen.danger)}{_first_reason(chosen)}"
+    first = f" ({chosen.reasons[0]})" if chosen.reasons else ""
+    line = f"{chosen.tile}: {percent(chosen.danger)}{first}"
     if safest.danger >= chosen.danger:
         return line + "; that was the safest tile"
     chance = f" {percent(safest.danger)}" if safest.danger else ""
-    return f"{line}; safest was {safest.tile}{chance}{_first_reason(safest)}"
-
-
-def _first_reason(entry: TileDanger) -> str:
-    if not entry.reasons:
-        return ""
-    reason = entry.reasons[0]
-    label, colon, _ = reason.partition(":")
-    if colon and label in ("genbutsu", "passed"):
-        reason = label
-    return f" ({reason})"
+    label = f" ({safest.reasons[0].partition(':')[0]})" if safest.reasons else ""
+    return f"{line}; safest was {safest.tile}{chance}{label}"

@@ -62,6 +62,7 @@ class DangerRequest(BaseModel):
             if len(row) > DISCARDS_PER_SEAT:
                 raise DangerRequestError(f"discards.{seat}: {len(row)} discards, a seat makes "
                                          f"{DISCARDS_PER_SEAT} (R10)")
+        _check_turn(self.seat, discards)
         _check_visible(tiles, dora, discards.get(self.seat.other, ()), self.seat.other)
         try:
             return Position(seat=self.seat, tiles=tuple(tiles), hand=hand, dora_indicator=dora,
@@ -89,6 +90,19 @@ def _tile(text: str, what: str) -> Tile:
     if tile.red:
         raise DangerRequestError(f"{what}: {RED_FIVES_UNUSED}")
     return tile
+
+
+def _check_turn(seat: Seat, discards: dict[Seat, tuple[Tile, ...]]) -> None:
+    """East discards first and the seats alternate (R10), so the rows' lengths say whose turn
+    it is; checked before the rows' tiles, so that a wrong seat is named as such."""
+    east = len(discards.get(Seat.EAST, ()))
+    west = len(discards.get(Seat.WEST, ()))
+    if east not in (west, west + 1):
+        raise DangerRequestError(f"discards: east made {east} and west {west}; East discards "
+                                 "first and they alternate (R10)")
+    expected = Seat.EAST if east == west else Seat.WEST
+    if seat is not expected:
+        raise DangerRequestError(f"seat: it is {expected}'s turn to discard, not {seat}'s")
 
 
 def _check_visible(tiles: list[Tile], dora: Tile, opponent: tuple[Tile, ...],

@@ -1,0 +1,169 @@
+"""`minefield danger`: table, --json, --jsonl and one-line errors (R10-R17, R26 via the CLI)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from typing import Any
+
+import pytest
+
+from minefield.cli import main
+
+TILES = "123456789m1112z2p5p8p6p4s4s7s3z9p9p1s1s2s5z5z6z6z4z4z7z7z"
+HAND = "123456789m1112z"
+POOL_KINDS = ["2p", "5p", "6p", "8p", "9p", "1s", "2s", "4s", "7s", "4z", "5z", "6z", "7z"]
+ARGS = ["danger", "--tiles", TILES, "--hand", HAND, "--dora", "9s", "--east", "4s,3z",
+        "--west", "5p,3p"]
+REQUEST: dict[str, Any] = {"seat": "east", "tiles": TILES, "hand": HAND, "dora": "9s",
+                           "discards": {"east": ["4s", "3z"], "west": ["5p", "3p"]},
+                           "method": "fast"}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def jsonl(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+          data: bytes) -> tuple[int, list[str], str]:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8",
+                                                      errors="strict"))
+    code, out, err = run(capsys, "danger", "--jsonl")
+    return code, out.splitlines(), err
+
+
+def line(**changes: Any) -> bytes:
+    return json.dumps({**REQUEST, **changes}).encode()
+
+
+def check_result(result: dict[str, Any]) -> None:
+    """The exact shape other tools read."""
+    assert set(result) == {"discard", "opponent_furiten", "tiles"}
+    assert result["discard"] == 5
+    assert 0 <= result["opponent_furiten"] <= 1
+    assert [t["tile"] for t in result["tiles"]] == POOL_KINDS
+    for entry in result["tiles"]:
+        assert set(entry) == {"tile", "danger", "loss", "reasons"}
+        assert 0 <= entry["danger"] <= 1 and isinstance(entry["loss"], int)
+        assert entry["reasons"] and all(isinstance(r, str) for r in entry["reasons"])
+
+
+def test_json_result_has_the_documented_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, *ARGS, "--json")
+    assert code == 0
+    result = json.loads(out)
+    check_result(result)
+    tiles = {t["tile"]: t for t in result["tiles"]}
+    assert tiles["5p"]["danger"] == 0 and tiles["5p"]["reasons"][0].startswith("genbutsu")
+    assert tiles["4s"]["danger"] == 0 and tiles["4s"]["reasons"][0].startswith("passed")
+    assert tiles["2p"]["reasons"][0].startswith("suji of 5p")
+
+
+def test_seat_defaults_to_the_one_whose_turn_it_is(capsys: pytest.CaptureFixture[str]) -> None:
+    _, with_seat, _ = run(capsys, *ARGS, "--seat", "east", "--json")
+    _, without, _ = run(capsys, *ARGS, "--json")
+    assert with_seat == without
+
+
+def test_table_names_tiles_chances_and_reasons(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, *ARGS)
+    assert code == 0
+    for text in ("Discard 5 (east)", "2p", "7z", "genbutsu", "passed", "suji of 5p", "0%"):
+        assert text in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--tiles", TILES[:-2] + "8z"], 'tiles: "8z" is not a tile'),
+    (["--tiles", TILES + "1p"], "tiles: 35 tiles, a seat holds 34 (R5)"),
+    (["--hand", "123456789m1111z"], "hand: it holds tiles that are not among the seat's 34"),
+    (["--hand", "123456789m111z"], "hand: hand has 12 tiles, expected 13"),
+    (["--seat", "west"], "seat: it is east's turn to discard, not west's"),
+    (["--east", "4s,4s,4s", "--west", "5p,3p,2z"],
+     "discards: east discarded more 4s than its pool holds"),
+    (["--west", "5p,3p,1m"], "east made 2 and west 3"),
+    (["--dora", "1z", "--west", "5p,1z"], "discards.west[1]: a fifth 1z"),
+    (["--dora", "0p"], "dora indicator: red fives (0m/0p/0s) are not used in these rules (R1)"),
+])
+def test_bad_input_is_one_clear_line(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                     message: str) -> None:
+    args = list(ARGS)
+    for option, value in zip(argv[::2], argv[1::2], strict=True):
+        if option in args:
+            args[args.index(option) + 1] = value
+        else:
+            args += [option, value]
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_missing_position_and_bad_method(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "danger", "--tiles", TILES)
+    assert code == 2 and err == "minefield: danger needs --hand, --dora (or --jsonl)\n"
+    with pytest.raises(SystemExit) as exit_info:
+        main([*ARGS, "--method", "guess"])
+    assert exit_info.value.code == 2  # argparse names the choices
+    assert "invalid choice: 'guess'" in capsys.readouterr().err
+
+
+def test_jsonl_answers_good_and_bad_lines_in_order(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    data = b"\n".join([
+        line(),
+        line(tiles=TILES[:-2] + "8z"),
+        line(tiles=TILES + "1p"),
+        line(hand="123456789m1111z"),
+        line(seat="west"),
+        line(discards={"east": ["4s", "4s", "4s"], "west": ["5p", "3p", "2z"]}),
+        line(method="guess"),
+        b"not json",
+        b'{"seat": "east", "tiles": "\xff"}',
+        line(colour="red"),
+        b"",
+        line(discards={"north": []}),
+        line(),
+    ]) + b"\n"
+    code, lines, err = jsonl(capsys, monkeypatch, data)
+    assert code == 0 and "Traceback" not in err and len(lines) == 13
+    results = [json.loads(text) for text in lines]
+    check_result(results[0])
+    assert results[-1] == results[0]
+    errors = [r.get("error", "") for r in results[1:-1]]
+    assert errors[0] == 'line 2: tiles: "8z" is not a tile (honors are 1z-7z)'
+    assert errors[1] == "line 3: tiles: 35 tiles, a seat holds 34 (R5)"
+    assert errors[2] == "line 4: hand: it holds tiles that are not among the seat's 34"
+    assert errors[3] == "line 5: seat: it is east's turn to discard, not west's"
+    assert errors[4] == "line 6: discards: east discarded more 4s than its pool holds"
+    assert errors[5] == "line 7: field 'method': Input should be 'fast' or 'posterior'"
+    assert errors[6].startswith("line 8: Invalid JSON")
+    assert errors[7] == "line 9: not valid UTF-8 (byte 0xff at position 28)"
+    assert errors[8] == "line 10: field 'colour': unknown field"
+    assert errors[9] == "line 11: empty line"
+    assert errors[10].startswith("line 12: field 'discards.north.[key]'")
+    assert all(len(r) == 1 for r in results[1:-1])
+
+
+def test_jsonl_success_line_is_what_json_prints(capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    code, lines, _ = jsonl(capsys, monkeypatch, line())
+    _, single, _ = run(capsys, *ARGS, "--json")
+    assert code == 0 and lines == [single.rstrip("\n")]
+
+
+def test_jsonl_takes_no_position_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "danger", "--jsonl", "--tiles", TILES)
+    assert code == 2 and out == "" and "--jsonl reads positions from stdin" in err
+
+
+def test_posterior_while_missing_is_an_error_line(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The posterior estimate lives in its own module; without it the line says so."""
+    monkeypatch.setitem(sys.modules, "minefield.defense.posterior", None)
+    code, lines, _ = jsonl(capsys, monkeypatch, line(method="posterior") + b"\n" + line())
+    assert code == 0 and len(lines) == 2
+    assert json.loads(lines[0]) == {
+        "error": "line 1: method 'posterior': the posterior estimate is not available yet"}
+    check_result(json.loads(lines[1]))
