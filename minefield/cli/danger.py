@@ -41,8 +41,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "danger",
         help="the danger of each pool tile, with reasons in words",
-        description="Estimate, for the seat about to discard, the chance that each tile left "
-        "in its pool deals in now, the expected points lost, and why.",
+        description="Estimate, for the seat about to discard, the chance that each tile\n"
+        "left in its pool deals in now, the expected points lost, and why.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
