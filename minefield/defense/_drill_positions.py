@@ -14,8 +14,9 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from minefield.bots.base import Level
+from minefield.bots.discards import DiscardSituation, one_per_kind, safest_discard
 from minefield.bots.hands import DealtTiles, HandChoice, choose_best
-from minefield.bots.levels import DISCARD_POLICIES, LevelBot, make_bot
+from minefield.bots.levels import DISCARD_POLICIES, LevelBot
 from minefield.bots.search import tenpai_hands
 from minefield.defense.position import Position
 from minefield.rules.game import (
@@ -37,18 +38,18 @@ Difficulty = Literal["beginner", "intermediate", "expert"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("beginner", "intermediate", "expert")
 
 #: Which bots build the opponent's hand and make its discards at each difficulty
-#: (:mod:`minefield.bots.levels`). A beginner reads the normal bot's hand (the most live
+#: (:mod:`minefield.bots.levels`); the trainee's seat is played by the same bots up to the
+#: position asked. A beginner reads the normal bot's hand (the most live
 #: mangan waits: plain shapes) behind the easy bot's random discards (many of them, telling
 #: much); an intermediate the normal bot's hand and genbutsu-first discards; an expert the
-#: strong bot's hand of best expected value and its least-dangerous discards. (The easy bot's
-#: random hands rarely reach mangan, so there would be nothing to defend against.)
-OPPONENT_LEVEL: dict[Difficulty, tuple[Level, Level]] = {
+#: strong bot's hand of best expected value behind discards that lay suji traps
+#: (:func:`trap_discard`). (The easy bot's random hands rarely reach mangan, so there would
+#: be nothing to defend against.)
+OPPONENT_LEVEL: dict[Difficulty, tuple[Level, Level | Literal["trap"]]] = {
     "beginner": ("normal", "easy"), "intermediate": ("normal", "normal"),
-    "expert": ("strong", "strong")}
-#: The bot that plays the trainee's seat up to the position asked.
-YOUR_LEVEL: Level = "normal"
+    "expert": ("strong", "trap")}
 #: Games (or deals) tried before a drill settles for a position without the wanted pattern.
-MAX_ATTEMPTS = 20
+MAX_ATTEMPTS = 30
 #: The earliest discard a table drill asks about: before it there is little to read.
 FIRST_NUMBER = 7
 
@@ -165,8 +166,8 @@ def _table_position(game: Game, you: Seat) -> TablePosition | None:
 def safest_patterns(position: Position, deal_ins: frozenset[int]) -> tuple[str, ...]:
     """The reading patterns of a safest-tile position, most telling first (at least one).
 
-    * ``suji_trap``: a tile that is suji of the opponent's discards deals in (kanchan, tanki,
-      shanpon or a suji trap laid on purpose);
+    * ``suji_trap``: a tile that is suji of the safe tiles (the opponent's discards and the
+      seat's own passed ones) deals in: kanchan, tanki, shanpon or a trap laid on purpose;
     * ``no_chance_own``: a safe tile that only the seat's own four-of-a-kind proves safe
       against sequence waits;
     * ``passed_suji``: a safe tile that is suji of the seat's own passed discards (a two-sided
@@ -179,7 +180,7 @@ def safest_patterns(position: Position, deal_ins: frozenset[int]) -> tuple[str, 
     safe = [k for k in pool if k not in deal_ins]
     own = counts_of(position.tiles)
     found: list[str] = []
-    if any(is_suji(k, position.genbutsu) and k not in known for k in deal_ins):
+    if any(is_suji(k, known) and k not in known for k in deal_ins):
         found.append("suji_trap")
     if any(k not in known and no_chance_from_own(k, own) for k in safe):
         found.append("no_chance_own")
@@ -206,22 +207,36 @@ def wait_pattern(position: Position, values: Sequence[WinValue]) -> str:
     return "ryanmen"
 
 
+def trap_discard(table: DiscardSituation, rng: random.Random) -> Discard:
+    """The expert opponent's discards: while not furiten, a tile three steps from one of its
+    own waits (never a wait itself), so that the wait looks like suji: a kanchan, penchan,
+    tanki or shanpon wait hides behind it (a two-sided wait would be furiten, R15a). Else the
+    least dangerous tile, as the strong bot."""
+    if table.seat_view.own_furiten is None:
+        lures = [t for t in one_per_kind(table.allowed())
+                 if t.kind not in table.own_waits
+                 and any(t.kind in suji_partners(w) for w in table.own_waits)]
+        if lures:
+            return Discard(tile=str(rng.choice(lures)))
+    return safest_discard(table, rng)
+
+
 def _table_positions(seed: str, kind: str, difficulty: Difficulty, attempt: int
                      ) -> Iterator[TablePosition]:
-    """The drill-worthy positions of one seeded bot game, in discard order."""
+    """The drill-worthy positions of one seeded bot game, in discard order, for either seat
+    (both seats play the difficulty's bots, so either may be the trainee's)."""
     game_seed = derive_seed(seed, "drill", kind, difficulty, attempt)
-    you = Seat.EAST if derive_int(game_seed, "seat") % 2 == 0 else Seat.WEST
     hand_level, discard_level = OPPONENT_LEVEL[difficulty]
-    opponent = LevelBot(hand_level, derive_int(game_seed, "opponent"),
-                        discard_policy=DISCARD_POLICIES[discard_level])
-    bots = {you: make_bot(YOUR_LEVEL, derive_int(game_seed, "you")), you.other: opponent}
+    policy = trap_discard if discard_level == "trap" else DISCARD_POLICIES[discard_level]
+    bots = {seat: LevelBot(hand_level, derive_int(game_seed, str(seat)), discard_policy=policy)
+            for seat in Seat}
     game = Game(game_seed, SETTINGS)
     for seat in Seat:
         game.apply(seat, bots[seat].act(game.view(seat)))
     while game.turn is not None:
         seat = game.turn
-        if seat is you and game.discard_count + 1 >= FIRST_NUMBER:
-            found = _table_position(game, you)
+        if game.discard_count + 1 >= FIRST_NUMBER:
+            found = _table_position(game, seat)
             if found is not None:
                 yield found
         game.apply(seat, bots[seat].act(game.view(seat)))
@@ -238,16 +253,22 @@ def find_table_position(seed: str, kind: str, difficulty: Difficulty,
     fallback: tuple[TablePosition, str] | None = None
     for attempt in range(MAX_ATTEMPTS):
         start = random.Random(derive_seed(seed, "start", attempt)).randint(FIRST_NUMBER, 26)
-        found = list(_table_positions(seed, kind, difficulty, attempt))
-        ordered = ([f for f in found if f.position.number >= start]
-                   + [f for f in found if f.position.number < start])
-        for table in ordered:
-            patterns = (table.safest_patterns if kind == "safest" else (table.wait_pattern,))
+        earlier: list[TablePosition] = []
+        for table in _table_positions(seed, kind, difficulty, attempt):
+            if table.position.number < start:
+                earlier.append(table)  # looked at only if nothing comes after the start
+                continue
+            patterns = table.safest_patterns if kind == "safest" else (table.wait_pattern,)
             match = next((p for p in patterns if p in wanted), None)
             if match is not None:
                 return table, match
-            if fallback is None:
-                fallback = (table, patterns[0])
+            fallback = fallback or (table, patterns[0])
+        for table in earlier:
+            patterns = table.safest_patterns if kind == "safest" else (table.wait_pattern,)
+            match = next((p for p in patterns if p in wanted), None)
+            if match is not None:
+                return table, match
+            fallback = fallback or (table, patterns[0])
     if fallback is None:
         raise NoPositionError(f"no usable position in {MAX_ATTEMPTS} games of seed {seed}")
     return fallback

@@ -169,8 +169,8 @@ def test_a_damaged_page_is_found_when_opening(path: Path) -> None:
     for offset in range(2 * page, len(data) - page, page):  # scribble over every later page
         data[offset + 8:offset + 200] = b"\xff" * 192
     path.write_bytes(bytes(data))
-    store, problem = open_progress(path)
-    assert isinstance(store, NullProgress)
+    damaged, problem = open_progress(path)
+    assert isinstance(damaged, NullProgress)
     assert problem is not None and str(path) in problem and "\n" not in problem
 
 
