@@ -17,6 +17,8 @@ from minefield.tui.analysis import analyze_choice
 from minefield.tui.messages import CommandChosen, TurnPassed
 from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
+from minefield.tui.trainer import with_feedback
+from minefield.tui.widgets.danger import DangerPanel, shade
 from minefield.tui.widgets.log import GameLog, log_lines
 from minefield.tui.widgets.panels import (
     DeadWall,
@@ -65,6 +67,8 @@ class PlayScreen(SeatScreen):
         Binding("pageup", "scroll_lower(-1)", "Back up (waits)", show=False),
         Binding("left_square_bracket", "scroll_log(-1)", "Log: earlier lines", show=False),
         Binding("right_square_bracket", "scroll_log(1)", "Log: later lines", show=False),
+        Binding("d", "toggle_danger", "Danger"),
+        Binding("f", "toggle_feedback", "Feedback", show=False),
     ]
 
     def __init__(self, view: PlayerView, names: dict[Seat, str], hold: bool = False,
@@ -94,6 +98,7 @@ class PlayScreen(SeatScreen):
                     yield Label("Pool", classes="row-title", id="pool-label")
                     yield TileRow(POOL_SIZE, parse_tiles(view.own_pool), id="pool")
             yield GameLog(id="log")
+            yield DangerPanel(id="danger")
         # Never focused: the arrow keys move over the pool (PgDn/PgUp scroll this part).
         with VerticalScroll(id="play-lower", can_focus=False):
             yield Static(id="status")
@@ -103,6 +108,7 @@ class PlayScreen(SeatScreen):
 
     def on_mount(self) -> None:
         self.update_view(self.view)
+        self.watch(self.query_one("#pool", TileRow), "cursor", self._show_danger, init=False)
 
     # -- showing the view ------------------------------------------------------------------------
 
@@ -124,8 +130,9 @@ class PlayScreen(SeatScreen):
             mine, row_title(self.names[me], me, len(mine)))
         self.query_one("#their-discards", DiscardRow).show(
             theirs, row_title(self.names[other], other, len(theirs)))
-        self.query_one(GameLog).show(
-            log_lines(view.discards, self.names, {me: view.own_furiten}, view.end))
+        self.query_one(GameLog).show(with_feedback(
+            log_lines(view.discards, self.names, {me: view.own_furiten}, view.end),
+            self._trainer_notes()))
         self.query_one("#info", Static).update(self._info_text(view))
         self.query_one(FuritenPanel).show(view.own_furiten)
         if view.own_furiten is not None and not self._furiten_seen:
@@ -137,6 +144,7 @@ class PlayScreen(SeatScreen):
                 self.notify(f"Your hand can no longer win ({view.own_furiten.tile}, R15).",
                             title="You are furiten", severity="warning")
         self._show_waits(view, theirs)
+        self._show_danger()
         self.set_status(self._status_text(view))
         self.refresh_bindings()
         self.call_after_refresh(self.refresh_bindings)  # "More below" once laid out
@@ -198,6 +206,9 @@ class PlayScreen(SeatScreen):
             return (self.view.my_turn and bool(self._pool)) or None
         if action == "pass_turn":
             return self.hold
+        if action in ("toggle_danger", "toggle_feedback"):
+            trainer = getattr(self.app, "trainer", None)
+            return trainer is not None and trainer.aids
         if action == "scroll_lower":
             lower = self.query_one("#play-lower", VerticalScroll)
             more = lower.scroll_y < lower.max_scroll_y if parameters == (1,) else (
@@ -238,6 +249,37 @@ class PlayScreen(SeatScreen):
         tile = self._pool[self.cursor]
         self.post_message(CommandChosen(self.seat, Discard(tile=str(tile))))
 
+    # -- the defense trainer (its state is the app's: screens come and go behind the curtain)
+
+    def _trainer_notes(self) -> dict[int, str]:
+        trainer = getattr(self.app, "trainer", None)
+        wanted = getattr(getattr(self.app, "preferences", None), "discard_feedback", False)
+        return trainer.notes_of(self.seat) if trainer is not None and wanted else {}
+
+    def _show_danger(self) -> None:
+        """Shade the pool by danger and explain the highlighted tile (overlay on, own turn)."""
+        trainer = getattr(self.app, "trainer", None)
+        report = (trainer.overlay_report(self.view)
+                  if trainer is not None and not self.hold else None)
+        shade(self.query_one("#pool", TileRow), self._pool, report)
+        tile = self._pool[self.cursor] if report is not None and self._pool else None
+        self.query_one(DangerPanel).show(report, tile)
+        self.set_class(report is not None, "-danger")
+
+    def action_toggle_danger(self) -> None:
+        """Danger overlay on or off: each pool tile shaded, the reasons beside the pool."""
+        trainer = getattr(self.app, "trainer", None)
+        if trainer is not None and trainer.aids:
+            trainer.overlay = not trainer.overlay
+            self._show_danger()
+
+    async def action_toggle_feedback(self) -> None:
+        """Feedback after each discard (in the game log) on or off; saved."""
+        await self.app.run_action("app.toggle_feedback")
+        self.query_one(GameLog).show(with_feedback(
+            log_lines(self.view.discards, self.names, {self.seat: self.view.own_furiten},
+                      self.view.end), self._trainer_notes()))
+
     def action_pass_turn(self) -> None:
         """Hot-seat: hand the keyboard to the other player."""
         self.post_message(TurnPassed(self.seat))
@@ -272,5 +314,7 @@ class PlayScreen(SeatScreen):
         self.query_one(FuritenPanel).show(None, hidden=True)
         self.query_one("#waits", WaitPanel).set_parts([])
         self.query_one(GameLog).clear_lines()
+        self.query_one(DangerPanel).clear()
+        shade(self.query_one("#pool", TileRow), [], None)
         self.set_status("")
         self._pool = []

@@ -1,0 +1,179 @@
+"""Reviewing a finished game's defense: each of one seat's discards with the danger it carried
+then, the opponent's hand revealed, and the truth of which tiles would have dealt in.
+
+A review is built from what the game's end reveals (R26): both hands, both pools and discard
+rows, the dora indicator and the rules. Each of the seat's discards becomes a
+:class:`ReviewStep` holding the :class:`~minefield.defense.position.Position` the seat saw
+before it (what the estimators take) and the truth: the pool kinds that would have dealt in
+then (a wait of the opponent's hand, eligible by R14 with that discard's ippatsu R16 or
+houtei R17, the opponent not furiten yet, R13, R15). :func:`assess` adds the danger estimates,
+falling back from the posterior to the fast estimate when the posterior cannot be used.
+
+>>> from minefield.rules.prepared import game_with_hands
+>>> game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z",
+...                        west_pool="4m", dora="2m")
+>>> _ = game.apply(Seat.EAST, {"type": "discard", "tile": "1z"})
+>>> _ = game.apply(Seat.WEST, {"type": "discard", "tile": "4m"})  # East waits on 1m 4m 7m
+>>> review = review_of_game(game, Seat.WEST)
+>>> [(step.number, step.tile, step.dealt_in, step.deal_ins) for step in review.steps]
+[(2, '4m', True, ('4m',))]
+>>> review.opponent_waits
+('1m', '4m', '7m')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from minefield.defense.estimate import estimate
+from minefield.defense.position import DangerReport, Method, Position, PositionError
+from minefield.rules.game import Game, GameEnded, Seat, ron_context
+from minefield.rules.hand import Hand
+from minefield.rules.score import analyze
+from minefield.rules.settings import RuleSettings
+from minefield.rules.tiles import Tile, kind_str, parse_tiles
+
+
+class ReviewError(ValueError):
+    """A game that cannot be reviewed (not finished, tiles that do not add up)."""
+
+
+@dataclass(frozen=True)
+class ReviewStep:
+    """One of the seat's discards: its number in the game (1-34), the tile, the position seen
+    just before it, the pool kinds that would have dealt in then (the truth), whether this
+    discard dealt in, and whether the opponent was already furiten (nothing could deal in)."""
+
+    number: int
+    tile: str
+    position: Position
+    deal_ins: tuple[str, ...]
+    dealt_in: bool
+    opponent_furiten: bool
+
+    def __repr__(self) -> str:
+        return f"ReviewStep(discard {self.number}, <tiles hidden>)"
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """A finished game from one seat's side: the revealed opponent hand and waits, and one
+    step per discard the seat made."""
+
+    seat: Seat
+    end: GameEnded
+    opponent_hand: str | None
+    opponent_waits: tuple[str, ...]
+    steps: tuple[ReviewStep, ...]
+
+    def __repr__(self) -> str:
+        return f"GameReview(seat={self.seat.value}, steps={len(self.steps)})"
+
+
+@dataclass(frozen=True)
+class AssessedStep:
+    """A step with its danger report; ``note`` says why the method is not the one asked."""
+
+    step: ReviewStep
+    report: DangerReport
+    note: str | None = None
+
+    @property
+    def taken(self) -> float:
+        """The estimated danger of the tile discarded."""
+        return self.report.of(self.step.tile).danger
+
+    @property
+    def least(self) -> float:
+        """The least estimated danger the pool offered."""
+        return self.report.safest().danger
+
+
+def review_game(end: GameEnded, discards: Mapping[Seat, Sequence[str]], dora_indicator: str,
+                settings: RuleSettings, seat: Seat) -> GameReview:
+    """The review of ``seat``'s discards in a finished game (its end and both discard rows in
+    the order played). :class:`ReviewError` when the tiles do not make a game."""
+    hand_text = end.hands.get(seat)
+    if hand_text is None:
+        raise ReviewError(f"{seat} never chose a hand: there is nothing to review")
+    try:
+        tiles = tuple(parse_tiles(hand_text) + parse_tiles(end.pools[seat]))
+        hand = Hand.parse(hand_text)
+        indicator = Tile.parse(dora_indicator)
+        rows = {s: tuple(Tile.parse(t) for t in discards.get(s, ())) for s in Seat}
+    except (ValueError, KeyError) as error:
+        raise ReviewError(f"the game's tiles cannot be read: {error}") from None
+    opponent = seat.other
+    opponent_text = end.hands.get(opponent)
+    opponent_hand = Hand.parse(opponent_text) if opponent_text else None
+    furiten = end.furiten.get(opponent)
+    steps = []
+    for index, tile in enumerate(rows[seat]):
+        number = 2 * index + (1 if seat is Seat.EAST else 2)
+        seen = {s: rows[s][:index + (1 if s is Seat.EAST and seat is Seat.WEST else 0)]
+                for s in Seat}
+        try:
+            position = Position(seat=seat, tiles=tiles, hand=hand, dora_indicator=indicator,
+                                discards=seen, settings=settings)
+        except PositionError as error:
+            raise ReviewError(f"discard {number}: {error}") from None
+        frozen = furiten is not None and furiten.discard_number < number
+        deal_ins: tuple[str, ...] = ()
+        if opponent_hand is not None and not frozen:
+            ctx = ron_context(opponent, number, indicator.kind)
+            eligible = {v.tile for v in analyze(opponent_hand, ctx, settings) if v.eligible}
+            deal_ins = tuple(kind_str(k) for k in position.pool_kinds if k in eligible)
+        dealt_in = (end.result == "ron" and end.winner is opponent
+                    and end.discard_number == number)
+        steps.append(ReviewStep(number=number, tile=str(tile), position=position,
+                                deal_ins=deal_ins, dealt_in=dealt_in, opponent_furiten=frozen))
+    return GameReview(seat=seat, end=end, opponent_hand=opponent_text,
+                      opponent_waits=tuple(end.waits.get(opponent, ())), steps=tuple(steps))
+
+
+def review_of_game(game: Game, seat: Seat) -> GameReview:
+    """The review of a finished :class:`~minefield.rules.game.Game` (a replayed record)."""
+    end = game.result
+    if end is None:
+        raise ReviewError("the game has not ended: a review needs both hands revealed")
+    view = game.view(seat)
+    return review_game(end, view.discards, view.dora_indicator, game.settings, seat)
+
+
+def estimate_with_fallback(position: Position, method: Method) -> tuple[DangerReport, str | None]:
+    """``estimate(position, method)``; when the posterior cannot be used (not built yet, or it
+    fails), the fast estimate and a note saying why."""
+    if method == "fast":
+        return estimate(position, "fast"), None
+    try:
+        return estimate(position, method), None
+    except NotImplementedError:
+        note = "the posterior estimate is not available: the fast estimate is used"
+    except Exception as error:  # the posterior is new: a failure must not lose the review
+        note = f"the posterior estimate failed ({type(error).__name__}): the fast one is used"
+    return estimate(position, "fast"), note
+
+
+def assess(review: GameReview, method: Method = "posterior",
+           stop: Callable[[], bool] | None = None) -> Iterator[AssessedStep]:
+    """Each step of ``review`` with its danger report, in order (a generator, so that a caller
+    can show them as they come; ``stop`` ends it early). Once the posterior has failed, the
+    fast estimate is used for the remaining steps."""
+    for step in review.steps:
+        if stop is not None and stop():
+            return
+        report, note = estimate_with_fallback(step.position, method)
+        if note is not None:
+            method = "fast"
+        yield AssessedStep(step, report, note)
+
+
+def totals(steps: Sequence[AssessedStep]) -> tuple[float, float]:
+    """The danger taken over these steps and the least that could have been taken (sums of
+    chances: the expected number of deal-ins)."""
+    return sum(s.taken for s in steps), sum(s.least for s in steps)
+
+
+__all__ = ["AssessedStep", "GameReview", "ReviewError", "ReviewStep", "assess",
+           "estimate_with_fallback", "review_game", "review_of_game", "totals"]

@@ -1,0 +1,187 @@
+"""The defense trainer inside the game: the danger overlay, feedback after each discard, and the
+progress of practice games (no Textual here; the app owns one :class:`Trainer`).
+
+What the trainer shows is computed from one seat's own view only (R26): the fast danger
+estimate of :mod:`minefield.defense.estimate` for the position that seat is in. The aids are
+offered only when the session's traits allow them (practice; hot-seat when both players agreed;
+never a network game). The progress store is opened once, when first needed; a store that
+cannot be used is reported once and the game goes on without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from minefield.defense.estimate import estimate, feedback
+from minefield.defense.position import DangerReport, Position, PositionError
+from minefield.defense.progress import (
+    DiscardRecord,
+    GameRecord,
+    Progress,
+    ProgressError,
+    Result,
+    open_progress,
+)
+from minefield.rules.game import GameEnded, PlayerView, Seat
+from minefield.rules.tiles import Tile, kind_str
+from minefield.session.base import SessionTraits
+
+#: Feedback lines go into the game log under the discard they are about.
+FEEDBACK_PREFIX = "   "
+
+Notify = Callable[[str], None]
+
+
+def with_feedback(lines: Sequence[str], notes: Mapping[int, str]) -> list[str]:
+    """The game log's lines with each feedback note under its discard's line (the lines of
+    :func:`minefield.tui.widgets.log.log_lines` start with the discard number).
+
+    >>> with_feedback(["1 You [b]5p[/]", " 2 Bot 1z"], {1: "5p: 14%"})
+    ['1 You [b]5p[/]', '[dim]   5p: 14%[/]', ' 2 Bot 1z']
+    """
+    if not notes:
+        return list(lines)
+    out = []
+    for line in lines:
+        out.append(line)
+        head = line.split(maxsplit=1)[0] if line.strip() else ""
+        if head.isdigit() and int(head) in notes:
+            out.append(f"[dim]{FEEDBACK_PREFIX}{escape_markup(notes[int(head)])}[/]")
+    return out
+
+
+def escape_markup(text: str) -> str:
+    """``text`` safe inside Textual markup (reasons hold no brackets today; this keeps it so)."""
+    return text.replace("[", "\\[")
+
+
+class Trainer:
+    """The trainer's state over the games of one app.
+
+    ``overlay`` (the danger shading and reasons panel) stays as the player left it from game to
+    game; it shows only while the session allows aids. Feedback lines and the discards of the
+    current game are kept per seat (hot-seat screens come and go behind the curtain).
+    """
+
+    def __init__(self) -> None:
+        self.overlay = False
+        self.aids = False
+        self.mode = ""
+        self.local_seats: tuple[Seat, ...] = ()
+        self.notes: dict[Seat, dict[int, str]] = {}
+        self.discards: dict[Seat, list[DiscardRecord]] = {}
+        self._reports: dict[tuple[Seat, int], DangerReport] = {}
+        self._recorded: set[str] = set()
+        self._progress: Progress | None = None
+        self._problem_told = False
+
+    def __repr__(self) -> str:
+        return f"Trainer(aids={self.aids}, overlay={self.overlay}, <tiles hidden>)"
+
+    # -- games -------------------------------------------------------------------------------
+
+    def new_game(self, traits: SessionTraits, local_seats: tuple[Seat, ...]) -> None:
+        """A game starts: whether aids are allowed, and nothing kept from the last one."""
+        self.aids = traits.trainer_aids
+        self.mode = traits.mode
+        self.local_seats = local_seats
+        self.notes = {seat: {} for seat in local_seats}
+        self.discards = {seat: [] for seat in local_seats}
+        self._reports = {}
+
+    def report_for(self, view: PlayerView) -> DangerReport | None:
+        """The fast danger report of ``view``'s seat about to discard (None when aids are not
+        allowed or the seat is not to discard)."""
+        if not self.aids or not view.my_turn or view.own_hand is None:
+            return None
+        key = (view.seat, view.discards_made)
+        report = self._reports.get(key)
+        if report is None:
+            try:
+                report = estimate(Position.from_view(view), "fast")
+            except PositionError:
+                return None
+            self._reports = {key: report}  # only the position on the table is kept
+        return report
+
+    def overlay_report(self, view: PlayerView) -> DangerReport | None:
+        """The report the overlay shows now (None: the overlay is off or not allowed)."""
+        return self.report_for(view) if self.overlay else None
+
+    def discarding(self, view: PlayerView, tile: str) -> str | None:
+        """A local seat discards ``tile``: keep the danger it took (for the progress) and its
+        feedback line, which is returned (None when there is no estimate)."""
+        if view.seat not in self.discards:
+            return None
+        report = self.report_for(view)
+        if report is None:
+            return None
+        try:
+            tile = kind_str(Tile.parse(tile).kind)  # a red five is its kind (0p is 5p)
+            taken = report.of(tile).danger
+        except (KeyError, ValueError):
+            return None
+        number = view.discards_made + 1
+        kept = self.discards[view.seat]
+        if kept and kept[-1].number >= number:
+            return None  # the same discard sent twice (it will be rejected)
+        kept.append(DiscardRecord(number=number, tile=tile, danger=taken,
+                                  least_danger=report.safest().danger))
+        line = feedback(report, tile)
+        self.notes[view.seat][number] = line
+        return line
+
+    def notes_of(self, seat: Seat) -> dict[int, str]:
+        """The feedback lines of ``seat``'s discards, by discard number."""
+        return self.notes.get(seat, {}) if self.aids else {}
+
+    # -- progress ----------------------------------------------------------------------------
+
+    def progress(self, tell: Notify) -> Progress:
+        """The progress store, opened once; a problem with it is told once."""
+        if self._progress is None:
+            self._progress, problem = open_progress()
+            if problem:
+                self._tell_once(tell, problem)
+        return self._progress
+
+    def _tell_once(self, tell: Notify, problem: str) -> None:
+        if not self._problem_told:
+            self._problem_told = True
+            tell(f"Your progress is not saved: {problem}")
+
+    def game_ended(self, end: GameEnded, tell: Notify) -> bool:
+        """A practice game ended: record it with the player's discards (once per game).
+        Returns True when it was recorded."""
+        if self.mode != "practice" or len(self.local_seats) != 1 or end.seed in self._recorded:
+            return False
+        self._recorded.add(end.seed)
+        seat = self.local_seats[0]
+        result: Result = "draw"
+        points = 0
+        if end.result == "ron" and end.winner is not None and end.value is not None:
+            won = end.winner is seat
+            result = "won" if won else "lost"
+            points = end.value.points if won else -end.value.points
+        discards = list(self.discards.get(seat, []))
+        if result == "lost" and discards and discards[-1].number == end.discard_number:
+            last = discards[-1]
+            discards[-1] = DiscardRecord(number=last.number, tile=last.tile, danger=last.danger,
+                                         least_danger=last.least_danger, dealt_in=True)
+        store = self.progress(tell)
+        try:
+            store.record_game(GameRecord(mode="practice", seat=seat.value, result=result,
+                                         points=points, seed=end.seed), discards)
+        except ProgressError as error:
+            self._tell_once(tell, str(error))
+            return False
+        return True
+
+    def close(self) -> None:
+        """Close the progress store (the app is leaving)."""
+        if self._progress is not None:
+            self._progress.close()
+            self._progress = None
+
+
+__all__ = ["Trainer", "with_feedback"]

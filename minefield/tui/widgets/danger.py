@@ -1,0 +1,94 @@
+"""The defense trainer's danger overlay: pool tiles shaded by danger, and a side panel with the
+highlighted tile's chance and reasons (:mod:`minefield.defense.estimate`).
+
+The shading is a CSS class per tile (``-danger-safe``, ``-danger-low``, ``-danger-mid``,
+``-danger-high``, styled in the stylesheet); the panel always writes the percentage too, so
+colour is never the only cue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.markup import escape
+from textual.widgets import Static
+
+from minefield.defense.estimate import percent
+from minefield.defense.position import DangerReport
+from minefield.rules.tiles import Tile, kind_str
+from minefield.tui.widgets.tiles import TileRow
+
+DANGER_CLASSES = ("-danger-safe", "-danger-low", "-danger-mid", "-danger-high")
+#: The upper bounds of the low and mid shades (chances of dealing in now).
+LOW, MID = 0.05, 0.15
+#: How many of the safest tiles the panel lists.
+SAFEST_SHOWN = 3
+
+
+def danger_class(chance: float) -> str:
+    """The shade of a chance: safe (0), low (under 5%), mid (under 15%) or high.
+
+    >>> [danger_class(c) for c in (0.0, 0.02, 0.1, 0.3)]
+    ['-danger-safe', '-danger-low', '-danger-mid', '-danger-high']
+    """
+    if chance <= 0:
+        return DANGER_CLASSES[0]
+    if chance < LOW:
+        return DANGER_CLASSES[1]
+    return DANGER_CLASSES[2] if chance < MID else DANGER_CLASSES[3]
+
+
+def shade(row: TileRow, tiles: Sequence[Tile], report: DangerReport | None) -> None:
+    """Shade each tile of ``row`` by its danger in ``report`` (None: no shading)."""
+    for index in range(row.capacity):
+        wanted = None
+        if report is not None and index < len(tiles):
+            try:
+                wanted = danger_class(report.of(kind_str(tiles[index].kind)).danger)
+            except KeyError:
+                wanted = None
+        for css_class in DANGER_CLASSES:
+            row.mark(index, css_class, css_class == wanted)
+
+
+def danger_lines(report: DangerReport, tile: Tile | None) -> list[str]:
+    """The panel's text (markup): the highlighted tile's chance, expected loss and reasons,
+    then the safest tiles of the pool."""
+    lines = [f"[b]Danger[/] [dim]({report.method} estimate)[/]"]
+    if tile is not None:
+        try:
+            entry = report.of(kind_str(tile.kind))
+        except KeyError:
+            entry = None
+        if entry is not None:
+            loss = f" · loses {entry.loss} on average" if entry.loss else ""
+            lines.append(f"[b]{entry.tile} {percent(entry.danger)}[/]{loss}")
+            lines.extend(f"· {escape(reason)}" for reason in entry.reasons)
+    ranked = sorted(report.tiles, key=lambda t: (t.danger, t.loss))[:SAFEST_SHOWN]
+    lines.append("Safest: " + " · ".join(f"{t.tile} {percent(t.danger)}" for t in ranked))
+    return lines
+
+
+class DangerPanel(VerticalScroll, can_focus=False):
+    """The reasons beside the pool while the overlay is on. It never takes the focus (the
+    arrows belong to the tiles)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="danger-text")
+
+    def show(self, report: DangerReport | None, tile: Tile | None) -> None:
+        """Show ``report`` for the highlighted ``tile`` (None: empty)."""
+        text = "\n".join(danger_lines(report, tile)) if report is not None else ""
+        self.query_one("#danger-text", Static).update(text)
+
+    def clear(self) -> None:
+        """Empty the panel (hot-seat curtain)."""
+        self.show(None, None)
+
+    def __repr__(self) -> str:
+        return "DangerPanel(<tiles hidden>)"
+
+
+__all__ = ["DANGER_CLASSES", "DangerPanel", "danger_class", "danger_lines", "shade"]
