@@ -13,21 +13,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from minefield.cli.common import Subparsers
-from minefield.defense.progress import (
-    DefenseStats,
-    DrillStats,
-    ProgressError,
-    ProgressSummary,
-    open_progress,
-    progress_path,
-)
 from minefield.records.paths import DATA_ENV
+
+if TYPE_CHECKING:
+    from minefield.defense.progress import DefenseStats, DrillStats, ProgressSummary
 
 COMMANDS = ("stats",)
 BAR_WIDTH = 20
@@ -61,6 +57,9 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``stats``; the exit status (1 when the progress file cannot be read)."""
+    # SQLite loads only for this command, not at every start of ``minefield``.
+    from minefield.defense.progress import ProgressError, open_progress, progress_path
+
     path: Path = args.file if args.file is not None else progress_path()
     store, problem = open_progress(path, read_only=True)
     if problem is not None:

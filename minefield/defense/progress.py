@@ -34,10 +34,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from minefield.records.paths import data_dir
 from minefield.records.writer import ensure_folder
+
+if TYPE_CHECKING:
+    from minefield.defense.position import Method
+    from minefield.rules.game import Game, Seat
 
 PROGRESS_FILE = "progress.sqlite3"
 FILE_MODE = 0o600
@@ -625,6 +629,47 @@ class ProgressStore:
         self._db.close()
 
 
+def review_game(game: Game, seat: Seat, mode: str, method: Method = "fast"
+                ) -> tuple[GameRecord, list[DiscardRecord]]:
+    """What :meth:`ProgressStore.record_game` saves for ``seat`` of a finished ``game``: the
+    result and points, and each of the seat's discards with the estimated danger it took and
+    the least the pool offered then (:func:`minefield.defense.estimate.estimate`).
+
+    The game is replayed from its deal and commands, so each estimate sees exactly what the
+    seat saw at that discard (R26). Raises ValueError for a game that has not ended.
+    """
+    # The engine and the estimators load only here: ``minefield stats`` and the CLI's start
+    # need none of them.
+    from minefield.defense.estimate import estimate
+    from minefield.defense.position import Position
+    from minefield.rules.game import Discard, Game
+    from minefield.rules.tiles import Tile, kind_str
+
+    end = game.result
+    if end is None:
+        raise ValueError("the game has not ended: there is nothing to record yet")
+    replay = Game(game.seed, game.settings, deal=game.deal)
+    discards: list[DiscardRecord] = []
+    for actor, command in game.commands:
+        if actor is seat and isinstance(command, Discard):
+            report = estimate(Position.from_view(replay.view(seat)), method)
+            tile = Tile.parse(command.tile)
+            chosen = report.of(kind_str(tile.kind))
+            number = replay.discard_count + 1
+            discards.append(DiscardRecord(
+                number=number, tile=command.tile, danger=chosen.danger,
+                least_danger=report.safest().danger,
+                dealt_in=end.winner is seat.other and end.discard_number == number))
+        replay.apply(actor, command)
+    points = end.value.points if end.value is not None else 0
+    result: Result = ("draw" if end.winner is None
+                      else "won" if end.winner is seat else "lost")
+    record = GameRecord(mode=mode, seat=str(seat), result=result,
+                        points=points if result == "won" else -points if result == "lost"
+                        else 0, seed=game.seed)
+    return record, discards
+
+
 def open_progress(path: Path | None = None, *, read_only: bool = False,
                   timeout: float = LOCK_TIMEOUT) -> tuple[Progress, str | None]:
     """The progress store at ``path`` (default :func:`progress_path`) and the problem to show.
@@ -651,5 +696,5 @@ __all__ = [
     "EMPTY_SUMMARY", "FILE_MODE", "MIGRATIONS", "PROGRESS_FILE", "SCHEMA_VERSION",
     "DefenseStats", "DiscardRecord", "DrillRecord", "DrillStats", "GameRecord", "NullProgress",
     "Progress", "ProgressError", "ProgressStore", "ProgressSummary", "open_progress",
-    "progress_path", "utc_now", "week_of",
+    "progress_path", "review_game", "utc_now", "week_of",
 ]

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from minefield.bots.levels import make_bot
+from minefield.bots.simulate import play_game
 from minefield.defense.progress import (
     FILE_MODE,
     PROGRESS_FILE,
@@ -23,8 +25,10 @@ from minefield.defense.progress import (
     ProgressStore,
     open_progress,
     progress_path,
+    review_game,
     week_of,
 )
+from minefield.rules.game import Game, Seat
 
 MONDAY = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)  # ISO week 2026-W48
 
@@ -277,3 +281,34 @@ def test_stats_survive_a_kill_mid_write(path: Path) -> None:
     assert all(counts[game_id] == 17 for game_id in ids)  # no game is half written
     assert store.record_game(game("won", 8000, MONDAY)) == max(ids) + 1
     store.close()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_review_game_records_each_discard_of_the_seat(path: Path, seed: int) -> None:
+    """The record of a bot game: R13 (a loss is a deal-in on the seat's own discard), the
+    seat's 17 or fewer discards (R10), each with the danger taken and the least available."""
+    game = Game(seed)
+    end = play_game(game, make_bot("normal", 1), make_bot("strong", 2))
+    for seat in Seat:
+        record, discards = review_game(game, seat, "practice")
+        own = [c for s, c in game.commands if s is seat and c.type == "discard"]
+        assert [d.tile for d in discards] == [c.tile for c in own]
+        assert all(d.danger is not None and d.least_danger is not None
+                   and d.least_danger <= d.danger for d in discards)
+        if end.winner is None:
+            assert record.result == "draw" and record.points == 0
+        elif end.winner is seat:
+            assert record.result == "won" and end.value is not None
+            assert record.points == end.value.points and not any(d.dealt_in for d in discards)
+        else:
+            assert record.result == "lost" and record.dealt_in
+            assert [d.number for d in discards if d.dealt_in] == [end.discard_number]
+        store = store_at(path)
+        game_id = store.record_game(record, discards)
+        assert store.summary().overall.discards >= len(discards) and game_id >= 1
+        store.close()
+
+
+def test_review_game_needs_a_finished_game() -> None:
+    with pytest.raises(ValueError, match="has not ended"):
+        review_game(Game(1), Seat.EAST, "practice")
