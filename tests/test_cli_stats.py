@@ -74,7 +74,7 @@ def test_json_summary(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     printed = json.loads(capsys.readouterr().out)
     assert printed["empty"] is False
     assert printed["overall"]["deal_in_rate"] == 0.5
-    assert printed["recent"]["label"] == "last 1 games" and printed["recent"]["won"] == 1
+    assert printed["recent"]["label"] == "last game" and printed["recent"]["won"] == 1
     assert [w["label"] for w in printed["weeks"]] == ["2026-W48"]
     assert printed["drills"] == [{"kind": "safest", "label": "all", "attempts": 1,
                                   "correct": 1, "accuracy": 1.0, "mean_score": 1.0}]

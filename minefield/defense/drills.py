@@ -142,11 +142,16 @@ class Drill:
     number: int | None = None
     context: WinContext | None = None
     tiles: tuple[Tile, ...] | None = None
+    custom: str | None = None
     _secret: _Secret = field(default=_Secret("plain"), repr=False)
 
     @property
     def id(self) -> str:
-        """``kind:difficulty:target:seed`` (target ``*`` when none was asked)."""
+        """``kind:difficulty:target:seed`` (target ``*`` when none was asked), or for a
+        question of your own (:func:`make_mangan_drill`)
+        ``is_mangan:custom:hand:wait:seat:number:indicator``."""
+        if self.custom is not None:
+            return self.custom
         return f"{self.kind}:{self.difficulty}:{self.target or '*'}:{self.seed}"
 
 
@@ -251,8 +256,14 @@ def make_drill(kind: str, seed: int | str, difficulty: str = "intermediate",
 
 
 def drill_from_id(drill_id: str) -> Drill:
-    """Rebuild a drill from its :attr:`Drill.id`; :class:`DrillError` for a malformed one."""
+    """Rebuild a drill from its :attr:`Drill.id` (as the progress file stores it);
+    :class:`DrillError` for a malformed one."""
     parts = drill_id.split(":")
+    if len(parts) == 7 and parts[:2] == ["is_mangan", "custom"]:
+        hand, wait, seat, number, indicator = parts[2:]
+        if not number.isdigit():
+            raise DrillError(f"{drill_id!r}: the discard number {number!r} is not a number")
+        return make_mangan_drill(hand, wait, seat, int(number), indicator)
     if len(parts) != 4:
         raise DrillError(f"{drill_id!r} is not a drill id (kind:difficulty:pattern:seed)")
     kind, difficulty, target, seed = parts
@@ -281,7 +292,7 @@ def _mangan_drill(level: Difficulty, seed: str, target: str | None) -> Drill:
 
 
 def _mangan_drill_of(question: ManganQuestion, level: Difficulty, seed: str,
-                     target: str | None) -> Drill:
+                     target: str | None, custom: str | None = None) -> Drill:
     ctx = question.context
     dora = Tile(ctx.dora_indicator) if ctx.dora_indicator is not None else Tile(0)
     situation = []
@@ -297,7 +308,7 @@ def _mangan_drill_of(question: ManganQuestion, level: Difficulty, seed: str,
     return Drill(kind="is_mangan", difficulty=level, seed=seed, target=target, prompt=prompt,
                  seat=question.seat, dora_indicator=dora, hand=question.hand,
                  wait=kind_str(question.wait), number=question.number, context=ctx,
-                 _secret=_Secret(question.pattern, mangan=question))
+                 custom=custom, _secret=_Secret(question.pattern, mangan=question))
 
 
 def make_mangan_drill(hand: str, wait: str, seat: Seat | str, number: int,
@@ -323,9 +334,9 @@ def make_mangan_drill(hand: str, wait: str, seat: Seat | str, number: int,
         raise DrillError(f"{kind_str(win)} does not complete {parsed} (R12)")
     pattern = mangan_pattern(parsed, win, ctx, value)
     question = ManganQuestion(winner, parsed, win, number, ctx, value, pattern)
-    seed = derive_seed(parse_seed(0), "custom", str(parsed), win, str(winner), number,
-                       indicator.kind)
-    return _mangan_drill_of(question, "intermediate", seed, None)
+    custom = f"is_mangan:custom:{parsed}:{kind_str(win)}:{winner}:{number}:{indicator}"
+    seed = derive_seed(parse_seed(0), custom)
+    return _mangan_drill_of(question, "intermediate", seed, None, custom)
 
 
 def _hand_drill(level: Difficulty, seed: str, target: str | None) -> Drill:

@@ -602,7 +602,9 @@ class ProgressStore:
             discards.setdefault(row["game_id"], []).append(row)
         overall = _defense_stats("all games", games, discards)
         recent_games = games[-last_games:] if last_games > 0 else []
-        recent = _defense_stats(f"last {len(recent_games)} games", recent_games, discards)
+        count = len(recent_games)
+        label = "last game" if count == 1 else f"last {count} games"
+        recent = _defense_stats(label, recent_games, discards)
         by_week: dict[str, list[sqlite3.Row]] = {}
         for game in games:
             by_week.setdefault(week_of(_parse_time(game["played_at"])), []).append(game)

@@ -227,6 +227,7 @@ def test_read_wait_is_graded_by_precision_and_recall() -> None:
 def test_is_mangan_is_graded_exactly(hand: str, wait: str, seat: str, number: int,
                                      indicator: str, allowed: bool, pattern: str) -> None:
     drill = make_mangan_drill(hand, wait, seat, number, indicator)
+    assert drill_from_id(drill.id) == drill
     value = score_win(Hand.parse(hand), kind_from_str(wait), drill.context)  # type: ignore[arg-type]
     assert value is not None and value.eligible is allowed
     right, wrong = answer_is_mangan(drill, allowed), answer_is_mangan(drill, not allowed)
@@ -308,6 +309,8 @@ def test_bad_drill_requests_say_what_is_wrong() -> None:
         make_drill("safest", 1, "expert", "kiriage")
     with pytest.raises(DrillError, match="not a drill id"):
         drill_from_id("safest:1")
+    with pytest.raises(DrillError, match="'x' is not a number"):
+        drill_from_id(f"is_mangan:custom:{PINFU}:5s:east:x:1m")
     with pytest.raises(DrillError, match="is_mangan drill, not a safest one"):
         answer_safest(make_mangan_drill(PINFU, "5s", "east", 10, "1m"), "1m")
 
