@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -428,7 +429,11 @@ def _check_file(path: Path) -> bool:
 
 
 class ProgressStore:
-    """An open progress file (see the module docstring). Use :func:`open_progress`."""
+    """An open progress file (see the module docstring). Use :func:`open_progress`.
+
+    One store may be shared by the threads of an app (a worker recording a game while a
+    screen reads the summary): its calls take turns.
+    """
 
     def __init__(self, path: Path, *, read_only: bool = False, timeout: float = LOCK_TIMEOUT,
                  now: Callable[[], datetime] = utc_now) -> None:
@@ -441,6 +446,7 @@ class ProgressStore:
         self.problem: str | None = None
         self.read_only = read_only
         self._now = now
+        self._lock = threading.Lock()  # one connection, shared by the app's threads
         exists = _check_file(path)
         if read_only and not exists:
             raise ProgressError(f"{path}: no progress recorded yet")
@@ -519,17 +525,18 @@ class ProgressStore:
         if self.read_only:
             raise ProgressError(f"{self.path}: opened read-only: progress is not saved")
         db = self._db
-        try:
-            db.execute("BEGIN IMMEDIATE")
+        with self._lock:
             try:
-                result = action(db)
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as error:
-            raise _described(self.path, error) from None
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    result = action(db)
+                    db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as error:
+                raise _described(self.path, error) from None
         return result
 
     def record_game(self, game: GameRecord, discards: Sequence[DiscardRecord] = ()) -> int:
@@ -575,7 +582,8 @@ class ProgressStore:
 
     def _rows(self, query: str, parameters: Sequence[Any] = ()) -> list[sqlite3.Row]:
         try:
-            return self._db.execute(query, parameters).fetchall()
+            with self._lock:
+                return self._db.execute(query, parameters).fetchall()
         except sqlite3.Error as error:
             raise _described(self.path, error) from None
 
@@ -628,7 +636,8 @@ class ProgressStore:
 
     def close(self) -> None:
         """Close the file."""
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
 
 def review_game(game: Game, seat: Seat, mode: str, method: Method = "fast"

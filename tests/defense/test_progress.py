@@ -6,6 +6,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -312,3 +313,21 @@ def test_review_game_records_each_discard_of_the_seat(path: Path, seed: int) -> 
 def test_review_game_needs_a_finished_game() -> None:
     with pytest.raises(ValueError, match="has not ended"):
         review_game(Game(1), Seat.EAST, "practice")
+
+
+def test_threads_share_one_store(path: Path) -> None:
+    store = store_at(path)
+
+    def write(kind: str) -> None:
+        for n in range(25):
+            store.record_drill(DrillRecord(kind, "beginner", str(n), True, 1.0, "plain"))
+            store.summary()
+
+    threads = [threading.Thread(target=write, args=(kind,)) for kind in ("safest", "is_mangan")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert {(d.kind, d.attempts) for d in store.summary().drills} == {
+        ("safest", 25), ("is_mangan", 25)}
+    store.close()
