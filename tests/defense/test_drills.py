@@ -3,12 +3,23 @@ before the answer, and scheduled so that missed patterns come back first."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from minefield.defense._drill_positions import TablePosition, is_suji, no_chance_from_own
+from minefield.bots.discards import DiscardSituation
+from minefield.bots.hands import DealtTiles, HandChoice, choose_best, choose_most_live
+from minefield.bots.levels import make_bot
+from minefield.defense._drill_positions import (
+    TablePosition,
+    is_suji,
+    no_chance_from_own,
+    suji_partners,
+    trap_discard,
+)
 from minefield.defense.drills import (
     BOX_INTERVALS,
     KINDS,
@@ -27,10 +38,10 @@ from minefield.defense.drills import (
 )
 from minefield.defense.estimate import estimate
 from minefield.defense.progress import DrillRecord, ProgressStore
-from minefield.rules.game import Discard, Game
+from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.hand import Hand
 from minefield.rules.score import score_win
-from minefield.rules.tiles import kind_from_str, kind_str
+from minefield.rules.tiles import Tile, kind_from_str, kind_str
 
 #: A pinfu tanyao hand waiting on 2s-5s (ryanmen 34s): riichi, tanyao, pinfu = 3 han 30 fu.
 PINFU = "234m456p678s34s55p"
@@ -166,6 +177,39 @@ def test_safest_patterns_are_in_the_position(pattern: str, difficulty: str, seed
         own = [sum(1 for t in position.tiles if t.kind == k) for k in range(34)]
         assert any(no_chance_from_own(k, own) and k not in known and k not in table.deal_ins
                    for k in position.pool_kinds)
+
+
+@pytest.mark.parametrize(("difficulty", "policy"), [
+    ("beginner", choose_most_live), ("intermediate", choose_most_live), ("expert", choose_best)])
+def test_the_difficulty_chooses_the_bot_that_built_the_opponents_hand(
+        difficulty: str, policy: Callable[[DealtTiles], HandChoice]) -> None:
+    drill = make_drill("read_wait", 3, difficulty)
+    table = table_of(drill)
+    deal = DealtTiles.from_view(Game(table.game_seed).view(drill.seat.other))
+    assert Hand.parse(deal.hand_tiles(policy(deal).hand)) == table.opponent_hand
+
+
+def test_the_expert_opponent_lays_suji_traps() -> None:
+    """While not furiten, the expert discards a tile three steps from one of its own waits
+    when it has one (never a wait itself, R15a), so that the wait looks like suji."""
+    rng = random.Random(0)
+    laid = 0
+    for seed in range(3):
+        game = Game(seed)
+        bots = {seat: make_bot("strong", seed) for seat in Seat}
+        for seat in Seat:
+            game.apply(seat, bots[seat].act(game.view(seat)))
+        while game.turn is not None:
+            seat = game.turn
+            table = DiscardSituation.from_view(game.view(seat))
+            tile = Tile.parse(trap_discard(table, rng).tile)
+            lures = {t.kind for t in table.allowed() if t.kind not in table.own_waits
+                     and any(t.kind in suji_partners(w) for w in table.own_waits)}
+            if table.seat_view.own_furiten is None and lures:
+                assert tile.kind in lures
+                laid += 1
+            game.apply(seat, Discard(tile=str(tile)))
+    assert laid > 0
 
 
 def test_reading_helpers() -> None:
