@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from minefield.cli import analyze, bots, danger, game, network, records, ssh_entry, stats
+from minefield.cli import analyze, bots, danger, game, network, records, review, ssh_entry, stats
 from minefield.cli.common import UsageError
 
 DESCRIPTION = ("Minefield mahjong in the terminal: the two-player riichi variant from Kaiji. "
@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     network.add_parsers(sub)
     ssh_entry.add_parser(sub)
     stats.add_parser(sub)
+    review.add_parser(sub)
     return parser
 
 
@@ -58,6 +59,8 @@ def _run(args: argparse.Namespace) -> int:
         return ssh_entry.run(args)
     if args.command in stats.COMMANDS:
         return stats.run(args)
+    if args.command in review.COMMANDS:
+        return review.run(args)
     return game.run(args)
 
 

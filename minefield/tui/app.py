@@ -25,8 +25,9 @@ from textual.worker import WorkerFailed
 
 from minefield.bots import make_bot
 from minefield.bots.base import Bot, Level
+from minefield.defense.review import ReviewError, review_game
 from minefield.records.paths import records_dir
-from minefield.rules.game import Seat
+from minefield.rules.game import Discard, Seat
 from minefield.rules.seed import derive_int, parse_seed, random_seed
 from minefield.rules.settings import RuleSettings, SettingsError
 from minefield.session import LocalSession, SeatFailed, Session
@@ -57,9 +58,12 @@ from minefield.tui.screens.help import HelpScreen, keys_markdown
 from minefield.tui.screens.menu import MenuScreen, NewGameScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen, RunningScore
+from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.screens.settings import SettingsScreen
+from minefield.tui.screens.stats import StatsScreen
 from minefield.tui.table import TableController
 from minefield.tui.textual_private import default_exception_handler
+from minefield.tui.trainer import Trainer
 from minefield.tui.widgets.tiles import TileWidget
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -79,6 +83,7 @@ class GameRequest:
     level: Level | None = None
     seat: Seat | None = None
     rules: str | None = None
+    aids: bool = False  # hot-seat: both players agreed to the defense trainer's aids
 
 
 class MinefieldApp(App[int]):
@@ -124,6 +129,7 @@ class MinefieldApp(App[int]):
         self._recovery = RecoveryCounter()
         self._quit_question: ConfirmScreen | None = None
         self.errors: list[str] = []
+        self.trainer = Trainer()  # the defense trainer: overlay, feedback, progress
 
     # -- start-up --------------------------------------------------------------------------------
 
@@ -182,13 +188,15 @@ class MinefieldApp(App[int]):
                 human=request.seat, settings=settings, think_seconds=self.think_seconds,
                 record_to=folder, on_failure=self._seat_failed)
         else:
-            session = LocalSession.hotseat(seed, settings, record_to=folder)
+            session = LocalSession.hotseat(seed, settings, record_to=folder,
+                                           trainer_aids=request.aids)
         await self.play(session)
 
     async def play(self, session: Session) -> None:
         """Play ``session`` here (a local game, or a network game with the same screens)."""
         await self._leave_game()
         self._recovery.reset()
+        self.trainer.new_game(session.traits, session.local_seats)
         self.table = TableController(self, session, lambda: self._hint_source(session))
         await self.table.start()
 
@@ -230,10 +238,15 @@ class MinefieldApp(App[int]):
     async def on_session_update(self, message: SessionUpdate) -> None:
         if message.table is self.table and self.table is not None:
             await self.table.update(message.update)
+            if self.table.ready and (end := self.table.first_view().end) is not None:
+                self.trainer.game_ended(end, self._tell_progress_problem)
 
     async def on_command_chosen(self, message: CommandChosen) -> None:
         if self.table is None:
             return
+        table = self.table.tables.get(message.seat)
+        if isinstance(message.command, Discard) and table is not None:
+            self.trainer.discarding(table.view, message.command.tile)
         try:
             await self.table.session.send(message.seat, message.command)
         except Exception as error:
@@ -271,7 +284,7 @@ class MinefieldApp(App[int]):
     async def on_game_chosen(self, message: GameChosen) -> None:
         self.scores = RunningScore()
         await self.start_game(GameRequest(message.mode, level=message.level, seat=message.seat,
-                                          rules=message.rules))
+                                          rules=message.rules, aids=message.aids))
 
     async def on_menu_requested(self, message: MenuRequested) -> None:
         await self._leave_game()
@@ -291,6 +304,7 @@ class MinefieldApp(App[int]):
             ("Playing (type a tile such as 5p to select it)", PlayScreen.BINDINGS),
             ("Hot-seat curtain", CurtainScreen.BINDINGS),
             ("Result", ResultScreen.BINDINGS),
+            ("Defense review", ReviewScreen.BINDINGS),
             ("Menu", MenuScreen.BINDINGS),
             ("New game (the menu's form)", NewGameScreen.BINDINGS),
             ("Everywhere", [*self.BINDINGS, Binding("ctrl+p", "command_palette",
@@ -303,6 +317,42 @@ class MinefieldApp(App[int]):
         if isinstance(self.screen, SettingsScreen):
             return
         self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
+
+    # -- the defense trainer -------------------------------------------------------------------
+
+    def _tell_progress_problem(self, problem: str) -> None:
+        self.notify(problem, title="Progress", severity="warning", timeout=10, markup=False)
+
+    def action_toggle_feedback(self) -> None:
+        """Feedback after each of your discards (in the game log) on or off; saved."""
+        on = not self.preferences.discard_feedback
+        self._apply_preferences(self.preferences.model_copy(update={"discard_feedback": on}))
+        self.notify(f"Feedback after each discard: {'on' if on else 'off'}.", markup=False)
+
+    async def action_review_game(self) -> None:
+        """Review the finished game's defense: each discard with its danger, the opponent's
+        hand revealed (the local seats; hot-seat: both)."""
+        table = self.table
+        if table is None or not table.ready or table.first_view().end is None:
+            return
+        reviews = {}
+        for seat in table.session.local_seats:
+            view = table.tables[seat].view
+            if view.end is not None:
+                try:
+                    reviews[seat] = review_game(view.end, view.discards, view.dora_indicator,
+                                                table.session.settings, seat)
+                except ReviewError as error:
+                    self.notify(str(error), title="Review", severity="error", markup=False)
+                    return
+        if reviews and not isinstance(self.screen, ReviewScreen):
+            await self.push_screen(ReviewScreen(reviews, "posterior", table.names()))
+
+    async def action_stats(self) -> None:
+        """The trainer's progress: games, deal-ins, danger over time, drills."""
+        if not isinstance(self.screen, StatsScreen):
+            store = self.trainer.progress(self._tell_progress_problem)
+            await self.push_screen(StatsScreen(store.summary()))
 
     async def action_menu(self) -> None:
         """Back to the menu (asks first while a game is on)."""
@@ -347,6 +397,8 @@ class MinefieldApp(App[int]):
         it would write the screen to disk, hidden tiles included."""
         yield SystemCommand("Settings", "Tile style, theme, hint, bot level, rules",
                             self.action_settings)
+        yield SystemCommand("Defense stats", "Your progress as a defender: games, deal-ins, "
+                            "danger taken against the least possible, drills", self.action_stats)
         for command in super().get_system_commands(screen):
             if command.title != "Screenshot":
                 yield command

@@ -64,12 +64,13 @@ class NewGameRequested(Message):
 class GameChosen(Message):
     """The menu's form chose a new game: ``mode`` is ``practice`` or ``hotseat``; ``level`` and
     ``seat`` (practice only; None: the seat is drawn from the seed, R6) and ``rules`` (a preset
-    name)."""
+    name); ``aids`` (hot-seat): both players agreed to the defense trainer's aids."""
 
     mode: Literal["practice", "hotseat"]
     rules: str
     level: Level | None = None
     seat: Seat | None = None
+    aids: bool = False
 
 
 class MenuRequested(Message):

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Header, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from minefield.bots.base import LEVELS, Level
@@ -21,6 +21,7 @@ from minefield.tui.messages import GameChosen
 MENU = (
     ("practice", "Practice against a bot"),
     ("hotseat", "Hot-seat: two players at this keyboard"),
+    ("stats", "Defense progress"),
     ("help", "Rules and keys"),
     ("settings", "Settings"),
     ("quit", "Quit"),
@@ -74,6 +75,9 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
                                  allow_blank=False, id="level")
                     yield Label("Your seat")
                     yield Select(SEATS, value=RANDOM_SEAT, allow_blank=False, id="seat")
+                if self.mode == "hotseat":
+                    yield Label("Trainer")
+                    yield Checkbox("Trainer aids: both agree", id="aids")
                 yield Label("Rules")
                 yield Select([(name, name) for name in PRESETS], value=prefs.rules,
                              allow_blank=False, id="rules")
@@ -95,7 +99,7 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         """The game the form describes now."""
         rules = str(self.query_one("#rules", Select).value)
         if self.mode == "hotseat":
-            return GameChosen("hotseat", rules)
+            return GameChosen("hotseat", rules, aids=self.query_one("#aids", Checkbox).value)
         level_value = self.query_one("#level", Select).value
         level: Level = next((lv for lv in LEVELS if lv == level_value), self.preferences.bot_level)
         seat_value = self.query_one("#seat", Select).value
@@ -124,6 +128,7 @@ class MenuScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "choose('practice')", "Practice"),
         Binding("h", "choose('hotseat')", "Hot-seat"),
+        Binding("t", "choose('stats')", "Progress"),
         Binding("s", "choose('settings')", "Settings"),
         Binding("q", "choose('quit')", "Quit"),
     ]
@@ -156,6 +161,8 @@ class MenuScreen(Screen[None]):
             await self.app.run_action("app.help")
         elif choice == "settings":
             await self.app.run_action("app.settings")
+        elif choice == "stats":
+            await self.app.run_action("app.stats")
         elif choice == "quit":
             self.app.exit(0)
 

@@ -111,6 +111,7 @@ class ResultScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "again", "Play again"),
         Binding("escape,m", "menu", "Menu"),
+        Binding("v", "app.review_game", "Review defense"),
     ]
 
     def __init__(self, end: GameEnded, names: dict[Seat, str], mode: str,

@@ -1,0 +1,133 @@
+"""``minefield review FILE``: the defense review of a finished game from its record.
+
+On a terminal it opens the review screen (step through the seat's discards with the danger at
+that moment and the opponent's hand revealed); in a pipe, or with ``--text``, it prints the same
+review as plain lines. A file that is not a usable record, or a game that has not ended, is one
+line on stderr and exit status 2; a record that does not replay to its stored result exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import get_args
+
+from minefield.cli.common import Subparsers, UsageError
+from minefield.defense.estimate import feedback
+from minefield.defense.position import Method
+from minefield.defense.review import (
+    AssessedStep,
+    GameReview,
+    ReviewError,
+    assess,
+    review_of_game,
+    totals,
+)
+from minefield.records.format import RecordHeader
+from minefield.records.reader import RecordError, read_record
+from minefield.records.replay import replay_record
+from minefield.rules.game import Seat
+from minefield.rules.tiles import Tile, kind_str
+
+COMMANDS = ("review",)
+BOT_PREFIX = "Bot ("  # how practice records name the bot's seat
+
+
+def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
+    """Add the ``review`` subcommand."""
+    r = sub.add_parser("review", help="review your defense in a finished game",
+                       description="Step through one seat's discards of a finished game with "
+                       "the danger each carried then, the opponent's hand revealed, where the "
+                       "seat dealt in and what was safer, and the danger taken in total against "
+                       "the least possible. Opens the review screen on a terminal; prints plain "
+                       "lines in a pipe or with --text.")
+    r.add_argument("file", type=Path, metavar="FILE", help="a record (.jsonl)")
+    r.add_argument("--seat", choices=[s.value for s in Seat], default=None,
+                   help="whose discards (default: the player in a practice game, else east)")
+    r.add_argument("--method", choices=get_args(Method), default="posterior",
+                   help="the danger estimate (default: posterior; the fast one when the "
+                   "posterior cannot be used, and the review says so)")
+    r.add_argument("--text", action="store_true", help="print the review instead of showing it")
+
+
+def default_seat(header: RecordHeader) -> Seat:
+    """The seat to review: the player's in a practice game (the other is the bot), else East."""
+    if header.mode == "practice":
+        for seat in Seat:
+            if not header.players.of(seat).startswith(BOT_PREFIX):
+                return seat
+    return Seat.EAST
+
+
+def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, str]]:
+    """The review of the record at ``path`` for ``seat`` (None: :func:`default_seat`) and the
+    players' names; :class:`UsageError` (one line) when it cannot be made."""
+    try:
+        record = read_record(path)
+    except RecordError as error:
+        raise UsageError(str(error)) from None
+    replay = replay_record(record)
+    if not replay.consistent:
+        problems = "; ".join(replay.problems).replace("\n", " ")
+        raise UsageError(f"{path}: inconsistent record: {problems}")
+    chosen = Seat(seat) if seat is not None else default_seat(record.header)
+    try:
+        review = review_of_game(replay.game, chosen)
+    except ReviewError as error:
+        raise UsageError(f"{path}: {error}") from None
+    names = {s: record.header.players.of(s) for s in Seat}
+    return review, names
+
+
+def review_lines(review: GameReview, names: dict[Seat, str], method: Method) -> Iterator[str]:
+    """The review as plain lines: one per discard, then the totals."""
+    seat, opponent = review.seat, review.seat.other
+    yield (f"Review of {names[seat]} ({seat.value}) against {names[opponent]}: "
+           f"their hand {review.opponent_hand or 'none'}, waits "
+           f"{' '.join(review.opponent_waits) or 'none (not tenpai)'}")
+    done: list[AssessedStep] = []
+    notes: list[str] = []
+    for assessed in assess(review, method):
+        done.append(assessed)
+        if assessed.note and assessed.note not in notes:
+            notes.append(assessed.note)
+            yield f"note: {assessed.note}"
+        step = assessed.step
+        line = feedback(assessed.report, kind_str(Tile.parse(step.tile).kind))
+        if step.dealt_in:
+            truth = "DEALT IN"
+        elif step.opponent_furiten:
+            truth = "opponent furiten"
+        else:
+            truth = "safe" + (f"; would have dealt in: {' '.join(step.deal_ins)}"
+                              if step.deal_ins else "")
+        yield f"{step.number:>2} {line} [{truth}]"
+    taken, least = totals(done)
+    used = done[-1].report.method if done else method
+    yield (f"Danger taken in total {taken:.2f} expected deal-ins, the least possible "
+           f"{least:.2f} ({used} estimate, {len(done)} discards)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``review``; returns the exit status."""
+    review, names = load_review(args.file, args.seat)
+    if args.text or not _terminal_attached():
+        for line in review_lines(review, names, args.method):
+            print(line)
+        return 0
+    from minefield.tui.review_app import ReviewApp  # Textual loads only for the screen
+
+    app = ReviewApp(review, names, args.method)
+    app.run()
+    return app.return_code or 0
+
+
+def _terminal_attached() -> bool:
+    """True when the screen has a terminal to run in (Textual reads stdin, draws on stderr)."""
+    return all(stream is not None and stream.isatty() for stream in (sys.__stdin__,
+                                                                      sys.__stderr__))
+
+
+__all__ = ["COMMANDS", "add_parser", "default_seat", "load_review", "review_lines", "run"]

@@ -1,0 +1,249 @@
+"""The defense review of a finished game: step through a seat's discards with the danger each
+carried then, the opponent's hand revealed, where the seat dealt in and what was safer, and the
+danger taken in total against the least that could have been taken.
+
+The estimates are computed in a worker thread (the posterior takes a while per discard), step
+by step, so the screen answers the keys from the start and fills in as they come. Everything
+shown is known at the end of the game (R26): both hands are revealed then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Label, Static
+from textual.worker import get_current_worker
+
+from minefield.defense.estimate import feedback, percent
+from minefield.defense.position import Method
+from minefield.defense.review import AssessedStep, GameReview, ReviewStep, assess, totals
+from minefield.rules.game import Seat
+from minefield.rules.hand import HAND_SIZE
+from minefield.rules.tiles import Tile, kind_str, parse_tiles
+from minefield.tui.widgets.danger import shade
+from minefield.tui.widgets.tiles import TileRow
+
+POOL_SIZE = 21
+
+
+def pool_tiles(step: ReviewStep) -> list[Tile]:
+    """The pool the seat chose from at this step, in tile order."""
+    counts = step.position.pool_counts
+    return [tile for kind, n in enumerate(counts) for tile in [Tile.parse(kind_str(kind))] * n]
+
+
+def truth_lines(step: ReviewStep, opponent: str) -> list[str]:
+    """What really happened at this step (markup): did the discard deal in, which tiles would
+    have, or why nothing could."""
+    if step.dealt_in:
+        lines = [f"[$text-error][b]{step.tile} dealt in here[/b] (R13).[/]"]
+    elif step.opponent_furiten:
+        return [f"{escape(opponent)} was already furiten: nothing could deal in (R15)."]
+    else:
+        lines = [f"In truth {step.tile} was safe."]
+    safe = [t for t in _kinds(step) if t not in step.deal_ins]
+    if step.deal_ins:
+        lines.append(f"Would have dealt in: {' '.join(step.deal_ins)}; safe were: "
+                     f"{' '.join(safe) or 'none'}.")
+    else:
+        lines.append("Nothing in the pool would have dealt in.")
+    return lines
+
+
+def _kinds(step: ReviewStep) -> list[str]:
+    return [kind_str(k) for k in step.position.pool_kinds]
+
+
+class ReviewScreen(Screen[None]):
+    """The review of one finished game, for each seat in ``reviews`` (hot-seat: both; w
+    switches). ``method`` is the estimate asked for (the posterior falls back to the fast one,
+    and the screen says so); ``names`` says how to call each seat. ``quits`` (the review of a
+    record, ``minefield review``): leaving it quits the app."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h", "step(-1)", "Earlier discard"),
+        Binding("right,l", "step(1)", "Later discard"),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("w", "switch_seat", "Other seat"),
+        Binding("escape,q", "close", "Back"),
+    ]
+
+    def __init__(self, reviews: Mapping[Seat, GameReview], method: Method = "posterior",
+                 names: Mapping[Seat, str] | None = None, seat: Seat | None = None,
+                 quits: bool = False) -> None:
+        super().__init__()
+        if not reviews:
+            raise ValueError("a review needs at least one seat")
+        self.reviews = dict(reviews)
+        self.method: Method = method
+        self.names = dict(names) if names else {s: s.value.title() for s in Seat}
+        self.seat = seat if seat in self.reviews else next(iter(self.reviews))
+        self.index = 0
+        self.assessed: dict[Seat, list[AssessedStep]] = {s: [] for s in self.reviews}
+        self.notes: list[str] = []
+        self.done = False
+        self._quits = quits
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="review-info")
+        with Horizontal(classes="tile-bar"):
+            yield Label("Their hand", classes="row-title", id="review-their-label")
+            yield TileRow(HAND_SIZE, id="review-their-hand")
+        with Horizontal(classes="tile-bar"):
+            yield Label("Your pool", classes="row-title", id="review-pool-label")
+            yield TileRow(POOL_SIZE, id="review-pool")
+        with VerticalScroll(id="review-body"):
+            yield Static(id="review-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Defense review"
+        self.run_worker(self._assess_all, thread=True, group="review", exit_on_error=False)
+        self.show_step()
+
+    # -- the estimates, in a thread ----------------------------------------------------------
+
+    def _assess_all(self) -> None:
+        worker = get_current_worker()
+        order = [self.seat, *(s for s in self.reviews if s is not self.seat)]
+        for seat in order:
+            for step in assess(self.reviews[seat], self.method,
+                               stop=lambda: worker.is_cancelled):
+                self.app.call_from_thread(self._assessed, seat, step)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._finished)
+
+    def _assessed(self, seat: Seat, step: AssessedStep) -> None:
+        self.assessed[seat].append(step)
+        if step.note and step.note not in self.notes:
+            self.notes.append(step.note)
+        if seat is self.seat:
+            self.show_step()
+
+    def _finished(self) -> None:
+        self.done = True
+        self.show_step()
+
+    # -- showing a step ----------------------------------------------------------------------
+
+    @property
+    def review(self) -> GameReview:
+        """The review of the seat shown."""
+        return self.reviews[self.seat]
+
+    def current(self) -> AssessedStep | None:
+        """The shown step's estimate, once computed."""
+        found = self.assessed[self.seat]
+        return found[self.index] if self.index < len(found) else None
+
+    def show_step(self) -> None:
+        """Show the current step of the current seat."""
+        review = self.review
+        opponent = self.names[self.seat.other]
+        self.query_one("#review-info", Static).update(self._info())
+        self.query_one("#review-their-label", Label).update(
+            f"{escape(opponent)}\nhand" if len(opponent) <= 10 else "Their\nhand")
+        self.query_one("#review-their-hand", TileRow).set_tiles(
+            parse_tiles(review.opponent_hand or ""))
+        pool = self.query_one("#review-pool", TileRow)
+        detail = self.query_one("#review-detail", Static)
+        if not review.steps:
+            pool.set_tiles([])
+            detail.update("No discards were made by this seat.")
+            return
+        step = review.steps[self.index]
+        tiles = pool_tiles(step)
+        pool.set_tiles(tiles)
+        chosen = kind_str(Tile.parse(step.tile).kind)
+        names = [kind_str(t.kind) for t in tiles]
+        pool.cursor = names.index(chosen) if chosen in names else None
+        for index, name in enumerate(names):
+            pool.mark(index, "-deals-in", name in step.deal_ins)
+        assessed = self.current()
+        shade(pool, tiles, assessed.report if assessed else None)
+        detail.update("\n".join(self._detail(step, assessed, opponent)))
+
+    def _info(self) -> str:
+        review, seat = self.review, self.seat
+        count = len(review.steps)
+        me = self.names[seat]
+        where = (f"discard {self.index + 1} of {count} · game discard "
+                 f"{review.steps[self.index].number}") if count else "no discards"
+        waits = " ".join(review.opponent_waits) or "none (not tenpai)"
+        done = self.assessed[seat]
+        if count and len(done) == count:
+            taken, least = totals(done)
+            total = (f"Danger taken in total [b]{taken:.2f}[/] expected deal-ins, the least "
+                     f"possible {least:.2f}")
+        else:
+            total = f"Estimating the danger… {len(done)}/{count}"
+        return (f"[b]{escape(me)}[/] ({seat.value.title()}) · {where} · their waits: {waits}\n"
+                f"{total}")
+
+    def _detail(self, step: ReviewStep, assessed: AssessedStep | None,
+                opponent: str) -> list[str]:
+        lines = []
+        if assessed is None:
+            lines.append(f"You discarded [b]{step.tile}[/]: estimating its danger…")
+        else:
+            report = assessed.report
+            line = feedback(report, kind_str(Tile.parse(step.tile).kind))
+            lines.append(f"[b]{escape(line)}[/]")
+            chosen = report.of(kind_str(Tile.parse(step.tile).kind))
+            lines.extend(f"· {escape(reason)}" for reason in chosen.reasons)
+            lines.append(f"[dim]{report.method} estimate · opponent furiten "
+                         f"{percent(report.opponent_furiten)}[/]")
+        lines.extend(truth_lines(step, opponent))
+        lines.extend(f"[$text-warning]{escape(note)}[/]" for note in self.notes)
+        return lines
+
+    # -- keys --------------------------------------------------------------------------------
+
+    def action_step(self, delta: int) -> None:
+        """An earlier or later discard."""
+        count = len(self.review.steps)
+        if count:
+            self.index = max(0, min(count - 1, self.index + delta))
+            self.show_step()
+
+    def action_jump(self, index: int) -> None:
+        """The first or the last discard."""
+        count = len(self.review.steps)
+        if count:
+            self.index = index % count
+            self.show_step()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The other seat only when both are reviewed (hot-seat)."""
+        if action == "switch_seat":
+            return len(self.reviews) > 1
+        return True
+
+    def action_switch_seat(self) -> None:
+        """Review the other seat's discards (hot-seat: both are revealed at the end)."""
+        if len(self.reviews) > 1:
+            self.seat = self.seat.other
+            self.index = 0
+            self.show_step()
+
+    def action_close(self) -> None:
+        """Back to the result (or quit the review of a record)."""
+        self.workers.cancel_group(self, "review")
+        if self._quits:
+            self.app.exit()
+        else:
+            self.dismiss()
+
+    def __repr__(self) -> str:
+        return f"ReviewScreen(seat={self.seat.value}, <shown only after the end>)"
+
+
+__all__ = ["ReviewScreen", "pool_tiles", "truth_lines"]

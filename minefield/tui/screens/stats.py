@@ -1,0 +1,131 @@
+"""The trainer's progress: games, deal-in rate, the danger taken against the least possible over
+time, and drill accuracy by kind, drawn as bars from a
+:class:`~minefield.defense.progress.ProgressSummary`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from minefield.defense.progress import DefenseStats, DrillStats, ProgressSummary
+
+BAR_WIDTH = 20
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def bar(value: float, scale: float, width: int = BAR_WIDTH) -> str:
+    """``value`` out of ``scale`` as a bar of ``width`` cells (eighths of a cell).
+
+    >>> bar(0.5, 1.0, 4), bar(0.0, 1.0, 4), bar(2.0, 1.0, 4)
+    ('██', '', '████')
+    """
+    if scale <= 0 or value <= 0:
+        return ""
+    eighths = round(min(1.0, value / scale) * width * 8)
+    return ("█" * (eighths // 8) + (_EIGHTHS[eighths % 8] if eighths % 8 else "")).rstrip()
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _per_discard(total: float, stats: DefenseStats) -> float:
+    return total / stats.discards if stats.discards else 0.0
+
+
+def defense_table(rows: Sequence[DefenseStats], title: str) -> Table:
+    """Games, deal-in rate and the danger per discard, taken against the least possible."""
+    table = Table(title=title, title_justify="left", expand=True, pad_edge=False)
+    table.add_column("", no_wrap=True)
+    table.add_column("games", justify="right")
+    table.add_column("deal-ins", no_wrap=True)
+    table.add_column("danger per discard: taken / least", no_wrap=True)
+    scale = max((_per_discard(r.danger_taken, r) for r in rows), default=0.0)
+    for stats in rows:
+        rate = stats.deal_in_rate
+        taken = _per_discard(stats.danger_taken, stats)
+        least = _per_discard(stats.least_danger, stats)
+        deal_ins = Text(f"{_percent(rate):>4} ")
+        deal_ins.append(bar(rate or 0.0, 1.0, 10))
+        danger = Text(f"{taken:.1%} / {least:.1%} " if stats.discards else "no estimates ")
+        danger.append(bar(taken, scale, 10))
+        danger.append("\n" + " " * len(danger.plain.split("\n")[0]))
+        danger.append(bar(least, scale, 10), style="dim")
+        table.add_row(stats.label, str(stats.games), deal_ins, danger)
+    return table
+
+
+def drill_table(rows: Sequence[DrillStats]) -> Table:
+    """Drill accuracy by kind."""
+    table = Table(title="Drills", title_justify="left", expand=True, pad_edge=False)
+    table.add_column("kind", no_wrap=True)
+    table.add_column("answered", justify="right")
+    table.add_column("right", no_wrap=True)
+    for stats in rows:
+        right = Text(f"{_percent(stats.accuracy):>4} ")
+        right.append(bar(stats.accuracy or 0.0, 1.0))
+        table.add_row(stats.kind, str(stats.attempts), right)
+    return table
+
+
+def summary_renderable(summary: ProgressSummary) -> RenderableType:
+    """The whole summary: overall and recent, per week, and the drills."""
+    if summary.empty:
+        return Text("No progress yet: play a practice game or a drill, and it shows here.")
+    overall = summary.overall
+    head = Text.assemble(
+        ("Games ", "bold"), str(overall.games), f" · won {overall.won} · dealt in "
+        f"{overall.deal_ins} · draws {overall.draws} · points {overall.points}\n",
+        "Danger taken beyond the least possible per discard: ",
+        ("-" if overall.excess_per_discard is None else f"{overall.excess_per_discard:.1%}",
+         "bold"),
+        " (0 is perfect defense)")
+    parts: list[RenderableType] = [head]
+    if overall.games:
+        parts.append(defense_table([overall, summary.recent], "Games"))
+    if summary.weeks:
+        parts.append(defense_table(summary.weeks, "Over time (per week)"))
+    if summary.drills:
+        parts.append(drill_table(summary.drills))
+    return Group(*parts)
+
+
+class StatsScreen(Screen[None]):
+    """The progress summary of the trainer (practice games and drills)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Back"),
+    ]
+
+    def __init__(self, summary: ProgressSummary, problem: str | None = None) -> None:
+        super().__init__()
+        self.summary = summary
+        self.problem = problem
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="stats-body"):
+            if self.problem:
+                yield Static(Text(self.problem), id="stats-problem")
+            yield Static(summary_renderable(self.summary), id="stats-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Defense progress"
+        self.query_one("#stats-body").focus()
+
+    def action_close(self) -> None:
+        """Back to where you were."""
+        self.dismiss()
+
+
+__all__ = ["StatsScreen", "bar", "defense_table", "drill_table", "summary_renderable"]
