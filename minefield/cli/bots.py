@@ -20,12 +20,21 @@ from minefield.bots.bot_hand import (
     bot_hand_line,
 )
 from minefield.bots.hands import DealtTiles
-from minefield.bots.simulate import GameOutcome, iter_games, summarize
+from minefield.bots.simulate import (
+    GameOutcome,
+    MatchOutcome,
+    iter_games,
+    iter_matches,
+    side_names,
+    summarize,
+    summarize_matches,
+)
 from minefield.cli.common import LEVEL_NAMES, SEATS, Subparsers, UsageError, seed_argument
 from minefield.cli.jsonl import serve_jsonl
 from minefield.cli.records import check_record_folder
 from minefield.rules.game import Seat
 from minefield.rules.seed import parse_seed
+from minefield.rules.settings import PRESETS, RuleSettings
 from minefield.rules.tiles import kind_from_str
 
 
@@ -41,10 +50,11 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
     out = b.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument("--jsonl", action="store_true", help="JSON requests on stdin, one per line")
-    s = sub.add_parser("simulate", help="bot-vs-bot games with statistics",
+    s = sub.add_parser("simulate", help="bot-vs-bot games or matches with statistics",
                        description="Play bot-vs-bot games (seats swapped every other game) and "
                        "print wins, deal-ins, draws and mean points per game with a 95% "
-                       "confidence interval. Same seed, same results.")
+                       "confidence interval; with --match, whole matches and the matches won, "
+                       "final points and games per match. Same seed, same results.")
     s.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     s.add_argument("--east", choices=LEVEL_NAMES, default="strong",
                    help="level of the bot that is East in the first game (default strong)")
@@ -56,6 +66,11 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
     s.add_argument("--records", type=Path, default=None, metavar="DIR",
                    help="write each game's record (JSONL) in this folder")
     s.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    s.add_argument("--match", action="store_true",
+                   help="play whole matches (R30-R35): --games is then the number of matches; "
+                   "every game's record carries the match (minefield replay --match shows it)")
+    s.add_argument("--rules", choices=list(PRESETS), default=None,
+                   help="rule preset (default: match with --match, else standard)")
 
 
 def render_bot_hand(result: BotHandResult, deal: DealtTiles, level: str) -> Table | Text:
@@ -106,6 +121,9 @@ def _run_simulate(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     if args.records is not None:
         check_record_folder(args.records)
+    if args.match:
+        return _run_simulate_matches(args)
+    settings = RuleSettings.preset(args.rules) if args.rules else None
     label_a, label_b = f"A {args.east}", f"B {args.west}"
     records: list[GameOutcome] = []
     started = time.perf_counter()
@@ -114,7 +132,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
     with progress:
         task = progress.add_task(f"{args.east} vs {args.west}", total=args.games)
         for record in iter_games(args.games, args.east, args.west, args.seed, args.jobs,
-                                 record_folder=args.records):
+                                 settings=settings, record_folder=args.records):
             records.append(record)
             progress.advance(task)
     elapsed = time.perf_counter() - started
@@ -134,6 +152,45 @@ def _run_simulate(args: argparse.Namespace) -> int:
     console.print(f"A's share of the {decided} decided games: {share.value:.1%} "
                   f"[{share.low:.1%}, {share.high:.1%}]")
     console.print(f"{args.games / elapsed:.2f} games per second")
+    return 0
+
+
+def _run_simulate_matches(args: argparse.Namespace) -> int:
+    """``simulate --match``: whole matches between the two bots, and their summary."""
+    settings = RuleSettings.preset(args.rules or "match")
+    label_a, label_b = side_names(args.east, args.west)
+    outcomes: list[MatchOutcome] = []
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+    with progress:
+        task = progress.add_task(f"{args.east} vs {args.west} (matches)", total=args.games)
+        for outcome in iter_matches(args.games, args.east, args.west, args.seed, args.jobs,
+                                    settings=settings, record_folder=args.records):
+            outcomes.append(outcome)
+            progress.advance(task)
+    summary = summarize_matches(outcomes)
+    matches = "match" if summary.matches == 1 else "matches"
+    table = Table(title=f"{summary.matches} {matches} of {settings.hands} hands from "
+                        f"{settings.start_points} ({args.rules or 'match'} rules)",
+                  title_justify="left")
+    for name in ("player", "matches won", "final points [95% CI]"):
+        table.add_column(name, justify="left" if name == "player" else "right")
+    for label, wins, points in ((label_a, summary.a_wins, summary.a_points),
+                                (label_b, summary.b_wins, summary.b_points)):
+        table.add_row(label, str(wins), f"{points.value:.0f} [{points.low:.0f}, "
+                                        f"{points.high:.0f}]")
+    console = Console()
+    console.print(table)
+    console.print(f"seed {args.seed}; each match draws its first dealer")
+    share = summary.a_share
+    decided = summary.a_wins + summary.b_wins
+    console.print(f"A won {share.value:.1%} [{share.low:.1%}, {share.high:.1%}] of the "
+                  f"{decided} decided matches; {summary.tied} tied")
+    games = summary.games
+    console.print(f"{games.value:.2f} [{games.low:.2f}, {games.high:.2f}] games per match; "
+                  f"{summary.draws} of {summary.total_games} games were draws")
+    if args.records is not None:
+        console.print(f"records in {args.records} (minefield replay --match {args.records})")
     return 0
 
 

@@ -2,7 +2,8 @@
 
 Bad input (an unreadable file, a folder that cannot be listed) is one line on stderr and exit
 status 2 (:class:`~minefield.cli.common.UsageError`). ``replay`` exits 1 with one line on
-stderr when a record's commands do not replay to its stored result.
+stderr when a record's commands do not replay to its stored result; ``replay --match`` when
+the records of a match do not agree with the match replayed from them.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from minefield.cli.common import Subparsers, UsageError
-from minefield.records.history import history_table, list_history
+from minefield.records.history import group_history, history_table, list_history
 from minefield.records.paths import DATA_ENV, records_dir
 from minefield.records.reader import ReadRecord, RecordError, read_record
-from minefield.records.replay import Replay, replay_record
+from minefield.records.replay import Replay, match_records, replay_match, replay_record
+from minefield.records.scoreboard import final_line, match_json, scoreboard_table
 from minefield.records.writer import ensure_folder
 
 COMMANDS = ("history", "replay")
@@ -39,10 +42,15 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
                        "check that it reaches the stored result (exit status 1 when it does "
                        "not) and open the replay viewer: step through the discards from "
                        "East's seat, West's seat or with both hands open.")
-    r.add_argument("file", type=Path, metavar="FILE", help="a record (.jsonl)")
+    r.add_argument("file", type=Path, metavar="FILE",
+                   help="a record (.jsonl); with --match, a game of a match or a folder")
     r.add_argument("--json", action="store_true",
                    help="print the replayed result as the record's result line has it "
-                   "(null for an unfinished game)")
+                   "(null for an unfinished game); with --match, each match as JSON")
+    r.add_argument("--match", action="store_true",
+                   help="replay the whole match of FILE (its records in FILE's folder), or "
+                   "every match in the folder FILE: check every game and the match's "
+                   "scores, and print the scoreboard after each game")
 
 
 def check_record_folder(folder: Path) -> None:
@@ -71,7 +79,7 @@ def _run_history(args: argparse.Namespace) -> int:
     if args.dir is not None and not folder.is_dir():
         raise UsageError(f"{folder}: not a folder")
     try:
-        entries = list_history(folder)
+        entries = group_history(list_history(folder))
     except RecordError as error:
         raise UsageError(str(error)) from None
     if args.json:
@@ -84,6 +92,8 @@ def _run_history(args: argparse.Namespace) -> int:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
+    if args.match:
+        return _run_replay_match(args)
     try:
         record = read_record(args.file)
     except RecordError as error:
@@ -96,9 +106,70 @@ def _run_replay(args: argparse.Namespace) -> int:
         print(f"minefield: {args.file}: inconsistent record: {problems}", file=sys.stderr)
         return 1
     if args.json:
-        print(replay.result.result.model_dump_json() if replay.result else "null")
+        print(_result_json(record, replay))
         return 0
     return _view(record, replay)
+
+
+def _result_json(record: ReadRecord, replay: Replay) -> str:
+    """The replayed result; a game of a match keeps the stored payments and match_over (the
+    match's, checked by ``replay --match``)."""
+    if replay.result is None:
+        return "null"
+    result = replay.result.result
+    if record.result is not None and record.result.result.payments is not None:
+        stored = record.result.result
+        result = result.model_copy(update={"payments": stored.payments,
+                                           "match_over": stored.match_over})
+    return result.model_dump_json()
+
+
+def _run_replay_match(args: argparse.Namespace) -> int:
+    """``replay --match``: the whole match of a record, or every match of a folder."""
+    path: Path = args.file
+    if path.is_dir():
+        try:
+            matches, unreadable = match_records(path)
+        except RecordError as error:
+            raise UsageError(str(error)) from None
+        for message in unreadable:
+            print(f"minefield: warning: {message}", file=sys.stderr)
+        if not matches:
+            raise UsageError(f"{path}: no records of a match in this folder")
+        groups = sorted(matches.values(), key=lambda records: records[0].header.started)
+    else:
+        try:
+            record = read_record(path)
+        except RecordError as error:
+            raise UsageError(str(error)) from None
+        if record.header.match is None:
+            raise UsageError(f"{path}: a single game, not a game of a match (replay it "
+                             "without --match)")
+        try:
+            matches, _ = match_records(path.parent)
+        except RecordError as error:
+            raise UsageError(str(error)) from None
+        groups = [matches.get(record.header.match.id, [record])]
+    replays = [replay_match(records) for records in groups]
+    for replay in replays:
+        for game in replay.games:
+            for skipped in game.record.problems:
+                print(f"minefield: warning: {game.record.name}: {skipped}", file=sys.stderr)
+    if args.json:
+        print(json.dumps([match_json(replay) for replay in replays]))
+    else:
+        console = Console()
+        for replay in replays:
+            console.print(scoreboard_table(replay))
+            console.print(Text(final_line(replay)))
+    status = 0
+    for replay in replays:
+        for problem in replay.problems:
+            text = problem.replace("\n", " ")
+            print(f"minefield: match {replay.id[:8]}: inconsistent records: {text}",
+                  file=sys.stderr)
+            status = 1
+    return status
 
 
 def _terminal_attached() -> bool:

@@ -2,6 +2,8 @@
 
 Listing reads each record (it does not replay it): date, mode, players, result and points.
 A file that cannot be read is listed with its problem; nothing here raises for a bad file.
+:func:`group_history` puts the games of one match together as one :class:`MatchEntry`
+(players, games played, the scores after the last game, finished or not).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from minefield.records.format import Players, RecordResult, format_time
+from minefield.records.format import MatchHeader, Players, RecordResult, format_time
 from minefield.records.reader import RecordError, read_record
 from minefield.records.writer import RECORD_SUFFIX
 
@@ -33,10 +35,12 @@ class HistoryEntry:
     commands: int
     result: RecordResult | None
     problems: tuple[str, ...]
+    match: MatchHeader | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The entry as ``history --json`` prints it."""
-        return {
+        """The entry as ``history --json`` prints it (a game of a match adds ``"match"``:
+        its public id and game number)."""
+        data: dict[str, Any] = {
             "file": str(self.path),
             "started": format_time(self.started) if self.started else None,
             "mode": self.mode,
@@ -45,6 +49,92 @@ class HistoryEntry:
             "result": self.result.model_dump(mode="json") if self.result else None,
             "problems": list(self.problems),
         }
+        if self.match is not None:
+            data["match"] = {"id": self.match.id, "game": self.match.game}
+        return data
+
+    def scores_after(self) -> dict[str, int] | None:
+        """For a finished game of a match: the scores after it (the header's scores plus the
+        payments); None otherwise."""
+        if self.match is None or self.result is None or self.result.payments is None:
+            return None
+        seats = {seat: self.match.players.of(seat) for seat in self.result.payments}
+        scores = dict(self.match.scores)
+        for seat, amount in self.result.payments.items():
+            scores[seats[seat]] = scores.get(seats[seat], 0) + amount
+        return scores
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEntry:
+    """The games of one match, listed as one entry (from the headers, not replayed).
+
+    ``scores`` are after the last finished game (the start points before any); ``over`` is
+    the last result's ``match_over``. ``games`` are the match's records, oldest first.
+    """
+
+    id: str
+    players: tuple[str, str]
+    games: tuple[HistoryEntry, ...]
+    scores: dict[str, int]
+    over: bool
+
+    @property
+    def started(self) -> datetime | None:
+        """When the first game was started."""
+        return self.games[0].started
+
+    @property
+    def mode(self) -> str | None:
+        """How the match was played (the first game's mode)."""
+        return self.games[0].mode
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """The problems of its records, each with the file's name."""
+        return tuple(f"{g.path.name}: {p}" for g in self.games for p in g.problems)
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as ``history --json`` prints it: ``"match"`` (the public id), the
+        players, games played, scores, ``over`` and each game's entry under ``"games"``."""
+        return {
+            "match": self.id,
+            "started": format_time(self.started) if self.started else None,
+            "mode": self.mode,
+            "players": list(self.players),
+            "games_played": len(self.games),
+            "scores": dict(self.scores),
+            "over": self.over,
+            "games": [game.to_json() for game in self.games],
+            "problems": list(self.problems),
+        }
+
+
+def group_history(entries: list[HistoryEntry]) -> list[HistoryEntry | MatchEntry]:
+    """``entries`` with the games of each match put together as one :class:`MatchEntry`,
+    placed where its newest game was; single games and unreadable files unchanged."""
+    groups: dict[str, list[HistoryEntry]] = {}
+    for entry in entries:
+        if entry.match is not None:
+            groups.setdefault(entry.match.id, []).append(entry)
+    grouped: list[HistoryEntry | MatchEntry] = []
+    for entry in entries:
+        if entry.match is None:
+            grouped.append(entry)
+        elif groups.get(entry.match.id):
+            grouped.append(_match_entry(groups.pop(entry.match.id)))
+    return grouped
+
+
+def _match_entry(games: list[HistoryEntry]) -> MatchEntry:
+    games = sorted(games, key=lambda g: (g.match.game if g.match else 0, g.path.name))
+    last = games[-1]
+    assert last.match is not None
+    after = last.scores_after()
+    over = bool(last.result is not None and last.result.match_over)
+    return MatchEntry(id=last.match.id, players=last.match.match_players, games=tuple(games),
+                      scores=after if after is not None else dict(last.match.scores),
+                      over=over)
 
 
 def list_history(folder: Path) -> list[HistoryEntry]:
@@ -72,7 +162,7 @@ def _entry(path: Path) -> HistoryEntry:
     return HistoryEntry(path=path, started=header.started, mode=header.mode,
                         players=header.players, commands=len(record.commands),
                         result=record.result.result if record.result else None,
-                        problems=tuple(str(p) for p in record.problems))
+                        problems=tuple(str(p) for p in record.problems), match=header.match)
 
 
 def _modified(path: Path) -> datetime:
@@ -114,8 +204,25 @@ def _points(result: RecordResult | None) -> str:
     return f"{result.points}{limit}"
 
 
-def history_table(entries: list[HistoryEntry], folder: Path) -> Table:
-    """The entries as a Rich table."""
+def describe_match(entry: MatchEntry) -> Text:
+    """``match: 5 games`` or ``match unfinished: 2 games`` (the scores are in the points
+    column), with the first problem if any."""
+    count = len(entry.games)
+    games = f"{count} game{'s' * (count != 1)}"
+    if entry.over:
+        text = Text(f"match: {games}")
+    else:
+        text = Text(f"match unfinished: {games}", style="yellow")
+    if entry.problems:
+        problems = len(entry.problems)
+        text.append(f"; {problems} problem{'s' * (problems != 1)}: {entry.problems[0]}",
+                    style="red")
+    return text
+
+
+def history_table(entries: list[HistoryEntry] | list[HistoryEntry | MatchEntry],
+                  folder: Path) -> Table:
+    """The entries as a Rich table (a match is one row: its players, games and scores)."""
     table = Table(title=f"Saved games in {folder}", title_justify="left")
     table.add_column("date", no_wrap=True)
     for name in ("mode", "east", "west", "result"):
@@ -124,6 +231,13 @@ def history_table(entries: list[HistoryEntry], folder: Path) -> Table:
     table.add_column("file", overflow="fold")
     for entry in entries:
         date = entry.started.astimezone().strftime("%Y-%m-%d %H:%M") if entry.started else ""
+        if isinstance(entry, MatchEntry):
+            first, second = entry.players
+            points = " / ".join(str(entry.scores.get(name, 0)) for name in entry.players)
+            table.add_row(date, entry.mode or "", _name(first), _name(second),
+                          describe_match(entry), points,
+                          Text(f"match {entry.id[:8]}"))
+            continue
         players = entry.players
         table.add_row(date, entry.mode or "", _name(players.east) if players else "",
                       _name(players.west) if players else "", describe_result(entry),
@@ -131,4 +245,5 @@ def history_table(entries: list[HistoryEntry], folder: Path) -> Table:
     return table
 
 
-__all__ = ["HistoryEntry", "describe_result", "history_table", "list_history"]
+__all__ = ["HistoryEntry", "MatchEntry", "describe_match", "describe_result", "group_history",
+           "history_table", "list_history"]

@@ -25,12 +25,14 @@ from textual.widgets import Footer, Header, Static
 from minefield.records.format import CommandLine, RecordHeader
 from minefield.records.reader import ReadRecord
 from minefield.records.replay import Replay
+from minefield.records.scoreboard import match_line, settlement_line
 from minefield.rules.game import (
     DISCARDS_PER_SEAT,
     TOTAL_DISCARDS,
     Discard,
     Game,
     GameEnded,
+    GameTerms,
     PlayerView,
     Seat,
 )
@@ -61,7 +63,8 @@ def replay_steps(header: RecordHeader, commands: Sequence[CommandLine]) -> list[
     """Replay ``commands`` one by one: a step before the first discard (the hands chosen so
     far), then one after each discard. The commands must all be accepted (a consistent
     record's, or the ``applied`` first ones of any)."""
-    game = Game(header.seed, header.rules)
+    game = Game(header.seed, header.rules,
+                terms=header.match.terms if header.match is not None else GameTerms())
     steps: list[Step] = []
 
     def keep() -> None:
@@ -139,6 +142,7 @@ class ReplayScreen(Screen[None]):
                  perspective: Perspective = "east") -> None:
         super().__init__()
         self.header = record.header
+        self.record_result = record.result.result if record.result is not None else None
         self.names = {seat: record.header.players.of(seat) for seat in Seat}
         self.steps = replay_steps(record.header, record.commands[:replay.applied])
         self.notices = [str(problem) for problem in record.problems] + list(replay.problems)
@@ -210,7 +214,7 @@ class ReplayScreen(Screen[None]):
         end = view.end
         self.set_class(end is not None, "-ended")
         self.query_one("#replay-end", Static).update(
-            end_text(end, self.names) if end is not None else "")
+            self._end_text(end) if end is not None else "")
         self._show_wall(end)
         self.query_one("#replay-info", Static).update(self._info_text(step, view))
         self.refresh_bindings()
@@ -227,6 +231,14 @@ class ReplayScreen(Screen[None]):
         self.query_one("#topbar").mount(wall)
         self._wall, self._ura_shown = wall, end is not None
 
+    def _end_text(self, end: GameEnded) -> str:
+        """The end, and for a game of a match what it paid and the points after it."""
+        text = end_text(end, self.names)
+        stored = self.record_result
+        if self.header.match is not None and stored is not None:
+            text += "\n" + escape(settlement_line(self.header.match, stored))
+        return text
+
     def _info_text(self, step: Step, view: PlayerView) -> str:
         where = (f"[b]discard {step.discards} of {self.steps[-1].discards}[/]"
                  if view.phase != "choosing" else "[b]choosing the hands[/]")
@@ -235,8 +247,10 @@ class ReplayScreen(Screen[None]):
         seen = ("both hands open" if self.perspective == "both"
                 else f"seen from {self.perspective.title()}")
         header = self.header
+        match = ("" if header.match is None
+                 else "\n" + escape(match_line(header.match, header.rules)))
         return (f"{where} · {seen}\n{header.mode} · {header.started:%Y-%m-%d %H:%M} UTC · "
-                f"{rules_text(header.rules)}\nseed {header.seed}")
+                f"{rules_text(header.rules)}\nseed {header.seed}{match}")
 
     def watch_step(self) -> None:
         self._show()
