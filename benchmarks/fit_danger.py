@@ -33,7 +33,7 @@ import pickle
 import sys
 import textwrap
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +41,7 @@ from pathlib import Path
 from minefield.bots.levels import make_bot
 from minefield.bots.simulate import bot_seed, game_seed
 from minefield.defense import calibration
+from minefield.defense.estimate import estimate
 from minefield.defense.fast import Features, fast_dangers, features, value_category
 from minefield.defense.position import Position
 from minefield.rules.game import Game, Seat, ron_context
@@ -335,14 +336,15 @@ class FuritenCheck:
         self.constant = brier([self.rate] * len(labels), labels)
 
 
-def time_positions(samples: Sequence[Sample], limit: int = 2000) -> float:
-    """Milliseconds per position of :func:`fast_dangers` (fresh positions, no warm caches)."""
+def time_positions(samples: Sequence[Sample], estimator: Callable[[Position], object],
+                   limit: int = 2000) -> float:
+    """Milliseconds per position of ``estimator`` (fresh positions, no warm caches)."""
     chosen = [Position(seat=s.position.seat, tiles=s.position.tiles, hand=s.position.hand,
                        dora_indicator=s.position.dora_indicator,
                        discards=s.position.discards) for s in samples[:limit]]
     started = time.perf_counter()
     for position in chosen:
-        fast_dangers(position)
+        estimator(position)
     return (time.perf_counter() - started) * 1000 / len(chosen)
 
 
@@ -375,7 +377,9 @@ def main() -> int:
           f"({sum(train.labels)} deal-ins); baseline constant {base_rate:.4f}; "
           f"{constants['bonus_rons']} ippatsu/houtei rons")
     evaluate(test, constants, base_rate)
-    print(f"fast_dangers: {time_positions(test.samples):.2f} ms per position (goal < 20 ms)")
+    print(f"fast_dangers: {time_positions(test.samples, fast_dangers):.2f} ms per position "
+          f"(goal < 20 ms); estimate() with the reasons in words: "
+          f"{time_positions(test.samples, estimate):.2f} ms")
     print(f"current calibration: {calibration.FIT}")
     note = f"{args.games} games, seed {args.seed}, held out every {HOLD_OUT_EVERY}th game"
     text = module_text(constants, note)
