@@ -111,3 +111,9 @@ def test_bad_arguments_are_usage_errors(data: Path, capsys: pytest.CaptureFixtur
         main(["stats", "--last", "0"])
     assert exited.value.code == 2
     assert "--last: 0: give 1 or more" in capsys.readouterr().err
+
+
+def test_a_file_never_set_up_is_empty(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (data / PROGRESS_FILE).write_bytes(b"")  # created, then the process stopped at once
+    assert main(["stats"]) == 0
+    assert capsys.readouterr().out.startswith("No progress recorded yet")

@@ -447,6 +447,7 @@ class ProgressStore:
         self.read_only = read_only
         self._now = now
         self._lock = threading.Lock()  # one connection, shared by the app's threads
+        self._empty = False
         exists = _check_file(path)
         if read_only and not exists:
             raise ProgressError(f"{path}: no progress recorded yet")
@@ -492,7 +493,9 @@ class ProgressStore:
                 f"{SCHEMA_VERSION}); it is left unchanged")
         db.execute("PRAGMA foreign_keys = ON")
         if self.read_only:
-            if version < SCHEMA_VERSION:
+            # Schema 0 is a file created but never set up (a process stopped at once): empty.
+            self._empty = version == 0
+            if 0 < version < SCHEMA_VERSION:
                 raise ProgressError(f"{self.path}: an older progress file (schema {version}): "
                                     "open it once for writing to upgrade it")
             return
@@ -589,6 +592,8 @@ class ProgressStore:
 
     def drill_history(self, kind: str | None = None) -> list[DrillRecord]:
         """The answered drills (of one kind, or all), oldest first."""
+        if self._empty:
+            return []
         query = "SELECT * FROM drills"
         parameters: tuple[str, ...] = ()
         if kind is not None:
@@ -604,6 +609,8 @@ class ProgressStore:
         last ``last_games`` games and per week for the last ``weeks`` weeks with games), and
         drill accuracy by kind (overall and per week). Raises :class:`ProgressError` when the
         file cannot be read."""
+        if self._empty:
+            return EMPTY_SUMMARY
         games = self._rows("SELECT * FROM games ORDER BY played_at, id")
         discards: dict[int, list[sqlite3.Row]] = {}
         for row in self._rows("SELECT * FROM discards ORDER BY game_id, number"):
