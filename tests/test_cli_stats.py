@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -117,3 +118,18 @@ def test_a_file_never_set_up_is_empty(data: Path, capsys: pytest.CaptureFixture[
     (data / PROGRESS_FILE).write_bytes(b"")  # created, then the process stopped at once
     assert main(["stats"]) == 0
     assert capsys.readouterr().out.startswith("No progress recorded yet")
+
+
+def test_tables_and_bars_on_a_terminal(data: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    fill(data / PROGRESS_FILE)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["stats"]) == 0
+    out = re.sub(r"\x1b\[[0-9;]*m", "", capsys.readouterr().out)  # colours off
+    assert "Defense (lost: dealt in; rate: deal-ins per game)" in out and "Drills" in out
+    row = next(line for line in out.splitlines() if "all games" in line)
+    assert "50.0%" in row and "█████" in row and "+7.5%" in row and "+4000" in row
+    drill_row = next(line for line in out.splitlines() if "safest" in line)
+    assert "1/1" in drill_row and "█" * 20 in drill_row
+    assert all(len(line) <= 80 for line in out.splitlines())
