@@ -30,7 +30,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from minefield.bots.danger import DEFAULT_PRIORS, tile_dangers, wait_shapes
 from minefield.defense import calibration
 from minefield.defense.position import Estimate, Position
 from minefield.rules.game import TOTAL_DISCARDS, ron_context
@@ -111,6 +110,10 @@ def possible_wait(unseen: Sequence[int], kind: int) -> bool:
 
 def features(position: Position) -> Features:
     """The features of one position (what this seat sees only, R26)."""
+    # Imported here: the bots package imports this module for its own discards, and importing
+    # minefield.bots first runs its __init__, which would need this module half-loaded.
+    from minefield.bots.danger import DEFAULT_PRIORS, tile_dangers, wait_shapes
+
     unseen = position.unseen
     safe = position.genbutsu | position.passed
     dora = position.dora

@@ -128,12 +128,13 @@ class _Reader:
         covered = [(a, b, partner) for a, b, partner in sides if partner in self.safe]
         open_ = [(a, b, partner) for a, b, partner in sides
                  if partner not in self.safe and self.holdable(a, b)]
-        others = _join(self.other_shapes(kind))
+        others = self.other_shapes(kind)
         if covered and not open_:
             partners = " and ".join(kind_str(p) for _, _, p in covered)
             shapes = " and ".join(_pair(a, b) for a, b, _ in covered)
-            tail = (f"but {others} {'is' if len(self.other_shapes(kind)) == 1 else 'are'} "
-                    "still possible" if others else "and nothing else is left")
+            verb = "is" if len(others) == 1 else "are"
+            tail = (f"but {_join(others)} {verb} still possible" if others
+                    else "and nothing else is left")
             return f"suji of {partners} (covers ryanmen {shapes}), {tail}"
         if covered:
             safe = covered[0]
