@@ -392,10 +392,10 @@ class HandDeal:
 def hand_pattern(deal: DealtTiles, hand: Sequence[int]) -> str:
     """The main yaku of a hand's best eligible wait (``dora`` when only riichi and dora make it;
     ``no_mangan_wait`` when no wait reaches mangan; ``noten`` without a wait)."""
-    parsed = Hand.parse(deal.hand_tiles(hand))
-    values = [v for v in analyze(parsed, deal.context, deal.settings) if v.eligible]
-    if not analyze(parsed, deal.context, deal.settings):
+    every = analyze(Hand.parse(deal.hand_tiles(hand)), deal.context, deal.settings)
+    if not every:
         return "noten"
+    values = [v for v in every if v.eligible]
     if not values:
         return "no_mangan_wait"
     best = max(values, key=lambda v: v.basis.points)
