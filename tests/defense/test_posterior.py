@@ -1,0 +1,226 @@
+"""The posterior danger estimate (minefield/defense/posterior.py).
+
+The exact check builds a reduced problem: the opponent's tiles come from four kinds only
+(1m-4m, four copies each) and it holds 15 tiles (13 in the hand, a pool of two), so every hand
+the prior can propose, every pool and their weights can be enumerated with the same model
+functions, and the sampler must agree with that enumeration within sampling error.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+
+import pytest
+
+from minefield.bots.levels import make_bot
+from minefield.defense.position import Position
+from minefield.defense.posterior import (
+    DEFAULT_MODEL,
+    Completions,
+    DiscardEvent,
+    PosteriorModel,
+    PosteriorTracker,
+    Problem,
+    posterior_dangers,
+    posterior_of,
+    prior_shapes,
+    sample_log_weight,
+    win_at,
+)
+from minefield.rules.game import Game, Seat
+from minefield.rules.hand import waits
+from minefield.rules.prepared import game_with_hands
+from minefield.rules.tiles import NUM_KINDS, kind_from_str, parse_tiles
+
+M1, M2, M3, M4, M5 = (kind_from_str(f"{n}m") for n in range(1, 6))
+
+
+def small_problem(events: tuple[DiscardEvent, ...]) -> Problem:
+    """Opponent West; its 15 tiles come from 1m-4m (the seat holds every 5m and sees nothing
+    else of those kinds); the dora indicator is 7z."""
+    available = [0] * NUM_KINDS
+    for kind in (M1, M2, M3, M4):
+        available[kind] = 4
+    number = len(events) + 1
+    return Problem(tuple(available), kind_from_str("7z"), Seat.WEST, events, number,
+                   deal_size=15)
+
+
+def exact(problem: Problem, model: PosteriorModel, tries: int = 50
+          ) -> tuple[list[float], float]:
+    """The estimate by enumeration: every shape, every draw of its completion (pair and groups
+    in order, kept when the copies allow it, the draw repeated up to ``tries`` times), every
+    pool, each weighed by :func:`sample_log_weight`."""
+    completions = Completions(problem.unseen)
+    pair_total = sum(completions.pair_weight)
+    group_total = completions.group_cum[-1]
+    unseen = problem.unseen
+    discarded = problem.opponent_discards
+    rest_size = problem.pool_size - sum(discarded)
+    danger = [0.0] * NUM_KINDS
+    furiten = 0.0
+    mass = 0.0
+    for shape in prior_shapes(problem, model):
+        hands: dict[tuple[int, ...], float] = defaultdict(float)
+        pairs = [(k, w / pair_total) for k, w in enumerate(completions.pair_weight) if w]
+        groups = [(tiles, w / group_total) for tiles, w in completions.groups]
+        pair_choices = pairs if shape.pair else [(None, 1.0)]
+        six = itertools.product(pairs, repeat=6) if shape.pairs else [()]
+        for sixes in six:
+            for (pair, p_pair), drawn in itertools.product(
+                    pair_choices, itertools.product(groups, repeat=shape.groups)):
+                counts = [0] * NUM_KINDS
+                chance = p_pair
+                for kind in shape.held:
+                    counts[kind] += 1
+                for kind, p in sixes:
+                    chance *= p
+                    if counts[kind]:
+                        chance = 0.0
+                    counts[kind] = 2
+                if pair is not None:
+                    counts[pair] += 2
+                for tiles, p in drawn:
+                    chance *= p
+                    for kind in tiles:
+                        counts[kind] += 1
+                if chance and all(c <= u for c, u in zip(counts, unseen, strict=True)):
+                    hands[tuple(counts)] += chance
+        accepted = sum(hands.values())
+        if not accepted:
+            continue
+        success = 1 - (1 - accepted) ** tries
+        for hand, chance in hands.items():
+            left = [u - h for u, h in zip(unseen, hand, strict=True)]
+            bag = sum(left)
+            for rest in _multisets(left, rest_size):
+                p_rest = math.prod(math.comb(n, r) for n, r in zip(left, rest, strict=True))
+                p_rest /= math.comb(bag, rest_size)
+                pool = [d + r for d, r in zip(discarded, rest, strict=True)]
+                found = sample_log_weight(problem, model, hand, pool)
+                if found is None:
+                    continue
+                log_weight, is_furiten = found
+                weight = shape.weight * success * chance / accepted * p_rest
+                weight *= math.exp(log_weight)
+                mass += weight
+                if is_furiten:
+                    furiten += weight
+                    continue
+                for wait in waits(hand):
+                    if win_at(problem, hand, wait, problem.number)[0]:
+                        danger[wait] += weight
+    return [d / mass for d in danger], furiten / mass
+
+
+def _multisets(left: list[int], size: int) -> list[list[int]]:
+    kinds = [k for k in range(NUM_KINDS) if left[k]]
+    out = []
+    for combo in itertools.combinations_with_replacement(kinds, size):
+        counts = [0] * NUM_KINDS
+        for kind in combo:
+            counts[kind] += 1
+        if all(counts[k] <= left[k] for k in kinds):
+            out.append(counts)
+    return out
+
+
+SMALL_EVENTS = (
+    # East (the seat) passes a 5m (R13: a sample whose hand wins on it is impossible), then
+    # West discards a 4m (genbutsu, R15a).
+    (DiscardEvent(1, False, M5), DiscardEvent(2, True, M4)),
+    (DiscardEvent(1, False, M5), DiscardEvent(2, True, M1)),
+)
+
+
+@pytest.mark.parametrize("events", SMALL_EVENTS)
+@pytest.mark.parametrize("model", [DEFAULT_MODEL,
+                                   PosteriorModel(discard_sharpness=3.0, ineligible_weight=0.2)])
+def test_sampler_agrees_with_exact_enumeration(events: tuple[DiscardEvent, ...],
+                                               model: PosteriorModel) -> None:
+    problem = small_problem(events)
+    want, want_furiten = exact(problem, model)
+    got = posterior_of(problem, samples=6000, seed=3, budget_s=None, model=model)
+    for kind in (M1, M2, M3, M4, M5):
+        assert got.danger[kind] == pytest.approx(want[kind], abs=0.03), kind
+    assert got.opponent_furiten == pytest.approx(want_furiten, abs=0.03)
+    assert want[events[1].kind] == 0.0  # genbutsu (R15a) is exact in the model itself
+    assert got.danger[events[1].kind] == 0.0
+
+
+def seeded_positions(seed: int, seat: Seat, every: int = 5) -> list[Position]:
+    """Positions of ``seat`` in a normal-vs-normal game (deterministic)."""
+    game = Game(seed)
+    bots = {s: make_bot("normal", seed + i) for i, s in enumerate(Seat)}
+    for s in Seat:
+        game.apply(s, bots[s].act(game.view(s)))
+    found = []
+    while game.turn is not None:
+        turn = game.turn
+        view = game.view(turn)
+        if turn is seat and len(view.discards[turn]) % every == 1 % every:
+            found.append(Position.from_view(view))
+        game.apply(turn, bots[turn].act(view))
+    return found
+
+
+def test_genbutsu_and_passed_tiles_get_zero_and_everything_is_a_probability() -> None:
+    # R15: the opponent's own discards (genbutsu) and the seat's discards that passed are safe.
+    for position in seeded_positions(21, Seat.WEST)[:3]:
+        estimate = posterior_dangers(position, samples=300, seed=1, budget_s=None)
+        assert len(estimate.danger) == len(estimate.loss) == NUM_KINDS
+        for tile in position.discards[Seat.EAST] + position.discards[Seat.WEST]:
+            assert estimate.danger[tile.kind] == 0.0
+            assert estimate.loss[tile.kind] == 0.0
+        assert all(0.0 <= d <= 1.0 for d in estimate.danger)
+        assert all(x >= 0.0 for x in estimate.loss)
+        assert 0.0 <= estimate.opponent_furiten <= 1.0
+        # a ron is at least a mangan (R14, R23): the loss is at least 8000 times the chance
+        assert all(x >= 8000 * d - 1e-6 for x, d in zip(estimate.loss, estimate.danger,
+                                                        strict=True))
+
+
+def test_a_passed_wait_is_zero_even_when_the_opponent_waits_on_it() -> None:
+    # West waits on 1m-4m-7m with riichi, tanyao and pinfu: 3 han 30 fu, below mangan (R14).
+    # East's second discard is 7m: no ippatsu then (R16), so it passes and West is furiten
+    # for ever (R15b); the seat's posterior must give 7m exactly 0.
+    game = game_with_hands("1119s111222333z", "23m456m345p678s55s", east_pool="9m7m",
+                           dora="9p")
+    game.apply(Seat.EAST, {"type": "discard", "tile": "9m"})
+    game.apply(Seat.WEST, {"type": "discard", "tile": _a_pool_tile(game, Seat.WEST)})
+    game.apply(Seat.EAST, {"type": "discard", "tile": "7m"})
+    assert game.furiten_of(Seat.WEST) is not None and game.result is None
+    game.apply(Seat.WEST, {"type": "discard", "tile": _a_pool_tile(game, Seat.WEST)})
+    position = Position.from_view(game.view(Seat.EAST))
+    estimate = posterior_dangers(position, samples=300, seed=2, budget_s=None)
+    assert estimate.danger[kind_from_str("7m")] == 0.0
+    assert estimate.loss[kind_from_str("7m")] == 0.0
+
+
+def _a_pool_tile(game: Game, seat: Seat) -> str:
+    return str(parse_tiles(game.view(seat).own_pool)[0])
+
+
+def test_deterministic_for_a_seed() -> None:
+    position = seeded_positions(5, Seat.EAST)[1]
+    first = posterior_dangers(position, samples=200, seed=9, budget_s=None)
+    again = posterior_dangers(position, samples=200, seed=9, budget_s=None)
+    other = posterior_dangers(position, samples=200, seed=10, budget_s=None)
+    assert first == again
+    assert first != other
+
+
+def test_tracker_follows_a_game_and_stays_consistent() -> None:
+    positions = seeded_positions(8, Seat.EAST, every=1)[:6]
+    tracker = PosteriorTracker(Seat.EAST, samples=200, seed=4, budget_s=None)
+    for position in positions:
+        estimate = tracker.update(position)
+        for tile in position.discards[Seat.EAST] + position.discards[Seat.WEST]:
+            assert estimate.danger[tile.kind] == 0.0
+        assert all(0.0 <= d <= 1.0 for d in estimate.danger)
+    again = PosteriorTracker(Seat.EAST, samples=200, seed=4, budget_s=None)
+    assert [again.update(p) for p in positions][-1] == estimate
+    with pytest.raises(ValueError):
+        tracker.update(seeded_positions(5, Seat.WEST, every=1)[0])
