@@ -388,7 +388,8 @@ def _waits_line(table: TablePosition, opponent: str) -> str:
 def answer_safest(drill: Drill, tile: str, method: Method = "fast") -> DrillAnswer:
     """Grade a ``safest`` answer: the tile's estimated danger against the least in the pool
     (right within :data:`SAFEST_TOLERANCE`; the score falls linearly to 0 at the most
-    dangerous tile), then the truth: whether it (and each tile) would have dealt in."""
+    dangerous tile), then the truth: whether it (and each tile) would have dealt in.
+    :class:`DrillError` for a tile not in the pool or an estimate method not available."""
     _require(drill, "safest")
     table = drill._secret.table
     assert table is not None and drill.position is not None
@@ -397,7 +398,10 @@ def answer_safest(drill: Drill, tile: str, method: Method = "fast") -> DrillAnsw
     if kind not in drill.position.pool_kinds:
         raise DrillError(f"{name} is not in your pool: choose one of "
                          f"{kinds_to_str(drill.position.pool_kinds)}")
-    report = estimate(drill.position, method)
+    try:
+        report = estimate(drill.position, method)
+    except NotImplementedError as error:  # the posterior estimate while it is not there
+        raise DrillError(f"method {method}: {error}") from None
     chosen = report.of(name)
     safest = report.safest()
     worst = max(t.danger for t in report.tiles)
