@@ -346,7 +346,8 @@ class MinefieldApp(App[int]):
                     self.notify(str(error), title="Review", severity="error", markup=False)
                     return
         if reviews and not isinstance(self.screen, ReviewScreen):
-            await self.push_screen(ReviewScreen(reviews, "posterior", table.names()))
+            await self.push_screen(ReviewScreen(reviews, self.trainer.review_method,
+                                                 table.names()))
 
     async def action_stats(self) -> None:
         """The trainer's progress: games, deal-ins, danger over time, drills."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from minefield.defense.estimate import estimate, feedback
-from minefield.defense.position import DangerReport, Position, PositionError
+from minefield.defense.position import DangerReport, Method, Position, PositionError
 from minefield.defense.progress import (
     DiscardRecord,
     GameRecord,
@@ -65,6 +65,8 @@ class Trainer:
 
     def __init__(self) -> None:
         self.overlay = False
+        #: The estimate the review asks for (it falls back to the fast one by itself).
+        self.review_method: Method = "posterior"
         self.aids = False
         self.mode = ""
         self.local_seats: tuple[Seat, ...] = ()
@@ -151,11 +153,18 @@ class Trainer:
             tell(f"Your progress is not saved: {problem}")
 
     def game_ended(self, end: GameEnded, tell: Notify) -> bool:
-        """A practice game ended: record it with the player's discards (once per game).
-        Returns True when it was recorded."""
-        if self.mode != "practice" or len(self.local_seats) != 1 or end.seed in self._recorded:
+        """A game ended (told once per game; later calls do nothing): the next game of the
+        session (a match, a rematch) starts afresh, and a practice game is recorded with the
+        player's discards. Returns True when it was recorded."""
+        if end.seed in self._recorded:
             return False
         self._recorded.add(end.seed)
+        kept = self.discards
+        self.notes = {seat: {} for seat in self.local_seats}
+        self.discards = {seat: [] for seat in self.local_seats}
+        self._reports = {}
+        if self.mode != "practice" or len(self.local_seats) != 1:
+            return False
         seat = self.local_seats[0]
         result: Result = "draw"
         points = 0
@@ -163,7 +172,7 @@ class Trainer:
             won = end.winner is seat
             result = "won" if won else "lost"
             points = end.value.points if won else -end.value.points
-        discards = list(self.discards.get(seat, []))
+        discards = list(kept.get(seat, []))
         if result == "lost" and discards and discards[-1].number == end.discard_number:
             last = discards[-1]
             discards[-1] = DiscardRecord(number=last.number, tile=last.tile, danger=last.danger,

@@ -1,0 +1,345 @@
+"""The defense trainer in the game: the danger overlay, feedback after a discard, the review of
+a finished game (and of a record), the progress screen. Prepared games keep every test
+deterministic; the review uses the fast estimate here (the posterior has a time budget)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from minefield.cli.review import load_review
+from minefield.defense.estimate import estimate, feedback, percent
+from minefield.defense.position import Position
+from minefield.defense.progress import DiscardRecord, GameRecord, open_progress, progress_path
+from minefield.records.format import Players
+from minefield.records.writer import write_game
+from minefield.rules.game import Game, Seat
+from minefield.rules.prepared import game_with_hands
+from minefield.rules.tiles import kind_str, parse_tiles
+from minefield.session import LocalSession
+from minefield.session.protocol import PlayerInfo
+from minefield.tui.app import MinefieldApp
+from minefield.tui.config import Preferences
+from minefield.tui.review_app import ReviewApp
+from minefield.tui.screens.dialogs import CurtainScreen
+from minefield.tui.screens.play import PlayScreen
+from minefield.tui.screens.result import ResultScreen
+from minefield.tui.screens.review import ReviewScreen
+from minefield.tui.screens.stats import StatsScreen
+from minefield.tui.widgets.danger import DANGER_CLASSES, DangerPanel
+from minefield.tui.widgets.tiles import TileRow
+from tests.records.conftest import played
+from tests.tui.conftest import StandInBot, screen_text, settle
+
+# East waits on 1m 4m 7m; West on 2z alone, a tanki worth mangan on any discard (riichi, West's
+# own wind 3z as yakuhai and as three dora: the indicator is 2z, R4, R14).
+EAST_HAND, WEST_HAND = "23m456m345p678s55s", "123m456p789s3332z"
+
+
+def prepared(east_pool: str = "1z2z", west_pool: str = "") -> Game:
+    """Both hands chosen, East to discard (pools filled with tiles neither hand waits on)."""
+    return game_with_hands(EAST_HAND, WEST_HAND, east_pool=east_pool, west_pool=west_pool,
+                           dora="2z")
+
+
+def practice(game: Game, human: Seat = Seat.EAST) -> LocalSession:
+    players = {human: PlayerInfo(name="You"),
+               human.other: PlayerInfo(name="Bot (easy)", kind="bot")}
+    return LocalSession(game, "practice", (human,), players, StandInBot(), think_seconds=0)
+
+
+def hotseat(game: Game, aids: bool) -> LocalSession:
+    players = {seat: PlayerInfo(name=seat.value.title()) for seat in Seat}
+    session = LocalSession(game, "hotseat", (Seat.EAST, Seat.WEST), players)
+    session.trainer_aids = aids
+    return session
+
+
+def fast_app(preferences: Preferences | None = None) -> MinefieldApp:
+    """An app at the menu; its reviews use the fast estimate."""
+    app = MinefieldApp(think_seconds=0, preferences=preferences or Preferences(hint="off"),
+                       catch_errors=False)
+    app.trainer.review_method = "fast"
+    return app
+
+
+def text_of(app: MinefieldApp, selector: str) -> str:
+    """The plain text of one Static (a narrow panel wraps on screen; this does not)."""
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def shades(row: TileRow) -> list[str | None]:
+    return [next((c for c in DANGER_CLASSES if place.has_class(c)), None)
+            for place in row.places[:len(row.tiles)]]
+
+
+# -- the overlay ------------------------------------------------------------------------------
+
+
+async def test_overlay_shades_the_pool_and_explains_the_highlighted_tile() -> None:
+    app = fast_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await app.play(practice(prepared()))
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and screen.view.my_turn
+        pool = screen.query_one("#pool", TileRow)
+        assert shades(pool) == [None] * len(pool.tiles)  # off by default
+        assert not screen.query_one(DangerPanel).display
+
+        await pilot.press("d")
+        await pilot.pause()
+        report = estimate(Position.from_view(screen.view), "fast")
+        assert screen.has_class("-danger") and screen.query_one(DangerPanel).display
+        expected = [DANGER_CLASSES[0] if report.of(kind_str(t.kind)).danger <= 0 else "shaded"
+                    for t in pool.tiles]
+        found = [s if s == DANGER_CLASSES[0] else ("shaded" if s else None)
+                 for s in shades(pool)]
+        assert found == expected and None not in found
+        first = report.of(kind_str(pool.tiles[0].kind))
+        panel = text_of(app, "#danger-text")
+        assert f"{first.tile} {percent(first.danger)}" in panel
+        assert first.reasons[0] in panel and "Safest:" in panel
+
+        await pilot.press("right")  # the panel follows the highlighted tile
+        await pilot.pause()
+        second = report.of(kind_str(pool.tiles[1].kind))
+        assert f"{second.tile} {percent(second.danger)}" in text_of(app, "#danger-text")
+
+        await pilot.press("d")
+        await pilot.pause()
+        assert not screen.has_class("-danger") and set(shades(pool)) == {None}
+
+
+async def test_hotseat_offers_no_overlay_without_both_agreeing() -> None:
+    app = fast_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await app.play(hotseat(prepared(), aids=False))
+        await settle(pilot)
+        assert isinstance(app.screen, CurtainScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        assert "Danger" not in screen_text(app).splitlines()[-1]  # not in the footer
+        await pilot.press("d")
+        await pilot.pause()
+        assert not screen.has_class("-danger") and not app.trainer.overlay
+        assert set(shades(screen.query_one("#pool", TileRow))) == {None}
+
+
+async def test_hotseat_overlay_when_both_agreed_shows_only_the_seats_own_view() -> None:
+    app = fast_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await app.play(hotseat(prepared(), aids=True))
+        await settle(pilot)
+        await pilot.press("enter")  # East at the keyboard
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and screen.seat is Seat.EAST
+        await pilot.press("d")
+        await pilot.pause()
+        assert screen.has_class("-danger")
+        report = estimate(Position.from_view(screen.view), "fast")
+        assert report.method == "fast" and "Danger" in text_of(app, "#danger-text")
+
+
+# -- feedback ---------------------------------------------------------------------------------
+
+
+async def test_feedback_after_a_discard_names_the_danger_and_the_safest_tile() -> None:
+    app = fast_app(Preferences(hint="off", discard_feedback=True))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await app.play(practice(prepared()))
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        report = estimate(Position.from_view(screen.view), "fast")
+        chosen = screen.query_one("#pool", TileRow).tiles[0]
+        expected = feedback(report, kind_str(chosen.kind))
+        await pilot.press("enter")  # discard the first pool tile; the bot answers
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and app.screen.view.my_turn
+        log = text_of(app, "#log-text")
+        assert expected in log
+        assert f"{kind_str(chosen.kind)}: {percent(report.of(kind_str(chosen.kind)).danger)}" in log
+        assert ("safest was" in expected) or ("that was the safest tile" in expected)
+
+
+async def test_feedback_is_off_until_asked_and_f_turns_it_on() -> None:
+    app = fast_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await app.play(practice(prepared()))
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "%" not in text_of(app, "#log-text")
+        await pilot.press("f")
+        await pilot.pause()
+        assert app.preferences.discard_feedback
+        assert "%" in text_of(app, "#log-text")
+
+
+# -- progress ---------------------------------------------------------------------------------
+
+
+async def test_a_practice_game_is_recorded_with_the_danger_of_each_discard() -> None:
+    app = fast_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await app.play(practice(prepared()))
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        report = estimate(Position.from_view(screen.view), "fast")
+        await pilot.press("2", "z", "enter")  # West's only wait: a deal-in (R13)
+        await settle(pilot)
+        assert isinstance(app.screen, ResultScreen)
+    store, problem = open_progress()
+    assert problem is None
+    summary = store.summary()
+    assert summary.games == 1 and summary.deal_ins == 1
+    assert summary.overall.danger_taken == report.of("2z").danger
+    assert summary.overall.least_danger == report.safest().danger
+    store.close()
+
+
+async def test_a_broken_progress_file_is_told_once_and_the_game_goes_on(tmp_path: Path
+                                                                         ) -> None:
+    path = progress_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"not a database" * 100)
+    app = fast_app()
+    async with app.run_test(size=(100, 32), notifications=True) as pilot:
+        await app.play(practice(prepared()))
+        await settle(pilot)
+        await pilot.press("2", "z", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ResultScreen)
+        told = [n for n in app._notifications if "progress is not saved" in n.message]
+        assert len(told) == 1
+        await app.action_stats()  # the store is not opened again, nor told again
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        assert len([n for n in app._notifications if "progress is not saved" in n.message]) == 1
+
+
+async def test_the_progress_screen_shows_games_deal_ins_and_drills() -> None:
+    store, _ = open_progress()
+    store.record_game(GameRecord(mode="practice", seat="east", result="lost", points=-8000),
+                      [DiscardRecord(number=1, tile="5p", danger=0.2, least_danger=0.05,
+                                     dealt_in=True)])
+    store.record_game(GameRecord(mode="practice", seat="west", result="draw"),
+                      [DiscardRecord(number=2, tile="1z", danger=0.0, least_danger=0.0)])
+    store.close()
+    app = fast_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("t")  # from the menu
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        text = screen_text(app)
+        assert "Games 2" in text and "dealt in 1" in text and "50%" in text
+        assert "10.0% / 2.5%" in text  # danger per discard: taken / least
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, StatsScreen)
+
+
+# -- review -----------------------------------------------------------------------------------
+
+
+async def _to_the_result_after_a_deal_in(app: MinefieldApp, pilot: Pilot[Any]) -> None:
+    await app.play(practice(prepared()))
+    await settle(pilot)
+    await pilot.press("1", "z", "enter")  # safe
+    await settle(pilot)
+    await pilot.press("2", "z", "enter")  # West's wait: the deal-in ends the game
+    await settle(pilot)
+
+
+async def test_review_after_a_practice_game_steps_through_the_discards() -> None:
+    app = fast_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await _to_the_result_after_a_deal_in(app, pilot)
+        assert isinstance(app.screen, ResultScreen)
+        end = app.screen.end
+        await pilot.press("v")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        steps = screen.review.steps
+        assert [s.tile for s in steps][:1] == ["1z"] and len(steps) == len(
+            app.table.tables[Seat.EAST].view.discards[Seat.EAST])  # type: ignore[union-attr]
+        hand = screen.query_one("#review-their-hand", TileRow)
+        assert hand.tiles == parse_tiles(end.hands[Seat.WEST] or "")  # revealed at the end
+        info = text_of(app, "#review-info")
+        taken = sum(a.taken for a in screen.assessed[Seat.EAST])
+        least = sum(a.least for a in screen.assessed[Seat.EAST])
+        assert f"Danger taken in total {taken:.2f}" in info and f"possible {least:.2f}" in info
+        assert "their waits: 2z" in info
+        assert "1z" in text_of(app, "#review-detail") and "was safe" in text_of(
+            app, "#review-detail")
+        await pilot.press("end")
+        await pilot.pause()
+        assert end.winner is Seat.WEST
+        assert "2z dealt in here" in text_of(app, "#review-detail")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ResultScreen)
+
+
+async def test_review_of_a_hotseat_game_covers_both_seats() -> None:
+    app = fast_app()
+    game = prepared()
+    game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})  # West wins at once (ippatsu)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await app.play(hotseat(game, aids=False))
+        await settle(pilot)
+        assert isinstance(app.screen, ResultScreen)
+        await pilot.press("v")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.seat is Seat.EAST
+        assert "2z dealt in here" in text_of(app, "#review-detail")
+        await pilot.press("w")
+        await pilot.pause()
+        assert screen.seat is Seat.WEST
+        assert "No discards were made by this seat." in text_of(app, "#review-detail")
+
+
+def _record(folder: Path) -> Path:
+    """A seeded bot game's record (seed 0: West deals in on discard 4), West named as the
+    player of a practice game."""
+    return write_game(played(0), "practice", Players(east="Bot (normal)", west="You"), folder)
+
+
+async def test_review_of_a_record_file(tmp_path: Path) -> None:
+    review, names = load_review(_record(tmp_path), None)
+    assert review.seat is Seat.WEST and names[Seat.WEST] == "You"  # the player, not the bot
+    app = ReviewApp(review, names, "fast", preferences=Preferences(hint="off"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        for worker in list(screen.workers):
+            await worker.wait()
+        await pilot.pause()
+        steps = review.steps
+        assert [s.number for s in steps] == [2, 4] and steps[-1].dealt_in
+        hand = screen.query_one("#review-their-hand", TileRow)
+        assert hand.tiles == parse_tiles(review.opponent_hand or "")
+        detail = str(screen.query_one("#review-detail", Static).render())
+        assert steps[0].tile in detail and "dealt in here" not in detail
+        await pilot.press("right")
+        await pilot.pause()
+        assert screen.index == 1
+        detail = str(screen.query_one("#review-detail", Static).render())
+        assert f"{steps[1].tile} dealt in here" in detail
+        info = str(screen.query_one("#review-info", Static).render())
+        taken = sum(a.taken for a in screen.assessed[Seat.WEST])
+        assert f"Danger taken in total {taken:.2f}" in info
+        await pilot.press("escape")
+        await pilot.pause()
+    assert app.return_code in (0, None)
