@@ -33,3 +33,15 @@ def test_readme_rules_section_is_the_in_app_help_text() -> None:
     section = readme.split("<!-- rules -->\n", 1)[1].split("<!-- /rules -->", 1)[0]
     shipped = (files("minefield.assets") / "rules.md").read_text()
     assert section.strip() == shipped.strip()
+
+
+def test_every_package_ships_in_the_wheel() -> None:
+    """A subpackage missing from pyproject's list works in an editable install and breaks
+    an installed one (the wheel would lack it)."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"])
+    found = {".".join(init.parent.relative_to(ROOT).parts)
+             for init in (ROOT / "minefield").rglob("__init__.py")}
+    assert found - listed == set()
