@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import Select, Static
 
 from minefield.cli.review import load_review
+from minefield.defense.drills import answer
 from minefield.defense.estimate import estimate, feedback, percent
 from minefield.defense.position import Position
 from minefield.defense.progress import DiscardRecord, GameRecord, open_progress, progress_path
@@ -25,6 +26,7 @@ from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.review_app import ReviewApp
 from minefield.tui.screens.dialogs import CurtainScreen
+from minefield.tui.screens.drills import DrillsScreen, store_recorder
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.review import ReviewScreen
@@ -343,3 +345,53 @@ async def test_review_of_a_record_file(tmp_path: Path) -> None:
         await pilot.press("escape")
         await pilot.pause()
     assert app.return_code in (0, None)
+
+
+# -- drills -----------------------------------------------------------------------------------
+
+
+async def _drill_ready(pilot: Pilot[Any], screen: DrillsScreen) -> None:
+    for worker in list(screen.workers):
+        await worker.wait()
+    await pilot.pause()
+
+
+async def test_a_drill_is_answered_by_keyboard_explained_and_saved() -> None:
+    store, _ = open_progress()
+    app = fast_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = DrillsScreen(store_recorder(store.record_drill), store.drill_history, seed=1)
+        await app.push_screen(screen)
+        await _drill_ready(pilot, screen)
+        screen.query_one("#drill-kind", Select).value = "is_mangan"
+        await pilot.press("ctrl+n")
+        await _drill_ready(pilot, screen)
+        drill = screen.drill
+        assert drill is not None and drill.kind == "is_mangan"
+        question = text_of(app, "#drill-question")
+        assert drill.prompt[0] in question and "R14" in question
+        expected = answer(drill, True)
+        await pilot.press("y", "enter")
+        await pilot.pause()
+        shown = text_of(app, "#drill-answer")
+        assert ("Right" if expected.correct else "Not right") in shown
+        assert expected.explanation[0] in shown and "The truth" in shown
+        history = store.drill_history()
+        assert [(r.kind, r.correct) for r in history] == [("is_mangan", expected.correct)]
+        await pilot.press("enter")  # the next drill
+        await _drill_ready(pilot, screen)
+        assert screen.result is None and screen.drill is not None and screen.drill != drill
+    store.close()
+
+
+async def test_drills_and_progress_from_the_menu() -> None:
+    app = fast_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "Defense drills" in screen_text(app) and "Defense progress" in screen_text(app)
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, DrillsScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, DrillsScreen)

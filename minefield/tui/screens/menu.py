@@ -21,6 +21,7 @@ from minefield.tui.messages import GameChosen
 MENU = (
     ("practice", "Practice against a bot"),
     ("hotseat", "Hot-seat: two players at this keyboard"),
+    ("drills", "Defense drills"),
     ("stats", "Defense progress"),
     ("help", "Rules and keys"),
     ("settings", "Settings"),
@@ -161,9 +162,10 @@ class MenuScreen(Screen[None]):
             await self.app.run_action("app.help")
         elif choice == "settings":
             await self.app.run_action("app.settings")
-        elif choice == "stats":
-            await self.app.run_action("app.stats")
+        elif choice in ("stats", "drills"):
+            await self.app.run_action(f"app.{choice}")
         elif choice == "quit":
+        Binding("d", "choose('drills')", "Drills"),
             self.app.exit(0)
 
     def _chosen(self, choice: GameChosen | None) -> None:

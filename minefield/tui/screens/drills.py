@@ -1,0 +1,235 @@
+"""Defense drills (:mod:`minefield.defense.drills`): pick a kind and a difficulty (or let the
+spaced repetition choose), answer with the keyboard, see the explanation at once and the truth
+after it. Each answer is saved in the progress store.
+
+Answers are typed in the answer line: a tile (``5p``, safest), the kinds you think the opponent
+waits on (``2p 5p``, read_wait), ``y`` or ``n`` (is_mangan), or 13 tiles (safe_hand). A drill
+is built from seeded bot games, which takes a moment: it is made in a worker thread.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Label, Select, Static
+from textual.worker import Worker, WorkerState
+
+from minefield.defense.drills import (
+    DIFFICULTIES,
+    KINDS,
+    Drill,
+    DrillAnswer,
+    DrillError,
+    DrillTruth,
+    Scheduler,
+    answer,
+    make_drill,
+)
+from minefield.defense.estimate import percent
+from minefield.defense.progress import DrillRecord, ProgressError
+from minefield.rules.seed import derive_seed, parse_seed
+from minefield.rules.tiles import kind_str, tiles_to_str
+
+#: The kind choice that lets the spaced repetition pick (patterns missed come back sooner).
+DUE = "due"
+#: What each kind asks for, as the answer line's placeholder.
+PLACEHOLDERS = {
+    "safest": "type the safest tile of your pool, e.g. 1z, then Enter",
+    "read_wait": "type the kinds you think they wait on, e.g. 2p 5p, then Enter",
+    "is_mangan": "y (the ron is allowed) or n, then Enter",
+    "safe_hand": "type your 13 tiles, e.g. 123m456p789s1122z, then Enter",
+}
+
+Recorder = Callable[[DrillRecord], str | None]
+HistoryReader = Callable[[], Sequence[DrillRecord]]
+
+
+def drill_lines(drill: Drill) -> list[str]:
+    """What the trainee may see of a drill (R26), as markup lines."""
+    lines = [f"[b]{escape(line)}[/]" for line in drill.prompt]
+    position = drill.position
+    if position is not None:
+        theirs = " ".join(str(t) for t in position.opponent_discards) or "none"
+        mine = " ".join(str(t) for t in position.own_discards) or "none"
+        pool = " ".join(kind_str(k) * 1 for k in position.pool_kinds
+                        for _ in range(position.pool_counts[k]))
+        lines += [f"Dora indicator {position.dora_indicator} · their discards: {theirs}",
+                  f"Your discards: {mine}", f"Your hand: {position.hand}",
+                  f"Your pool: {pool}"]
+    elif drill.tiles is not None:
+        lines.append(f"Your 34 tiles: {tiles_to_str(list(drill.tiles))}")
+    return lines
+
+
+def truth_lines(truth: DrillTruth) -> list[str]:
+    """The truth an answer reveals, as markup lines."""
+    lines = ["[b]The truth[/]"]
+    if truth.opponent_hand is not None:
+        lines.append(f"Their hand {truth.opponent_hand}, waits "
+                     f"{' '.join(truth.opponent_waits) or 'none'}")
+        lines.append(f"Would deal in: {' '.join(truth.deal_ins) or 'nothing'}")
+    if truth.report is not None:
+        lines.append("Estimates: " + " · ".join(
+            f"{t.tile} {percent(t.danger)}" for t in sorted(truth.report.tiles,
+                                                           key=lambda t: t.danger)))
+    if truth.allowed is not None:
+        lines.append(f"The ron is {'allowed' if truth.allowed else 'not allowed'} (R14).")
+    if truth.best is not None:
+        lines.append(f"The bot's best hand: {truth.best.hand}")
+    lines.append(f"[dim]Pattern: {truth.pattern}[/]")
+    return lines
+
+
+def answer_lines(result: DrillAnswer) -> list[str]:
+    """The verdict and the explanation at once, then the truth."""
+    verdict = ("[$text-success][b]Right[/b][/]" if result.correct
+               else "[$text-error][b]Not right[/b][/]")
+    lines = [f"{verdict} · score {result.score:.0%}"]
+    lines += [escape(line) for line in result.explanation]
+    return [*lines, "", *truth_lines(result.truth)]
+
+
+class DrillsScreen(Screen[None]):
+    """One drill at a time: the question, the answer line, then the explanation and the truth.
+
+    ``record`` saves an answer (returns a problem to show, or None); ``history`` gives the
+    answers so far (the spaced repetition replays them). ``seed`` makes the drills
+    reproducible (tests); without it each drill has a random one.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+n", "next_drill", "Next drill", priority=True),
+        Binding("escape", "close", "Back"),
+    ]
+
+    def __init__(self, record: Recorder, history: HistoryReader,
+                 seed: int | str | None = None) -> None:
+        super().__init__()
+        self._record = record
+        self._history = history
+        self._seed = parse_seed(seed) if seed is not None else None
+        self._count = 0
+        self.drill: Drill | None = None
+        self.result: DrillAnswer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="drill-choice"):
+            yield Label("Kind", classes="drill-label")
+            yield Select([("due (spaced repetition)", DUE), *((k, k) for k in KINDS)],
+                         value=DUE, allow_blank=False, id="drill-kind")
+            yield Label("Level", classes="drill-label")
+            yield Select([(d, d) for d in DIFFICULTIES], value="intermediate",
+                         allow_blank=False, id="drill-difficulty")
+        with VerticalScroll(id="drill-body"):
+            yield Static(id="drill-question")
+            yield Static(id="drill-answer")
+        yield Input(placeholder="", id="drill-input")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Defense drills"
+        self.query_one("#drill-input", Input).focus()
+        self.action_next_drill()
+
+    # -- making a drill ----------------------------------------------------------------------
+
+    def _next_seed(self) -> str:
+        self._count += 1
+        if self._seed is None:
+            return f"{secrets.randbits(128):032x}"
+        return derive_seed(self._seed, "drill screen", self._count)
+
+    def action_next_drill(self) -> None:
+        """A new drill of the chosen kind and difficulty (or the one due)."""
+        kind = str(self.query_one("#drill-kind", Select).value)
+        difficulty = str(self.query_one("#drill-difficulty", Select).value)
+        seed = self._next_seed()
+        self.drill = None
+        self.result = None
+        self.query_one("#drill-question", Static).update("Making a drill…")
+        self.query_one("#drill-answer", Static).update("")
+        self.query_one("#drill-input", Input).value = ""
+        self.workers.cancel_group(self, "drill")
+        self.run_worker(lambda: self._make(kind, difficulty, seed), thread=True,
+                        group="drill", exit_on_error=False)
+
+    def _make(self, kind: str, difficulty: str, seed: str) -> Drill:
+        if kind == DUE:
+            return Scheduler(self._history(), seed).next_drill(difficulty)
+        return make_drill(kind, seed, difficulty)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "drill":
+            return
+        if event.state == WorkerState.SUCCESS and isinstance(event.worker.result, Drill):
+            self._show_drill(event.worker.result)
+        elif event.state == WorkerState.ERROR:
+            error = event.worker.error
+            reason = str(error) if isinstance(error, DrillError) else type(error).__name__
+            self.query_one("#drill-question", Static).update(
+                f"No drill could be made ({escape(reason)}). Ctrl+N tries another.")
+
+    def _show_drill(self, drill: Drill) -> None:
+        self.drill = drill
+        self.query_one("#drill-question", Static).update("\n".join(drill_lines(drill)))
+        field = self.query_one("#drill-input", Input)
+        field.placeholder = PLACEHOLDERS[drill.kind]
+        field.focus()
+
+    # -- answering ---------------------------------------------------------------------------
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if self.result is not None or (self.drill is None and not text):
+            self.action_next_drill()  # Enter after an answer: the next drill
+            return
+        if self.drill is None or not text:
+            return
+        response: str | bool = text
+        if self.drill.kind == "is_mangan":
+            if text.lower() not in ("y", "yes", "n", "no"):
+                self.query_one("#drill-answer", Static).update("Answer y or n.")
+                return
+            response = text.lower().startswith("y")
+        try:
+            result = answer(self.drill, response)
+        except DrillError as error:
+            self.query_one("#drill-answer", Static).update(escape(str(error)))
+            return
+        self.result = result
+        lines = answer_lines(result)
+        problem = self._record(result.record())
+        if problem:
+            lines.append(f"[$text-warning]{escape(problem)}[/]")
+        lines.append("[dim]Enter or Ctrl+N: the next drill[/]")
+        self.query_one("#drill-answer", Static).update("\n".join(lines))
+        event.input.value = ""
+
+    def action_close(self) -> None:
+        """Back to the menu."""
+        self.workers.cancel_group(self, "drill")
+        self.dismiss()
+
+
+def store_recorder(record_drill: Callable[[DrillRecord], int]) -> Recorder:
+    """A recorder that saves with ``record_drill`` and turns its failure into a message."""
+    def record(drill: DrillRecord) -> str | None:
+        try:
+            record_drill(drill)
+        except ProgressError as error:
+            return f"This answer is not saved: {error}"
+        return None
+    return record
+
+
+__all__ = ["DUE", "DrillsScreen", "answer_lines", "drill_lines", "store_recorder",
+           "truth_lines"]
