@@ -54,8 +54,8 @@ from minefield.tui.screens.dialogs import (
     MessageScreen,
     TooSmallScreen,
 )
-from minefield.tui.screens.help import HelpScreen, keys_markdown
 from minefield.tui.screens.drills import DrillsScreen, store_recorder
+from minefield.tui.screens.help import HelpScreen, keys_markdown
 from minefield.tui.screens.menu import MenuScreen, NewGameScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen, RunningScore
@@ -306,6 +306,7 @@ class MinefieldApp(App[int]):
             ("Hot-seat curtain", CurtainScreen.BINDINGS),
             ("Result", ResultScreen.BINDINGS),
             ("Defense review", ReviewScreen.BINDINGS),
+            ("Defense drills (type the answer, Enter)", DrillsScreen.BINDINGS),
             ("Menu", MenuScreen.BINDINGS),
             ("New game (the menu's form)", NewGameScreen.BINDINGS),
             ("Everywhere", [*self.BINDINGS, Binding("ctrl+p", "command_palette",
@@ -319,7 +320,6 @@ class MinefieldApp(App[int]):
             return
         self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
 
-            ("Defense drills (type the answer, Enter)", DrillsScreen.BINDINGS),
     # -- the defense trainer -------------------------------------------------------------------
 
     def _tell_progress_problem(self, problem: str) -> None:
@@ -357,6 +357,13 @@ class MinefieldApp(App[int]):
             store = self.trainer.progress(self._tell_progress_problem)
             await self.push_screen(StatsScreen(store.summary()))
 
+    async def action_drills(self) -> None:
+        """Defense drills: questions from seeded games, each answer saved in your progress."""
+        if not isinstance(self.screen, DrillsScreen):
+            store = self.trainer.progress(self._tell_progress_problem)
+            await self.push_screen(DrillsScreen(store_recorder(store.record_drill),
+                                                store.drill_history))
+
     async def action_menu(self) -> None:
         """Back to the menu (asks first while a game is on)."""
         if self.table is None:
@@ -370,13 +377,6 @@ class MinefieldApp(App[int]):
                 await self._leave_game()
 
         await self.push_screen(ConfirmScreen(self._leaving_question("Leave this game?"),
-    async def action_drills(self) -> None:
-        """Defense drills: questions from seeded games, each answer saved in your progress."""
-        if not isinstance(self.screen, DrillsScreen):
-            store = self.trainer.progress(self._tell_progress_problem)
-            await self.push_screen(DrillsScreen(store_recorder(store.record_drill),
-                                                store.drill_history))
-
                                              yes="Leave the game", no="Keep playing"), answered)
 
     async def action_quit(self) -> None:
@@ -409,6 +409,8 @@ class MinefieldApp(App[int]):
                             self.action_settings)
         yield SystemCommand("Defense stats", "Your progress as a defender: games, deal-ins, "
                             "danger taken against the least possible, drills", self.action_stats)
+        yield SystemCommand("Defense drills", "Safest tile, read the wait, is it mangan, build "
+                            "a safe hand", self.action_drills)
         for command in super().get_system_commands(screen):
             if command.title != "Screenshot":
                 yield command
@@ -424,8 +426,6 @@ class MinefieldApp(App[int]):
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
         covering = [s for s in self.screen_stack if isinstance(s, TooSmallScreen)]
         if too_small and not covering:
-        yield SystemCommand("Defense drills", "Safest tile, read the wait, is it mangan, build "
-                            "a safe hand", self.action_drills)
             self.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
         elif not too_small and covering and self.screen is covering[-1]:
             self.pop_screen()

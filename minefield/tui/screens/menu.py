@@ -129,6 +129,7 @@ class MenuScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "choose('practice')", "Practice"),
         Binding("h", "choose('hotseat')", "Hot-seat"),
+        Binding("d", "choose('drills')", "Drills"),
         Binding("t", "choose('stats')", "Progress"),
         Binding("s", "choose('settings')", "Settings"),
         Binding("q", "choose('quit')", "Quit"),
@@ -165,7 +166,6 @@ class MenuScreen(Screen[None]):
         elif choice in ("stats", "drills"):
             await self.app.run_action(f"app.{choice}")
         elif choice == "quit":
-        Binding("d", "choose('drills')", "Drills"),
             self.app.exit(0)
 
     def _chosen(self, choice: GameChosen | None) -> None:
