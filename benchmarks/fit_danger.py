@@ -63,12 +63,14 @@ class Sample:
     position: Position
     points: dict[int, int]
     opponent_furiten: bool
+    opponent_level: str
 
 
 def collect(index: int, seed: int) -> list[Sample]:
     """Every position of game ``index``, with its truth read from the engine."""
     game = Game(game_seed(seed, index))
     east_level, west_level = LEVEL_PAIRS[index % len(LEVEL_PAIRS)]
+    levels = {Seat.EAST: east_level, Seat.WEST: west_level}
     bots = {Seat.EAST: make_bot(east_level, bot_seed(seed, index, "a")),
             Seat.WEST: make_bot(west_level, bot_seed(seed, index, "b"))}
     for seat in Seat:
@@ -89,7 +91,7 @@ def collect(index: int, seed: int) -> list[Sample]:
                                   game.ura_indicator.kind)
                 value = score_win(hand, kind, ctx, game.settings)
             points[kind] = value.paid.points if value is not None and value.eligible else 0
-        samples.append(Sample(index, position, points, furiten))
+        samples.append(Sample(index, position, points, furiten, levels[opponent]))
         game.apply(seat, bots[seat].act(view))
     return samples
 
@@ -198,6 +200,7 @@ class Table:
     points: list[int]
     categories: list[str]
     bonus: list[bool]
+    levels: list[str]
     furiten_rows: list[tuple[float, ...]]
     furiten_labels: list[int]
     samples: list[Sample]
@@ -205,7 +208,7 @@ class Table:
 
 def tabulate(samples: Sequence[Sample]) -> Table:
     """Compute the features of every sample (the same function the estimate uses)."""
-    table = Table([], [], [], [], [], [], [], [], [], list(samples))
+    table = Table([], [], [], [], [], [], [], [], [], [], list(samples))
     for sample in samples:
         position = sample.position
         feats: Features = features(position)
@@ -218,6 +221,7 @@ def tabulate(samples: Sequence[Sample]) -> Table:
             table.points.append(sample.points[kind])
             table.categories.append(value_category(position, kind))
             table.bonus.append(feats.bonus_han)
+            table.levels.append(sample.opponent_level)
         table.furiten_rows.append(feats.furiten_row())
         table.furiten_labels.append(1 if sample.opponent_furiten else 0)
     return table
@@ -295,6 +299,15 @@ def evaluate(test: Table, constants: dict[str, object], base_rate: float) -> Non
     print(f"  live kinds only ({len(live)}): AUC model {auc([model[i] for i in live], ys):.3f}, "
           f"Brier model {brier([model[i] for i in live], ys):.5f} vs constant "
           f"{brier([base_rate] * len(live), ys):.5f}")
+    for level in ("easy", "normal", "strong"):
+        chosen = [i for i, lv in enumerate(test.levels) if lv == level]
+        ys = [test.labels[i] for i in chosen]
+        if chosen and sum(ys):
+            b_m = brier([model[i] for i in chosen], ys)
+            b_b = brier([baseline[i] for i in chosen], ys)
+            print(f"  against {level:6} opponents ({len(chosen)} kinds, deal-in rate "
+                  f"{sum(ys) / len(ys):.2%}): Brier {b_m:.5f} vs baseline {b_b:.5f}, skill "
+                  f"{1 - b_m / b_b:+.1%}, AUC {auc([model[i] for i in chosen], ys):.3f}")
     print("  reliability (model chance bin: mean chance, observed rate, kinds):")
     bins = [0.0, 0.01, 0.03, 0.06, 0.1, 0.15, 0.25, 1.01]
     for low, high in itertools.pairwise(bins):
