@@ -251,12 +251,15 @@ class RecordWriter:
 
 class MatchRecorder:
     """The :class:`~minefield.session.table.Recorder` of a game of a match: writes through
-    ``writer`` and, when the game ends, settles ``match`` (R31-R33) and writes the result
-    with that settlement. ``settlement`` is then what :meth:`Match.settle
-    <minefield.rules.match.Match.settle>` returned (the caller must not settle it again).
+    ``writer`` (started with ``match=MatchHeader.of_match(match)`` before the game) and, when
+    the game ends, writes the result with the game's settlement: the one ``match`` already
+    holds for this game (a table that settles before recording), else it settles ``match``
+    itself (R31-R33). ``settlement`` is then that :class:`Settlement`.
     """
 
     def __init__(self, writer: RecordWriter, match: Match) -> None:
+        if writer.header.match is None:
+            raise ValueError(f"{writer.path.name}: a single game's record, not a match's")
         self.writer = writer
         self.match = match
         self.settlement: Settlement | None = None
@@ -266,9 +269,13 @@ class MatchRecorder:
         self.writer.command(seq, seat, command)
 
     def result(self, game: Game) -> None:
-        """Settle the match with the ended ``game``, then append the result line."""
+        """Append the result line of the ended ``game`` with its settlement (settling the
+        match first when nobody has yet)."""
         if self.settlement is None:
-            self.settlement = self.match.settle(game)
+            header = self.writer.header.match
+            assert header is not None
+            done = [s for s in self.match.history if s.game_number == header.game]
+            self.settlement = done[-1] if done else self.match.settle(game)
         self.writer.result(game, self.settlement)
 
     def __repr__(self) -> str:

@@ -173,6 +173,25 @@ def test_match_recorder_settles_the_match_and_writes_the_settlement(tmp_path: Pa
     assert replay_record(record).consistent
 
 
+def test_match_recorder_uses_the_settlement_of_a_match_settled_first(tmp_path: Path) -> None:
+    match = Match(11, ("ann", "bob"))
+    header = MatchHeader.of_match(match)
+    game = match.new_game()
+    recorder = MatchRecorder(RecordWriter.start(game, "hotseat", header.players, tmp_path,
+                                                match=header), match)
+    play_game(game, make_bot("easy", 1), make_bot("easy", 2))
+    for seq, (seat, command) in enumerate(game.commands, start=1):
+        recorder.command(seq, seat, command)
+    settlement = match.settle(game)  # as a match table does, before the record's result
+    recorder.result(game)
+    assert recorder.settlement is settlement and len(match.history) == 1
+    record = read_record(recorder.writer.path)
+    assert record.result is not None and record.result.result.payments == settlement.payments
+    single = Game(5)
+    with pytest.raises(ValueError, match="single game's record"):
+        MatchRecorder(RecordWriter.start(single, "hotseat", header.players, tmp_path), match)
+
+
 def test_the_writer_refuses_a_settlement_that_is_not_the_records(tmp_path: Path) -> None:
     match = Match(11, ("ann", "bob"))
     header = MatchHeader.of_match(match)
