@@ -17,6 +17,8 @@ Estimators:
   danger of the live kinds mapped to a probability by a logistic fit on the training games;
 * ``posterior``: :func:`minefield.defense.posterior.posterior_dangers` (no fit: its numbers are
   probabilities as they come);
+* ``post-quick``: the same with ``--quick-samples`` samples and no time cap (the setting a
+  bot's discard could afford; 0 leaves it out);
 * ``fast``: ``minefield.defense.fast.fast_dangers`` when that module exists.
 
 Games with an even index train the fits, odd ones are measured. Every figure is given with a
@@ -26,7 +28,7 @@ observed rate (with its interval) and the number of items per band. Milliseconds
 are wall-clock time of one estimate (CPU-bound, one core per worker).
 
 Usage: ``python benchmarks/bench_danger.py [--games 80] [--seed 7] [--samples 1500]
-[--budget 1.0] [--every 4] [--levels strong,strong] [--jobs 2]``.
+[--budget 1.0] [--quick-samples 200] [--every 4] [--levels strong,strong] [--jobs 2]``.
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def truth_of(game: Game, seat: Seat) -> set[int]:
 
 
 def play_and_measure(index: int, seed: int, levels: tuple[str, str], every: int, samples: int,
-                     budget: float) -> GameResult:
+                     budget: float, quick_samples: int = 0) -> GameResult:
     """Play game ``index`` and estimate a spread of its positions with every estimator."""
     game = Game(game_seed(seed, index))
     bots = {Seat.EAST: make_bot(levels[0], bot_seed(seed, index, "a")),
@@ -139,10 +141,15 @@ def play_and_measure(index: int, seed: int, levels: tuple[str, str], every: int,
             shares = timed("heuristic", lambda p=position: heuristic_shares(p))
             post = timed("posterior", lambda p=position: posterior_dangers(
                 p, samples=samples, seed=index, budget_s=budget).danger)
+            quick = (timed("post-quick", lambda p=position: posterior_dangers(
+                p, samples=quick_samples, seed=index, budget_s=None).danger)
+                if quick_samples else None)
             fast_danger = (timed("fast", lambda p=position: fast(p).danger)
                            if fast is not None else None)
             for kind in live:
                 preds = [("posterior", post[kind])]
+                if quick is not None:
+                    preds.append(("post-quick", quick[kind]))
                 if fast_danger is not None:
                     preds.append(("fast", fast_danger[kind]))
                 items.append(Item(index, position.number, kind, shares[kind], tuple(preds),
@@ -152,7 +159,7 @@ def play_and_measure(index: int, seed: int, levels: tuple[str, str], every: int,
                       tuple((name, seconds[name], counts[name]) for name in seconds))
 
 
-def _run(args: tuple[int, int, tuple[str, str], int, int, float]) -> GameResult:
+def _run(args: tuple[int, int, tuple[str, str], int, int, float, int]) -> GameResult:
     return play_and_measure(*args)
 
 
@@ -222,13 +229,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--samples", type=int, default=1500)
     parser.add_argument("--budget", type=float, default=1.0)
+    parser.add_argument("--quick-samples", type=int, default=200)
     parser.add_argument("--every", type=int, default=4)
     parser.add_argument("--levels", default="strong,strong")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--boot", type=int, default=1000)
     args = parser.parse_args()
     a, b = args.levels.split(",")
-    work = [(i, args.seed, (a, b), args.every, args.samples, args.budget)
+    work = [(i, args.seed, (a, b), args.every, args.samples, args.budget, args.quick_samples)
             for i in range(args.games)]
     started = time.perf_counter()
     results: list[GameResult] = []

@@ -14,7 +14,9 @@ estimate is a posterior over the opponent's hand and pool given only what the se
 * **Choice.** The opponent keeps its hand on purpose: a hand with no eligible live wait (R14;
   live from *their* side: not among their 34, not the indicator) is kept with the small weight
   ``ineligible_weight``; otherwise the weight is ``(hit * eligible share) ** value_power``,
-  ``hit`` being the chance that one of the eligible live copies comes.
+  ``hit`` being the chance that one of the eligible live copies comes. (The shape prior already
+  carries the bots' taste for many-sided waits; a power above 0 measured worse, so the default
+  is 0: eligible or not is what counts.)
 * **The seat's own discards.** A tile the seat discarded that did not end the game passed:
   a sample whose hand would have won on it (a wait, eligible by R14 with that discard's
   ippatsu R16 / houtei R17, not furiten then) is impossible; a wait below the minimum made the
@@ -85,7 +87,7 @@ class PosteriorModel:
     discard_sharpness: float = 0.0
     own_wait_discard: float = 0.02
     ineligible_weight: float = 0.05
-    value_power: float = 1.0
+    value_power: float = 0.0
     suit_prior: float = 1.0
     copy_chance: float = 0.15
     chiitoitsu_share: float = 0.08
