@@ -77,6 +77,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--code-seconds", type=_positive, default=600.0, help=argparse.SUPPRESS)
     parser.add_argument("--test-seeds", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--discard-pace", type=float, default=0.010, help=argparse.SUPPRESS)
+    parser.add_argument("--message-rate", type=_positive, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--verbose", "-v", action="store_true", help="log every connection")
 
 
@@ -135,6 +136,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         code_seconds=args.code_seconds,
         test_seeds=args.test_seeds,
         discard_pace=max(0.0, args.discard_pace),
+        **({} if getattr(args, "message_rate", None) is None else  # tests: fast clients
+           {"rate": args.message_rate, "burst": max(40, int(args.message_rate))}),
     )
 
 

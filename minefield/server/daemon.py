@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import gc
 import grp
+import json
 import logging
 import math
 import os
@@ -32,7 +33,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from minefield.records.reader import RecordError, read_record
+from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.writer import RECORD_SUFFIX, ensure_folder
 from minefield.rules.game import Seat
 from minefield.rules.settings import RuleSettings, SettingsError
@@ -41,8 +42,9 @@ from minefield.server.codes import new_code
 from minefield.server.config import ServerConfig
 from minefield.server.identity import Identity, IdentityError, identify, peer_credentials
 from minefield.server.limits import TokenBucket
-from minefield.server.room import FINISHED_FOLDER, Room
+from minefield.server.room import FINISHED_FOLDER, MatchOver, Room
 from minefield.server.wire import (
+    AskNextGame,
     AskRematch,
     ErrorCode,
     Hello,
@@ -246,7 +248,12 @@ class Daemon:
         for private in (self.config.data, folder):  # players must not read records
             os.chmod(private, 0o700)
         restored = 0
+        matches: dict[str, list[Path]] = {}
         for path in sorted(folder.glob(f"*{RECORD_SUFFIX}")):
+            match = _match_of(path)
+            if match is not None:  # the games of a match go on together, below
+                matches.setdefault(match, []).append(path)
+                continue
             try:
                 room = Room.restore(self, path)
             except RecordError:  # its text may quote a command's tiles: not in the log
@@ -262,7 +269,38 @@ class Daemon:
                 continue
             self._register(room)
             restored += 1
+        for paths in matches.values():
+            restored += self._restore_match(folder, paths)
         return restored
+
+    def _restore_match(self, folder: Path, paths: list[Path]) -> int:
+        """Take up the match whose records are ``paths``: 1 if it goes on, else 0 (a match
+        that is over has its records moved to ``finished/``)."""
+        records: list[ReadRecord] = []
+        for path in paths:
+            try:
+                records.append(read_record(path))
+            except RecordError:
+                log.warning("record %s of a match cannot be read: the match is left as it is",
+                            path.name)
+                return 0
+        try:
+            room = Room.restore_match(self, records)
+        except MatchOver:
+            finished = ensure_folder(folder / FINISHED_FOLDER)
+            for path in paths:
+                path.rename(finished / path.name)
+            return 0
+        except RecordError:  # its text may quote a command's tiles: not in the log
+            log.warning("the match of record %s cannot go on (damaged or not a network "
+                        "game): left as it is", paths[-1].name)
+            return 0
+        except OSError as error:
+            log.warning("the match of record %s not resumed (%s)", paths[-1].name,
+                        type(error).__name__)
+            return 0
+        self._register(room)
+        return 1
 
     async def start(self) -> None:
         """Restore the games, listen on the socket, start the timers."""
@@ -335,6 +373,8 @@ class Daemon:
         finally:
             self.connections.discard(conn)
             if conn.room is not None and conn.seat is not None:
+                if conn.identity is not None:  # the seat may have changed (R31)
+                    conn.seat = conn.room.seat_of(conn.identity) or conn.seat
                 try:
                     await conn.room.detach(conn.seat, conn, conn.left)
                 except Exception as error:
@@ -392,6 +432,9 @@ class Daemon:
         log.debug("%s: %s game %s as %s", identity.key, hello.action, room.id, seat)
         await room.attach(seat, conn, resumed)
         while (line := await self._read_line(conn)) is not None:
+            # The seat of a player changes with a rematch or a match's next game (R31).
+            seat = room.seat_of(identity) or seat
+            conn.seat = seat
             await self._message(conn, room, seat, line)
             if conn.closing_since is not None:
                 return
@@ -431,6 +474,8 @@ class Daemon:
             conn.send(Pong())
         elif isinstance(message, AskRematch):
             await room.rematch(seat)
+        elif isinstance(message, AskNextGame):
+            await room.next_game(seat)
         elif isinstance(message, Leave):
             conn.left = True
             conn.send(Closed(seat=seat, reason="You left the table; the game goes on under "
@@ -446,7 +491,7 @@ class Daemon:
                 self.by_player.setdefault(seated.identity.key, set()).add(room)
 
     def _open_games(self, identity: Identity) -> int:
-        return sum(1 for room in self.by_player.get(identity.key, ()) if not room.ended)
+        return sum(1 for room in self.by_player.get(identity.key, ()) if room.going_on)
 
     def _retire(self, code: str, why: str) -> None:
         now = self.now()
@@ -472,12 +517,14 @@ class Daemon:
             raise Refusal("not_allowed", f"you already have {self.config.max_games_per_player} "
                           "open games: finish one first (minefield resume)")
         try:
-            settings = RuleSettings.preset(hello.rules or "standard",
+            default = "match" if hello.wants_match else "standard"
+            settings = RuleSettings.preset(hello.rules or default,
                                            hand_seconds=self.config.hand_seconds,
                                            discard_seconds=self.config.discard_seconds)
         except SettingsError as error:
             raise Refusal("bad_message", str(error)) from None
-        room = Room.host(self, identity, settings, bot=hello.bot, seed=hello.seed)
+        room = Room.host(self, identity, settings, bot=hello.bot, seed=hello.seed,
+                         match=hello.wants_match)
         if hello.bot is None:
             room.code = new_code(self.codes.keys() | self.retired_codes.keys())
             room.code_expires = self.now() + self.config.code_seconds
@@ -526,14 +573,14 @@ class Daemon:
     def _resume(self, identity: Identity, hello: Hello) -> tuple[Room, Seat, bool]:
         rooms = [room for room in self.by_player.get(identity.key, ()) if not room.closed]
         if hello.game is not None:
-            rooms = [room for room in rooms if room.id == hello.game]
+            rooms = [room for room in rooms if hello.game in room.game_ids]
             if not rooms:
                 raise Refusal("no_game", "that game is over or no longer on this server")
         if not rooms:
             raise Refusal("no_game", "you have no unfinished game on this server: host one "
                           "(minefield host) or join one (minefield join CODE)")
         # An unfinished game first, then the newest (ids start with their time).
-        room = max(rooms, key=lambda r: (not r.ended, not r.waiting, r.id))
+        room = max(rooms, key=lambda r: (r.going_on, not r.waiting, r.id))
         seat = room.seat_of(identity)
         assert seat is not None
         return room, seat, True
@@ -556,6 +603,20 @@ class Daemon:
                     log.debug("%r: idle: disconnected", conn)
                     conn.fail("idle", f"nothing received for {self.config.idle_seconds:g} s "
                               "(clients ping every 10 s): closing")
+
+
+def _match_of(path: Path) -> str | None:
+    """The public id of the match the record at ``path`` belongs to (its header's
+    ``match.id``), None for a single game or a header that cannot be read."""
+    try:
+        with path.open("rb") as file:
+            line = file.readline(MAX_LINE_BYTES + 1)
+        header = json.loads(line)
+    except (OSError, ValueError):
+        return None
+    match = header.get("match") if isinstance(header, dict) else None
+    ident = match.get("id") if isinstance(match, dict) else None
+    return ident if isinstance(ident, str) else None
 
 
 def _ended(path: Path) -> bool:

@@ -35,6 +35,7 @@ from collections.abc import Callable
 
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
+from minefield.rules.match import Settlement
 
 
 class HeldRecorder:
@@ -43,10 +44,16 @@ class HeldRecorder:
     One flush at a time; :meth:`close` waits for a running flush (a descriptor is never
     closed under a thread that writes to it). A failed flush raises the writer's error
     (:class:`OSError`; the writer has closed itself) and drops the lines after it.
+
+    For a game of a match, ``settlement`` gives what the match settled for the game when it
+    ended (:class:`~minefield.session.match_table.MatchTable` settles before the record hears
+    of the end): the result line carries it (R31-R33).
     """
 
-    def __init__(self, writer: RecordWriter) -> None:
+    def __init__(self, writer: RecordWriter,
+                 settlement: Callable[[], Settlement | None] | None = None) -> None:
         self.writer = writer
+        self._settlement = settlement
         self._lines: list[Callable[[], None]] = []
         self._lock = threading.Lock()
 
@@ -69,7 +76,8 @@ class HeldRecorder:
 
     def result(self, game: Game) -> None:
         """Queue the result line of the ended ``game`` (the writer closes after it)."""
-        self._lines.append(lambda: self.writer.result(game))
+        settlement = self._settlement() if self._settlement is not None else None
+        self._lines.append(lambda: self.writer.result(game, settlement))
 
     def flush(self) -> None:
         """Append and fsync every waiting line, in order (in a record thread)."""

@@ -13,6 +13,15 @@ Presence: a player whose connection drops keeps their seat. Their moves wait for
 grace period (a budget per game, so leaving and coming back cannot stall a game for ever); then
 their clock runs out as anyone's would and the server plays for them (R25). After the game,
 both players may ask for a rematch in the same room: a new game with the seats swapped.
+
+A match (R30-R35, ``host`` with ``match``) runs its games on a
+:class:`~minefield.session.match_table.MatchTable`: each game has its own record and id (the
+header carries the match, with its hidden seed; the result line the settlement), the players
+change seats as the deal passes (R31), and the next game starts once both players asked for
+it (a bot always does). The records of a match stay among the unfinished ones until the match
+is over (or its room closes), so that a restarted daemon replays the finished games and the
+unfinished one and the match goes on where it was (:meth:`Room.restore_match`). Match player
+names are identity keys (as in the records); the table views show their display names.
 """
 
 from __future__ import annotations
@@ -27,11 +36,12 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from minefield.records.format import Players, RecordHeader
-from minefield.records.reader import RecordError
-from minefield.records.replay import replay_record
+from minefield.records.format import MatchHeader, Players, RecordHeader
+from minefield.records.reader import ReadRecord, RecordError
+from minefield.records.replay import replay_match, replay_record
 from minefield.records.writer import RECORD_SUFFIX, RecordWriter, ensure_folder, new_record_path
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
+from minefield.rules.match import Match, Settlement
 from minefield.rules.seed import derive_int, random_seed
 from minefield.rules.settings import RuleSettings
 from minefield.server.bots import BotPool
@@ -39,9 +49,11 @@ from minefield.server.config import ServerConfig
 from minefield.server.durable import HeldRecorder
 from minefield.server.identity import Identity, display_name
 from minefield.server.wire import RoomState, Welcome, WireError
+from minefield.session.match_table import MatchTable, RecorderFactory
 from minefield.session.protocol import (
     Applied,
     Closed,
+    MatchView,
     Notice,
     PlayerInfo,
     Presence,
@@ -49,9 +61,10 @@ from minefield.session.protocol import (
     SeatClock,
     ServerMessageType,
     Snapshot,
+    StandingView,
     TableView,
 )
-from minefield.session.table import GameTable
+from minefield.session.table import GameTable, Recorder
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +158,62 @@ def _seated_from_record(name: str, grace: float, now: float) -> Seated:
                   grace_until=now + grace)
 
 
+class MatchOver(RecordError):
+    """The records of a match that is over: nothing to go on with (they go to ``finished/``)."""
+
+
+def shown_names(players: Sequence[str]) -> dict[str, str]:
+    """How the match's players (identity keys, bot names) are shown: their display names,
+    kept distinct (and within a protocol name's 40 characters).
+
+    >>> shown_names(["bob@games", "Bot (easy)"])
+    {'bob@games': 'bob', 'Bot (easy)': 'Bot (easy)'}
+    >>> shown_names(["bob@games", "bob"])
+    {'bob@games': 'bob', 'bob': 'bob (2)'}
+    """
+    shown = {name: display_name(name) if not _BOT_NAME.match(name) else name
+             for name in players}
+    if len(set(shown.values())) < len(shown):
+        for number, name in enumerate(list(players)[1:], start=2):
+            shown[name] = f"{shown[name][:34]} ({number})"
+    return shown
+
+
+class RoomMatch(MatchTable):
+    """A :class:`MatchTable` whose views name the players as they are shown (identity keys
+    stay in the match and its records, R26 views get display names)."""
+
+    def __init__(self, match: Match, players: dict[str, PlayerInfo], *,
+                 recorders: RecorderFactory | None = None, now: float | None = None) -> None:
+        self.shown = shown_names(match.players)
+        super().__init__(match, players, recorders=recorders, now=now)
+
+    def view(self) -> MatchView:
+        """The match's public state with the players' shown names (never the seed)."""
+        view = super().view()
+        shown = self.shown
+
+        def name(key: str) -> str:
+            return shown.get(key, key[:40])
+
+        last = view.last
+        if last is not None and any(key != name(key) for key in shown):
+            lines = []
+            for line in last.lines:
+                for key in sorted(shown, key=len, reverse=True):
+                    line = line.replace(key, name(key))
+                lines.append(line)
+            last = last.model_copy(update={"lines": lines})
+        return view.model_copy(update={
+            "players": {seat: name(key) for seat, key in view.players.items()},
+            "scores": {name(key): points for key, points in view.scores.items()},
+            "standings": None if view.standings is None else [
+                StandingView(place=s.place, player=name(s.player), points=s.points)
+                for s in view.standings],
+            "next_asked": [name(key) for key in view.next_asked],
+            "last": last})
+
+
 class Room:
     """One room: its seats, its current game and everything that keeps the game moving."""
 
@@ -167,6 +236,14 @@ class Room:
         self._timer: asyncio.TimerHandle | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        #: A match: its seed (until it starts), the host's seat in game 1, its table, the ids
+        #: of its earlier games and the records of its games still among the unfinished ones.
+        self._match_seed: str | None = None
+        self._host_seat: Seat | None = None
+        self.match_table: RoomMatch | None = None
+        self.match_ids: list[str] = []
+        self._match_paths: list[Path] = []
+        self._prepared: Recorder | None = None
 
     def __repr__(self) -> str:
         return f"Room({self.id!r}, phase={self.game.phase}, <tiles hidden>)"
@@ -175,9 +252,21 @@ class Room:
 
     @classmethod
     def host(cls, services: Services, identity: Identity, settings: RuleSettings,
-             bot: str | None = None, seed: str | None = None) -> Room:
-        """A new room with ``identity`` in the seat the seed gives the host (R6)."""
+             bot: str | None = None, seed: str | None = None, match: bool = False) -> Room:
+        """A new room with ``identity`` in the seat the seed gives the host (R6); with
+        ``match``, a match (R30) from the seed, the host being its first player (the first
+        dealer is drawn from the seed)."""
         config = services.config
+        if match:
+            guest = f"Bot ({bot})" if bot is not None else WAITING_NAME
+            provisional = Match(seed or random_seed(), (identity.key, guest), settings)
+            seat = provisional.seat_of(identity.key)
+            seats = {seat: Seated(identity=identity, grace_budget=config.grace_seconds),
+                     seat.other: Seated(level=bot)}
+            room = cls(services, _new_game_id(config), provisional.new_game(), seats)
+            room._match_seed = provisional.seed
+            room._host_seat = seat
+            return room
         game = Game(seed or random_seed(), settings)
         seat = Seat.EAST if game.deal.east_player == 0 else Seat.WEST
         seats = {seat: Seated(identity=identity, grace_budget=config.grace_seconds),
@@ -211,6 +300,57 @@ class Room:
         room.table.seq = replay.applied
         return room
 
+    @classmethod
+    def restore_match(cls, services: Services, records: Sequence[ReadRecord]) -> Room:
+        """The match whose games' records are ``records`` (after a restart), going on: the
+        finished games are replayed and settled (R31-R33), the last game is dealt again and
+        its commands replayed; a game that ended without its result line gets it now.
+
+        Raises :class:`MatchOver` when the match is over, :class:`RecordError` when its
+        records do not replay (or are not a network match).
+        """
+        replay = replay_match(records)
+        if not replay.consistent or replay.match is None or not replay.games:
+            raise RecordError("the records of a match do not replay")
+        if replay.over:
+            raise MatchOver("the match is over")
+        last = replay.games[-1]
+        record, before = last.record, last.before
+        if any(game.record.header.mode != "network" for game in replay.games):
+            raise RecordError("not a network match")
+        match = Match.replay(before.seed, before.match_players, record.header.rules,
+                             [game.replay.game.result for game in replay.games[:-1]
+                              if game.replay.game.result is not None])
+        path = Path(record.name)
+        writer = None if record.ended else RecordWriter.resume(path)[0]
+        try:
+            now = services.now()
+            grace = services.config.grace_seconds
+            players = record.header.players
+            seats = {seat: _seated_from_record(players.of(seat), grace, now) for seat in Seat}
+            room = cls(services, path.name.removesuffix(RECORD_SUFFIX), match.new_game(),
+                       seats)
+            room._writer = None if writer is None else room._held(writer)
+            room._prepared = room._writer
+            table = room._new_match_table(match, now)
+            for line in record.commands:
+                table.table.game.apply(line.seat, line.command)
+            table.table.seq = len(record.commands)
+            table.table.start_clocks(now)
+            game = table.table.game
+            if game.phase == "ended" and table.settlement is None and table.table.on_end:
+                table.table.on_end(game)  # ended before its result line was written
+                if writer is not None:
+                    writer.result(game, table.settlement)
+        except BaseException:
+            if writer is not None:
+                writer.close()
+            raise
+        room.match_ids = [Path(g.record.name).name.removesuffix(RECORD_SUFFIX)
+                          for g in replay.games[:-1]]
+        room._match_paths = [Path(g.record.name) for g in replay.games]
+        return room
+
     @property
     def waiting(self) -> bool:
         """True while the room waits for its second player."""
@@ -220,6 +360,26 @@ class Room:
     def ended(self) -> bool:
         """True once the current game has ended."""
         return self.game.phase == "ended"
+
+    @property
+    def is_match(self) -> bool:
+        """True for a room that plays a match (R30)."""
+        return self._match_seed is not None or self.match_table is not None
+
+    @property
+    def between_games(self) -> bool:
+        """True when a game of a match has ended and the match goes on (a next game)."""
+        return self.match_table is not None and self.ended and not self.match_table.over
+
+    @property
+    def going_on(self) -> bool:
+        """True while the game goes on, or the match it belongs to does."""
+        return not self.ended or self.between_games
+
+    @property
+    def game_ids(self) -> set[str]:
+        """The ids a ``resume`` may name for this room: its game, and a match's earlier ones."""
+        return {self.id, *self.match_ids}
 
     def seat_of(self, identity: Identity) -> Seat | None:
         """The seat ``identity`` holds here, or None."""
@@ -247,8 +407,17 @@ class Room:
         if self.table is not None:
             return self.table.snapshot(seat, now)
         table = TableView(view=self.game.view(seat), seq=0, players=self._infos(now),
-                          clocks={s: SeatClock() for s in Seat})
+                          clocks={s: SeatClock() for s in Seat}, match=self._waiting_match())
         return Snapshot(seat=seat, table=table)
+
+    def _waiting_match(self) -> MatchView | None:
+        """A match room waiting for its second player: the match as it will start."""
+        if self._match_seed is None or self._host_seat is None:
+            return None
+        players = (self.seats[self._host_seat].record_name,
+                   self.seats[self._host_seat.other].record_name)
+        match = Match(self._match_seed, players, self.game.settings)
+        return RoomMatch(match, {name: PlayerInfo(name="?") for name in players}).view()
 
     def _presence(self, seat: Seat, now: float) -> list[ServerMessageType]:
         seated = self.seats[seat]
@@ -297,7 +466,7 @@ class Room:
                 await self._start()
                 return
             client.send(self._snapshot(seat, now))
-            if self.ended and self.rematch_asks:
+            if self.ended and self.rematch_asks and self.match_table is None:
                 client.send(RoomState(seat=seat, rematch=sorted(self.rematch_asks)))
             self._send(self._presence(seat, now))
             self._after_change()
@@ -320,7 +489,13 @@ class Room:
                 if left:
                     await self._close("The host left: the room is closed.")
                 return
-            if self.ended:
+            if self.between_games:  # the match goes on: a player may come back for it
+                assert self.match_table is not None
+                asked = self.match_table.next_asked
+                if seated.record_name in asked:
+                    asked.discard(seated.record_name)
+                    self._send([self.match_table.table.snapshot(s, now) for s in Seat])
+            elif self.ended:
                 if not any(s.client is not None for s in self.seats.values()):
                     await self._close("Both players left.")
                     return
@@ -362,6 +537,12 @@ class Room:
             if self.closed:
                 return
             client = self.seats[seat].client
+            if self.is_match:
+                if client is not None:
+                    client.send(WireError(code="not_allowed", message=(
+                        "This room plays a match: ask for its next game (next_game) once a "
+                        "game is over; when the match is over, host a new one.")))
+                return
             if not self.ended:
                 if client is not None:
                     client.send(WireError(code="not_allowed",
@@ -379,6 +560,42 @@ class Room:
             name = self.seats[seat].info(self._now()).name
             self._send([Notice(seat=seat.other, text=f"{name} asks for a rematch.")])
 
+    async def next_game(self, seat: Seat) -> None:
+        """In a match, ``seat`` is ready for the next game; once both players are (a bot
+        always is) it starts: a new game id, the seats the match gives (R31). A request that
+        cannot be served now (a single game, a game still going on, the match over) gets a
+        ``not_allowed`` error and changes nothing."""
+        async with self.lock:
+            if self.closed:
+                return
+            client = self.seats[seat].client
+            table = self.match_table
+            problem = None
+            if table is None:
+                problem = ("This room plays a single game: there is no next game (ask for a "
+                           "rematch once it is over).")
+            elif table.over:
+                problem = "The match is over: there is no next game."
+            elif not self.ended:
+                problem = "The next game of the match can be asked for once this game is over."
+            if problem is not None or table is None:
+                if client is not None:
+                    client.send(WireError(code="not_allowed", message=problem or ""))
+                return
+            name = self.seats[seat].record_name
+            table.next_asked.add(name)
+            for seated in self.seats.values():
+                if seated.is_bot:
+                    table.next_asked.add(seated.record_name)
+            if table.next_asked == set(table.match.players):
+                await self._next_match_game()
+                return
+            now = self._now()
+            self._send([table.table.snapshot(s, now) for s in Seat])
+            shown = self.seats[seat].info(now).name
+            self._send([Notice(seat=seat.other, text=f"{shown} is ready for the next game of "
+                               "the match.")])
+
     # -- inside: the game --------------------------------------------------------------------------
 
     def _record_path(self) -> Path:
@@ -390,6 +607,9 @@ class Room:
 
     async def _start(self) -> None:
         """Both seats are taken: create the record and the table, and tell both (lock held)."""
+        if self._match_seed is not None:
+            await self._start_match()
+            return
         now = self._now()
         players = Players(east=self.seats[Seat.EAST].record_name,
                           west=self.seats[Seat.WEST].record_name)
@@ -410,6 +630,124 @@ class Room:
             self._tell(problem, "error")
         log.info("game %s: started", self.id)
         self._after_change()
+
+    # -- inside: a match ---------------------------------------------------------------------------
+
+    def _held(self, writer: RecordWriter) -> HeldRecorder:
+        """The held recorder of a game of this room's match: its result line gets the
+        settlement the match made when the game ended."""
+        def settlement() -> Settlement | None:
+            table = self.match_table
+            return table.settlement if table is not None else None
+        return HeldRecorder(writer, settlement=settlement)
+
+    def _take_prepared(self, game: Game, match: Match) -> Recorder | None:
+        """The match table's recorder factory: the record made beforehand (in a record
+        thread) for this game."""
+        recorder, self._prepared = self._prepared, None
+        return recorder
+
+    def _new_match_table(self, match: Match, now: float) -> RoomMatch:
+        """The match's table for its next game (the recorder prepared beforehand)."""
+        infos = {seated.record_name: seated.info(now) for seated in self.seats.values()}
+        table = RoomMatch(match, infos, recorders=self._take_prepared, now=now)
+        self.match_table = table
+        self.table = table.table
+        self.game = table.table.game
+        self.table.players = self._infos(now)
+        return table
+
+    def _create_match_writer(self, match: Match) -> HeldRecorder:
+        """The record of ``match``'s next game, under this room's id (in a record thread)."""
+        game = match.new_game()
+        players = Players(east=match.seats[Seat.EAST], west=match.seats[Seat.WEST])
+        header = RecordHeader.for_game(game, "network", players,
+                                       match=MatchHeader.of_match(match))
+        path = self._record_path()
+        held = self._held(RecordWriter(path, header))
+        self._match_paths.append(path)
+        return held
+
+    async def _prepare_record(self, match: Match) -> str | None:
+        """Create the next game's record (lock held); a problem to tell, if it failed."""
+        try:
+            self._prepared = await self.services.run_io(self._create_match_writer, match)
+        except (OSError, ValueError) as error:
+            log.error("game %s: its record cannot be created (%s)", self.id,
+                      type(error).__name__)
+            self._prepared = self._writer = None
+            return "The game record could not be created: this game is not saved."
+        self._writer = self._prepared if isinstance(self._prepared, HeldRecorder) else None
+        return None
+
+    async def _start_match(self) -> None:
+        """Both seats of a match room are taken: the match, game 1's record and table
+        (lock held)."""
+        assert self._match_seed is not None and self._host_seat is not None
+        host, guest = self.seats[self._host_seat], self.seats[self._host_seat.other]
+        match = Match(self._match_seed, (host.record_name, guest.record_name),
+                      self.game.settings)
+        self._match_seed = None
+        problem = await self._prepare_record(match)
+        now = self._now()
+        table = self._new_match_table(match, now)
+        for seat, tiles in self._drafts.items():
+            table.table.draft(seat, tiles)
+        self._drafts.clear()
+        self._send([table.table.snapshot(seat, now) for seat in Seat])
+        if problem is not None:
+            self._tell(problem, "error")
+        log.info("game %s: match %s, game 1 started", self.id, match.id)
+        self._after_change()
+
+    async def _next_match_game(self) -> None:
+        """Both players are ready: the match's next game, under a new id (lock held)."""
+        table = self.match_table
+        assert table is not None
+        old_id = self.id
+        self.match_ids.append(old_id)
+        self.id = _new_game_id(self.config)
+        problem = await self._prepare_record(table.match)
+        now = self._now()
+        table.next_game(now)  # its messages are rebuilt below, for the seats as they now are
+        by_name = {seated.record_name: seated for seated in self.seats.values()}
+        self.seats = {seat: by_name[name] for seat, name in table.seats.items()}
+        for seated in self.seats.values():
+            seated.grace_budget = self.config.grace_seconds
+            seated.grace_until = (now + seated.grace_budget
+                                  if seated.client is None and seated.identity is not None
+                                  else None)
+        self.table = table.table
+        self.game = table.table.game
+        self.table.players = self._infos(now)
+        self.ended_at = None
+        self.services.room_renamed(self, old_id)
+        for seat, seated in self.seats.items():
+            if seated.client is not None:
+                seated.client.send(self._welcome(seat, resumed=False))
+        self._send([self.table.snapshot(seat, now) for seat in Seat])
+        if problem is not None:
+            self._tell(problem, "error")
+        log.info("game %s: match %s, game %d started", self.id, table.match.id,
+                 table.match.game_number)
+        self._after_change()
+
+    def _finish_match_records(self) -> None:
+        """Move the records of this room's match to ``finished/`` (the match is over, or its
+        room closed: a restart does not take it up again)."""
+        paths, self._match_paths = self._match_paths, []
+        if not paths:
+            return
+        folder = self.config.games_dir / FINISHED_FOLDER
+
+        def move() -> None:
+            ensure_folder(folder)
+            for path in paths:
+                if path.exists():
+                    path.rename(folder / path.name)
+
+        task = asyncio.ensure_future(self.services.run_io(move))
+        task.add_done_callback(_ignore_errors)
 
     async def _new_game(self) -> None:
         """A rematch: a new game with the seats swapped, under a new id (lock held)."""
@@ -493,6 +831,11 @@ class Room:
 
     def _finish_record(self) -> None:
         """Move an ended game's record to ``finished/`` (a restart reads only unfinished ones)."""
+        if self.match_table is not None:
+            if self.match_table.over:
+                log.info("match %s: over", self.match_table.match.id)
+                self._finish_match_records()
+            return  # the match goes on: its records stay with the unfinished ones
         writer = self._writer
         if writer is None or not writer.closed:
             return
@@ -638,6 +981,8 @@ class Room:
                 seated.client = None
         if self._writer is not None:
             self._writer.close()
+        if self.match_table is not None:
+            self._finish_match_records()  # an abandoned match is not taken up again
         self.services.room_closed(self)
         log.info("room %s: closed", self.id)
 
@@ -663,4 +1008,5 @@ def _ignore_errors(task: asyncio.Future[Any]) -> None:
                     type(task.exception()).__name__)
 
 
-__all__ = ["FINISHED_FOLDER", "Client", "Room", "Seated", "Services"]
+__all__ = ["FINISHED_FOLDER", "Client", "MatchOver", "Room", "RoomMatch", "Seated", "Services",
+           "shown_names"]

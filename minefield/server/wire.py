@@ -5,7 +5,8 @@ Every line on the socket is one JSON object ending in ``\\n`` (UTF-8, at most
 :mod:`minefield.session.protocol` unchanged; this module adds what only a socket needs: the
 client's :class:`Hello` and the server's :class:`Welcome` (the version handshake), :class:`Ping`
 and :class:`Pong` (liveness), :class:`WireError` (a message or a request that could not be
-served), :class:`AskRematch` and :class:`RoomState` (a new game in the same room).
+served), :class:`AskRematch` and :class:`RoomState` (a new game in the same room),
+:class:`AskNextGame` (a match's next game, R30).
 ``assets/protocol.md`` describes it for someone writing a client in another language.
 
 >>> hello = parse_hello(b'{"type": "hello", "version": 1, "action": "join", "code": "k7q3px"}')
@@ -22,7 +23,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_serializer,
+)
 from pydantic_core import from_json
 
 from minefield.bots.base import Level
@@ -87,7 +98,10 @@ class Hello(_Wire):
     share); ``rules``: a preset name. ``join``: the free seat of the room with ``code``.
     ``resume``: the player's game ``game`` (or, without it, their latest unfinished one).
     ``player`` is honoured only from the server's shared account. ``seed`` only when the
-    server runs with test seeds (a seed fixes both deals).
+    server runs with test seeds (a seed fixes both deals; in a match, every game's).
+    ``match`` (host): a whole match (R30-R35) rather than one game; ``"rules": "match"`` asks
+    for one too. It is left out of the line when false, so that a single game's hello is the
+    same as before matches (a server without them refuses the field).
     """
 
     type: Literal["hello"] = "hello"
@@ -99,6 +113,20 @@ class Hello(_Wire):
     game: GameId | None = None
     player: PlayerName | None = None
     seed: str | None = Field(None, max_length=40, pattern=r"^[0-9a-fA-F]+$")
+    match: bool = False
+
+    @model_serializer(mode="wrap")
+    def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
+                       info: SerializationInfo) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if not data.get("match", True):
+            del data["match"]
+        return data
+
+    @property
+    def wants_match(self) -> bool:
+        """True when a ``host`` asks for a match (``match``, or the ``match`` rules)."""
+        return self.match or self.rules == "match"
 
     @field_validator("code")
     @classmethod
@@ -123,7 +151,13 @@ class AskRematch(_Wire):
     type: Literal["rematch"] = "rematch"
 
 
-InGameMessage = SendCommand | Draft | Leave | Ping | AskRematch
+class AskNextGame(_Wire):
+    """In a match, after a game: ready for the next one (it starts once both players are)."""
+
+    type: Literal["next_game"] = "next_game"
+
+
+InGameMessage = SendCommand | Draft | Leave | Ping | AskRematch | AskNextGame
 IN_GAME_ADAPTER: TypeAdapter[InGameMessage] = TypeAdapter(
     Annotated[InGameMessage, Field(discriminator="type")])
 
@@ -246,7 +280,8 @@ def parse_server_line(data: bytes | str) -> AnyServerMessage:
 
 
 __all__ = [
-    "AnyServerMessage", "AskRematch", "ErrorCode", "GameId", "Hello", "InGameMessage", "Ping",
+    "AnyServerMessage", "AskNextGame", "AskRematch", "ErrorCode", "GameId", "Hello",
+    "InGameMessage", "Ping",
     "PlayerName", "Pong", "RoomState", "Welcome", "WireError", "WireProblem", "encode",
     "error_text", "parse_hello", "parse_in_game", "parse_server_line",
 ]

@@ -15,6 +15,12 @@ then yields the fresh :class:`~minefield.session.protocol.Snapshot` and
 ``Link(state="connected")``. A command sent meanwhile is sent again with the same id once the
 snapshot shows it can still apply (the daemon applies an id once), so nothing plays twice.
 After ``reconnect_seconds`` without success: ``Link(state="lost")`` and ``Closed``.
+
+A match (``host(match=True)``, R30-R35) has the interface of a local match
+(:class:`~minefield.session.base.MatchSession`): every table carries the match's public state
+(:attr:`RemoteSession.match`), and after a game :meth:`RemoteSession.next_game` tells the
+server this player is ready for the next one; once both are, a new ``welcome`` (a new game id,
+maybe the other seat, R31) and its snapshot arrive.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from minefield.rules.settings import RuleSettings, describe_validation_error
 from minefield.server.codes import normalize_code
 from minefield.server.config import socket_path
 from minefield.server.wire import (
+    AskNextGame,
     AskRematch,
     Hello,
     Ping,
@@ -58,6 +65,7 @@ from minefield.session.protocol import (
     Draft,
     Leave,
     Link,
+    MatchView,
     Notice,
     Rejected,
     SendCommand,
@@ -119,6 +127,8 @@ class RemoteSession:
         self._settings = RuleSettings()
         self._seq = 0
         self._last_view: PlayerView | None = None
+        self._match: MatchView | None = None
+        self._next_wanted = False  # next_game() asked while the link was down
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._connected = False
@@ -183,6 +193,7 @@ class RemoteSession:
             self._pending.clear()
             self._draft = None
             self.rematch_asks = ()
+            self._next_wanted = False
         self._seat = welcome.seat
         self.game_id = welcome.game
         self.code = welcome.code
@@ -248,6 +259,20 @@ class RemoteSession:
         if self._connected:
             self._write(message)
 
+    @property
+    def match(self) -> MatchView | None:
+        """The match's public state as the latest table showed it (None: a single game)."""
+        return self._match
+
+    async def next_game(self) -> None:
+        """In a match, after a game: ready for the next one (it starts once both players are,
+        with a new ``welcome`` and snapshot). Asked while the link is down, it is sent after
+        the reconnect if the game is still over."""
+        if self._connected:
+            self._write(AskNextGame())
+        else:
+            self._next_wanted = True
+
     async def rematch(self) -> None:
         """After the game: ask for a rematch (or accept the other player's request)."""
         if self._connected:
@@ -300,6 +325,7 @@ class RemoteSession:
             self._seq = message.table.seq
             self._last_view = message.table.view
             self._settings = message.table.view.settings
+            self._match = message.table.match
         if isinstance(message, Applied | Rejected) and message.command_id is not None:
             self._pending.pop(message.command_id, None)
         self._push(message)
@@ -393,6 +419,12 @@ class RemoteSession:
                 del self._pending[command_id]
         if self._draft is not None and self._last_view_choosing:
             self._write(Draft(tiles=self._draft))
+        if self._next_wanted:
+            self._next_wanted = False
+            view, match = self._last_view, self._match
+            if (view is not None and view.phase == "ended" and match is not None
+                    and not match.over):
+                self._write(AskNextGame())
 
     @property
     def _last_view_choosing(self) -> bool:
@@ -459,13 +491,14 @@ def _hello(action: str, **fields: Any) -> Hello:
 
 async def host(*, bot: str | None = None, rules: str | None = None,
                socket: str | Path | None = None, player: str | None = None,
-               seed: str | None = None, **options: Any) -> RemoteSession:
+               seed: str | None = None, match: bool = False, **options: Any) -> RemoteSession:
     """Host a game on the daemon (against a bot on the server with ``bot``); the session.
 
-    Without a bot the room waits for a second player: share ``session.code``.
+    Without a bot the room waits for a second player: share ``session.code``. ``match``: a
+    whole match (R30-R35) rather than one game (so does ``rules="match"``).
     ``seed`` is for tests (the daemon accepts it only with ``--test-seeds``).
     """
-    hello = _hello("host", bot=bot, rules=rules, player=player, seed=seed)
+    hello = _hello("host", bot=bot, rules=rules, player=player, seed=seed, match=match)
     return await RemoteSession.connect(hello, socket_path(socket), **options)
 
 

@@ -1,0 +1,399 @@
+"""Matches on the daemon (issue 11, R30-R35): two clients play the games of a match, the next
+game starts when both ask, the match survives a disconnect and a kill -9 of the daemon, the
+records are the match's, and its seed never reaches the wire or the log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from minefield.records.reader import read_record
+from minefield.records.replay import replay_match
+from minefield.rules.auto import auto_command
+from minefield.rules.game import Seat
+from minefield.rules.match import Match, Settlement
+from minefield.rules.seed import parse_seed
+from minefield.rules.settings import RuleSettings
+from minefield.server.daemon import Daemon
+from minefield.server.wire import parse_server_line
+from minefield.session.protocol import Applied, Link, MatchView, Snapshot, TableView
+from minefield.session.remote import RemoteSession, host, join, resume
+from tests.server.conftest import LIMIT, ME, Raw, next_of, start_daemon
+from tests.server.test_crash import DaemonProcess
+
+#: Under R25's automatic moves this match's game 1 is a draw with the dealer alone tenpai: a
+#: noten payment, the dealer stays with a counter stick (R31-R33); game 2 passes the deal.
+SEED = "9"
+ANN, BOB = f"ann@{ME}", f"bob@{ME}"
+#: ``host --match``: the match preset, with the server's clocks (R25).
+SETTINGS = RuleSettings.preset("match", hand_seconds=180, discard_seconds=15)
+#: These clients play a game in a fraction of a second: more than the rate limit lets through.
+FAST = 1000.0
+
+
+@pytest.fixture
+async def daemon(short_dir: Path) -> AsyncIterator[Daemon]:
+    """A running daemon that lets these fast clients send as fast as they play."""
+    server = await start_daemon(short_dir, rate=FAST, burst=int(FAST))
+    yield server
+    await server.stop()
+
+
+def local_match(seed: str, games: int | None = None) -> tuple[Match, list[Settlement]]:
+    """The match both clients play with R25's automatic moves, played in this process (all of
+    it, or its first ``games`` games)."""
+    match = Match(seed, (ANN, BOB), SETTINGS)
+    settlements = []
+    while not match.over and (games is None or len(settlements) < games):
+        game = match.new_game()
+        for seat in Seat:
+            game.apply(seat, auto_command(game.view(seat)))
+        while game.phase != "ended":
+            assert game.turn is not None
+            game.apply(game.turn, auto_command(game.view(game.turn)))
+        settlements.append(match.settle(game))
+    return match, settlements
+
+
+def shown(scores: dict[str, int]) -> dict[str, int]:
+    """Scores by the names the table shows (the identity keys' display names)."""
+    return {name.split("@")[0]: points for name, points in scores.items()}
+
+
+def last_table(seen: list[Any]) -> TableView:
+    table = next(m for m in reversed(seen) if isinstance(m, Snapshot | Applied)).table
+    assert isinstance(table, TableView)
+    return table
+
+
+def assert_agrees(view: MatchView | None, match: Match, settlement: Settlement) -> None:
+    """The match view after a game agrees with the engine's match after the same game."""
+    assert view is not None and view.last is not None
+    assert view.game == settlement.game_number and view.hand == settlement.hand_number
+    assert view.scores == shown(match.scores) == shown(settlement.scores)
+    assert view.last.payments == settlement.payments
+    assert view.last.honba == settlement.honba and view.last.renchan == settlement.renchan
+    assert view.last.result == settlement.result and view.last.winner == settlement.winner
+    assert view.players == {seat: name.split("@")[0] for seat, name in settlement.seats.items()}
+    assert view.over == match.over
+
+
+async def next_game_snapshot(session: RemoteSession, game: int) -> Snapshot:
+    """The first snapshot of the match's game number ``game`` (put back for :func:`play`)."""
+    while True:
+        snapshot = await next_of(session, Snapshot)
+        if snapshot.table.match is not None and snapshot.table.match.game == game:
+            session._queue.put_nowait(snapshot)  # the next reader acts on it
+            return snapshot
+
+
+async def play(session: RemoteSession, game: int, stop_at_seq: int | None = None
+               ) -> list[Any]:
+    """:func:`autoplay` of the match's game number ``game`` (earlier games' messages, such
+    as the ended game's table while the next one is asked for, are passed over)."""
+    seen: list[Any] = []
+    sent: set[tuple[Seat, int]] = set()
+    async with asyncio.timeout(LIMIT):
+        async for message in session.updates():
+            seen.append(message)
+            if not isinstance(message, Snapshot | Applied):
+                continue
+            table = message.table
+            view = table.view
+            if table.match is None or table.match.game != game:
+                continue
+            if view.phase == "ended" or (stop_at_seq is not None and table.seq >= stop_at_seq):
+                return seen
+            waiting = any(not info.present and info.name == "(waiting)"
+                          for info in table.players.values())
+            mine = (view.phase == "choosing" and view.own_hand is None) or view.my_turn
+            key = (view.seat, -1 if view.phase == "choosing" else table.seq)
+            if mine and not waiting and key not in sent:
+                sent.add(key)
+                await session.send(view.seat, auto_command(view))
+    return seen
+
+
+async def start_pair(socket: Path) -> tuple[RemoteSession, RemoteSession]:
+    ann = await host(socket=socket, player="ann", seed=SEED, match=True)
+    assert ann.code is not None
+    bob = await join(ann.code, socket=socket, player="bob")
+    for session in (ann, bob):
+        await session.open()
+    return ann, bob
+
+
+async def test_two_players_play_two_games_of_a_match_that_agree_with_the_engine(
+        daemon: Daemon) -> None:
+    ann, bob = await start_pair(daemon.config.socket)
+    _, settlements = local_match(SEED, games=2)
+    for number in (1, 2):
+        seen = await asyncio.gather(play(ann, number), play(bob, number))
+        settlement = settlements[number - 1]
+        views = []
+        for session, messages in zip((ann, bob), seen, strict=True):
+            table = last_table(messages)
+            assert table.view.end is not None and table.match is not None
+            player = ANN if session is ann else BOB
+            assert session.local_seats == (seats_of(settlement.seats, player),)  # R31
+            views.append(table.match)
+            assert session.match == table.match
+        assert views[0] == views[1]  # the match is public: the same for both seats
+        assert_agrees(views[0], _after(SEED, number), settlement)
+        if number == 1:
+            assert settlement.renchan and views[0].last is not None
+            assert views[0].last.payments != {Seat.EAST: 0, Seat.WEST: 0}
+            first_id = ann.game_id
+            await ann.next_game()
+            asked = await next_of(bob, Snapshot)  # bob sees that ann is ready
+            assert asked.table.match is not None and asked.table.match.next_asked == ["ann"]
+            await bob.next_game()
+            for session in (ann, bob):
+                snapshot = await next_game_snapshot(session, 2)
+                view = snapshot.table.match
+                assert view is not None and view.last is None and view.honba == 1
+                assert snapshot.table.seq == 0 and snapshot.table.view.phase == "choosing"
+                assert session.game_id != first_id
+    for session in (ann, bob):
+        await session.close()
+
+
+def seats_of(seats: dict[Seat, str], player: str) -> Seat:
+    return next(seat for seat, name in seats.items() if name == player)
+
+
+async def raw_match(raw: Raw) -> list[dict[str, Any]]:
+    """Play a whole match over the raw wire with R25's automatic moves (asking for each next
+    game at once); every message received."""
+    messages: list[dict[str, Any]] = []
+    acted: set[tuple[int, str, int]] = set()
+    asked: set[int] = set()
+    ids = 0
+    while True:
+        message = await raw.recv()
+        assert message is not None, "the server closed the connection"
+        messages.append(message)
+        if message["type"] not in ("snapshot", "applied"):
+            continue
+        parsed = parse_server_line(raw.received[-1])
+        assert isinstance(parsed, Snapshot | Applied)
+        table = parsed.table
+        view, match = table.view, table.match
+        assert match is not None
+        if view.phase == "ended":
+            if match.over:
+                return messages
+            if match.game not in asked:
+                asked.add(match.game)
+                raw.send({"type": "next_game"})
+            continue
+        if any(info.name == "(waiting)" for info in table.players.values()):
+            continue
+        mine = (view.phase == "choosing" and view.own_hand is None) or view.my_turn
+        key = (match.game, view.phase, -1 if view.phase == "choosing" else table.seq)
+        if mine and key not in acted:
+            acted.add(key)
+            ids += 1
+            command = auto_command(view)
+            raw.send({"type": "command", "command_id": f"c{ids}",
+                      "command": json.loads(command.model_dump_json())})
+
+
+async def test_a_whole_match_over_the_wire_never_sends_or_logs_its_seed(
+        daemon: Daemon, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="minefield")
+    seed = parse_seed(SEED)
+    ann, bob = await Raw.connect(daemon.config.socket), await Raw.connect(daemon.config.socket)
+    ann.hello("host", player="ann", seed=SEED, match=True)
+    welcome = await ann.until("welcome")
+    bob.hello("join", player="bob", code=welcome["code"])
+    seen_ann, seen_bob = await asyncio.gather(raw_match(ann), raw_match(bob))
+    match, settlements = local_match(SEED)
+    for seen, raw in ((seen_ann, ann), (seen_bob, bob)):
+        final = seen[-1]["table"]["match"]
+        assert final["over"] and final["scores"] == shown(match.scores)
+        assert final["standings"] == [{"place": s.place, "player": s.player.split("@")[0],
+                                       "points": s.points} for s in match.standings()]
+        welcomes = [m for m in map(json.loads, raw.received) if m["type"] == "welcome"]
+        assert len(welcomes) == len(settlements)  # one per game, each its own id
+        assert len({w["game"] for w in welcomes}) == len(settlements)
+    for client in (ann, bob):
+        assert client.received and all(seed.encode() not in line for line in client.received)
+        assert all(m["type"] != "rejected" for m in map(json.loads, client.received))
+        client.close()
+    assert seed not in caplog.text and "seed" not in caplog.text
+    # Every game is a record with the match header and its settlement; once the match is
+    # over they are all among the finished records and replay to the same match.
+    finished = sorted((daemon.config.games_dir / "finished").glob("*.jsonl"))
+    assert len(finished) == len(settlements)
+    assert not list(daemon.config.games_dir.glob("*.jsonl"))
+    replay = replay_match([read_record(path) for path in finished])
+    assert replay.consistent and replay.over and replay.match is not None
+    assert replay.match.state_key() == match.state_key()
+
+
+async def test_a_bad_next_game_is_a_clear_error_and_changes_nothing(daemon: Daemon) -> None:
+    ann = await Raw.connect(daemon.config.socket)
+    ann.hello("host", player="ann", seed=SEED, bot="easy", match=True)
+    await ann.until("welcome")
+    before = await ann.until("snapshot")
+    ann.send({"type": "next_game", "now": True})
+    error = await ann.until("error")
+    assert error["code"] == "bad_message" and not error["fatal"]
+    assert "now" in error["message"] and "unknown field" in error["message"]
+    ann.send({"type": "next_game"})  # the game has not ended
+    error = await ann.until("error")
+    assert error["code"] == "not_allowed" and not error["fatal"]
+    assert "once this game is over" in error["message"]
+    ann.send({"type": "rematch"})  # a match room has no rematch
+    error = await ann.until("error")
+    assert error["code"] == "not_allowed" and "match" in error["message"]
+    ann.send({"type": "ping"})
+    await ann.until("pong")
+    ann.send({"type": "hello", "version": 1, "action": "resume"})
+    await ann.until("error")
+    ann.send({"type": "ping"})
+    await ann.until("pong")
+    # Nothing changed: the same game, the same table, nobody asked for the next game.
+    ann.send(b'{"type": "next_game"}\n')
+    await ann.until("error")
+    resumed = await Raw.connect(daemon.config.socket)
+    resumed.hello("resume", player="ann")
+    await resumed.until("welcome")
+    after = await resumed.until("snapshot")
+    assert after["table"]["match"] == before["table"]["match"]
+    assert after["table"]["match"]["next_asked"] == [] and after["table"]["seq"] == 0
+    for raw in (ann, resumed):
+        raw.close()
+
+
+async def test_next_game_in_a_single_game_is_not_allowed(daemon: Daemon) -> None:
+    ann = await Raw.connect(daemon.config.socket)
+    ann.hello("host", player="ann", seed=SEED, bot="easy")
+    snapshot = await ann.until("snapshot")
+    assert snapshot["table"]["match"] is None
+    ann.send({"type": "next_game"})
+    error = await ann.until("error")
+    assert error["code"] == "not_allowed" and "single game" in error["message"]
+    ann.close()
+
+
+async def test_a_bot_match_goes_on_when_the_player_asks(daemon: Daemon) -> None:
+    ann = await host(socket=daemon.config.socket, player="ann", bot="easy", seed=SEED,
+                     match=True)
+    assert ann.code is None
+    await ann.open()
+    seen = await play(ann, 1)
+    table = last_table(seen)
+    assert table.match is not None and table.view.phase == "ended"
+    assert set(table.match.players.values()) == {"ann", "Bot (easy)"}
+    await ann.next_game()  # the bot is always ready
+    snapshot = await next_game_snapshot(ann, 2)
+    assert snapshot.table.view.phase == "choosing"
+    await ann.close()
+
+
+async def test_a_player_gone_between_games_resumes_into_the_match(daemon: Daemon) -> None:
+    ann, bob = await start_pair(daemon.config.socket)
+    await asyncio.gather(play(ann, 1), play(bob, 1))
+    first_id = ann.game_id
+    await ann.next_game()
+    await ann.close()  # ann asked, then went away: her request goes with her
+    asked = []
+    while not asked or asked[-1]:
+        snapshot = await next_of(bob, Snapshot)
+        assert snapshot.table.match is not None
+        asked.append(snapshot.table.match.next_asked)
+    assert asked == [["ann"], []]
+    await bob.next_game()
+    again = await resume(socket=daemon.config.socket, player="ann", game=first_id)
+    assert again.game_id == first_id  # the match waits between games
+    await again.open()
+    snapshot = await next_of(again, Snapshot)
+    view = snapshot.table.match
+    assert view is not None and view.game == 1 and view.next_asked == ["bob"]
+    assert snapshot.table.view.end is not None
+    await again.next_game()
+    for session in (again, bob):
+        snapshot = await next_game_snapshot(session, 2)
+        assert snapshot.table.view.phase == "choosing"
+    assert again.game_id == bob.game_id != first_id
+    for session in (again, bob):
+        await session.close()
+
+
+async def test_kill_9_mid_match_and_between_games_resumes_the_same_match(
+        short_dir: Path) -> None:
+    process = DaemonProcess(short_dir)
+    process.args += ["--message-rate", str(FAST)]
+    try:
+        await process.start()
+        ann, bob = await start_pair(process.socket)
+        sessions = (ann, bob)
+        match, settlements = local_match(SEED)
+        await asyncio.gather(*(play(s, 1) for s in sessions))
+        for session in sessions:
+            await session.next_game()
+        for session in sessions:
+            await next_game_snapshot(session, 2)
+        await asyncio.gather(*(play(s, 2, stop_at_seq=10) for s in sessions))
+
+        process.kill()  # mid-game 2
+        for session in sessions:
+            assert (await next_of(session, Link)).state == "reconnecting"
+        await process.start()
+        seen = await asyncio.gather(*(play(s, 2) for s in sessions))
+        for messages in seen:
+            snapshot = next(m for m in messages if isinstance(m, Snapshot))
+            view = snapshot.table.match
+            assert view is not None and view.game == 2 and snapshot.table.seq >= 10
+            assert view.honba == settlements[0].renchan  # the stick of game 1 (R31)
+            assert view.scores == shown(settlements[0].scores)
+            table = last_table(messages)
+            assert_agrees(table.match, _after(SEED, 2), settlements[1])
+
+        process.kill()  # between games 2 and 3
+        for session in sessions:
+            assert (await next_of(session, Link)).state == "reconnecting"
+        await process.start()
+        for session in sessions:
+            snapshot = await next_of(session, Snapshot)
+            view = snapshot.table.match
+            assert view is not None and view.game == 2 and view.last is not None
+            assert snapshot.table.view.end is not None
+            assert view.scores == shown(settlements[1].scores)
+        number = 2
+        while True:
+            for session in sessions:
+                await session.next_game()
+            number += 1
+            for session in sessions:
+                await next_game_snapshot(session, number)
+            seen = await asyncio.gather(*(play(s, number) for s in sessions))
+            view = last_table(seen[0]).match
+            assert view is not None and view == last_table(seen[1]).match
+            if view.over:
+                break
+        assert number == len(settlements)
+        assert view.scores == shown(match.scores)
+        assert view.standings is not None
+        assert [(s.place, s.points) for s in view.standings] == [
+            (s.place, s.points) for s in match.standings()]
+        for session in sessions:
+            await session.close()
+    finally:
+        process.stop()
+    records = sorted((short_dir / "data" / "games" / "finished").glob("*.jsonl"))
+    replay = replay_match([read_record(path) for path in records])
+    assert replay.consistent and replay.match is not None
+    assert replay.match.state_key() == match.state_key()
+
+
+def _after(seed: str, games: int) -> Match:
+    return local_match(seed, games)[0]
