@@ -8,7 +8,7 @@ sshd runs it instead of whatever the player typed (``ForceCommand`` in ``sshd_co
 typed after ``ssh -t HOST``                runs
 ========================================  ==========================================
 (nothing)                                  the menu, as ``minefield`` does
-``host [--bot LEVEL] [--rules PRESET]``    ``minefield host``
+``host [--bot L] [--rules P] [--match]``   ``minefield host``
 ``join CODE``                              ``minefield join CODE``
 ``resume``                                 ``minefield resume``
 ``history``                                ``minefield history``
@@ -21,9 +21,11 @@ forced command the administrator wrote and are trusted; the same options typed b
 are refused.
 
 >>> parse_original_command(b"join k7q-3px")
-EntryCommand(action='join', bot=None, rules=None, code='K7Q3PX')
+EntryCommand(action='join', bot=None, rules=None, code='K7Q3PX', match=False)
 >>> parse_original_command("host --bot=strong")
-EntryCommand(action='host', bot='strong', rules=None, code=None)
+EntryCommand(action='host', bot='strong', rules=None, code=None, match=False)
+>>> parse_original_command("host --match --rules beginner").argv()
+['host', '--rules', 'beginner', '--match']
 >>> parse_original_command("join K7Q3PX --socket /tmp/x")
 Traceback (most recent call last):
 ...
@@ -56,8 +58,8 @@ MAX_COMMAND_BYTES = 256
 PLAYER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 #: Shell syntax: refused with its own message (no shell runs here, so it could only mislead).
 SHELL_SYNTAX = frozenset(";&|<>`$(){}*?[]!~#")
-ALLOWED = ("allowed: nothing (the menu), host [--bot LEVEL] [--rules PRESET], join CODE, "
-           "resume, history")
+ALLOWED = ("allowed: nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match], "
+           "join CODE, resume, history")
 
 Action = Literal["menu", "host", "join", "resume", "history"]
 #: Actions that run the app, so need a terminal.
@@ -76,6 +78,7 @@ class EntryCommand:
     bot: str | None = None
     rules: str | None = None
     code: str | None = None
+    match: bool = False
 
     def argv(self) -> list[str]:
         """The ``minefield`` arguments this command runs (the trusted options not included).
@@ -90,6 +93,8 @@ class EntryCommand:
             words += ["--bot", self.bot]
         if self.rules is not None:
             words += ["--rules", self.rules]
+        if self.match:
+            words.append("--match")
         if self.code is not None:
             words.append(self.code)
         return words
@@ -126,8 +131,16 @@ def _refuse_option(word: str) -> Refused:
 def _host_options(words: Iterator[str]) -> EntryCommand:
     values: dict[str, str] = {}
     choices = {"--bot": LEVELS, "--rules": tuple(PRESETS)}
+    match = False
     for word in words:
+        if word == "--match":  # a flag: no value
+            if match:
+                raise Refused("--match is given twice")
+            match = True
+            continue
         name, has_value, value = word.partition("=")
+        if name == "--match":
+            raise Refused("--match takes no value")
         if name not in choices:
             raise (_refuse_option(word) if word.startswith("-")
                    else Refused(f"host takes no {_shown(word)}"))
@@ -140,7 +153,8 @@ def _host_options(words: Iterator[str]) -> EntryCommand:
         if value not in choices[name]:
             raise Refused(f"{name} {_shown(value)}: choose one of {', '.join(choices[name])}")
         values[name] = value
-    return EntryCommand("host", bot=values.get("--bot"), rules=values.get("--rules"))
+    return EntryCommand("host", bot=values.get("--bot"), rules=values.get("--rules"),
+                        match=match)
 
 
 def parse_original_command(raw: bytes | str | None) -> EntryCommand:
@@ -190,7 +204,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     entry = sub.add_parser(
         "ssh-entry", help="the forced command of SSH logins (set by the server's administrator)",
         description="Run what an SSH player typed (in $SSH_ORIGINAL_COMMAND) if it is one of: "
-        "nothing (the menu), host [--bot LEVEL] [--rules PRESET], join CODE, resume, history. "
+        "nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match], join CODE, resume, "
+        "history. "
         "The options here are the administrator's, written in the forced command.")
     entry.add_argument("--player", default=None, metavar="NAME",
                        help="the player's name on a shared SSH account (one authorized_keys "

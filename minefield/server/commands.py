@@ -95,8 +95,12 @@ def add_client_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     h = sub.add_parser("host", help="host a network game and get a room code to share")
     h.add_argument("--bot", choices=LEVELS, default=None,
                    help="play a bot on the server instead of a person")
-    h.add_argument("--rules", choices=sorted(PRESETS), default="standard",
-                   help="the rules preset (default standard)")
+    h.add_argument("--rules", choices=sorted(PRESETS), default=None,
+                   help="the rules preset (default standard; match with --match, and "
+                   "--rules match plays a match)")
+    h.add_argument("--match", action="store_true",
+                   help="play a whole match (R30-R35: several games, scores kept, the next "
+                   "game when both players are ready) rather than one game")
     j = sub.add_parser("join", help="join a network game with its room code")
     j.add_argument("code", metavar="CODE", help="the 6-character room code")
     r = sub.add_parser("resume", help="go back to your unfinished network game")
@@ -113,8 +117,10 @@ async def connect(args: argparse.Namespace) -> RemoteSession:
     """A connected session for parsed ``host``, ``join`` or ``resume`` arguments; raises
     :class:`~minefield.session.remote.RemoteError` (one line) when the server refuses."""
     if args.command == "host":
-        return await host(bot=args.bot, rules=args.rules, socket=args.socket,
-                          player=args.player)
+        match = bool(getattr(args, "match", False)) or args.rules == "match"
+        rules = args.rules or ("match" if match else "standard")
+        return await host(bot=args.bot, rules=rules, socket=args.socket,
+                          player=args.player, match=match)
     if args.command == "join":
         return await join(args.code, socket=args.socket, player=args.player)
     return await resume(socket=args.socket, player=args.player)

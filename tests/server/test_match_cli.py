@@ -1,0 +1,70 @@
+"""``minefield host --match`` and ``ssh HOST host --match`` (issue 11): the options reach the
+hello, and the SSH entry lets the flag through (and nothing else with it)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from minefield.cli.ssh_entry import EntryCommand, Refused, entry_argv, parse_original_command
+from minefield.server import commands
+from minefield.server.daemon import Daemon
+from minefield.session.protocol import Snapshot
+from tests.server.conftest import next_of
+
+
+def host_args(*words: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command")
+    commands.add_client_parsers(sub)
+    return parser.parse_args(["host", *words])
+
+
+@pytest.mark.parametrize(("words", "rules", "dealer_bonus"), [
+    (["--match"], "match", True),  # --match alone: the match preset
+    (["--match", "--rules", "beginner"], "beginner", False),  # any preset
+    (["--rules", "match"], "match", True),  # the match preset is a match
+])
+async def test_host_match_options_start_a_match(daemon: Daemon, words: list[str], rules: str,
+                                               dealer_bonus: bool) -> None:
+    args = host_args(*words, "--bot", "easy", "--socket", str(daemon.config.socket),
+                     "--player", "ann")
+    session = await commands.connect(args)
+    await session.open()
+    snapshot = await next_of(session, Snapshot)
+    match = snapshot.table.match
+    assert match is not None and match.game == 1 and match.dealer_bonus is dealer_bonus
+    assert session.settings.dealer_bonus is dealer_bonus
+    assert (session.settings.minimum == "none") is (rules == "beginner")
+    await session.close()
+
+
+async def test_host_without_match_is_a_single_game(daemon: Daemon) -> None:
+    args = host_args("--bot", "easy", "--socket", str(daemon.config.socket), "--player", "ann")
+    session = await commands.connect(args)
+    await session.open()
+    snapshot = await next_of(session, Snapshot)
+    assert snapshot.table.match is None and session.match is None
+    await session.close()
+
+
+def test_ssh_entry_lets_host_match_through() -> None:
+    command = parse_original_command("host --match --bot normal")
+    assert command == EntryCommand("host", bot="normal", match=True)
+    assert entry_argv(command, "alice", Path("/run/m.sock")) == [
+        "host", "--bot", "normal", "--match", "--player", "alice", "--socket", "/run/m.sock"]
+    assert parse_original_command("host").match is False
+
+
+@pytest.mark.parametrize(("typed", "reason"), [
+    ("host --match --match", "--match is given twice"),
+    ("host --match=yes", "--match takes no value"),
+    ("join K7Q3PX --match", "unknown option '--match'"),
+    ("resume --match", "unknown option '--match'"),
+])
+def test_ssh_entry_refuses_a_bad_match_flag(typed: str, reason: str) -> None:
+    with pytest.raises(Refused) as refusal:
+        parse_original_command(typed)
+    assert reason in str(refusal.value)
