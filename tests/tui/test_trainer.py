@@ -41,7 +41,7 @@ from tests.tui.conftest import StandInBot, screen_text, settle
 EAST_HAND, WEST_HAND = "23m456m345p678s55s", "123m456p789s3332z"
 
 
-def prepared(east_pool: str = "1z2z", west_pool: str = "") -> Game:
+def prepared(east_pool: str = "1z2z2p6p9p1s3s9s", west_pool: str = "") -> Game:
     """Both hands chosen, East to discard (pools filled with tiles neither hand waits on)."""
     return game_with_hands(EAST_HAND, WEST_HAND, east_pool=east_pool, west_pool=west_pool,
                            dora="2z")
@@ -147,6 +147,21 @@ async def test_hotseat_overlay_when_both_agreed_shows_only_the_seats_own_view() 
         assert screen.has_class("-danger")
         report = estimate(Position.from_view(screen.view), "fast")
         assert report.method == "fast" and "Danger" in text_of(app, "#danger-text")
+        await pilot.press("enter")  # discard, then pass the keyboard: the curtain hides all
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, CurtainScreen)
+        assert not any(isinstance(s, PlayScreen) for s in app.screen_stack)
+        assert not any(panel.display for s in app.screen_stack for panel in s.query(DangerPanel))
+        await pilot.press("enter")  # West at the keyboard: the overlay is on, for West's view
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and screen.seat is Seat.WEST
+        assert screen.has_class("-danger")
+        west = estimate(Position.from_view(screen.view), "fast")
+        first = west.of(kind_str(screen.query_one("#pool", TileRow).tiles[0].kind))
+        assert f"{first.tile} {percent(first.danger)}" in text_of(app, "#danger-text")
 
 
 # -- feedback ---------------------------------------------------------------------------------
@@ -395,3 +410,29 @@ async def test_drills_and_progress_from_the_menu() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, DrillsScreen)
+
+
+# -- snapshots (80x24; regenerate with --snapshot-update only after looking at the SVGs) -------
+
+
+def test_overlay_snapshot_80x24(snap_compare: Any) -> None:
+    async def overlay_on(pilot: Pilot[Any]) -> None:
+        assert isinstance(pilot.app, MinefieldApp)
+        await pilot.app.play(practice(prepared()))
+        await settle(pilot)
+        await pilot.press("d", "right", "right")
+        await pilot.pause()
+
+    assert snap_compare(fast_app(), terminal_size=(80, 24), run_before=overlay_on)
+
+
+def test_review_snapshot_80x24(snap_compare: Any) -> None:
+    async def review(pilot: Pilot[Any]) -> None:
+        assert isinstance(pilot.app, MinefieldApp)
+        await _to_the_result_after_a_deal_in(pilot.app, pilot)
+        await pilot.press("v")
+        await settle(pilot)
+        await pilot.press("end")
+        await pilot.pause()
+
+    assert snap_compare(fast_app(), terminal_size=(80, 24), run_before=review)

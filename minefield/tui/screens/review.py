@@ -67,10 +67,14 @@ class ReviewScreen(Screen[None]):
     record, ``minefield review``): leaving it quits the app."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "step(-1)", "Earlier discard"),
-        Binding("right,l", "step(1)", "Later discard"),
+        Binding("left", "step(-1)", "Earlier discard"),
+        Binding("right", "step(1)", "Later discard"),
+        Binding("h", "step(-1)", "Earlier discard", show=False),
+        Binding("l", "step(1)", "Later discard", show=False),
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
+        Binding("pagedown", "scroll_detail(1)", "Scroll down", show=False),
+        Binding("pageup", "scroll_detail(-1)", "Scroll up", show=False),
         Binding("w", "switch_seat", "Other seat"),
         Binding("escape,q", "close", "Back"),
     ]
@@ -100,7 +104,8 @@ class ReviewScreen(Screen[None]):
         with Horizontal(classes="tile-bar"):
             yield Label("Your pool", classes="row-title", id="review-pool-label")
             yield TileRow(POOL_SIZE, id="review-pool")
-        with VerticalScroll(id="review-body"):
+        # Never focused: the arrows step through the discards (PgUp/PgDn scroll this).
+        with VerticalScroll(id="review-body", can_focus=False):
             yield Static(id="review-detail")
         yield Footer()
 
@@ -220,6 +225,14 @@ class ReviewScreen(Screen[None]):
         if count:
             self.index = index % count
             self.show_step()
+
+    def action_scroll_detail(self, pages: int) -> None:
+        """Scroll the explanation when it does not fit."""
+        body = self.query_one("#review-body", VerticalScroll)
+        if pages > 0:
+            body.scroll_page_down(animate=False)
+        else:
+            body.scroll_page_up(animate=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The other seat only when both are reviewed (hot-seat)."""

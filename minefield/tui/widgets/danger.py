@@ -54,21 +54,24 @@ def shade(row: TileRow, tiles: Sequence[Tile], report: DangerReport | None) -> N
 
 
 def danger_lines(report: DangerReport, tile: Tile | None) -> list[str]:
-    """The panel's text (markup): the highlighted tile's chance, expected loss and reasons,
-    then the safest tiles of the pool."""
-    lines = [f"[b]Danger[/] [dim]({report.method} estimate)[/]"]
+    """The panel's text (markup): the highlighted tile's chance, the safest tiles of the pool,
+    then the tile's expected loss and reasons (the first lines show in the smallest terminal)."""
+    ranked = sorted(report.tiles, key=lambda t: (t.danger, t.loss))[:SAFEST_SHOWN]
+    safest = "Safest: " + " · ".join(f"{t.tile} {percent(t.danger)}" for t in ranked)
+    lines = [f"[b]Danger[/] [dim]({report.method})[/]"]
     if tile is not None:
         try:
             entry = report.of(kind_str(tile.kind))
         except KeyError:
             entry = None
         if entry is not None:
-            loss = f" · loses {entry.loss} on average" if entry.loss else ""
-            lines.append(f"[b]{entry.tile} {percent(entry.danger)}[/]{loss}")
+            lines.append(f"[b]{entry.tile} {percent(entry.danger)}[/]")
+            lines.append(safest)
+            if entry.loss:
+                lines.append(f"[dim]expected loss {entry.loss}[/]")
             lines.extend(f"· {escape(reason)}" for reason in entry.reasons)
-    ranked = sorted(report.tiles, key=lambda t: (t.danger, t.loss))[:SAFEST_SHOWN]
-    lines.append("Safest: " + " · ".join(f"{t.tile} {percent(t.danger)}" for t in ranked))
-    return lines
+            return lines
+    return [*lines, safest]
 
 
 class DangerPanel(VerticalScroll, can_focus=False):
