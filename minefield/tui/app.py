@@ -237,9 +237,11 @@ class MinefieldApp(App[int]):
     # -- messages from the session and the screens -----------------------------------------------
 
     async def on_session_update(self, message: SessionUpdate) -> None:
-        if message.table is self.table and self.table is not None:
-            await self.table.update(message.update)
-            if self.table.ready and (end := self.table.first_view().end) is not None:
+        table = self.table
+        if message.table is table and table is not None:
+            await table.update(message.update)
+            # The table read before the update: leaving the game may clear self.table meanwhile.
+            if table.ready and (end := table.first_view().end) is not None:
                 self.trainer.game_ended(end, self._tell_progress_problem)
 
     async def on_command_chosen(self, message: CommandChosen) -> None:
