@@ -466,7 +466,7 @@ class Room:
                 await self._start()
                 return
             client.send(self._snapshot(seat, now))
-            if self.ended and self.rematch_asks and self.match_table is None:
+            if self.ended and self.rematch_asks:
                 client.send(RoomState(seat=seat, rematch=sorted(self.rematch_asks)))
             self._send(self._presence(seat, now))
             self._after_change()
@@ -532,16 +532,17 @@ class Room:
             self._drafts[seat] = tiles
 
     async def rematch(self, seat: Seat) -> None:
-        """``seat`` asks for (or accepts) a rematch; both asked: a new game, seats swapped."""
+        """``seat`` asks for (or accepts) a rematch; both asked: a new game, seats swapped
+        (in a match room, once the match is over: a new match, R30)."""
         async with self.lock:
             if self.closed:
                 return
             client = self.seats[seat].client
-            if self.is_match:
+            if self.between_games or (self.is_match and not self.ended):
                 if client is not None:
                     client.send(WireError(code="not_allowed", message=(
                         "This room plays a match: ask for its next game (next_game) once a "
-                        "game is over; when the match is over, host a new one.")))
+                        "game is over; a rematch (a new match) once the match is over.")))
                 return
             if not self.ended:
                 if client is not None:
@@ -554,7 +555,7 @@ class Room:
                 if seated.is_bot:
                     self.rematch_asks.add(other)
             if self.rematch_asks == set(Seat):
-                await self._new_game()
+                await (self._new_match() if self.match_table is not None else self._new_game())
                 return
             self._send([RoomState(seat=s, rematch=sorted(self.rematch_asks)) for s in Seat])
             name = self.seats[seat].info(self._now()).name
@@ -593,8 +594,11 @@ class Room:
             now = self._now()
             self._send([table.table.snapshot(s, now) for s in Seat])
             shown = self.seats[seat].info(now).name
+            other = self.seats[seat.other].info(now).name
             self._send([Notice(seat=seat.other, text=f"{shown} is ready for the next game of "
-                               "the match.")])
+                               "the match."),
+                        Notice(seat=seat, text=f"The next game starts when {other} is ready "
+                               "too.")])
 
     # -- inside: the game --------------------------------------------------------------------------
 
@@ -730,6 +734,37 @@ class Room:
             self._tell(problem, "error")
         log.info("game %s: match %s, game %d started", self.id, table.match.id,
                  table.match.game_number)
+        self._after_change()
+
+    async def _new_match(self) -> None:
+        """A rematch after a match: a new match between the same players, from a new seed
+        (its first dealer drawn again, R30), under a new id (lock held)."""
+        old = self.match_table
+        assert old is not None
+        old_id = self.id
+        match = Match(random_seed(), old.match.players, old.match.settings)
+        self.match_ids = []
+        self.id = _new_game_id(self.config)
+        self.rematch_asks = set()
+        problem = await self._prepare_record(match)
+        now = self._now()
+        by_name = {seated.record_name: seated for seated in self.seats.values()}
+        self.seats = {seat: by_name[name] for seat, name in match.seats.items()}
+        for seated in self.seats.values():
+            seated.grace_budget = self.config.grace_seconds
+            seated.grace_until = (now + seated.grace_budget
+                                  if seated.client is None and seated.identity is not None
+                                  else None)
+        table = self._new_match_table(match, now)
+        self.ended_at = None
+        self.services.room_renamed(self, old_id)
+        for seat, seated in self.seats.items():
+            if seated.client is not None:
+                seated.client.send(self._welcome(seat, resumed=False))
+        self._send([table.table.snapshot(seat, now) for seat in Seat])
+        if problem is not None:
+            self._tell(problem, "error")
+        log.info("game %s: match %s, a rematch: game 1 started", self.id, match.id)
         self._after_change()
 
     def _finish_match_records(self) -> None:

@@ -226,16 +226,38 @@ async def test_a_whole_match_over_the_wire_never_sends_or_logs_its_seed(
     for client in (ann, bob):
         assert client.received and all(seed.encode() not in line for line in client.received)
         assert all(m["type"] != "rejected" for m in map(json.loads, client.received))
-        client.close()
     assert seed not in caplog.text and "seed" not in caplog.text
     # Every game is a record with the match header and its settlement; once the match is
     # over they are all among the finished records and replay to the same match.
+    await moved_aside(daemon.config.games_dir)
     finished = sorted((daemon.config.games_dir / "finished").glob("*.jsonl"))
     assert len(finished) == len(settlements)
     assert not list(daemon.config.games_dir.glob("*.jsonl"))
     replay = replay_match([read_record(path) for path in finished])
     assert replay.consistent and replay.over and replay.match is not None
     assert replay.match.state_key() == match.state_key()
+    # A rematch after the match: a new match (a new seed) in the same room, from game 1.
+    for client in (ann, bob):
+        client.send({"type": "rematch"})
+    for client in (ann, bob):
+        welcome = await client.until("welcome")
+        snapshot = await client.until("snapshot")
+        view = snapshot["table"]["match"]
+        assert view["game"] == 1 and not view["over"] and view["last"] is None
+        assert view["id"] != final["id"] and set(view["scores"].values()) == {25000}
+        assert welcome["game"] not in {w["game"] for w in welcomes}
+    for client in (ann, bob):
+        assert all(seed.encode() not in line for line in client.received)
+        client.close()
+
+
+async def moved_aside(folder: Path) -> None:
+    """Until the records in ``folder`` have been moved to ``finished/`` (a record thread moves
+    them after the last message went out; bounded)."""
+    for _ in range(int(LIMIT / 0.05)):
+        if not list(folder.glob("*.jsonl")):
+            return
+        await asyncio.sleep(0.05)
 
 
 async def test_a_bad_next_game_is_a_clear_error_and_changes_nothing(daemon: Daemon) -> None:
