@@ -6,7 +6,13 @@ engine in this process (hot-seat and practice against a bot); a network session 
 without any screen changing.
 """
 
-from minefield.session.base import SeatFailed, Session, SessionMode, SessionTraits
+from minefield.session.base import (
+    MatchSession,
+    SeatFailed,
+    Session,
+    SessionMode,
+    SessionTraits,
+)
 from minefield.session.local import LocalSession
 
-__all__ = ["LocalSession", "SeatFailed", "Session", "SessionMode", "SessionTraits"]
+__all__ = ["LocalSession", "MatchSession", "SeatFailed", "Session", "SessionMode", "SessionTraits"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from minefield.rules.game import ChooseHand, Discard, Seat
 from minefield.rules.settings import RuleSettings
@@ -77,6 +77,17 @@ class Session(Protocol):
 
     async def close(self) -> None:
         """Leave: the updates end."""
+        ...
+
+
+@runtime_checkable
+class MatchSession(Protocol):
+    """A session that plays a whole match (R30): after each game the next one starts when
+    :meth:`next_game` is called (over a network, once both players asked). The match's state
+    arrives in every table's ``match``."""
+
+    async def next_game(self) -> None:
+        """Start (or, over a network, ask for) the match's next game."""
         ...
 
 

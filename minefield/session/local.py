@@ -1,9 +1,11 @@
-"""The engine in this process: hot-seat, and practice against a bot.
+"""The engine in this process: hot-seat, and practice against a bot, a single game or a match.
 
 The session pushes: the bot is a task that reacts to the table and thinks in a thread, clocks
 (R25) run when the settings ask for them, and everything reaches the screen as
 :mod:`~minefield.session.protocol` messages from :meth:`LocalSession.updates`, exactly as a
-network game's would.
+network game's would. A match (R30-R35) runs whole in one session: its games follow one
+another on a :class:`~minefield.session.match_table.MatchTable`, the next one starting when
+:meth:`LocalSession.next_game` is called.
 
 >>> import asyncio
 >>> from minefield.rules.auto import auto_command
@@ -35,10 +37,13 @@ from minefield.records.format import Players
 from minefield.records.writer import RecordWriter
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, PlayerView, Seat
+from minefield.rules.match import Match
 from minefield.rules.settings import RuleSettings
 from minefield.session.base import SeatFailed, SessionMode, SessionTraits
+from minefield.session.match_table import MatchTable
 from minefield.session.protocol import (
     Closed,
+    MatchView,
     Notice,
     PlayerInfo,
     Rejected,
@@ -48,6 +53,8 @@ from minefield.session.table import GameTable, Recorder
 
 #: The pause before a bot's discard, so that a player can follow the game.
 DEFAULT_THINK_SECONDS = 0.7
+#: The two players of a hot-seat match (seats change with the deal, so not "East"/"West").
+HOTSEAT_MATCH_NAMES = ("Player 1", "Player 2")
 
 log = logging.getLogger(__name__)
 
@@ -68,16 +75,21 @@ def start_record(game: Game, mode: SessionMode, players: dict[Seat, PlayerInfo],
 
 
 class LocalSession:
-    """A session over a :class:`Game` held in this process (practice or hot-seat).
+    """A session over a :class:`Game` or a :class:`Match` held in this process (practice or
+    hot-seat).
 
     Build one with :meth:`practice` or :meth:`hotseat`, then :meth:`open` it and read
     :meth:`updates`. The game has one writer, the event loop: the bot computes in a thread and
-    its command is applied on the loop. ``record_to`` is the folder where the game's record is
+    its command is applied on the loop. ``record_to`` is the folder where each game's record is
     written (None: not recorded). A failing bot is replaced by the automatic move (R25); the
     failure goes to ``on_failure`` reduced to its type and place (its text may name tiles).
+
+    With a :class:`Match`, ``local_seats`` and ``players`` are its first game's (the players'
+    names are the match's): the local players keep their names from game to game while their
+    seats follow the dealer (R31), and :meth:`next_game` starts the next game.
     """
 
-    def __init__(self, game: Game, mode: SessionMode, local_seats: tuple[Seat, ...],
+    def __init__(self, game: Game | Match, mode: SessionMode, local_seats: tuple[Seat, ...],
                  players: dict[Seat, PlayerInfo], bot: Bot | None = None,
                  think_seconds: float = DEFAULT_THINK_SECONDS,
                  record_to: Path | None = None,
@@ -90,8 +102,17 @@ class LocalSession:
         self._local_seats = tuple(sorted(local_seats, key=lambda s: s is not Seat.EAST))
         self._bot = bot
         self.think_seconds = think_seconds
-        recorder, self._record_problem = start_record(game, mode, players, record_to)
-        self._table = GameTable(game, players, recorder=recorder)
+        self._record_to = record_to
+        self._record_problem: str | None = None
+        self._local_names = tuple(players[seat].name for seat in self._local_seats)
+        self._match: MatchTable | None = None
+        self._single: GameTable | None = None
+        if isinstance(game, Match):
+            infos = {info.name: info for info in players.values()}
+            self._match = MatchTable(game, infos, recorders=self._match_record)
+        else:
+            recorder, self._record_problem = start_record(game, mode, players, record_to)
+            self._single = GameTable(game, players, recorder=recorder)
         self._on_failure = on_failure
         self._queue: asyncio.Queue[ServerMessageType] = asyncio.Queue()
         self._ids = itertools.count(1)
@@ -106,26 +127,51 @@ class LocalSession:
                  settings: RuleSettings | None = None,
                  think_seconds: float = DEFAULT_THINK_SECONDS, name: str = "You",
                  record_to: Path | None = None,
-                 on_failure: FailureHandler | None = None) -> LocalSession:
-        """A game against ``bot``. The human's seat is drawn from the seed unless given (R6)."""
+                 on_failure: FailureHandler | None = None,
+                 match: bool = False) -> LocalSession:
+        """A game against ``bot``. The human's seat is drawn from the seed unless given (R6).
+
+        ``match``: a whole match (R30) from ``seed`` with ``settings`` (default: the ``match``
+        preset); its first dealer is drawn from the seed, so ``human`` is not used.
+        """
+        bot_name = f"Bot ({bot.level})"
+        if match:
+            whole = Match(seed, (name, bot_name), settings)
+            players = {seat: PlayerInfo(name=player, kind="human" if player == name else "bot")
+                       for seat, player in whole.seats.items()}
+            return cls(whole, "practice", (whole.seat_of(name),), players, bot, think_seconds,
+                       record_to, on_failure)
         game = Game(seed, settings)
         if human is None:
             human = Seat.EAST if game.deal.east_player == 0 else Seat.WEST
         players = {human: PlayerInfo(name=name),
-                   human.other: PlayerInfo(name=f"Bot ({bot.level})", kind="bot")}
+                   human.other: PlayerInfo(name=bot_name, kind="bot")}
         return cls(game, "practice", (human,), players, bot, think_seconds, record_to,
                    on_failure)
 
     @classmethod
     def hotseat(cls, seed: int | str, settings: RuleSettings | None = None,
                 names: dict[Seat, str] | None = None,
-                record_to: Path | None = None, trainer_aids: bool = False) -> LocalSession:
+                record_to: Path | None = None, trainer_aids: bool = False,
+                match: bool = False) -> LocalSession:
         """A game for two players at one terminal; ``trainer_aids`` when both agreed to the
-        defense trainer's aids."""
-        names = names or {seat: seat.value.title() for seat in Seat}
-        players = {seat: PlayerInfo(name=names[seat]) for seat in Seat}
-        session = cls(Game(seed, settings), "hotseat", (Seat.EAST, Seat.WEST), players,
-                      record_to=record_to)
+        defense trainer's aids.
+
+        ``match``: a whole match (R30) from ``seed`` with ``settings`` (default: the ``match``
+        preset) between ``Player 1`` and ``Player 2`` (or the two ``names``), who change seats
+        as the deal passes (R31).
+        """
+        game: Game | Match
+        if match:
+            first, second = ((names[Seat.EAST], names[Seat.WEST]) if names
+                             else HOTSEAT_MATCH_NAMES)
+            game = Match(seed, (first, second), settings)
+            players = {seat: PlayerInfo(name=player) for seat, player in game.seats.items()}
+        else:
+            names = names or {seat: seat.value.title() for seat in Seat}
+            players = {seat: PlayerInfo(name=names[seat]) for seat in Seat}
+            game = Game(seed, settings)
+        session = cls(game, "hotseat", (Seat.EAST, Seat.WEST), players, record_to=record_to)
         session.trainer_aids = trainer_aids
         return session
 
@@ -139,10 +185,50 @@ class LocalSession:
                              hints_allowed=self._mode == "practice", resumable=False,
                              trainer_aids=self._mode == "practice" or self.trainer_aids)
 
+    def _match_record(self, game: Game, match: Match) -> Recorder | None:
+        """The record of one game of the match (a problem is told when the game starts)."""
+        players = {seat: PlayerInfo(name=name) for seat, name in match.seats.items()}
+        recorder, self._record_problem = start_record(game, self._mode, players,
+                                                      self._record_to)
+        return recorder
+
     @property
     def local_seats(self) -> tuple[Seat, ...]:
-        """The seats played at this terminal, East first."""
-        return self._local_seats
+        """The seats played at this terminal, East first (in a practice match the player's
+        seat changes when the deal passes, R31)."""
+        if self._match is None:
+            return self._local_seats
+        seats = (self._match.seat_of(name) for name in self._local_names)
+        return tuple(sorted(seats, key=lambda s: s is not Seat.EAST))
+
+    @property
+    def _table(self) -> GameTable:
+        """The table of the game being played (in a match, its current game)."""
+        if self._match is not None:
+            return self._match.table
+        assert self._single is not None
+        return self._single
+
+    @property
+    def match(self) -> MatchView | None:
+        """The match's public state (None: a single game)."""
+        return self._match.view() if self._match is not None else None
+
+    async def next_game(self) -> None:
+        """Start the match's next game after the end of one (at one terminal nobody else has
+        to agree): a snapshot of it for each local seat, which may have changed (R31).
+        Raises :class:`~minefield.rules.match.MatchError` during a game or after the match,
+        and :class:`IllegalCommand` in a single game."""
+        if self._match is None:
+            raise IllegalCommand("a single game has no next game")
+        if self._closed:
+            return
+        now = self._now()
+        messages = self._match.next_game(now)
+        self._table.start_clocks(now)
+        self._push(messages)
+        self._tell_record_problem()
+        self._react()
 
     @property
     def settings(self) -> RuleSettings:
@@ -156,16 +242,20 @@ class LocalSession:
         self._open = True
         now = self._now()
         self._table.start_clocks(now)
-        self._push([self._table.snapshot(seat, now) for seat in self._local_seats])
+        self._push([self._table.snapshot(seat, now) for seat in self.local_seats])
+        self._tell_record_problem()
+        self._react()
+
+    def _tell_record_problem(self) -> None:
         if self._record_problem:
             self._push([Notice(seat=seat, text=self._record_problem, severity="warning")
-                        for seat in self._local_seats])
-        self._react()
+                        for seat in self.local_seats])
+            self._record_problem = None
 
     async def updates(self) -> AsyncIterator[ServerMessageType]:
         """Every message for the local seats, in order, until the session closes."""
         closed: set[Seat] = set()
-        while len(closed) < len(self._local_seats):
+        while len(closed) < len(self.local_seats):
             message = await self._queue.get()
             if isinstance(message, Closed):
                 closed.add(message.seat)
@@ -175,14 +265,14 @@ class LocalSession:
                    command_id: str | None = None) -> str:
         """Play a local seat's command; the outcome arrives as an update. Returns its id."""
         command_id = command_id or f"local-{next(self._ids)}"
-        if seat not in self._local_seats:
+        if seat not in self.local_seats:
             raise IllegalCommand(f"{seat} is not played at this terminal")
         self._submit(seat, command_id, command)
         return command_id
 
     async def draft(self, seat: Seat, tiles: str) -> None:
         """The hand builder's current tiles: R25's automatic hand keeps them."""
-        if seat in self._local_seats:
+        if seat in self.local_seats:
             self._table.draft(seat, tiles)
 
     async def close(self) -> None:
@@ -193,7 +283,7 @@ class LocalSession:
         for task in (self._bot_task, self._clock_task):
             if task is not None:
                 task.cancel()
-        self._push([Closed(seat=seat, reason="left") for seat in self._local_seats])
+        self._push([Closed(seat=seat, reason="left") for seat in self.local_seats])
 
     async def settled(self) -> None:
         """Return once the bot has nothing left to do now and every update has been read
@@ -211,21 +301,21 @@ class LocalSession:
 
     def view(self, seat: Seat) -> PlayerView:
         """What a local ``seat`` may see now (R26): for tests and tools, screens use updates."""
-        if seat not in self._local_seats and self._table.game.phase != "ended":
+        if seat not in self.local_seats and self._table.game.phase != "ended":
             raise IllegalCommand(f"{seat} is not played at this terminal")
         return self._table.game.view(seat)
 
     @property
     def bot_seat(self) -> Seat | None:
         """The bot's seat in practice, else None."""
-        return self._local_seats[0].other if self._bot is not None else None
+        return self.local_seats[0].other if self._bot is not None else None
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
 
     def _push(self, messages: list[ServerMessageType]) -> None:
         for message in messages:
-            if message.seat in self._local_seats:
+            if message.seat in self.local_seats:
                 self._queue.put_nowait(message)
 
     def _submit(self, seat: Seat, command_id: str | None, command: ChooseHand | Discard
@@ -261,7 +351,8 @@ class LocalSession:
     async def _bot_move(self, seat: Seat, seq: int) -> None:
         """The bot thinks in a thread, pauses before a discard, then plays (if still its move)."""
         assert self._bot is not None
-        view = self._table.game.view(seat)
+        table = self._table
+        view = table.game.view(seat)
         started = self._now()
         try:
             command = await asyncio.to_thread(self._bot.act, view)
@@ -271,8 +362,8 @@ class LocalSession:
         if view.phase == "discarding":
             await asyncio.sleep(max(0.0, self.think_seconds - (self._now() - started)))
         self._bot_task = None
-        if self._table.seq != seq or self._closed:
-            return  # the clock played for it meanwhile
+        if self._table is not table or table.seq != seq or self._closed:
+            return  # the clock played for it meanwhile (or a new game began)
         if any(isinstance(m, Rejected) for m in self._submit(seat, None, command)):
             # The rejection's reason names the bot's tile: it is not shown (R26).
             self._bot_failed(SeatFailed(seat, "an illegal command"))
@@ -286,7 +377,7 @@ class LocalSession:
             log.warning("%s", failure)
         self._push([Notice(seat=s, severity="warning",
                            text=f"The bot failed ({failure.kind}); the automatic move was "
-                           "played for it (R25).") for s in self._local_seats])
+                           "played for it (R25).") for s in self.local_seats])
 
     # -- hidden information stays hidden (ARCHITECTURE 3) ---------------------------------------
 
