@@ -33,11 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from minefield.bots.base import Bot
-from minefield.records.format import Players
+from minefield.records.format import MatchHeader, Players
 from minefield.records.writer import RecordWriter
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, PlayerView, Seat
-from minefield.rules.match import Match
+from minefield.rules.match import Match, Settlement
 from minefield.rules.settings import RuleSettings
 from minefield.session.base import SeatFailed, SessionMode, SessionTraits
 from minefield.session.match_table import MatchTable
@@ -61,14 +61,39 @@ log = logging.getLogger(__name__)
 FailureHandler = Callable[[SeatFailed], None]
 
 
+class MatchGameRecord:
+    """The record of one game of a match: its header holds the match before the game, and its
+    result line the game's settlement (R31-R33), which the match made before the record hears
+    of the end (:class:`~minefield.session.match_table.MatchTable`)."""
+
+    def __init__(self, writer: RecordWriter,
+                 settlement: Callable[[], Settlement | None]) -> None:
+        self.writer = writer
+        self._settlement = settlement
+
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
+        """Append one accepted command."""
+        self.writer.command(seq, seat, command)
+
+    def result(self, game: Game) -> None:
+        """Append the result line with the game's settlement."""
+        self.writer.result(game, self._settlement())
+
+    def __repr__(self) -> str:
+        return f"MatchGameRecord({self.writer!r})"
+
+
 def start_record(game: Game, mode: SessionMode, players: dict[Seat, PlayerInfo],
-                 folder: Path | None) -> tuple[Recorder | None, str | None]:
-    """A record for ``game`` in ``folder`` (None: no record), or why it cannot be written."""
+                 folder: Path | None, match: Match | None = None
+                 ) -> tuple[RecordWriter | None, str | None]:
+    """A record for ``game`` in ``folder`` (None: no record), or why it cannot be written.
+    ``match``: the game is the next game of this match (the header's match object)."""
     if folder is None:
         return None, None
     names = Players(east=players[Seat.EAST].name, west=players[Seat.WEST].name)
+    header = MatchHeader.of_match(match) if match is not None else None
     try:
-        return RecordWriter.start(game, mode, names, folder), None
+        return RecordWriter.start(game, mode, names, folder, match=header), None
     except OSError as error:
         return None, (f"This game will not be saved: the record could not be created in "
                       f"{folder} ({error.strerror or error}).")
@@ -188,9 +213,12 @@ class LocalSession:
     def _match_record(self, game: Game, match: Match) -> Recorder | None:
         """The record of one game of the match (a problem is told when the game starts)."""
         players = {seat: PlayerInfo(name=name) for seat, name in match.seats.items()}
-        recorder, self._record_problem = start_record(game, self._mode, players,
-                                                      self._record_to)
-        return recorder
+        writer, self._record_problem = start_record(game, self._mode, players,
+                                                    self._record_to, match)
+        if writer is None:
+            return None
+        return MatchGameRecord(writer, lambda: (self._match.settlement
+                                                if self._match is not None else None))
 
     @property
     def local_seats(self) -> tuple[Seat, ...]:

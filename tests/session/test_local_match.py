@@ -4,9 +4,11 @@ player's seat follows the deal (R31) and the bot plays whichever seat is its."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
+from minefield.records.replay import match_records, replay_match
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView, Seat
 from minefield.rules.match import MatchError
@@ -113,3 +115,29 @@ async def test_a_single_game_has_no_next_game() -> None:
     assert session.match is None
     with pytest.raises(IllegalCommand):
         await session.next_game()
+
+
+async def test_each_game_of_a_match_is_recorded_and_replays_as_the_match(tmp_path: Path
+                                                                         ) -> None:
+    """Every game's record carries the match before it and its settlement (R30-R33): the
+    records replay to the match the session played."""
+    settings = RuleSettings.preset("match", hands=2)
+    session = LocalSession.hotseat(seed=9, settings=settings, record_to=tmp_path, match=True)
+    await session.open()
+    try:
+        while True:
+            await play_game(session)
+            match = session.match
+            assert match is not None
+            if match.over:
+                break
+            await session.next_game()
+    finally:
+        await session.close()
+    matches, unreadable = match_records(tmp_path)
+    assert not unreadable and len(matches) == 1
+    replay = replay_match(next(iter(matches.values())))
+    assert replay.consistent, replay.problems
+    assert replay.over and replay.match is not None
+    assert replay.match.scores == match.scores
+    assert len(replay.games) == match.last.game  # type: ignore[union-attr]
