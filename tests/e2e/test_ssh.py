@@ -238,3 +238,26 @@ def test_over_ssh_only_the_game_runs(site: Site) -> None:
                                                "-R", "127.0.0.1:0:127.0.0.1:9"))
     assert done.returncode == 255, (done.returncode, done.stderr)
     assert "forwarding failed" in done.stderr
+
+
+def test_host_match_over_ssh_starts_a_match_with_its_scoreboard(site: Site) -> None:
+    """``ssh -t HOST host --match --bot easy``: a match against a bot on the server, its
+    scoreboard on the table, every game recorded with the match (issue 11)."""
+    alice = Player(site, "alice")
+    alice.logins = 100  # a terminal of its own: the module's other tests may keep theirs open
+    alice.login("host", "--match", "--bot", "easy")
+    alice.wait("the match's scoreboard on the builder",
+               lambda screen: "Game 1 · hand 1 of 4" in screen and "Hand 0/13" in screen)
+    games = site.daemon.data / "games"
+
+    def match_record() -> dict[str, object] | None:
+        for record in games.glob("*.jsonl"):
+            header = json.loads(record.read_text().splitlines()[0])
+            if header.get("match") and "Bot (easy)" in header["players"].values():
+                return dict(header["match"])
+        return None
+
+    header = wait_for("the match's record", match_record, alice.report)
+    assert header["game"] == 1 and sorted(header["scores"].values()) == [25000, 25000]
+    assert "seed" in header  # the match seed is in the daemon's private record only
+    alice.drop_link()

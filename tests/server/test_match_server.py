@@ -22,7 +22,14 @@ from minefield.rules.seed import parse_seed
 from minefield.rules.settings import RuleSettings
 from minefield.server.daemon import Daemon
 from minefield.server.wire import parse_server_line
-from minefield.session.protocol import Applied, Link, MatchView, Snapshot, TableView
+from minefield.session.protocol import (
+    Applied,
+    Link,
+    MatchView,
+    Presence,
+    Snapshot,
+    TableView,
+)
 from minefield.session.remote import RemoteSession, host, join, resume
 from tests.server.conftest import LIMIT, ME, Raw, next_of, start_daemon
 from tests.server.test_crash import DaemonProcess
@@ -419,3 +426,29 @@ async def test_kill_9_mid_match_and_between_games_resumes_the_same_match(
 
 def _after(seed: str, games: int) -> Match:
     return local_match(seed, games)[0]
+
+
+async def test_a_disconnect_in_a_later_game_keeps_the_seat_the_match_gave(
+        daemon: Daemon) -> None:
+    ann, bob = await start_pair(daemon.config.socket)
+    _, settlements = local_match(SEED, games=3)
+    assert settlements[2].seats != settlements[0].seats  # game 2 passed the deal (R31)
+    for number in (1, 2):
+        await asyncio.gather(play(ann, number), play(bob, number))
+        for session in (ann, bob):
+            await session.next_game()
+        for session in (ann, bob):
+            await next_game_snapshot(session, number + 1)
+    seat = seats_of(settlements[2].seats, BOB)
+    assert bob.local_seats == (seat,) and seat is not seats_of(settlements[0].seats, BOB)
+    await bob.close()  # bob's link drops in game 3, in the seat game 3 gave him
+    while True:
+        presence = await next_of(ann, Presence)
+        if not presence.players[seat].present:
+            break
+    assert presence.players[seat].name == "bob"
+    assert presence.players[seat].grace_left is not None  # his moves wait for him
+    again = await resume(socket=daemon.config.socket, player="bob")
+    assert again.local_seats == (seat,) and again.game_id == ann.game_id
+    await again.close()
+    await ann.close()
