@@ -900,6 +900,7 @@ class Room:
     async def _bot_turn(self, seat: Seat, seq: int) -> None:
         """The bot computes in a worker process, waits a moment before a discard, plays."""
         assert self.table is not None
+        table = self.table  # a rematch or a match's next game brings another table
         level = self.seats[seat].level or "easy"
         view = self.table.game.view(seat)
         started = self._now()
@@ -913,7 +914,7 @@ class Room:
             await asyncio.sleep(max(0.0, self.config.bot_think - (self._now() - started)))
         async with self.lock:
             self._bot_task = None
-            if self.closed or self.table is None or self.table.seq != seq:
+            if self.closed or self.table is not table or table.seq != seq:
                 self._after_change()
                 return
             await self._apply(seat, None, command, self._now())
@@ -974,7 +975,9 @@ class Room:
                     return
             elif self.ended and self.ended_at is not None and (
                     self.ended_at + self.config.rematch_seconds <= now):
-                await self._close("The room is closed.")
+                await self._close("Nobody asked for the next game in time: the room is closed "
+                                  "and the match is left unfinished." if self.between_games
+                                  else "The room is closed.")
                 return
             for seat, seated in self.seats.items():
                 if seated.grace_until is not None and seated.grace_until <= now:

@@ -24,6 +24,7 @@ from minefield.server.daemon import Daemon
 from minefield.server.wire import parse_server_line
 from minefield.session.protocol import (
     Applied,
+    Closed,
     Link,
     MatchView,
     Presence,
@@ -452,3 +453,24 @@ async def test_a_disconnect_in_a_later_game_keeps_the_seat_the_match_gave(
     assert again.local_seats == (seat,) and again.game_id == ann.game_id
     await again.close()
     await ann.close()
+
+
+async def test_a_match_nobody_goes_on_with_is_closed_and_not_taken_up_again(
+        short_dir: Path) -> None:
+    server = await start_daemon(short_dir, rate=FAST, burst=int(FAST), rematch_seconds=0.2)
+    try:
+        ann = await host(socket=server.config.socket, player="ann", bot="easy", seed=SEED,
+                         match=True)
+        await ann.open()
+        await play(ann, 1)
+        closed = await next_of(ann, Closed)  # no next game asked within the window
+        assert "match is left unfinished" in closed.reason
+        await moved_aside(server.config.games_dir)
+        assert len(list((server.config.games_dir / "finished").glob("*.jsonl"))) == 1
+    finally:
+        await server.stop()
+    again = await start_daemon(short_dir)
+    try:
+        assert not again.rooms  # an abandoned match is not restored
+    finally:
+        await again.stop()
