@@ -474,3 +474,50 @@ async def test_a_match_nobody_goes_on_with_is_closed_and_not_taken_up_again(
         assert not again.rooms  # an abandoned match is not restored
     finally:
         await again.stop()
+
+
+async def test_next_game_asked_while_the_link_is_down_is_sent_after_the_reconnect(
+        short_dir: Path) -> None:
+    server = await start_daemon(short_dir, rate=FAST, burst=int(FAST))
+    try:
+        ann, bob = await start_pair(server.config.socket)
+        await asyncio.gather(play(ann, 1), play(bob, 1))
+        await server.stop()  # a restart between games
+        for session in (ann, bob):
+            assert (await next_of(session, Link)).state == "reconnecting"
+        await ann.next_game()  # while the link is down: sent once it is back
+        server = await start_daemon(short_dir, rate=FAST, burst=int(FAST))
+        assert (await next_of(ann, Link)).state == "connected"
+        connected = asked = False
+        async with asyncio.timeout(LIMIT):
+            updates = bob.updates()
+            while not (connected and asked):  # bob's resume and ann's request, in any order
+                message = await anext(updates)
+                if isinstance(message, Link):
+                    connected = message.state == "connected"
+                elif isinstance(message, Snapshot):
+                    view = message.table.match
+                    assert view is not None and view.game == 1
+                    asked = view.next_asked == ["ann"]
+        await bob.next_game()
+        for session in (ann, bob):
+            snapshot = await next_game_snapshot(session, 2)
+            assert snapshot.table.view.phase == "choosing"
+        for session in (ann, bob):
+            await session.close()
+    finally:
+        await server.stop()
+
+
+async def test_a_bad_match_field_in_the_hello_is_refused_clearly(daemon: Daemon) -> None:
+    raw = await Raw.connect(daemon.config.socket)
+    raw.hello("host", player="ann", match="sometimes")
+    messages = await raw.drain()
+    assert [m["type"] for m in messages] == ["error"]
+    assert messages[0]["fatal"] and messages[0]["code"] == "bad_message"
+    assert "match" in messages[0]["message"]
+    raw.close()
+    ok = await Raw.connect(daemon.config.socket)  # the daemon goes on
+    ok.hello("host", player="ann", bot="easy", match=True)
+    assert (await ok.until("snapshot"))["table"]["match"]["game"] == 1
+    ok.close()
