@@ -4,6 +4,7 @@ hello, and the SSH entry lets the flag through (and nothing else with it)."""
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,8 @@ import pytest
 from minefield.cli.ssh_entry import EntryCommand, Refused, entry_argv, parse_original_command
 from minefield.server import commands
 from minefield.server.daemon import Daemon
-from minefield.session.protocol import Snapshot
+from minefield.server.wire import Hello, encode, parse_hello
+from minefield.session.protocol import PROTOCOL_VERSION, Snapshot
 from tests.server.conftest import next_of
 
 
@@ -68,3 +70,14 @@ def test_ssh_entry_refuses_a_bad_match_flag(typed: str, reason: str) -> None:
     with pytest.raises(Refused) as refusal:
         parse_original_command(typed)
     assert reason in str(refusal.value)
+
+
+def test_a_single_game_hello_is_as_before_matches() -> None:
+    """The client leaves ``match`` out of a single game's hello (a server older than matches
+    refuses unknown fields), and sends it for a match."""
+    single = json.loads(encode(Hello(version=PROTOCOL_VERSION, action="host", bot="easy")))
+    assert "match" not in single
+    match = json.loads(encode(Hello(version=PROTOCOL_VERSION, action="host", match=True)))
+    assert match["match"] is True
+    assert parse_hello(json.dumps({**single, "rules": "match"})).wants_match
+    assert not parse_hello(json.dumps(single)).wants_match
