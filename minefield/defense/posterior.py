@@ -340,6 +340,8 @@ def _step(problem: Problem, model: PosteriorModel, views: Sequence[_EventView | 
     allowed = [k for k in kinds if k not in own] or kinds
     if kind not in allowed:
         like = model.own_wait_discard / (len(kinds) - len(allowed))
+    elif not model.discard_sharpness:
+        like = (1 - model.own_wait_discard if len(allowed) < len(kinds) else 1.0) / len(allowed)
     else:
         unseen = [max(0, 4 - state.tiles[k] - view.ours_before[k]) for k in range(NUM_KINDS)]
         unseen[problem.dora_indicator] = max(0, unseen[problem.dora_indicator] - 1)
@@ -500,7 +502,7 @@ class PosteriorTracker:
     :meth:`update` (None: no cap, fully deterministic for the seed).
     """
 
-    def __init__(self, seat: Seat, *, samples: int = 1500, seed: int = 0,
+    def __init__(self, seat: Seat, *, samples: int = 3000, seed: int = 0,
                  budget_s: float | None = 1.0, model: PosteriorModel = DEFAULT_MODEL) -> None:
         self.seat = seat
         self.samples = samples
@@ -627,7 +629,7 @@ class PosteriorTracker:
                         tuple(x / total for x in loss), min(1.0, furiten / total))
 
 
-def posterior_dangers(position: Position, *, samples: int = 1500, seed: int = 0,
+def posterior_dangers(position: Position, *, samples: int = 3000, seed: int = 0,
                       budget_s: float | None = 1.0,
                       model: PosteriorModel = DEFAULT_MODEL) -> Estimate:
     """The posterior estimate of one position, from fresh samples (see the module docstring).
@@ -639,7 +641,7 @@ def posterior_dangers(position: Position, *, samples: int = 1500, seed: int = 0,
     return tracker.update(position)
 
 
-def posterior_of(problem: Problem, *, samples: int = 1500, seed: int = 0,
+def posterior_of(problem: Problem, *, samples: int = 3000, seed: int = 0,
                  budget_s: float | None = 1.0, model: PosteriorModel = DEFAULT_MODEL) -> Estimate:
     """:func:`posterior_dangers` of a :class:`Problem`."""
     tracker = PosteriorTracker(problem.opponent.other, samples=samples, seed=seed,
