@@ -269,13 +269,17 @@ class Daemon:
                 continue
             self._register(room)
             restored += 1
-        for paths in matches.values():
-            restored += self._restore_match(folder, paths)
+        for match_id, paths in matches.items():
+            restored += self._restore_match(folder, match_id, paths)
         return restored
 
-    def _restore_match(self, folder: Path, paths: list[Path]) -> int:
-        """Take up the match whose records are ``paths``: 1 if it goes on, else 0 (a match
-        that is over has its records moved to ``finished/``)."""
+    def _restore_match(self, folder: Path, match_id: str, paths: list[Path]) -> int:
+        """Take up the match ``match_id`` whose records in ``folder`` are ``paths``: 1 if it
+        goes on, else 0 (a match that is over has its records moved to ``finished/``).
+
+        When they do not replay by themselves (a daemon killed while it moved a match's
+        records aside), the match's records in ``finished/`` are added and it is tried again.
+        """
         records: list[ReadRecord] = []
         for path in paths:
             try:
@@ -284,23 +288,30 @@ class Daemon:
                 log.warning("record %s of a match cannot be read: the match is left as it is",
                             path.name)
                 return 0
-        try:
-            room = Room.restore_match(self, records)
-        except MatchOver:
-            finished = ensure_folder(folder / FINISHED_FOLDER)
-            for path in paths:
-                path.rename(finished / path.name)
-            return 0
-        except RecordError:  # its text may quote a command's tiles: not in the log
-            log.warning("the match of record %s cannot go on (damaged or not a network "
-                        "game): left as it is", paths[-1].name)
-            return 0
-        except OSError as error:
-            log.warning("the match of record %s not resumed (%s)", paths[-1].name,
-                        type(error).__name__)
-            return 0
-        self._register(room)
-        return 1
+        finished = folder / FINISHED_FOLDER
+        for attempt in range(2):
+            try:
+                room = Room.restore_match(self, records)
+            except MatchOver:
+                ensure_folder(finished)
+                for path in paths:
+                    path.rename(finished / path.name)
+                return 0
+            except RecordError:  # its text may quote a command's tiles: not in the log
+                more = _match_records_in(finished, match_id) if attempt == 0 else []
+                if more:
+                    records += more
+                    continue
+                log.warning("the match of record %s cannot go on (damaged or not a network "
+                            "game): left as it is", paths[-1].name)
+                return 0
+            except OSError as error:
+                log.warning("the match of record %s not resumed (%s)", paths[-1].name,
+                            type(error).__name__)
+                return 0
+            self._register(room)
+            return 1
+        return 0  # pragma: no cover - the loop returns
 
     async def start(self) -> None:
         """Restore the games, listen on the socket, start the timers."""
@@ -617,6 +628,21 @@ def _match_of(path: Path) -> str | None:
     match = header.get("match") if isinstance(header, dict) else None
     ident = match.get("id") if isinstance(match, dict) else None
     return ident if isinstance(ident, str) else None
+
+
+def _match_records_in(folder: Path, match_id: str) -> list[ReadRecord]:
+    """The readable records of the match ``match_id`` in ``folder`` (none if it cannot be
+    listed)."""
+    records = []
+    try:
+        paths = sorted(folder.glob(f"*{RECORD_SUFFIX}"))
+    except OSError:
+        return []
+    for path in paths:
+        if _match_of(path) == match_id:
+            with contextlib.suppress(RecordError):
+                records.append(read_record(path))
+    return records
 
 
 def _ended(path: Path) -> bool:

@@ -521,3 +521,68 @@ async def test_a_bad_match_field_in_the_hello_is_refused_clearly(daemon: Daemon)
     ok.hello("host", player="ann", bot="easy", match=True)
     assert (await ok.until("snapshot"))["table"]["match"]["game"] == 1
     ok.close()
+
+
+async def test_a_restart_finds_the_games_of_a_match_already_moved_aside(
+        short_dir: Path) -> None:
+    """A daemon killed while it moved a match's records to ``finished/``: the records left
+    behind replay with the moved ones (the match goes on, or is over and put aside)."""
+    server = await start_daemon(short_dir, rate=FAST, burst=int(FAST))
+    games = server.config.games_dir
+    try:
+        ann, bob = await start_pair(server.config.socket)
+        for number in (1, 2):
+            await asyncio.gather(play(ann, number), play(bob, number))
+            if number == 1:
+                for session in (ann, bob):
+                    await session.next_game()
+                for session in (ann, bob):
+                    await next_game_snapshot(session, 2)
+        for session in (ann, bob):
+            await session.close()
+    finally:
+        await server.stop()
+    first, second = sorted(games.glob("*.jsonl"))  # between games 2 and 3
+    (games / "finished").mkdir(exist_ok=True)
+    first.rename(games / "finished" / first.name)  # game 1 was moved, game 2 was not yet
+    server = await start_daemon(short_dir)
+    try:
+        assert len(server.rooms) == 1
+        again = await resume(socket=server.config.socket, player="ann")
+        await again.open()
+        snapshot = await next_of(again, Snapshot)
+        view = snapshot.table.match
+        _, settlements = local_match(SEED, games=2)
+        assert view is not None and view.game == 2 and view.last is not None
+        assert view.scores == shown(settlements[1].scores)
+        await again.close()
+    finally:
+        await server.stop()
+    # Once over, a match whose later records were left behind is put aside whole.
+    finished = games / "finished"
+    second.rename(finished / second.name)
+    other = "10"  # another match (its own id)
+    _, settlements = local_match(other)
+    server = await start_daemon(short_dir, rate=FAST, burst=int(FAST))
+    try:
+        ann, bob = await Raw.connect(server.config.socket), await Raw.connect(
+            server.config.socket)
+        ann.hello("host", player="ann", seed=other, match=True)
+        bob.hello("join", player="bob", code=(await ann.until("welcome"))["code"])
+        await asyncio.gather(raw_match(ann), raw_match(bob))
+        for raw in (ann, bob):
+            raw.close()
+        await moved_aside(games)
+    finally:
+        await server.stop()
+    other_id = Match(other, (ANN, BOB)).id
+    records = [p for p in sorted(finished.glob("*.jsonl"))
+               if (m := read_record(p).header.match) is not None and m.id == other_id]
+    assert len(records) == len(settlements) > 1
+    for record in records[len(records) // 2:]:  # the first games had been moved aside
+        record.rename(games / record.name)
+    server = await start_daemon(short_dir)
+    try:
+        assert not server.rooms and not list(games.glob("*.jsonl"))
+    finally:
+        await server.stop()
