@@ -1,7 +1,8 @@
 """The game daemon: a Unix socket, its connections, the rooms and their codes.
 
-``Daemon(config).run()`` restores every unfinished game from its record, listens on the
-socket and serves until SIGTERM or SIGINT. Each connection is read line by line: the first
+``Daemon(config).run()`` restores every unfinished game from its record (and every match that
+is not over from the records of its games), listens on the socket and serves until SIGTERM or
+SIGINT. Each connection is read line by line: the first
 line is the :class:`~minefield.server.wire.Hello` (host, join or resume), then session
 messages. The peer's Unix user (``SO_PEERCRED``) is the player. Nothing a client sends can
 crash the daemon or touch another game: every line is validated before it reaches a room, a
