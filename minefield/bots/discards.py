@@ -13,12 +13,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from minefield.bots.danger import DEFAULT_PRIORS, DangerPriors, tile_dangers
-from minefield.rules.game import Discard, IllegalCommand, PlayerView
+from minefield.rules.game import NEVER_DISCARDED, Discard, IllegalCommand, PlayerView
 from minefield.rules.hand import Hand, waits
 from minefield.rules.tiles import NUM_KINDS, Tile, dora_from_indicator, parse_tiles
 
@@ -115,4 +115,86 @@ def safest_discard(table: DiscardSituation, rng: random.Random,
     allowed = one_per_kind(table.allowed())
     least = min(danger[t.kind] for t in allowed)
     best = [t for t in allowed if danger[t.kind] <= least + 1e-9]
+    return Discard(tile=str(rng.choice(best)))
+
+
+# ---------------------------------------------------------------------------------------------
+# The planned discard (``strong``): keep the most dangerous whole kinds, discard the safest first
+
+DangerSource = Callable[[DiscardSituation], Sequence[float]]
+
+
+def heuristic_dangers(table: DiscardSituation) -> list[float]:
+    """The danger weights of :mod:`minefield.bots.danger` (relative, not chances)."""
+    return table.dangers()
+
+
+def calibrated_dangers(table: DiscardSituation) -> list[float]:
+    """The chance that each kind deals in now, by the calibrated fast estimate
+    (:mod:`minefield.defense.fast`), from this seat's view only (R26)."""
+    # Imported here: the defence package imports the bots' danger model, so a module-level
+    # import would make the two packages' imports depend on their order.
+    from minefield.defense.fast import fast_dangers
+    from minefield.defense.position import Position
+
+    return list(fast_dangers(Position.from_view(table.seat_view)).danger)
+
+
+def keep_plan(copies: Sequence[int], danger: Sequence[float], capacity: int
+              ) -> frozenset[int]:
+    """The kinds to keep to the end of the game: whole kinds whose copies add up to at most
+    ``capacity``, of the greatest total danger.
+
+    A kind costs its danger once, when its first copy is discarded: if it passes, its other
+    copies are safe for ever (R13, R15). So keeping two copies of a kind whose other copy must
+    go anyway is a waste of the never-discarded places (R10), and keeping four copies of one
+    dangerous kind can save more than keeping four single kinds. Kinds of no danger are never
+    kept. Ties go to the lower kinds (the answer is the same for the same input).
+
+    >>> from minefield.rules.tiles import NUM_KINDS
+    >>> copies, danger = [0] * NUM_KINDS, [0.0] * NUM_KINDS
+    >>> copies[0], danger[0] = 4, 0.3            # 1m four times
+    >>> for kind in (9, 10, 11, 12):            # 1p 2p 3p 4p once each
+    ...     copies[kind], danger[kind] = 1, 0.25
+    >>> sorted(keep_plan(copies, danger, 4))
+    [9, 10, 11, 12]
+    >>> danger[0] = 1.1
+    >>> sorted(keep_plan(copies, danger, 4))
+    [0]
+    """
+    best: list[tuple[float, frozenset[int]]] = [(0.0, frozenset())] * (capacity + 1)
+    for kind in range(len(copies)):
+        size = copies[kind]
+        if not size or size > capacity or danger[kind] <= 0:
+            continue
+        for room in range(capacity, size - 1, -1):
+            value, kept = best[room - size]
+            if value + danger[kind] > best[room][0] + 1e-12:
+                best[room] = (value + danger[kind], kept | {kind})
+    return max(best, key=lambda entry: entry[0])[1]
+
+
+def planned_discard(table: DiscardSituation, rng: random.Random,
+                    dangers: DangerSource = calibrated_dangers) -> Discard:
+    """``strong``: plan which pool tiles are never discarded, then discard the safest of the
+    others.
+
+    The four tiles that stay (R10) are the own waits first (discarding one is furiten, R15a),
+    then the whole kinds of greatest danger that fit (:func:`keep_plan`). Of the tiles left to
+    discard it takes the one of least danger (ties at random): information only grows, a game
+    that ends early never makes its late discards, and the plan is made again every turn.
+    """
+    danger = dangers(table)
+    furiten = table.seat_view.own_furiten is not None
+    copies = [0] * NUM_KINDS
+    for tile in table.pool:
+        copies[tile.kind] += 1
+    guarded = frozenset() if furiten else table.own_waits
+    capacity = NEVER_DISCARDED - sum(copies[k] for k in guarded)
+    free = [n if k not in guarded else 0 for k, n in enumerate(copies)]
+    kept = keep_plan(free, danger, capacity) if capacity > 0 else frozenset()
+    allowed = one_per_kind(table.allowed())
+    candidates = [t for t in allowed if t.kind not in kept] or allowed
+    least = min(danger[t.kind] for t in candidates)
+    best = [t for t in candidates if danger[t.kind] <= least + 1e-12]
     return Discard(tile=str(rng.choice(best)))

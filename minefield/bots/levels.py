@@ -3,8 +3,14 @@
 * ``easy``: a random tenpai hand, then a random discard that is not one of its own waits.
 * ``normal``: the hand with the most live copies of waits it can win on, then a tile already
   discarded by either seat when there is one (genbutsu), else a random non-wait.
-* ``strong``: the hand of highest expected value (:mod:`minefield.bots.hands`), then the
-  least dangerous tile (:mod:`minefield.bots.danger`).
+* ``strong``: the hand of highest expected value (:mod:`minefield.bots.hands`), its pool's
+  danger included, then a planned discard (:func:`~minefield.bots.discards.planned_discard`):
+  the most dangerous whole kinds are kept for the four tiles never discarded (R10) and the
+  least dangerous of the others goes, by the calibrated estimate of
+  :mod:`minefield.defense.fast`.
+
+The ``strong`` policies before issue 10 stay reachable as :data:`PREVIOUS_STRONG` (for paired
+benchmarks only; no level plays them).
 
 A bot's choices depend only on its seed and the view it is given (it never peeks, ARCHITECTURE
 5): every decision draws from a generator seeded by the seed and the view, so asking twice
@@ -27,10 +33,12 @@ from minefield.bots.base import LEVELS, Bot, Level
 from minefield.bots.discards import (
     DiscardSituation,
     genbutsu_discard,
+    planned_discard,
     random_discard,
     safest_discard,
 )
 from minefield.bots.hands import (
+    PREVIOUS_MODEL,
     DealtTiles,
     HandChoice,
     choose_best,
@@ -50,8 +58,16 @@ HAND_POLICIES: dict[Level, HandPolicy] = {
 DISCARD_POLICIES: dict[Level, DiscardPolicy] = {
     "easy": random_discard,
     "normal": genbutsu_discard,
-    "strong": safest_discard,
+    "strong": planned_discard,
 }
+
+#: ``strong`` before issue 10: the hand search of :data:`~minefield.bots.hands.PREVIOUS_MODEL`
+#: and the discard of least :mod:`minefield.bots.danger` weight. For paired benchmarks
+#: (``benchmarks/bench_defense.py``); no level plays it.
+PREVIOUS_STRONG: tuple[HandPolicy, DiscardPolicy] = (
+    lambda deal, _rng: choose_best(deal, PREVIOUS_MODEL),
+    safest_discard,
+)
 
 
 class LevelBot:
@@ -94,6 +110,16 @@ class LevelBot:
         if view.phase == "discarding":
             return self.discard(view)
         raise IllegalCommand("the game has ended: there is no move to make")
+
+
+def previous_strong(seed: int = 0) -> LevelBot:
+    """A ``strong`` bot playing the policies of :data:`PREVIOUS_STRONG` (before issue 10).
+
+    >>> previous_strong(3).level
+    'strong'
+    """
+    hand, discard = PREVIOUS_STRONG
+    return LevelBot("strong", seed, hand_policy=hand, discard_policy=discard)
 
 
 def make_bot(level: str, seed: int = 0) -> Bot:
