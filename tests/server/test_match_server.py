@@ -423,6 +423,9 @@ async def test_kill_9_mid_match_and_between_games_resumes_the_same_match(
     replay = replay_match([read_record(path) for path in records])
     assert replay.consistent and replay.match is not None
     assert replay.match.state_key() == match.state_key()
+    log = process.log.read_text()
+    assert match.id in log  # the daemon logged the match by its public id...
+    assert parse_seed(SEED) not in log  # ...and never its seed
 
 
 def _after(seed: str, games: int) -> Match:
