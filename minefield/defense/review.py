@@ -32,7 +32,7 @@ from minefield.rules.game import Game, GameEnded, Seat, ron_context
 from minefield.rules.hand import Hand
 from minefield.rules.score import analyze
 from minefield.rules.settings import RuleSettings
-from minefield.rules.tiles import Tile, kind_str, parse_tiles
+from minefield.rules.tiles import Tile, kind_str, parse_tiles, tiles_to_str
 
 
 class ReviewError(ValueError):
@@ -98,7 +98,8 @@ def review_game(end: GameEnded, discards: Mapping[Seat, Sequence[str]], dora_ind
     if hand_text is None:
         raise ReviewError(f"{seat} never chose a hand: there is nothing to review")
     try:
-        tiles = tuple(parse_tiles(hand_text) + parse_tiles(end.pools[seat]))
+        # In the order a view gives them (sorted), so that a step's position is the one seen.
+        tiles = tuple(parse_tiles(tiles_to_str(parse_tiles(hand_text + end.pools[seat]))))
         hand = Hand.parse(hand_text)
         indicator = Tile.parse(dora_indicator)
         rows = {s: tuple(Tile.parse(t) for t in discards.get(s, ())) for s in Seat}

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Select, Static
+from textual.widgets import Checkbox, Select, Static
 
 from minefield.cli.review import load_review
 from minefield.defense.drills import answer
@@ -27,6 +27,7 @@ from minefield.tui.config import Preferences
 from minefield.tui.review_app import ReviewApp
 from minefield.tui.screens.dialogs import CurtainScreen
 from minefield.tui.screens.drills import DrillsScreen, store_recorder
+from minefield.tui.screens.menu import NewGameScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.review import ReviewScreen
@@ -436,3 +437,24 @@ def test_review_snapshot_80x24(snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(fast_app(), terminal_size=(80, 24), run_before=review)
+
+
+async def test_the_hotseat_form_asks_whether_both_players_agree_to_the_aids() -> None:
+    for agree in (False, True):
+        app = fast_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("h")
+            await pilot.pause()
+            form = app.screen
+            assert isinstance(form, NewGameScreen)
+            box = form.query_one("#aids", Checkbox)
+            assert not box.value and "both agree" in str(box.label)
+            if agree:
+                box.focus()
+                await pilot.press("space")
+                await pilot.pause()
+            await pilot.press("s")
+            await settle(pilot)
+            assert app.session is not None
+            assert app.session.traits.trainer_aids is agree and app.trainer.aids is agree

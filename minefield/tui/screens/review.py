@@ -127,6 +127,8 @@ class ReviewScreen(Screen[None]):
             self.app.call_from_thread(self._finished)
 
     def _assessed(self, seat: Seat, step: AssessedStep) -> None:
+        if not self.is_attached:
+            return  # closed while the estimate was being computed
         self.assessed[seat].append(step)
         if step.note and step.note not in self.notes:
             self.notes.append(step.note)
@@ -134,6 +136,8 @@ class ReviewScreen(Screen[None]):
             self.show_step()
 
     def _finished(self) -> None:
+        if not self.is_attached:
+            return
         self.done = True
         self.show_step()
 

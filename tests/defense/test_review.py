@@ -1,0 +1,120 @@
+"""The review of a finished game: one step per discard of the seat, the position seen then, the
+truth of what would have dealt in (R13-R17), and the estimates with the posterior's fallback."""
+
+from __future__ import annotations
+
+import pytest
+
+from minefield.defense import review as review_module
+from minefield.defense.estimate import estimate
+from minefield.defense.position import Position
+from minefield.defense.review import (
+    ReviewError,
+    assess,
+    estimate_with_fallback,
+    review_game,
+    review_of_game,
+    totals,
+)
+from minefield.rules.game import Game, Seat
+from minefield.rules.prepared import game_with_hands
+
+# East waits on 1m 4m 7m; West on 2z alone, a tanki worth mangan on any discard (riichi, West's
+# own wind 3z as yakuhai and as three dora: the indicator is 2z, R4, R14).
+EAST_HAND, WEST_HAND = "23m456m345p678s55s", "123m456p789s3332z"
+
+
+def prepared() -> Game:
+    return game_with_hands(EAST_HAND, WEST_HAND, east_pool="1z2z9p", west_pool="9s8s")
+
+
+def test_each_discard_is_a_step_with_the_position_seen_before_it() -> None:
+    game = prepared()
+    seen = []
+    for seat, tile in ((Seat.EAST, "9p"), (Seat.WEST, "9s"), (Seat.EAST, "1z"),
+                       (Seat.WEST, "8s"), (Seat.EAST, "2z")):
+        if seat is Seat.EAST:
+            seen.append(Position.from_view(game.view(seat)))
+        game.apply(seat, {"type": "discard", "tile": tile})
+    assert game.result is not None and game.result.winner is Seat.WEST
+    review = review_of_game(game, Seat.EAST)
+    assert [s.number for s in review.steps] == [1, 3, 5]
+    assert [s.tile for s in review.steps] == ["9p", "1z", "2z"]
+    assert [s.position for s in review.steps] == seen
+    assert [s.dealt_in for s in review.steps] == [False, False, True]
+    assert all(s.deal_ins == ("2z",) for s in review.steps)  # the tanki, eligible throughout
+    assert review.opponent_hand == game.result.hands[Seat.WEST]
+    assert review.opponent_waits == ("2z",)
+    west = review_of_game(game, Seat.WEST)
+    assert [s.number for s in west.steps] == [2, 4]
+    assert all(s.deal_ins == () for s in west.steps)  # West's pool holds no 1m 4m 7m
+
+
+def test_nothing_deals_in_once_the_opponent_is_furiten() -> None:
+    game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="1z2z9p", west_pool="1m9s8s")
+    for seat, tile in ((Seat.EAST, "1z"), (Seat.WEST, "1m"), (Seat.EAST, "9p"),
+                       (Seat.WEST, "9s"), (Seat.EAST, "2z")):
+        game.apply(seat, {"type": "discard", "tile": tile})
+    # 1m is East's wait at 3 han 30 fu even with ippatsu: it passes, East is furiten (R15b)
+    end = game.result
+    assert end is not None and end.winner is Seat.WEST
+    furiten = end.furiten[Seat.EAST]
+    assert furiten is not None and furiten.discard_number == 2
+    review = review_of_game(game, Seat.WEST)
+    first, second = review.steps
+    assert (first.number, first.deal_ins, first.opponent_furiten) == (2, (), False)
+    assert (second.number, second.deal_ins, second.opponent_furiten) == (4, (), True)
+    assert not first.dealt_in and not second.dealt_in
+
+
+def test_a_game_not_ended_cannot_be_reviewed() -> None:
+    with pytest.raises(ReviewError, match="not ended"):
+        review_of_game(prepared(), Seat.EAST)
+    game = prepared()
+    game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})
+    end = game.result
+    assert end is not None
+    with pytest.raises(ReviewError):
+        review_game(end.model_copy(update={"hands": {Seat.EAST: None, Seat.WEST: None}}),
+                    {Seat.EAST: ["2z"], Seat.WEST: []}, "2z", game.settings, Seat.EAST)
+
+
+def test_the_estimates_and_their_totals() -> None:
+    game = prepared()
+    game.apply(Seat.EAST, {"type": "discard", "tile": "9p"})
+    game.apply(Seat.WEST, {"type": "discard", "tile": "9s"})
+    game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})
+    review = review_of_game(game, Seat.EAST)
+    assessed = list(assess(review, "fast"))
+    reports = [estimate(step.position, "fast") for step in review.steps]
+    assert [a.report for a in assessed] == reports
+    assert all(a.note is None for a in assessed)
+    taken, least = totals(assessed)
+    assert taken == sum(r.of(s.tile).danger for r, s in zip(reports, review.steps, strict=True))
+    assert least == sum(r.safest().danger for r in reports) and least <= taken
+
+
+def test_the_posterior_falls_back_to_the_fast_estimate_and_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = prepared()
+    game.apply(Seat.EAST, {"type": "discard", "tile": "9p"})
+    game.apply(Seat.WEST, {"type": "discard", "tile": "9s"})
+    game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})
+    review = review_of_game(game, Seat.EAST)
+    real = review_module.estimate
+    asked: list[str] = []
+
+    def missing(position: Position, method: str = "fast") -> object:
+        asked.append(method)
+        if method == "posterior":
+            raise NotImplementedError("the posterior estimate is not available yet")
+        return real(position, "fast")
+
+    monkeypatch.setattr(review_module, "estimate", missing)
+    report, note = estimate_with_fallback(review.steps[0].position, "posterior")
+    assert report.method == "fast" and note is not None and "not available" in note
+    asked.clear()
+    assessed = list(assess(review, "posterior"))
+    assert [a.report.method for a in assessed] == ["fast", "fast"]
+    assert assessed[0].note is not None and assessed[1].note is None
+    assert asked == ["posterior", "fast", "fast"]  # the posterior is not asked again
