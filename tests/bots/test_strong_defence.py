@@ -20,7 +20,7 @@ from minefield.defense.fast import fast_dangers
 from minefield.defense.position import Position
 from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.prepared import choose_hands, game_from_tiles
-from minefield.rules.tiles import NUM_KINDS, Tile, kind_from_str
+from minefield.rules.tiles import NUM_KINDS, Tile, kind_from_str, parse_tiles
 from tests.bots.conftest import play
 
 K = kind_from_str
@@ -99,9 +99,10 @@ def test_planned_discard_takes_a_safe_tile_first() -> None:
     assert chosen <= {K("1z"), K("2z")}
 
 
-def test_planned_discard_discards_outside_its_plan() -> None:
-    """Every strong discard in whole seeded games is outside the plan of that moment while a
-    tile outside it is allowed, and never an own wait while another tile is left (R10, R15a)."""
+def test_strong_discards_in_whole_games() -> None:
+    """In whole seeded games against ``normal``, every strong discard is a tile of no danger
+    whenever the seat holds one (genbutsu or passed, R13, R15) and never an own wait while
+    another tile is left (R15a)."""
     checked = 0
     for seed in range(3):
         game = Game(seed + 70)
@@ -153,3 +154,23 @@ def test_strong_and_previous_strong_play_legal_games(seed: int) -> None:
     """Both versions play whole games to their end from either seat."""
     game = play(Game(seed + 30), previous_strong(seed), make_bot("strong", seed))
     assert game.phase == "ended"
+
+
+def test_planned_discard_spends_a_kind_of_four_before_four_single_kinds() -> None:
+    """With nine tiles left (five to discard, four to keep, R10): 1m four times (0.3), 1p 2p
+    3p 4p once each (0.25) and 9s (0.1). Discarding 1m costs 0.3 once (its other copies then
+    pass, R15); keeping it costs 1.0 in singles. So 9s goes first, then 1m, never a single."""
+    game = _east_after(0, [], [])
+    real = DiscardSituation.from_view(game.view(Seat.EAST))
+    fixed = [0.0] * NUM_KINDS
+    for tile, value in (("1m", 0.3), ("1p", 0.25), ("2p", 0.25), ("3p", 0.25), ("4p", 0.25),
+                        ("9s", 0.1)):
+        fixed[K(tile)] = value
+    order = []
+    for pool in ("1111m1234p9s", "1111m1234p"):
+        table = DiscardSituation(real.seat_view, tuple(parse_tiles(pool)), real.own_counts,
+                                 real.own_waits, real.opponent_discards, real.safe,
+                                 real.dora_indicator)
+        order.append(planned_discard(table, random.Random(0), dangers=lambda _t: fixed).tile)
+    assert order == ["9s", "1m"]
+    assert min(fixed[t.kind] for t in table.pool) < fixed[K("1m")]  # not the least danger
