@@ -107,6 +107,8 @@ class DrillsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "next_drill", "Next drill", priority=True),
         Binding("escape", "close", "Back"),
+        Binding("pagedown", "scroll_body(1)", "Scroll down", show=False),
+        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
     ]
 
     def __init__(self, record: Recorder, history: HistoryReader,
@@ -128,9 +130,10 @@ class DrillsScreen(Screen[None]):
             yield Label("Level", classes="drill-label")
             yield Select([(d, d) for d in DIFFICULTIES], value="intermediate",
                          allow_blank=False, id="drill-difficulty")
-        with VerticalScroll(id="drill-body"):
-            yield Static(id="drill-question")
+        with VerticalScroll(id="drill-body", can_focus=False):
+            # The verdict goes above the question once answered, where it is seen first.
             yield Static(id="drill-answer")
+            yield Static(id="drill-question")
         yield Input(placeholder="", id="drill-input")
         yield Footer()
 
@@ -156,6 +159,7 @@ class DrillsScreen(Screen[None]):
         self.result = None
         self.query_one("#drill-question", Static).update("Making a drill…")
         self.query_one("#drill-answer", Static).update("")
+        self.query_one("#drill-answer").remove_class("-shown")
         self.query_one("#drill-input", Input).value = ""
         self.workers.cancel_group(self, "drill")
         self.run_worker(lambda: self._make(kind, difficulty, seed), thread=True,
@@ -197,13 +201,13 @@ class DrillsScreen(Screen[None]):
         response: str | bool = text
         if self.drill.kind == "is_mangan":
             if text.lower() not in ("y", "yes", "n", "no"):
-                self.query_one("#drill-answer", Static).update("Answer y or n.")
+                self._say("Answer y or n.")
                 return
             response = text.lower().startswith("y")
         try:
             result = answer(self.drill, response)
         except DrillError as error:
-            self.query_one("#drill-answer", Static).update(escape(str(error)))
+            self._say(escape(str(error)))
             return
         self.result = result
         lines = answer_lines(result)
@@ -213,6 +217,21 @@ class DrillsScreen(Screen[None]):
         lines.append("[dim]Enter or Ctrl+N: the next drill[/]")
         self.query_one("#drill-answer", Static).update("\n".join(lines))
         event.input.value = ""
+        self.query_one("#drill-answer").add_class("-shown")
+        self.query_one("#drill-body", VerticalScroll).scroll_home(animate=False)
+
+    def _say(self, text: str) -> None:
+        answer_area = self.query_one("#drill-answer", Static)
+        answer_area.update(text)
+        answer_area.add_class("-shown")
+
+    def action_scroll_body(self, pages: int) -> None:
+        """Scroll the question and the answer (the answer line keeps the keys)."""
+        body = self.query_one("#drill-body", VerticalScroll)
+        if pages > 0:
+            body.scroll_page_down(animate=False)
+        else:
+            body.scroll_page_up(animate=False)
 
     def action_close(self) -> None:
         """Back to the menu."""

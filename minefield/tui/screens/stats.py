@@ -48,7 +48,7 @@ def defense_table(rows: Sequence[DefenseStats], title: str) -> Table:
     table.add_column("", no_wrap=True)
     table.add_column("games", justify="right")
     table.add_column("deal-ins", no_wrap=True)
-    table.add_column("danger per discard: taken / least", no_wrap=True)
+    table.add_column("danger per discard", no_wrap=True)
     scale = max((_per_discard(r.danger_taken, r) for r in rows), default=0.0)
     for stats in rows:
         rate = stats.deal_in_rate
@@ -56,10 +56,13 @@ def defense_table(rows: Sequence[DefenseStats], title: str) -> Table:
         least = _per_discard(stats.least_danger, stats)
         deal_ins = Text(f"{_percent(rate):>4} ")
         deal_ins.append(bar(rate or 0.0, 1.0, 10))
-        danger = Text(f"{taken:.1%} / {least:.1%} " if stats.discards else "no estimates ")
-        danger.append(bar(taken, scale, 10))
-        danger.append("\n" + " " * len(danger.plain.split("\n")[0]))
-        danger.append(bar(least, scale, 10), style="dim")
+        if stats.discards:
+            danger = Text(f"taken {taken:5.1%} ")
+            danger.append(bar(taken, scale, 12))
+            danger.append(f"\nleast {least:5.1%} ", style="dim")
+            danger.append(bar(least, scale, 12), style="dim")
+        else:
+            danger = Text("no estimates")
         table.add_row(stats.label, str(stats.games), deal_ins, danger)
     return table
 
