@@ -68,7 +68,7 @@ class PlayScreen(SeatScreen):
         Binding("left_square_bracket", "scroll_log(-1)", "Log: earlier lines", show=False),
         Binding("right_square_bracket", "scroll_log(1)", "Log: later lines", show=False),
         Binding("d", "toggle_danger", "Danger"),
-        Binding("f", "toggle_feedback", "Feedback", show=False),
+        Binding("f", "toggle_feedback", "Feedback"),
     ]
 
     def __init__(self, view: PlayerView, names: dict[Seat, str], hold: bool = False,
