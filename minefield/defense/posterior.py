@@ -30,6 +30,10 @@ estimate is a posterior over the opponent's hand and pool given only what the se
   allows; ``benchmarks/bench_danger.py`` measured it not to help, so the default sharpness is
   0: only the hard facts of the discards count.)
 
+(``eligibility_smoothing`` > 0 shrinks each shape's eligible share toward the overall one, with
+that many pseudo-samples: random completions may judge eligibility more harshly than an
+opponent choosing among its 34 does. It measured no gain, so it is off by default.)
+
 The estimate of a kind is the weighted share of samples whose hand is not furiten and wins on
 it now, eligibly (R13); the loss is the weighted mean of what that ron pays (the basis value,
 without ura dora, R18); ``opponent_furiten`` the weighted share of furiten samples. Genbutsu
@@ -89,6 +93,7 @@ class PosteriorModel:
     ineligible_weight: float = 0.05
     value_power: float = 0.0
     suit_prior: float = 1.0
+    eligibility_smoothing: float = 0.0
     copy_chance: float = 0.15
     chiitoitsu_share: float = 0.08
     refresh_below: float = 0.3
@@ -513,6 +518,7 @@ class PosteriorTracker:
         self._states: list[_State] = []
         self._shapes: list[PriorShape] = []
         self._per_sample: list[float] = []
+        self._drawn: list[int] = []
         self._problem: Problem | None = None
         self._views: list[_EventView | None] = []
         self.refreshes = 0
@@ -558,6 +564,7 @@ class PosteriorTracker:
         self._states = states
         self._shapes = shapes
         self._per_sample = [s.weight / max(1, n) for s, n in zip(shapes, drawn, strict=True)]
+        self._drawn = drawn
 
     def _weights(self) -> list[float]:
         logs = [s.log_value + s.log_like + math.log(self._per_sample[s.shape])
@@ -614,17 +621,43 @@ class PosteriorTracker:
         furiten = 0.0
         if total <= 0:
             return Estimate(tuple(danger), tuple(loss), 0.0)
+        by_shape: dict[int, list[tuple[_State, float]]] = {}
         for state, weight in zip(self._states, weights, strict=True):
-            if not weight:
-                continue
-            if state.furiten:
-                furiten += weight
-                continue
-            for wait in state.waits:
-                eligible, points = win_at(problem, state.hand, wait, problem.number)
-                if eligible:
-                    danger[wait] += weight
-                    loss[wait] += weight * points
+            if weight:
+                by_shape.setdefault(state.shape, []).append((state, weight))
+        wins: dict[int, list[tuple[int, float, int]]] = {}
+        eligible_mass: dict[int, float] = {}
+        for shape, members in by_shape.items():
+            found: list[tuple[int, float, int]] = []
+            mass = 0.0
+            for state, weight in members:
+                if state.furiten:
+                    furiten += weight
+                    continue
+                hit = False
+                for wait in state.waits:
+                    eligible, points = win_at(problem, state.hand, wait, problem.number)
+                    if eligible:
+                        found.append((wait, weight, points))
+                        hit = True
+                if hit:
+                    mass += weight
+            wins[shape] = found
+            eligible_mass[shape] = mass
+        smoothing = self.model.eligibility_smoothing
+        overall = sum(eligible_mass.values()) / total
+        for shape, found in wins.items():
+            scale = 1.0
+            if smoothing and found:
+                shape_total = sum(w for _, w in by_shape[shape])
+                share = eligible_mass[shape] / shape_total
+                drawn = self._drawn[shape] if shape < len(self._drawn) else 1
+                smoothed = (overall if math.isinf(smoothing)
+                            else (drawn * share + smoothing * overall) / (drawn + smoothing))
+                scale = smoothed / share
+            for wait, weight, points in found:
+                danger[wait] += weight * scale
+                loss[wait] += weight * scale * points
         return Estimate(tuple(min(1.0, d / total) for d in danger),
                         tuple(x / total for x in loss), min(1.0, furiten / total))
 
