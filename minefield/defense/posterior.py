@@ -94,6 +94,7 @@ class PosteriorModel:
     value_power: float = 0.0
     suit_prior: float = 1.0
     eligibility_smoothing: float = 0.0
+    safe_first: float = 1.0
     copy_chance: float = 0.15
     chiitoitsu_share: float = 0.08
     refresh_below: float = 0.3
@@ -277,6 +278,53 @@ class _EventView:
     unseen_before: tuple[int, ...]
 
 
+def held_back(problem: Problem) -> frozenset[int]:
+    """Kinds the opponent cannot have had in its pool when it made a discard that looked
+    dangerous from its side.
+
+    A player who discards a kind nobody has discarded yet, while a kind already discarded by
+    either seat (safe for it, R15) sat in its pool, is not playing safe first; the bots never
+    do (``normal`` takes genbutsu when it has one, ``strong`` the least danger). So at each such
+    discard every kind discarded before it was out of the opponent's pool (in its hand, or
+    never dealt to it), unless the opponent discards it later (then it was not playing safe
+    first) or it is one of its own waits (those it keeps, R15a).
+    """
+    safe: set[int] = set()
+    later = [0] * NUM_KINDS
+    for event in problem.events:
+        if event.by_opponent:
+            later[event.kind] += 1
+    out: set[int] = set()
+    for event in problem.events:
+        if event.by_opponent:
+            later[event.kind] -= 1
+            if event.kind not in safe:
+                out |= {k for k in safe if not later[k]}
+        safe.add(event.kind)
+    return frozenset(out)
+
+
+def held_back_log_factor(problem: Problem, model: PosteriorModel, hand: Sequence[int],
+                         hand_waits: Sequence[int], kinds: frozenset[int]) -> float:
+    """Log of the chance, to the power ``model.safe_first``, that the unknown rest of the
+    opponent's pool (drawn uniformly from the unseen copies the hand leaves) holds no copy of
+    the :func:`held_back` ``kinds`` (own waits excepted)."""
+    if not model.safe_first or not kinds:
+        return 0.0
+    unseen = problem.unseen
+    left = sum(unseen) - sum(hand)
+    barred = sum(unseen[k] - hand[k] for k in kinds if k not in hand_waits)
+    size = problem.pool_size - sum(problem.opponent_discards)
+    if barred <= 0 or size <= 0:
+        return 0.0
+    if left - barred < size:
+        return _LOG_ZERO
+    log = 0.0
+    for i in range(size):
+        log += math.log((left - barred - i) / (left - i))
+    return model.safe_first * log
+
+
 def _event_views(problem: Problem) -> list[_EventView | None]:
     views: list[_EventView | None] = []
     safe: set[int] = set()
@@ -388,6 +436,9 @@ def sample_log_weight(problem: Problem, model: PosteriorModel, hand: tuple[int, 
     if not state.alive:
         return None
     value = choice_log_value(problem, model, hand, tiles, hand_waits)
+    value += held_back_log_factor(problem, model, hand, hand_waits, held_back(problem))
+    if value == _LOG_ZERO:
+        return None
     return value + state.log_like, state.furiten
 
 
@@ -519,6 +570,7 @@ class PosteriorTracker:
         self._shapes: list[PriorShape] = []
         self._per_sample: list[float] = []
         self._drawn: list[int] = []
+        self._held_back: frozenset[int] = frozenset()
         self._problem: Problem | None = None
         self._views: list[_EventView | None] = []
         self.refreshes = 0
@@ -530,6 +582,8 @@ class PosteriorTracker:
         total = sum(s.weight for s in shapes) or 1.0
         counts = [max(1, round(self.samples * s.weight / total)) for s in shapes]
         completions = Completions(problem.unseen)
+        barred = held_back(problem)
+        self._held_back = barred
         discarded = problem.opponent_discards
         size = problem.pool_size - sum(discarded)
         states: list[_State] = []
@@ -551,9 +605,12 @@ class PosteriorTracker:
                     pool[kind] += 1
                 tiles = [h + p for h, p in zip(hand, pool, strict=True)]
                 hand_waits = waits(hand)
-                state = _State(index, hand, hand_waits, tiles, pool,
-                               choice_log_value(problem, self.model, hand, tiles, hand_waits),
+                value = choice_log_value(problem, self.model, hand, tiles, hand_waits)
+                value += held_back_log_factor(problem, self.model, hand, hand_waits, barred)
+                state = _State(index, hand, hand_waits, tiles, pool, value,
                                drawn_at=len(problem.events))
+                if value == _LOG_ZERO:
+                    state.alive = False
                 while state.done < len(problem.events) and state.alive:
                     _step(problem, self.model, self._views, state)
                 state.done = len(problem.events)
@@ -604,7 +661,8 @@ class PosteriorTracker:
                 while state.done < len(problem.events):
                     _step(problem, self.model, self._views, state)
             alive = sum(1 for s in self._states if s.alive)
-            fresh = self.effective_samples < self.model.refresh_below * max(1, alive)
+            fresh = (self.effective_samples < self.model.refresh_below * max(1, alive)
+                     or (self.model.safe_first > 0 and held_back(problem) != self._held_back))
         if fresh:
             self._refresh(problem, started)
         return self.estimate()

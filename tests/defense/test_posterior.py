@@ -23,6 +23,7 @@ from minefield.defense.posterior import (
     PosteriorModel,
     PosteriorTracker,
     Problem,
+    held_back,
     posterior_dangers,
     posterior_of,
     prior_shapes,
@@ -37,15 +38,17 @@ from minefield.rules.tiles import NUM_KINDS, kind_from_str, parse_tiles
 M1, M2, M3, M4, M5 = (kind_from_str(f"{n}m") for n in range(1, 6))
 
 
-def small_problem(events: tuple[DiscardEvent, ...]) -> Problem:
-    """Opponent West; its 15 tiles come from 1m-4m (the seat holds every 5m and sees nothing
-    else of those kinds); the dora indicator is 7z."""
+def small_problem(events: tuple[DiscardEvent, ...], deal_size: int = 15, fives: int = 0
+                  ) -> Problem:
+    """Opponent West; its ``deal_size`` tiles come from 1m-4m and the ``fives`` 5m the seat does
+    not hold (it sees nothing else of those kinds); the dora indicator is 7z."""
     available = [0] * NUM_KINDS
     for kind in (M1, M2, M3, M4):
         available[kind] = 4
+    available[M5] = fives
     number = len(events) + 1
     return Problem(tuple(available), kind_from_str("7z"), Seat.WEST, events, number,
-                   deal_size=15)
+                   deal_size=deal_size)
 
 
 def exact(problem: Problem, model: PosteriorModel, tries: int = 50
@@ -130,24 +133,30 @@ def _multisets(left: list[int], size: int) -> list[list[int]]:
 SMALL_EVENTS = (
     # East (the seat) passes a 5m (R13: a sample whose hand wins on it is impossible), then
     # West discards a 4m (genbutsu, R15a).
-    (DiscardEvent(1, False, M5), DiscardEvent(2, True, M4)),
-    (DiscardEvent(1, False, M5), DiscardEvent(2, True, M1)),
+    ((DiscardEvent(1, False, M5), DiscardEvent(2, True, M4)), 15, 0),
+    ((DiscardEvent(1, False, M5), DiscardEvent(2, True, M1)), 15, 0),
+    # West discards 1m, then 2m while 1m was safe for it: any other 1m it holds is in its
+    # hand (held back), the unknown rest of its pool holds none.
+    ((DiscardEvent(1, False, M5), DiscardEvent(2, True, M1), DiscardEvent(3, False, M5),
+      DiscardEvent(4, True, M2)), 16, 1),
 )
 
 
-@pytest.mark.parametrize("events", SMALL_EVENTS)
+@pytest.mark.parametrize(("events", "deal_size", "fives"), SMALL_EVENTS)
 @pytest.mark.parametrize("model", [DEFAULT_MODEL,
                                    PosteriorModel(discard_sharpness=3.0, ineligible_weight=0.2)])
 def test_sampler_agrees_with_exact_enumeration(events: tuple[DiscardEvent, ...],
+                                               deal_size: int, fives: int,
                                                model: PosteriorModel) -> None:
-    problem = small_problem(events)
+    problem = small_problem(events, deal_size, fives)
     want, want_furiten = exact(problem, model)
     got = posterior_of(problem, samples=6000, seed=3, budget_s=None, model=model)
     for kind in (M1, M2, M3, M4, M5):
         assert got.danger[kind] == pytest.approx(want[kind], abs=0.03), kind
     assert got.opponent_furiten == pytest.approx(want_furiten, abs=0.03)
-    assert want[events[1].kind] == 0.0  # genbutsu (R15a) is exact in the model itself
-    assert got.danger[events[1].kind] == 0.0
+    for event in events:  # genbutsu and passed tiles (R15) are exact zeros in the model
+        assert want[event.kind] == 0.0
+        assert got.danger[event.kind] == 0.0
 
 
 def seeded_positions(seed: int, seat: Seat, every: int = 5) -> list[Position]:
@@ -164,6 +173,13 @@ def seeded_positions(seed: int, seat: Seat, every: int = 5) -> list[Position]:
             found.append(Position.from_view(view))
         game.apply(turn, bots[turn].act(view))
     return found
+
+
+def test_held_back_kinds() -> None:
+    problem = small_problem(SMALL_EVENTS[2][0], 16, 1)
+    assert held_back(problem) == {M1, M5}
+    # 4m was no safe kind for West (nobody had discarded it), so the 5m was out of its pool
+    assert held_back(small_problem(SMALL_EVENTS[0][0])) == {M5}
 
 
 def test_genbutsu_and_passed_tiles_get_zero_and_everything_is_a_probability() -> None:
