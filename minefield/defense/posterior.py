@@ -21,6 +21,12 @@ estimate is a posterior over the opponent's hand and pool given only what the se
   a sample whose hand would have won on it (a wait, eligible by R14 with that discard's
   ippatsu R16 / houtei R17, not furiten then) is impossible; a wait below the minimum made the
   opponent furiten for ever (R15b).
+* **Held back.** When the opponent discards a kind nobody had discarded while a kind already
+  discarded (safe for it, R15) could still be in its pool, it would not be playing safe first,
+  which the bots always do: so those kinds were out of its pool (kept in its hand, or never
+  dealt to it). Each hand is weighted by the exact chance that the unknown rest of the pool
+  holds none of them (:func:`held_back`, to the power ``safe_first``): hands that keep such
+  kinds gain weight.
 * **The opponent's discards.** They come from the sampled pool (a sample whose pool lacks one
   is impossible). The opponent does not discard its own waits while not furiten (chance
   ``own_wait_discard``; doing so makes the sample furiten, R15a), and picks what looks safe
