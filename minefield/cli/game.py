@@ -1,9 +1,14 @@
-"""``minefield``, ``minefield practice`` and ``minefield hotseat``: run the app.
+"""``minefield``, ``minefield practice`` and ``minefield hotseat`` (``--match`` for a match,
+R30): run the app.
 
 >>> import argparse
 >>> request_from_args(argparse.Namespace(command="practice", seed="3", level="easy",
-...                                      seat="west", rules=None))
-GameRequest(mode='practice', seed='3', level='easy', seat=<Seat.WEST: 'west'>, rules=None)
+...                                      seat="west", rules=None, match=False))
+... # doctest: +ELLIPSIS
+GameRequest(mode='practice', seed='3', level='easy', seat=<Seat.WEST: 'west'>, rules=None, ...)
+>>> request_from_args(argparse.Namespace(command="hotseat", seed=None, rules=None,
+...                                      match=True)).match
+True
 >>> request_from_args(argparse.Namespace(command=None)) is None
 True
 """
@@ -21,6 +26,10 @@ if TYPE_CHECKING:
     from minefield.tui.app import GameRequest
 
 
+MATCH_HELP = ("play a match (R30): several games with scores kept, dealer and counter sticks; "
+              "the first dealer is drawn from the seed, so --seat is not used")
+
+
 def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Add the ``practice`` and ``hotseat`` subcommands."""
     p = sub.add_parser("practice", help="play against a bot")
@@ -28,11 +37,15 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
                    help=SEED_HELP)
     p.add_argument("--level", choices=LEVEL_NAMES, default=None, help="bot level")
     p.add_argument("--seat", choices=SEATS, default=None, help="your seat")
-    p.add_argument("--rules", choices=list(PRESETS), default=None, help="rule preset")
+    p.add_argument("--rules", choices=list(PRESETS), default=None,
+                   help="rule preset (a match: 'match' unless given)")
+    p.add_argument("--match", action="store_true", help=MATCH_HELP)
     h = sub.add_parser("hotseat", help="two players at one terminal")
     h.add_argument("--seed", type=seed_argument, default=None, metavar="SEED",
                    help=SEED_HELP)
-    h.add_argument("--rules", choices=list(PRESETS), default=None, help="rule preset")
+    h.add_argument("--rules", choices=list(PRESETS), default=None,
+                   help="rule preset (a match: 'match' unless given)")
+    h.add_argument("--match", action="store_true", help=MATCH_HELP)
 
 
 def request_from_args(args: argparse.Namespace) -> GameRequest | None:
@@ -40,10 +53,13 @@ def request_from_args(args: argparse.Namespace) -> GameRequest | None:
     from minefield.tui.app import GameRequest  # Textual loads only for the game itself
 
     if args.command == "practice":
+        match = bool(getattr(args, "match", False))
         return GameRequest("practice", seed=args.seed, level=args.level,
-                           seat=Seat(args.seat) if args.seat else None, rules=args.rules)
+                           seat=Seat(args.seat) if args.seat and not match else None,
+                           rules=args.rules, match=match)
     if args.command == "hotseat":
-        return GameRequest("hotseat", seed=args.seed, rules=args.rules)
+        return GameRequest("hotseat", seed=args.seed, rules=args.rules,
+                           match=bool(getattr(args, "match", False)))
     return None
 
 

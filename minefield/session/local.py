@@ -111,11 +111,13 @@ class LocalSession:
 
     With a :class:`Match`, ``local_seats`` and ``players`` are its first game's (the players'
     names are the match's): the local players keep their names from game to game while their
-    seats follow the dealer (R31), and :meth:`next_game` starts the next game.
+    seats follow the dealer (R31), and :meth:`next_game` starts the next game. A
+    :class:`MatchTable` may be given instead of a :class:`Match` (its records are its own).
     """
 
-    def __init__(self, game: Game | Match, mode: SessionMode, local_seats: tuple[Seat, ...],
-                 players: dict[Seat, PlayerInfo], bot: Bot | None = None,
+    def __init__(self, game: Game | Match | MatchTable, mode: SessionMode,
+                 local_seats: tuple[Seat, ...], players: dict[Seat, PlayerInfo],
+                 bot: Bot | None = None,
                  think_seconds: float = DEFAULT_THINK_SECONDS,
                  record_to: Path | None = None,
                  on_failure: FailureHandler | None = None) -> None:
@@ -132,7 +134,9 @@ class LocalSession:
         self._local_names = tuple(players[seat].name for seat in self._local_seats)
         self._match: MatchTable | None = None
         self._single: GameTable | None = None
-        if isinstance(game, Match):
+        if isinstance(game, MatchTable):  # made already (prepared deals: tests, puzzles)
+            self._match = game
+        elif isinstance(game, Match):
             infos = {info.name: info for info in players.values()}
             self._match = MatchTable(game, infos, recorders=self._match_record)
         else:

@@ -2,7 +2,9 @@
 
 For a 13-tile choice it lists each wait with its live copies (4 minus the copies this seat can
 see: its own 34 tiles, the dora indicator and the opponent's discards), whether a ron on it is
-allowed (R14) and what it would pay, and the warnings a player needs before confirming.
+allowed (R14; in a match also R34's ryanshi and R35's paarenchan, by the game's terms) and what
+it would pay (a match's dealer is paid dealer values, R23), and the warnings a player needs
+before confirming.
 
 >>> from minefield.rules.game import Seat
 >>> from minefield.rules.tiles import Tile, parse_tiles
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from minefield.rules.game import Seat
+from minefield.rules.game import GameTerms, Seat, judge_wait
 from minefield.rules.hand import HAND_SIZE, Hand, is_complete
 from minefield.rules.report import WaitReport
 from minefield.rules.score import WinContext, analyze
@@ -86,18 +88,32 @@ def dead_waits(counts: Sequence[int]) -> list[int]:
 
 def analyze_choice(own_tiles: Sequence[Tile], chosen: Sequence[Tile], seat: Seat,
                    dora_indicator: Tile, opponent_discards: Sequence[Tile] = (),
-                   settings: RuleSettings | None = None) -> HandAnalysis:
-    """Analyze ``chosen`` (a sub-multiset of ``own_tiles``) as seat ``seat``'s hand."""
+                   settings: RuleSettings | None = None,
+                   terms: GameTerms | None = None) -> HandAnalysis:
+    """Analyze ``chosen`` (a sub-multiset of ``own_tiles``) as seat ``seat``'s hand, under a
+    match's ``terms`` when it is a game of a match (R23, R34, R35)."""
     if len(chosen) != HAND_SIZE:
         return HandAnalysis(len(chosen), False, (), ())
     settings = settings or RuleSettings()
+    terms = terms or GameTerms()
     hand = Hand(chosen)
-    ctx = WinContext(seat_wind=seat.wind, dora_indicator=dora_indicator.kind)
+    ctx = WinContext(seat_wind=seat.wind, dora_indicator=dora_indicator.kind,
+                     dealer=terms.dealer_bonus and seat is Seat.EAST)
     seen = visible_counts(own_tiles, dora_indicator, opponent_discards)
-    lines = tuple(
-        WaitLine(kind_str(value.tile), max(0, 4 - seen[value.tile]), WaitReport.from_value(value))
-        for value in analyze(hand, ctx, settings))
+    refused: dict[str, str] = {}  # waits that reach the minimum but that R34 refuses
+    wait_lines: list[WaitLine] = []
+    for value in analyze(hand, ctx, settings):
+        wait = kind_str(value.tile)
+        report, refusal = judge_wait(value, seat, terms)
+        if report is None:
+            report = WaitReport.from_value(value).model_copy(update={"eligible": False})
+            if value.eligible:
+                refused[wait] = refusal
+        wait_lines.append(WaitLine(wait, max(0, 4 - seen[value.tile]), report))
+    lines = tuple(wait_lines)
     warnings: list[str] = []
+    if lines and terms.paarenchan and seat is Seat.EAST:
+        warnings.append("Paarenchan (R35): your next ron, on any wait, is paid as a yakuman.")
     dead = dead_waits(hand.counts)
     for kind in dead:
         warnings.append(f"Dead wait: the hand holds all four {kind_str(kind)}, so {kind_str(kind)}"
@@ -107,14 +123,21 @@ def analyze_choice(own_tiles: Sequence[Tile], chosen: Sequence[Tile], seat: Seat
         return HandAnalysis(HAND_SIZE, False, (), tuple(warnings))
     can_win = any(line.report.eligible for line in lines)
     for line in lines:
-        if can_win and not line.report.eligible:
+        if line.tile in refused:
+            warnings.append(f"{line.tile} cannot win: {refused[line.tile]}; the opponent can "
+                            "discard it to freeze your hand (furiten, R15b).")
+        elif can_win and not line.report.eligible:
             basis = f"{line.report.han_without_ura} han {line.report.fu} fu"
             warnings.append(
                 f"{line.tile} is worth only {basis}, below mangan: the opponent can discard it "
                 "to freeze your hand (furiten, R14, R15b).")
         if line.live == 0:
             warnings.append(f"No live copy of {line.tile} is left: you can see all four.")
-    if not can_win:
+    if not can_win and refused:
+        warnings.insert(0, "No wait can win (below mangan, R14, or two han of yaku short under "
+                           "ryanshi, R34): each of its waits the opponent discards leaves you "
+                           "furiten (R15b).")
+    elif not can_win:
         warnings.insert(0, "No wait reaches mangan: this hand cannot win, and each of its waits "
                            "the opponent discards leaves you furiten (R14, R15b).")
     pool = counts_of(own_tiles)

@@ -43,6 +43,7 @@ from minefield.tui.messages import (
     GameChosen,
     MenuRequested,
     NewGameRequested,
+    NextGameRequested,
     SessionUpdate,
     TurnPassed,
 )
@@ -61,6 +62,7 @@ from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen, RunningScore
 from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.screens.settings import SettingsScreen
+from minefield.tui.screens.standings import StandingsScreen
 from minefield.tui.screens.stats import StatsScreen
 from minefield.tui.table import TableController
 from minefield.tui.textual_private import default_exception_handler
@@ -85,6 +87,7 @@ class GameRequest:
     seat: Seat | None = None
     rules: str | None = None
     aids: bool = False  # hot-seat: both players agreed to the defense trainer's aids
+    match: bool = False  # a whole match (R30), by default under the match preset
 
 
 class MinefieldApp(App[int]):
@@ -175,7 +178,8 @@ class MinefieldApp(App[int]):
         prefs = self.preferences
         seed = parse_seed(request.seed) if request.seed is not None else random_seed()
         try:
-            settings = RuleSettings.preset(request.rules or prefs.rules)
+            settings = RuleSettings.preset(
+                request.rules or ("match" if request.match else prefs.rules))
         except SettingsError as error:
             self.notify(str(error), title="Rules", severity="error", markup=False)
             settings = RuleSettings()
@@ -187,10 +191,10 @@ class MinefieldApp(App[int]):
                 # The bot's seed follows from the game's but does not reveal it (R2).
                 seed, self._bot_factory(level, derive_int(seed, "practice bot")),
                 human=request.seat, settings=settings, think_seconds=self.think_seconds,
-                record_to=folder, on_failure=self._seat_failed)
+                record_to=folder, on_failure=self._seat_failed, match=request.match)
         else:
             session = LocalSession.hotseat(seed, settings, record_to=folder,
-                                           trainer_aids=request.aids)
+                                           trainer_aids=request.aids, match=request.match)
         await self.play(session)
 
     async def play(self, session: Session) -> None:
@@ -287,10 +291,18 @@ class MinefieldApp(App[int]):
     async def on_game_chosen(self, message: GameChosen) -> None:
         self.scores = RunningScore()
         await self.start_game(GameRequest(message.mode, level=message.level, seat=message.seat,
-                                          rules=message.rules, aids=message.aids))
+                                          rules=message.rules, aids=message.aids,
+                                          match=message.match))
+
+    async def on_next_game_requested(self, message: NextGameRequested) -> None:
+        if self.table is not None:
+            try:
+                await self.table.next_game()
+            except Exception as error:
+                self.recover_from(error)
 
     async def on_menu_requested(self, message: MenuRequested) -> None:
-        await self._leave_game()
+        await self.action_menu()  # asks first while a match goes on
 
     def on_settings_screen_changed(self, message: SettingsScreen.Changed) -> None:
         self._apply_preferences(message.preferences)
@@ -307,6 +319,7 @@ class MinefieldApp(App[int]):
             ("Playing (type a tile such as 5p to select it)", PlayScreen.BINDINGS),
             ("Hot-seat curtain", CurtainScreen.BINDINGS),
             ("Result", ResultScreen.BINDINGS),
+            ("Final standings (after a match)", StandingsScreen.BINDINGS),
             ("Defense review", ReviewScreen.BINDINGS),
             ("Defense drills (type the answer, Enter)", DrillsScreen.BINDINGS),
             ("Menu", MenuScreen.BINDINGS),
@@ -378,7 +391,9 @@ class MinefieldApp(App[int]):
             if leave:
                 await self._leave_game()
 
-        await self.push_screen(ConfirmScreen(self._leaving_question("Leave this game?"),
+        match = self.table.match
+        question = "Leave this match?" if match is not None else "Leave this game?"
+        await self.push_screen(ConfirmScreen(self._leaving_question(question),
                                              yes="Leave the game", no="Keep playing"), answered)
 
     async def action_quit(self) -> None:

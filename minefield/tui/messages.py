@@ -64,13 +64,19 @@ class NewGameRequested(Message):
 class GameChosen(Message):
     """The menu's form chose a new game: ``mode`` is ``practice`` or ``hotseat``; ``level`` and
     ``seat`` (practice only; None: the seat is drawn from the seed, R6) and ``rules`` (a preset
-    name); ``aids`` (hot-seat): both players agreed to the defense trainer's aids."""
+    name); ``aids`` (hot-seat): both players agreed to the defense trainer's aids; ``match``:
+    a whole match (R30) rather than a single game."""
 
     mode: Literal["practice", "hotseat"]
     rules: str
     level: Level | None = None
     seat: Seat | None = None
+    match: bool = False
     aids: bool = False
+
+
+class NextGameRequested(Message):
+    """A match's game has ended: start its next game (R30)."""
 
 
 class MenuRequested(Message):

@@ -20,11 +20,12 @@ from textual.screen import Screen
 
 from minefield.rules.game import TOTAL_DISCARDS, Discarded, PlayerView, Seat
 from minefield.rules.settings import PRESETS, RuleSettings
-from minefield.session.base import Session
+from minefield.session.base import MatchSession, Session
 from minefield.session.protocol import (
     Applied,
     Clocks,
     Link,
+    MatchView,
     Notice,
     Presence,
     Rejected,
@@ -33,7 +34,7 @@ from minefield.session.protocol import (
     TableView,
 )
 from minefield.tui.messages import SessionUpdate
-from minefield.tui.screens.base import WAITING, SeatScreen
+from minefield.tui.screens.base import WAITING, SeatScreen, washizu_on
 from minefield.tui.screens.builder import HandBuilderScreen, HintSource
 from minefield.tui.screens.dialogs import CurtainScreen, LinkScreen
 from minefield.tui.screens.play import PlayScreen
@@ -101,8 +102,25 @@ class TableController:
 
     @property
     def game_on(self) -> bool:
-        """A game is being played and has not ended (leaving it would lose it)."""
-        return not self.ready or self.first_view().phase != "ended"
+        """A game is being played and has not ended, or a match is not over (leaving it would
+        lose it)."""
+        if not self.ready:
+            return True
+        match = self.match
+        return self.first_view().phase != "ended" or (match is not None and not match.over)
+
+    @property
+    def match(self) -> MatchView | None:
+        """The match this game belongs to, as the latest table shows it (None: a single game)."""
+        seats = [seat for seat in self.session.local_seats if seat in self.tables]
+        return self.tables[seats[0]].match if seats else None
+
+    async def next_game(self) -> None:
+        """Start the match's next game (its snapshots bring the new screens)."""
+        match = self.match
+        if (isinstance(self.session, MatchSession) and match is not None and not match.over
+                and self.ready and self.first_view().phase == "ended"):
+            await self.session.next_game()
 
     def first_view(self) -> PlayerView:
         """The view of the first local seat (East first)."""
@@ -157,6 +175,8 @@ class TableController:
         preset = next((name for name in PRESETS if RuleSettings.preset(name) == untimed),
                       "custom")
         rules = "" if preset == "standard" else f" · {preset} rules"
+        if rules == " · match rules" and self.tables[self.session.local_seats[0]].match:
+            rules = ""  # the scoreboard says it is a match
         if self.session.traits.shared_screen:
             return f"Hot-seat{rules}"
         other = self.session.local_seats[0].other
@@ -171,7 +191,9 @@ class TableController:
         the old tables and screen go."""
         old = self.tables.get(snapshot.seat)
         stale = [seat for seat in self.tables if seat not in self.session.local_seats]
-        if stale or (old is not None and snapshot.table.seq < old.seq):
+        next_game = (old is not None and old.match is not None and snapshot.table.match is not None
+                     and old.match.game != snapshot.table.match.game)
+        if stale or next_game or (old is not None and snapshot.table.seq < old.seq):
             self.tables = {}
             self._holding = None
             if self.game_screen is not None:
@@ -255,7 +277,8 @@ class TableController:
             if self._screen_key != key and view.end is not None:
                 await self._replace(ResultScreen(view.end, names, self.session.traits.mode,
                                                  view.dora_indicator, view.discards,
-                                                 self.app.scores), key)
+                                                 self.app.scores, match=table.match,
+                                                 washizu=washizu_on(self.app)), key)
             return
         if key == self._screen_key and self.game_screen is not None:
             if isinstance(self.game_screen, PlayScreen):
@@ -271,7 +294,8 @@ class TableController:
             self._ready = None
             reason = ("Build your hand: choose 13 of your 34 tiles." if kind == "build"
                       else f"Discard {view.discards_made + 1} of {TOTAL_DISCARDS}.")
-            await self._replace(CurtainScreen(seat, reason), ("curtain", seat))
+            name = names[seat] if names[seat] != seat.value.title() else None
+            await self._replace(CurtainScreen(seat, reason, name), ("curtain", seat))
             return
         screen: SeatScreen
         if kind == "build":

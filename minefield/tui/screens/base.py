@@ -8,16 +8,23 @@ from time import monotonic
 from textual import events
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widgets import Header
 
 from minefield.rules.game import PlayerView, Seat
 from minefield.rules.tiles import Tile, TileError
-from minefield.session.protocol import TableView
+from minefield.session.protocol import MatchView, TableView
+from minefield.tui.widgets.scoreboard import Scoreboard, scoreboard_text
 
 #: Only these are tile digits: ``str.isdigit`` is also true of ``²`` (a key of AZERTY
 #: keyboards) and of other scripts' digits, which are no tiles.
 DIGIT_KEYS = "0123456789"
 #: The suit letters, either case (``5P`` is ``5p``).
 SUIT_KEYS = "mpszMPSZ"
+
+
+def washizu_on(app: object) -> bool:
+    """True when ``app``'s preferences show Washizu's stakes (cc of blood) beside points."""
+    return bool(getattr(getattr(app, "preferences", None), "washizu", False))
 
 
 def clock_text(seconds: float) -> str:
@@ -58,6 +65,8 @@ class SeatScreen(Screen[None]):
         self.table = table
         self._table_at = monotonic()
         self.show_table_status()
+        if table.match is not None:
+            self.show_scoreboard(table.match)
         running = any(c.running for c in table.clocks.values()) or any(
             p.grace_left is not None for p in table.players.values())
         if running and self._ticker is None:
@@ -65,6 +74,15 @@ class SeatScreen(Screen[None]):
         elif not running and self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
+
+    def show_scoreboard(self, match: MatchView) -> None:
+        """The match's scoreboard under the header, for the whole game (R30-R35)."""
+        boards = self.query(Scoreboard)
+        if boards:
+            boards.first().show(match, washizu_on(self.app))
+            return
+        self.mount(Scoreboard(scoreboard_text(match, washizu_on(self.app)), id="scoreboard"),
+                   after=self.query_one(Header))
 
     def show_table_status(self) -> None:
         """Both clocks and who is away, in the screen's header (nothing when neither)."""

@@ -105,7 +105,7 @@ class HandBuilderScreen(SeatScreen):
                                                     layout=False)  # fixed width: no reflow
         self.analysis = analyze_choice(self.own_tiles, self.chosen_tiles, self.seat,
                                        Tile.parse(self.view.dora_indicator),
-                                       settings=self.view.settings)
+                                       settings=self.view.settings, terms=self.view.terms)
         self.query_one(AnalysisPanel).show(self.analysis)
         # R25: if the clock runs out, the automatic hand keeps the tiles chosen so far.
         self.post_message(DraftChanged(self.seat, tiles_to_str(self.chosen_tiles)))

@@ -23,15 +23,19 @@ class CurtainScreen(Screen[None]):
         Binding("escape", "app.menu", "Menu"),
     ]
 
-    def __init__(self, seat: Seat, reason: str) -> None:
+    def __init__(self, seat: Seat, reason: str, name: str | None = None) -> None:
         super().__init__()
         self.seat = seat
         self.reason = reason
+        self.name_shown = name  # in a match, who sits in that seat in this game
 
     def compose(self) -> ComposeResult:
+        who = self.seat.value.title()
+        if self.name_shown:
+            who += f" ({self.name_shown})"
         with Vertical(id="curtain-box"):
-            yield Static(f"Pass to {self.seat.value.title()} - press Enter when ready",
-                         id="curtain-title")
+            yield Static(f"Pass to {who} - press Enter when ready", id="curtain-title",
+                         markup=False)
             yield Static(self.reason, id="curtain-reason")
             with Center():
                 yield Button("Ready", id="ready", variant="primary")

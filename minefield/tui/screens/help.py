@@ -1,5 +1,6 @@
 """Help in two tabs: the guide (the rules in brief, how to play here, the keys) and the full
-rule book with its numbers (R1-R35), both shipped in ``minefield.assets``.
+rule book with its numbers (R1-R35) followed by the club's decisions for matches, all shipped in
+``minefield.assets``.
 
 The keys are read from the screens' own ``BINDINGS``: one declaration feeds the footer, the
 command palette and this screen.
@@ -61,6 +62,7 @@ class HelpScreen(ModalScreen[None]):
                 yield Markdown(guide, id="help-text")
             with TabPane("Rule book", id="rulebook"), VerticalScroll(classes="help-box"):
                 yield Markdown(asset_text("rulebook.md"), id="rulebook-text")
+                yield Markdown(asset_text("match_decisions.md"), id="match-decisions-text")
         yield Footer()
 
     def on_mount(self) -> None:

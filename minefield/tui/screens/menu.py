@@ -1,5 +1,5 @@
 """The menu: practice, hot-seat, rules and keys, settings, quit; and the form that sets up a new
-game before it starts (bot level, seat, rules preset)."""
+game before it starts (a single game or a match, bot level, seat, rules preset)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from minefield.bots.base import LEVELS, Level
 from minefield.rules.game import Seat
-from minefield.rules.settings import PRESETS
+from minefield.rules.settings import PRESETS, RuleSettings
 from minefield.tui.config import Preferences
 from minefield.tui.messages import GameChosen
 
@@ -32,7 +32,11 @@ MENU = (
 PRESET_NOTES = {
     "standard": "A ron must be worth at least mangan (R14).",
     "beginner": "Every wait wins, riichi being a yaku (R14: no minimum).",
+    "match": "For matches: East, the dealer, is paid dealer values (R23).",
 }
+
+#: What the form plays: one game, or a match (R30) under the match preset by default.
+KINDS = (("A single game", "single"), ("A match (several games, scores kept)", "match"))
 
 #: The seat choices of practice: drawn from the seed (R6), or East or West.
 RANDOM_SEAT = "random"
@@ -48,6 +52,22 @@ GameMode = Literal["practice", "hotseat"]
 def preset_note(name: str) -> str:
     """What a rule preset means, in one line."""
     return PRESET_NOTES.get(name, "See the rule book (help, r).")
+
+
+def match_note(name: str) -> str:
+    """What a match under the rule preset ``name`` is (R23, R30-R35), in two lines.
+
+    >>> print(match_note("match"))
+    A match of 4 hands from 25000 points each (R30); East is paid dealer values (R23).
+    Counter sticks 1000 (R32), noten payment 1000 (R33), ryanshi off (R34), paarenchan off (R35).
+    """
+    rules = RuleSettings.preset(name)
+    dealer = ("East is paid dealer values" if rules.dealer_bonus
+              else "both seats are paid as non-dealers")
+    return (f"A match of {rules.hands} hands from {rules.start_points} points each (R30); "
+            f"{dealer} (R23).\nCounter sticks {rules.honba_points} (R32), noten payment "
+            f"{rules.noten_payment} (R33), ryanshi {'on' if rules.ryanshi else 'off'} (R34), "
+            f"paarenchan {'on' if rules.paarenchan else 'off'} (R35).")
 
 
 class NewGameScreen(ModalScreen[GameChosen | None]):
@@ -70,6 +90,8 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         with Vertical(id="new-game-box"):
             yield Static(title, classes="dialog-title")
             with Grid(id="new-game-grid"):
+                yield Label("Play")
+                yield Select(KINDS, value="single", allow_blank=False, id="kind")
                 if self.mode == "practice":
                     yield Label("Bot level")
                     yield Select([(level, level) for level in LEVELS], value=prefs.bot_level,
@@ -91,21 +113,35 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()  # Enter starts with what is chosen
 
+    @property
+    def match(self) -> bool:
+        """True when the form asks for a match (R30)."""
+        return self.query_one("#kind", Select).value == "match"
+
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
-        if event.select.id == "rules" and isinstance(event.value, str):
-            self.query_one("#preset-note", Static).update(preset_note(event.value))
+        rules = self.query_one("#rules", Select)
+        if event.select.id == "kind":
+            # A match plays under the match preset unless another is chosen; its first
+            # dealer is drawn from the seed (R30), so no seat is chosen.
+            rules.value = "match" if self.match else self.preferences.rules
+            for seat in self.query("#seat").results(Select):
+                seat.disabled = self.match
+        if isinstance(rules.value, str):
+            note = match_note(rules.value) if self.match else preset_note(rules.value)
+            self.query_one("#preset-note", Static).update(note)
 
     def choice(self) -> GameChosen:
         """The game the form describes now."""
         rules = str(self.query_one("#rules", Select).value)
         if self.mode == "hotseat":
-            return GameChosen("hotseat", rules, aids=self.query_one("#aids", Checkbox).value)
+            return GameChosen("hotseat", rules, aids=self.query_one("#aids", Checkbox).value,
+                              match=self.match)
         level_value = self.query_one("#level", Select).value
         level: Level = next((lv for lv in LEVELS if lv == level_value), self.preferences.bot_level)
         seat_value = self.query_one("#seat", Select).value
-        seat = None if seat_value == RANDOM_SEAT else Seat(str(seat_value))
-        return GameChosen("practice", rules, level=level, seat=seat)
+        seat = None if seat_value == RANDOM_SEAT or self.match else Seat(str(seat_value))
+        return GameChosen("practice", rules, level=level, seat=seat, match=self.match)
 
     def action_start(self) -> None:
         """Start the game."""

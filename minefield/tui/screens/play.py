@@ -182,7 +182,8 @@ class PlayScreen(SeatScreen):
             return
         hand = parse_tiles(view.own_hand)
         analysis = analyze_choice(parse_tiles(view.own_tiles), hand, self.seat,
-                                  Tile.parse(view.dora_indicator), theirs, view.settings)
+                                  Tile.parse(view.dora_indicator), theirs, view.settings,
+                                  view.terms)
         if not analysis.waits:
             panel.set_parts(["Your hand is not tenpai."])
             return

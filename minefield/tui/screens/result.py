@@ -1,5 +1,6 @@
 """The end of a game: everything revealed (R11, R13, R18, R26), who pays whom, and the running
-score of the games played one after the other."""
+score of the games played one after the other; in a match the scoreboard, the settlement in
+words (R31-R33) and the way on: the next game, or the final standings."""
 
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ from minefield.rules.game import TOTAL_DISCARDS, GameEnded, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.report import WaitReport
 from minefield.rules.tiles import Tile, parse_tiles
-from minefield.tui.messages import MenuRequested, NewGameRequested
+from minefield.session.protocol import MatchView
+from minefield.tui.messages import MenuRequested, NewGameRequested, NextGameRequested
 from minefield.tui.render import YOU, furiten_reason, objective, possessive, seat_name, verb
+from minefield.tui.screens.standings import StandingsScreen
 from minefield.tui.widgets.log import log_lines
 from minefield.tui.widgets.panels import DeadWall, yaku_name
+from minefield.tui.widgets.scoreboard import Scoreboard, payment_lines, scoreboard_text
 from minefield.tui.widgets.tiles import TileRow
 
 
@@ -105,30 +109,39 @@ class ResultScreen(Screen[None]):
     whom, the running score and the game's log.
 
     ``discards`` are both rows in the order discarded (else the pools show with them);
-    ``scores`` is the app's running score, which this game joins.
+    ``scores`` is the app's running score, which this game joins. In a match, ``match`` is its
+    state after this game (the scoreboard, the settlement in words; ``washizu``: with cc of
+    blood), and ``n`` leads to the next game or to the final standings.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "again", "Play again"),
+        Binding("n", "next_game", "Next game"),
+        Binding("n", "standings", "Final standings"),
         Binding("escape,m", "menu", "Menu"),
         Binding("v", "app.review_game", "Review defense"),
     ]
 
     def __init__(self, end: GameEnded, names: dict[Seat, str], mode: str,
                  dora_indicator: str, discards: Mapping[Seat, Sequence[str]] | None = None,
-                 scores: RunningScore | None = None) -> None:
+                 scores: RunningScore | None = None, match: MatchView | None = None,
+                 washizu: bool = False) -> None:
         super().__init__()
         self.end = end
         self.names = names
         self.mode = mode
+        self.match = match
+        self.washizu = washizu
         self._dora_indicator = dora_indicator
         self._discards = discards
-        self._scores = scores
-        if scores is not None:
-            scores.record(end, names)
+        self._scores = scores if match is None else None  # a match keeps its own scores
+        if self._scores is not None:
+            self._scores.record(end, names)
 
     def compose(self) -> ComposeResult:
         yield Header()
+        if self.match is not None:
+            yield Scoreboard(scoreboard_text(self.match, self.washizu), id="scoreboard")
         with Horizontal(id="topbar"):
             yield Static(self._headline(), id="headline")
             yield DeadWall(Tile.parse(self._dora_indicator))
@@ -168,6 +181,12 @@ class ResultScreen(Screen[None]):
                          f"{escape(possessive(loser))} {end.win_tile}.")
         else:
             lines.append(f"[b]Draw[/]: {TOTAL_DISCARDS} discards without a win (R11).")
+        settlement = self.match.last if self.match is not None else None
+        if settlement is not None:  # R31-R33, in the engine's words
+            if end.result == "ron":
+                lines.append(f"Discard {end.discard_number} of {TOTAL_DISCARDS}.")
+            lines += payment_lines(settlement, names, self.washizu)
+            return "\n".join(lines)
         paid = payment(end, names)
         if paid is None:
             lines.append("Nobody pays (a single game has no draw payments).")
@@ -184,6 +203,9 @@ class ResultScreen(Screen[None]):
         end = self.end
         waits = " ".join(end.waits[seat]) or "none (not tenpai)"
         lines = [f"  waits: {waits}"]
+        if self.match is not None and end.result == "draw":  # what the draw pays on (R33)
+            lines = [f"  [b]tenpai[/], waits: {waits}" if end.waits[seat]
+                     else "  [b]noten[/]: no wait (R12)"]
         if end.winner is seat and end.win_tile:
             lines[0] += f" · won on [b]{end.win_tile}[/]"
         if self._discards is None:
@@ -200,9 +222,30 @@ class ResultScreen(Screen[None]):
                          f"{escape(furiten_reason(furiten, name, other))}")
         return "\n".join(lines)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``n`` plays again after a single game, starts a match's next game, or shows the
+        final standings once the match is over."""
+        match = self.match
+        if action == "again":
+            return match is None
+        if action == "next_game":
+            return match is not None and not match.over
+        if action == "standings":
+            return match is not None and match.over
+        return True
+
     def action_again(self) -> None:
         """Another game of the same kind."""
         self.post_message(NewGameRequested(self.mode, again=True))
+
+    def action_next_game(self) -> None:
+        """The match's next game (R30, R31)."""
+        self.post_message(NextGameRequested())
+
+    def action_standings(self) -> None:
+        """The match is over: the final standings (R30)."""
+        if self.match is not None and self.match.standings is not None:
+            self.app.push_screen(StandingsScreen(self.match, self.mode, self.washizu))
 
     def action_menu(self) -> None:
         """Back to the menu."""

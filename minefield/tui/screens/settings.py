@@ -1,4 +1,5 @@
-"""Settings: tile style, theme, hint, bot level and rule preset, saved at once."""
+"""Settings: tile style, theme, hint, bot level, rule preset, saving games and the stakes of
+matches (Washizu's cc of blood), saved at once."""
 
 from __future__ import annotations
 
@@ -61,6 +62,10 @@ class SettingsScreen(ModalScreen[None]):
                 yield Label("Rules")
                 yield Select([(name, name) for name in PRESETS], value=prefs.rules,
                              allow_blank=False, id="rules")
+                yield Label("Stakes")
+                yield Select([("points", False),
+                              ("Washizu: points and cc of blood (1,000 = 100 cc)", True)],
+                             value=prefs.washizu, allow_blank=False, id="washizu")
                 yield Label("Save games")
                 yield Select([("yes, for history and replay", True), ("no", False)],
                              value=prefs.save_records, allow_blank=False, id="save_records")

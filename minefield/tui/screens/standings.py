@@ -1,0 +1,81 @@
+"""The end of a match: the final standings (R30), places shared on equal points (the club's
+decision, assets/match_decisions.md), with cc of blood under Washizu's stakes."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from minefield.session.protocol import MatchView
+from minefield.tui.messages import MenuRequested, NewGameRequested
+from minefield.tui.widgets.scoreboard import blood, points_text
+
+PLACES = {1: "1st", 2: "2nd"}
+
+
+def standings_lines(match: MatchView, washizu: bool) -> list[str]:
+    """The standings in words (markup): each place with its points and what changed since the
+    start, then who won the match, or that the first place is shared."""
+    standings = match.standings or []
+    start = (sum(match.scores.values()) // len(match.scores)) if match.scores else 0
+    lines = []
+    for line in standings:
+        change = line.points - start
+        sign = "+" if change > 0 else ""
+        lines.append(f"[b]{PLACES.get(line.place, str(line.place))}[/]  {escape(line.player)}  "
+                     f"[b]{points_text(line.points, washizu)}[/]  ({sign}{change})")
+    winners = [line.player for line in standings if line.place == 1]
+    lines.append("")
+    if len(winners) == 1:
+        lines.append(f"[b]{escape(winners[0])} wins the match.[/]")
+    elif winners:
+        lines.append(f"[b]A drawn match[/]: {' and '.join(escape(w) for w in winners)} share "
+                     "first place on equal points (no tie-break).")
+    if washizu and len(standings) == 2 and standings[0].points != standings[1].points:
+        lines.append(f"Washizu's stakes: {escape(standings[1].player)} has given "
+                     f"{blood(start - standings[1].points)} of blood.")
+    return lines
+
+
+class StandingsScreen(Screen[None]):
+    """The final standings of a match: places, points, the winner (or a shared first place).
+    ``n`` starts a new match of the same kind, ``m`` goes back to the menu."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "again", "New match"),
+        Binding("escape,m", "menu", "Menu"),
+    ]
+
+    def __init__(self, match: MatchView, mode: str, washizu: bool = False) -> None:
+        super().__init__()
+        self.match = match
+        self.mode = mode
+        self.washizu = washizu
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        match = self.match
+        games = match.last.game if match.last is not None else match.game
+        with Vertical(id="standings-box"):
+            yield Static(f"Final standings · {games} game{'s' if games != 1 else ''}, "
+                         f"{match.hands} hand{'s' if match.hands != 1 else ''} (R30)",
+                         classes="dialog-title")
+            yield Static("\n".join(standings_lines(match, self.washizu)), id="standings")
+        yield Footer()
+
+    def action_again(self) -> None:
+        """A new match of the same kind."""
+        self.post_message(NewGameRequested(self.mode, again=True))
+
+    def action_menu(self) -> None:
+        """Back to the menu."""
+        self.post_message(MenuRequested())
+
+
+__all__ = ["StandingsScreen", "standings_lines"]
