@@ -11,7 +11,8 @@ from textual.pilot import Pilot
 from textual.widgets import Select, Static
 
 from minefield.cli.game import request_from_args
-from minefield.rules.game import GameTerms, Seat
+from minefield.rules.auto import auto_command
+from minefield.rules.game import ChooseHand, Discard, GameTerms, PlayerView, Seat
 from minefield.rules.match import Match
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import Tile, parse_tiles
@@ -322,3 +323,57 @@ def test_the_wait_preview_says_what_ryanshi_and_paarenchan_change() -> None:
                           terms=GameTerms(dealer_bonus=True, paarenchan=True))
     assert east.can_win and all(w.report.points == 48000 for w in east.waits)
     assert any("Paarenchan (R35)" in w for w in east.warnings)
+
+
+class ScriptedBot:
+    """A practice opponent that plays the given commands, then the automatic move (R25)."""
+
+    level = "easy"
+
+    def __init__(self, *commands: ChooseHand | Discard) -> None:
+        self.commands = list(commands)
+
+    def act(self, view: PlayerView) -> ChooseHand | Discard:
+        return self.commands.pop(0) if self.commands else auto_command(view)
+
+
+async def test_a_practice_match_follows_the_player_to_the_other_seat() -> None:
+    """R31: the non-dealer wins, the deal passes and the seats swap: the next game shows the
+    player's new seat, with the scoreboard of hand 2."""
+    names = ("You", "Bot (easy)")
+    match = Match(SEED, names)
+    you = match.seat_of("You")
+    # Whoever is West holds the winning tiles; East deals in with 1p on the first discard.
+    script: list[ChooseHand | Discard] = (
+        [ChooseHand(tiles=LOSING_HAND), Discard(tile="1p")] if you is Seat.WEST
+        else [ChooseHand(tiles=WINNING_HAND)])
+    table = MatchTable(match, {"You": PlayerInfo(name="You"),
+                               "Bot (easy)": PlayerInfo(name="Bot (easy)", kind="bot")},
+                       deals={1: deal(LOSER, WINNER)})
+    players = {seat: table.table.players[seat] for seat in Seat}
+    session = LocalSession(table, "practice", (you,), players, ScriptedBot(*script),
+                           think_seconds=0)
+    app = app_for()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        await app.play(session)
+        await settle(pilot)
+        assert isinstance(app.screen, HandBuilderScreen) and app.screen.seat is you
+        assert "Game 1 · hand 1 of 4" in scoreboard(app)
+        hand = WINNING_HAND if you is Seat.WEST else LOSING_HAND
+        await type_keys(pilot, "".join(str(tile) for tile in parse_tiles(hand)))
+        await pilot.press("enter")
+        await settle(pilot)
+        if you is Seat.EAST:
+            await type_keys(pilot, "1p")
+            await pilot.press("enter")
+            await settle(pilot)
+        assert isinstance(app.screen, ResultScreen)
+        assert "The deal passes to" in screen_text(app)
+        await pilot.press("n")
+        await settle(pilot)
+        assert session.local_seats == (you.other,)
+        screen = app.screen
+        assert isinstance(screen, HandBuilderScreen) and screen.seat is you.other
+        assert "Game 2 · hand 2 of 4" in scoreboard(app)
+        assert_shows_only_own_tiles(app, you.other)
