@@ -74,7 +74,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate
 
 from minefield.bots.danger import DEFAULT_PRIORS, DangerPriors, Shape, suit_factors, wait_shapes
@@ -88,6 +88,7 @@ from minefield.rules.wall import DEAL_SIZE
 
 _SUIT_KINDS = 27
 _LOG_ZERO = float("-inf")
+_KINDS = tuple(range(NUM_KINDS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,7 @@ class PosteriorModel:
     suit_prior: float = 1.0
     eligibility_smoothing: float = 0.0
     safe_first: float = 1.0
+    judge_eligibility: bool = True
     copy_chance: float = 0.15
     chiitoitsu_share: float = 0.08
     refresh_below: float = 0.3
@@ -152,7 +154,7 @@ class Problem:
         return cls(tuple(max(0, n) for n in available), position.dora_indicator.kind,
                    position.opponent, tuple(events), position.number, position.settings)
 
-    @property
+    @cached_property
     def opponent_discards(self) -> tuple[int, ...]:
         """Copies of each kind the opponent has discarded."""
         counts = [0] * NUM_KINDS
@@ -161,7 +163,7 @@ class Problem:
                 counts[event.kind] += 1
         return tuple(counts)
 
-    @property
+    @cached_property
     def unseen(self) -> tuple[int, ...]:
         """Copies of each kind that can still be in the opponent's hand or undiscarded pool."""
         return tuple(a - d for a, d in zip(self.available, self.opponent_discards, strict=True))
@@ -214,7 +216,8 @@ def choice_log_value(problem: Problem, model: PosteriorModel, hand: tuple[int, .
         if live <= 0:
             continue
         live_total += live
-        if _win(hand, wait, problem.opponent.wind, False, False, problem.dora_indicator,
+        if not model.judge_eligibility or _win(
+                hand, wait, problem.opponent.wind, False, False, problem.dora_indicator,
                 problem.settings)[0]:
             eligible_live += live
     if not eligible_live:
@@ -381,7 +384,8 @@ def _step(problem: Problem, model: PosteriorModel, views: Sequence[_EventView | 
     kind = event.kind
     if view is None:  # the seat's own discard passed (R13, R15b)
         if not state.furiten and kind in state.waits:
-            if win_at(problem, state.hand, kind, event.number)[0]:
+            if (win_at(problem, state.hand, kind, event.number)[0]
+                    or not model.judge_eligibility):
                 state.alive = False
                 return
             state.furiten = True
@@ -394,13 +398,22 @@ def _step(problem: Problem, model: PosteriorModel, views: Sequence[_EventView | 
         # A discard seen after the sample was drawn: the pool's unknown part was drawn from
         # ``u`` unseen copies, and now one of its ``r`` copies is known.
         state.log_like += math.log(pool[kind] / view.unseen_before[kind])
-    kinds = [k for k in range(NUM_KINDS) if pool[k]]
     own = () if state.furiten else state.waits
+    if not model.discard_sharpness:  # counts only: the same as the general case below
+        n_kinds = NUM_KINDS - pool.count(0)
+        n_own = sum(1 for w in own if pool[w])
+        if n_own == n_kinds:
+            like = 1.0 / n_kinds
+        elif kind in own:
+            like = model.own_wait_discard / n_own
+        else:
+            like = (1 - model.own_wait_discard if n_own else 1.0) / (n_kinds - n_own)
+        _after(state, kind, like)
+        return
+    kinds = [k for k in range(NUM_KINDS) if pool[k]]
     allowed = [k for k in kinds if k not in own] or kinds
     if kind not in allowed:
         like = model.own_wait_discard / (len(kinds) - len(allowed))
-    elif not model.discard_sharpness:
-        like = (1 - model.own_wait_discard if len(allowed) < len(kinds) else 1.0) / len(allowed)
     else:
         unseen = [max(0, 4 - state.tiles[k] - view.ours_before[k]) for k in range(NUM_KINDS)]
         unseen[problem.dora_indicator] = max(0, unseen[problem.dora_indicator] - 1)
@@ -416,10 +429,15 @@ def _step(problem: Problem, model: PosteriorModel, views: Sequence[_EventView | 
         mine = terms[allowed.index(kind)]
         like = (1 - model.own_wait_discard if len(allowed) < len(kinds) else 1.0)
         like *= mine / sum(terms)
+    _after(state, kind, like)
+
+
+def _after(state: _State, kind: int, like: float) -> None:
+    """Record an opponent discard of ``kind`` with likelihood ``like`` in one sample."""
     state.log_like += math.log(like) if like > 0 else _LOG_ZERO
     if like <= 0:
         state.alive = False
-    pool[kind] -= 1
+    state.pool[kind] -= 1
     if not state.furiten and kind in state.waits:
         state.furiten = True  # R15a
 
@@ -564,7 +582,7 @@ class PosteriorTracker:
     :meth:`update` (None: no cap, fully deterministic for the seed).
     """
 
-    def __init__(self, seat: Seat, *, samples: int = 3000, seed: int = 0,
+    def __init__(self, seat: Seat, *, samples: int = 6000, seed: int = 0,
                  budget_s: float | None = 1.0, model: PosteriorModel = DEFAULT_MODEL) -> None:
         self.seat = seat
         self.samples = samples
@@ -605,9 +623,8 @@ class PosteriorTracker:
                 if hand is None:
                     continue
                 left = [u - h for u, h in zip(problem.unseen, hand, strict=True)]
-                bag = [k for k in range(NUM_KINDS) for _ in range(left[k])]
                 pool = list(discarded)
-                for kind in self._rng.sample(bag, size):
+                for kind in self._rng.sample(_KINDS, size, counts=left):
                     pool[kind] += 1
                 tiles = [h + p for h, p in zip(hand, pool, strict=True)]
                 hand_waits = waits(hand)
@@ -701,6 +718,7 @@ class PosteriorTracker:
                 hit = False
                 for wait in state.waits:
                     eligible, points = win_at(problem, state.hand, wait, problem.number)
+                    eligible = eligible or not self.model.judge_eligibility
                     if eligible:
                         found.append((wait, weight, points))
                         hit = True
@@ -726,7 +744,7 @@ class PosteriorTracker:
                         tuple(x / total for x in loss), min(1.0, furiten / total))
 
 
-def posterior_dangers(position: Position, *, samples: int = 3000, seed: int = 0,
+def posterior_dangers(position: Position, *, samples: int = 6000, seed: int = 0,
                       budget_s: float | None = 1.0,
                       model: PosteriorModel = DEFAULT_MODEL) -> Estimate:
     """The posterior estimate of one position, from fresh samples (see the module docstring).
@@ -738,7 +756,7 @@ def posterior_dangers(position: Position, *, samples: int = 3000, seed: int = 0,
     return tracker.update(position)
 
 
-def posterior_of(problem: Problem, *, samples: int = 3000, seed: int = 0,
+def posterior_of(problem: Problem, *, samples: int = 6000, seed: int = 0,
                  budget_s: float | None = 1.0, model: PosteriorModel = DEFAULT_MODEL) -> Estimate:
     """:func:`posterior_dangers` of a :class:`Problem`."""
     tracker = PosteriorTracker(problem.opponent.other, samples=samples, seed=seed,
