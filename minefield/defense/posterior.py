@@ -36,14 +36,20 @@ estimate is a posterior over the opponent's hand and pool given only what the se
   allows; ``benchmarks/bench_danger.py`` measured it not to help, so the default sharpness is
   0: only the hard facts of the discards count.)
 
-(``eligibility_smoothing`` > 0 shrinks each shape's eligible share toward the overall one, with
-that many pseudo-samples: random completions may judge eligibility more harshly than an
-opponent choosing among its 34 does. It measured no gain, so it is off by default.)
+(``judge_eligibility=False`` counts every wait as eligible, everywhere; measured no
+different. ``eligibility_smoothing`` > 0 shrinks each shape's eligible share toward the
+overall one, with that many pseudo-samples: random completions may judge eligibility more
+harshly than an opponent choosing among its 34 does. It measured no gain: off by default.)
 
 The estimate of a kind is the weighted share of samples whose hand is not furiten and wins on
 it now, eligibly (R13); the loss is the weighted mean of what that ron pays (the basis value,
 without ura dora, R18); ``opponent_furiten`` the weighted share of furiten samples. Genbutsu
 and passed tiles come out exactly 0 (R15).
+
+**Cost.** Sampling noise, not the model, limits the estimate: on training games 10000 samples
+ranked deal-ins better than bots/danger.py (AUC 0.80 against 0.79) where 1500 did worse
+(0.77); a sample costs about 0.15 ms, so the 1 s budget holds about 6000 (the default), and a
+bot's 150 ms about 800.
 
 **Sampling.** Each refresh spreads ``samples`` hands over the shapes (at least one each, the
 rest by prior weight; a shape's mass is its prior weight times the mean weight of its samples),
