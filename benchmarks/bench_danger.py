@@ -27,7 +27,7 @@ independent). The calibration table bands the predictions and shows the mean pre
 observed rate (with its interval) and the number of items per band. Milliseconds per position
 are wall-clock time of one estimate (CPU-bound, one core per worker).
 
-Usage: ``python benchmarks/bench_danger.py [--games 80] [--seed 7] [--samples 6000]
+Usage: ``python benchmarks/bench_danger.py [--games 80] [--seed 7] [--samples 3000]
 [--budget 1.0] [--quick-samples 200] [--every 4] [--levels strong,strong] [--jobs 2]``.
 """
 
@@ -229,7 +229,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=80)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--samples", type=int, default=6000)
+    parser.add_argument("--samples", type=int, default=3000)
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--quick-samples", type=int, default=200)
     parser.add_argument("--every", type=int, default=4)

@@ -48,8 +48,9 @@ and passed tiles come out exactly 0 (R15).
 
 **Cost.** Sampling noise, not the model, limits the estimate: on training games 10000 samples
 ranked deal-ins better than bots/danger.py (AUC 0.80 against 0.79) where 1500 did worse
-(0.77); a sample costs about 0.15 ms, so the 1 s budget holds about 6000 (the default), and a
-bot's 150 ms about 800.
+(0.77); but on the benchmark's measured games neither 3000 (the default: about 0.5 s on an
+idle core, so the 1 s cap rarely decides and the result stays deterministic) nor 6000 samples
+beat it. A sample costs about 0.15 ms: a bot's 150 ms holds about 800.
 
 **Sampling.** Each refresh spreads ``samples`` hands over the shapes (at least one each, the
 rest by prior weight; a shape's mass is its prior weight times the mean weight of its samples),
@@ -588,7 +589,7 @@ class PosteriorTracker:
     :meth:`update` (None: no cap, fully deterministic for the seed).
     """
 
-    def __init__(self, seat: Seat, *, samples: int = 6000, seed: int = 0,
+    def __init__(self, seat: Seat, *, samples: int = 3000, seed: int = 0,
                  budget_s: float | None = 1.0, model: PosteriorModel = DEFAULT_MODEL) -> None:
         self.seat = seat
         self.samples = samples
@@ -750,7 +751,7 @@ class PosteriorTracker:
                         tuple(x / total for x in loss), min(1.0, furiten / total))
 
 
-def posterior_dangers(position: Position, *, samples: int = 6000, seed: int = 0,
+def posterior_dangers(position: Position, *, samples: int = 3000, seed: int = 0,
                       budget_s: float | None = 1.0,
                       model: PosteriorModel = DEFAULT_MODEL) -> Estimate:
     """The posterior estimate of one position, from fresh samples (see the module docstring).
@@ -762,7 +763,7 @@ def posterior_dangers(position: Position, *, samples: int = 6000, seed: int = 0,
     return tracker.update(position)
 
 
-def posterior_of(problem: Problem, *, samples: int = 6000, seed: int = 0,
+def posterior_of(problem: Problem, *, samples: int = 3000, seed: int = 0,
                  budget_s: float | None = 1.0, model: PosteriorModel = DEFAULT_MODEL) -> Estimate:
     """:func:`posterior_dangers` of a :class:`Problem`."""
     tracker = PosteriorTracker(problem.opponent.other, samples=samples, seed=seed,
