@@ -171,10 +171,9 @@ class MatchTable:
     def view(self) -> MatchView:
         """The match's public state for a table view: never the seed (R2, R26)."""
         match, start = self.match, self._start
-        public_id = getattr(match, "id", None)  # a one-way id, when the match has one
         settlement = self.settlement
         return MatchView(
-            id=public_id if isinstance(public_id, str) else None,
+            id=match.id,  # public: derived one-way from the seed (match_decisions.md)
             game=start.game, hand=start.hand, hands=match.settings.hands,
             players=dict(start.seats), dealer_streak=start.dealer_streak, honba=start.honba,
             inherited=start.inherited, dealer_bonus=start.terms.dealer_bonus,

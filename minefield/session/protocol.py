@@ -118,7 +118,8 @@ class MatchView(_Message):
     whether its dealer holds R35's privilege. ``scores`` are by player, after ``last`` (the
     settlement of this game once it has ended). ``standings`` come when the match is over.
     ``next_asked`` names the players ready for the next game (over a network both must be).
-    ``id`` is the match's public id (None when the match has none to show).
+    ``id`` is the match's public id, derived one-way from its seed (the seed never leaves the
+    match: every game's seed follows from it).
     """
 
     id: Annotated[str, Field(max_length=64)] | None = None

@@ -295,11 +295,16 @@ class MinefieldApp(App[int]):
                                           match=message.match))
 
     async def on_next_game_requested(self, message: NextGameRequested) -> None:
-        if self.table is not None:
-            try:
-                await self.table.next_game()
-            except Exception as error:
-                self.recover_from(error)
+        if self.table is None:
+            return
+        try:
+            await self.table.next_game()
+        except Exception as error:
+            self.recover_from(error)
+            return
+        if self.table.session.traits.mode == "network":  # both players must be ready
+            self.notify("You are ready for the next game: it starts when the other player is.",
+                        markup=False)
 
     async def on_menu_requested(self, message: MenuRequested) -> None:
         await self.action_menu()  # asks first while a match goes on

@@ -8,12 +8,11 @@ from time import monotonic
 from textual import events
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Header
 
 from minefield.rules.game import PlayerView, Seat
 from minefield.rules.tiles import Tile, TileError
 from minefield.session.protocol import MatchView, TableView
-from minefield.tui.widgets.scoreboard import Scoreboard, scoreboard_text
+from minefield.tui.widgets.scoreboard import Scoreboard
 
 #: Only these are tile digits: ``str.isdigit`` is also true of ``²`` (a key of AZERTY
 #: keyboards) and of other scripts' digits, which are no tiles.
@@ -77,12 +76,7 @@ class SeatScreen(Screen[None]):
 
     def show_scoreboard(self, match: MatchView) -> None:
         """The match's scoreboard under the header, for the whole game (R30-R35)."""
-        boards = self.query(Scoreboard)
-        if boards:
-            boards.first().show(match, washizu_on(self.app))
-            return
-        self.mount(Scoreboard(scoreboard_text(match, washizu_on(self.app)), id="scoreboard"),
-                   after=self.query_one(Header))
+        self.query_one(Scoreboard).show(match, washizu_on(self.app))
 
     def show_table_status(self) -> None:
         """Both clocks and who is away, in the screen's header (nothing when neither)."""

@@ -21,6 +21,7 @@ from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
+from minefield.tui.widgets.scoreboard import Scoreboard
 from minefield.tui.widgets.tiles import TileRow
 
 HintSource = Callable[[PlayerView], ChooseHand | Discard]
@@ -60,6 +61,7 @@ class HandBuilderScreen(SeatScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Scoreboard(id="scoreboard")  # shown in a match (R30)
         with Horizontal(id="topbar"):
             yield Static(id="info")
             yield DeadWall(Tile.parse(self.view.dora_indicator))

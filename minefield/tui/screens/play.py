@@ -27,6 +27,7 @@ from minefield.tui.widgets.panels import (
     WaitPanel,
     wait_entries,
 )
+from minefield.tui.widgets.scoreboard import Scoreboard
 from minefield.tui.widgets.tiles import TileRow
 
 POOL_SIZE = 21
@@ -82,6 +83,7 @@ class PlayScreen(SeatScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Scoreboard(id="scoreboard")  # shown in a match (R30)
         with Horizontal(id="topbar"):
             yield Static(id="info")
             yield DeadWall(Tile.parse(self.view.dora_indicator))

@@ -141,7 +141,8 @@ class ResultScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         if self.match is not None:
-            yield Scoreboard(scoreboard_text(self.match, self.washizu), id="scoreboard")
+            yield Scoreboard(scoreboard_text(self.match, self.washizu), id="scoreboard",
+                             classes="-match")
         with Horizontal(id="topbar"):
             yield Static(self._headline(), id="headline")
             yield DeadWall(Tile.parse(self._dora_indicator))

@@ -70,11 +70,13 @@ def payment_lines(settlement: SettlementView, names: dict[Seat, str],
 
 class Scoreboard(Static):
     """The match at a glance, always shown during a match: game and hand, points, dealer,
-    counter sticks, ryanshi and paarenchan when they bind (R30-R35)."""
+    counter sticks, ryanshi and paarenchan when they bind (R30-R35). Every screen of a game has
+    one; it shows (class ``-match``) once it is given a match, and a single game has none."""
 
     def show(self, match: MatchView, washizu: bool) -> None:
         """Show ``match`` (with cc of blood when ``washizu``)."""
         self.update(scoreboard_text(match, washizu))
+        self.add_class("-match")
 
 
 __all__ = ["POINTS_PER_CC", "Scoreboard", "blood", "payment_lines", "points_text",
