@@ -9,6 +9,9 @@ GameRequest(mode='practice', seed='3', level='easy', seat=<Seat.WEST: 'west'>, r
 >>> request_from_args(argparse.Namespace(command="hotseat", seed=None, rules=None,
 ...                                      match=True)).match
 True
+>>> request_from_args(argparse.Namespace(command="practice", seed=None, level=None,
+...                                      seat=None, rules="match", match=False)).match
+True
 >>> request_from_args(argparse.Namespace(command=None)) is None
 True
 """
@@ -38,13 +41,13 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--level", choices=LEVEL_NAMES, default=None, help="bot level")
     p.add_argument("--seat", choices=SEATS, default=None, help="your seat")
     p.add_argument("--rules", choices=list(PRESETS), default=None,
-                   help="rule preset (a match: 'match' unless given)")
+                   help="rule preset ('match' plays a match; a match: 'match' unless given)")
     p.add_argument("--match", action="store_true", help=MATCH_HELP)
     h = sub.add_parser("hotseat", help="two players at one terminal")
     h.add_argument("--seed", type=seed_argument, default=None, metavar="SEED",
                    help=SEED_HELP)
     h.add_argument("--rules", choices=list(PRESETS), default=None,
-                   help="rule preset (a match: 'match' unless given)")
+                   help="rule preset ('match' plays a match; a match: 'match' unless given)")
     h.add_argument("--match", action="store_true", help=MATCH_HELP)
 
 
@@ -52,14 +55,14 @@ def request_from_args(args: argparse.Namespace) -> GameRequest | None:
     """The game the command line asks for (None: show the menu)."""
     from minefield.tui.app import GameRequest  # Textual loads only for the game itself
 
+    # The match preset plays a match (RULES.md presets), as `host --rules match` does.
+    match = bool(getattr(args, "match", False)) or getattr(args, "rules", None) == "match"
     if args.command == "practice":
-        match = bool(getattr(args, "match", False))
         return GameRequest("practice", seed=args.seed, level=args.level,
                            seat=Seat(args.seat) if args.seat and not match else None,
                            rules=args.rules, match=match)
     if args.command == "hotseat":
-        return GameRequest("hotseat", seed=args.seed, rules=args.rules,
-                           match=bool(getattr(args, "match", False)))
+        return GameRequest("hotseat", seed=args.seed, rules=args.rules, match=match)
     return None
 
 
