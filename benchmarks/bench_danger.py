@@ -15,20 +15,28 @@ Estimators:
 * ``baseline``: 0 for genbutsu/passed tiles, else the deal-in rate of the training games;
 * ``heuristic``: :mod:`minefield.bots.danger` (what ``strong`` plays), each kind's share of the
   danger of the live kinds mapped to a probability by a logistic fit on the training games;
-* ``posterior``: :func:`minefield.defense.posterior.posterior_dangers` (no fit: its numbers are
-  probabilities as they come);
+* ``posterior``: :func:`minefield.defense.posterior.posterior_dangers` with
+  ``calibrated=False`` (no fit: the model's numbers as they come);
 * ``post-quick``: the same with ``--quick-samples`` samples and no time cap (the setting a
   bot's discard could afford; 0 leaves it out);
-* ``fast``: ``minefield.defense.fast.fast_dangers`` when that module exists.
+* ``fast``: ``minefield.defense.fast.fast_dangers`` when that module exists;
+* ``post-cal``: a logistic on logit(posterior) fitted on the training games;
+* ``blend``: a logistic on logit(posterior) and logit(fast) fitted on the training games (what
+  ``posterior_dangers`` returns by default once ``--write`` stored the fit in
+  ``minefield/defense/calibration.py``).
 
-Games with an even index train the fits, odd ones are measured. Every figure is given with a
+Games with an even index train the fits, odd ones are measured (the posterior runs on both:
+the blends are fitted on it). Every figure is given with a
 95% bootstrap interval that resamples the measured *games* (positions of one game are not
-independent). The calibration table bands the predictions and shows the mean prediction, the
+independent); paired differences (each estimator minus the heuristic, the blend minus the
+fast estimate and minus the posterior) are bootstrapped on the same resamples. The calibration
+table bands the predictions and shows the mean prediction, the
 observed rate (with its interval) and the number of items per band. Milliseconds per position
 are wall-clock time of one estimate (CPU-bound, one core per worker).
 
-Usage: ``python benchmarks/bench_danger.py [--games 80] [--seed 7] [--samples 3000]
-[--budget 1.0] [--quick-samples 200] [--every 4] [--levels strong,strong] [--jobs 2]``.
+Usage: ``python benchmarks/bench_danger.py [--games 80] [--seed 7] [--samples 6000]
+[--budget 1.0] [--quick-samples 200] [--every 4] [--levels strong,strong] [--jobs 2]
+[--cache FILE] [--write]``.
 """
 
 from __future__ import annotations
@@ -36,22 +44,27 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import pickle
 import random
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 from minefield.bots.danger import tile_dangers
 from minefield.bots.levels import make_bot
 from minefield.bots.simulate import bot_seed, game_seed
 from minefield.defense.position import Estimate, Position
-from minefield.defense.posterior import posterior_dangers
+from minefield.defense.posterior import blend_row, posterior_dangers
 from minefield.rules.game import Game, Seat, ron_context
 from minefield.rules.score import score_win
 
 BANDS = (0.0, 0.02, 0.05, 0.1, 0.2, 0.4, 1.0001)
+CALIBRATION = Path(__file__).resolve().parent.parent / "minefield/defense/calibration.py"
+POSTERIOR_MARKER = "# The posterior's blend"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,12 +152,11 @@ def play_and_measure(index: int, seed: int, levels: tuple[str, str], every: int,
             safe = {t.kind for row in position.discards.values() for t in row}
             live = [k for k in position.pool_kinds if k not in safe]
             shares = timed("heuristic", lambda p=position: heuristic_shares(p))
-            measured = index % 2 == 1  # the posterior has nothing to fit: test games only
-            post = (timed("posterior", lambda p=position: posterior_dangers(
-                p, samples=samples, seed=index, budget_s=budget).danger)
-                if measured else [0.0] * 34)
+            measured = index % 2 == 1  # training games too: the blends are fitted on them
+            post = timed("posterior", lambda p=position: posterior_dangers(
+                p, samples=samples, seed=index, budget_s=budget, calibrated=False).danger)
             quick = (timed("post-quick", lambda p=position: posterior_dangers(
-                p, samples=quick_samples, seed=index, budget_s=None).danger)
+                p, samples=quick_samples, seed=index, budget_s=None, calibrated=False).danger)
                 if quick_samples and measured else None)
             fast_danger = (timed("fast", lambda p=position: fast(p).danger)
                            if fast is not None else None)
@@ -169,26 +181,78 @@ def _run(args: tuple[int, int, tuple[str, str], int, int, float, int]) -> GameRe
 # Fits and metrics
 
 
+def fit_logistic_rows(rows: Sequence[Sequence[float]], ys: Sequence[bool], steps: int = 50,
+                      ridge: float = 1e-3) -> list[float]:
+    """``p = 1 / (1 + exp(-w . row))`` fitted by Newton's method (maximum likelihood, a little
+    L2 on every weight but the first so that a rare input cannot run away)."""
+    size = len(rows[0])
+    w = [0.0] * size
+    for _ in range(steps):
+        grad = [0.0] * size
+        hess = [[0.0] * size for _ in range(size)]
+        for row, y in zip(rows, ys, strict=True):
+            z = sum(a * x for a, x in zip(w, row, strict=True))
+            p = 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
+            r = (1.0 if y else 0.0) - p
+            h = p * (1 - p)
+            for i in range(size):
+                grad[i] += r * row[i]
+                for j in range(size):
+                    hess[i][j] += h * row[i] * row[j]
+        for i in range(1, size):
+            grad[i] -= ridge * len(rows) * w[i]
+            hess[i][i] += ridge * len(rows)
+        step = _solve(hess, grad)
+        if step is None:
+            break
+        w = [a + b for a, b in zip(w, step, strict=True)]
+        if max(abs(b) for b in step) < 1e-9:
+            break
+    return w
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float] | None:
+    """``matrix^-1 vector`` by Gaussian elimination with partial pivoting (None if singular)."""
+    n = len(vector)
+    a = [[*row, vector[i]] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        if abs(a[pivot][col]) < 1e-12:
+            return None
+        a[col], a[pivot] = a[pivot], a[col]
+        for r in range(n):
+            if r != col:
+                factor = a[r][col] / a[col][col]
+                for c in range(col, n + 1):
+                    a[r][c] -= factor * a[col][c]
+    return [a[i][n] / a[i][i] for i in range(n)]
+
+
 def fit_logistic(xs: Sequence[float], ys: Sequence[bool], steps: int = 50) -> tuple[float, float]:
     """``p = 1 / (1 + exp(-(a + b x)))`` fitted by Newton's method (maximum likelihood)."""
-    a, b = 0.0, 0.0
-    for _ in range(steps):
-        ga = gb = haa = hab = hbb = 0.0
-        for x, y in zip(xs, ys, strict=True):
-            p = 1 / (1 + math.exp(-(a + b * x)))
-            r = (1.0 if y else 0.0) - p
-            w = p * (1 - p)
-            ga += r
-            gb += r * x
-            haa += w
-            hab += w * x
-            hbb += w * x * x
-        det = haa * hbb - hab * hab
-        if det <= 1e-12:
-            break
-        a += (hbb * ga - hab * gb) / det
-        b += (haa * gb - hab * ga) / det
+    a, b = fit_logistic_rows([(1.0, x) for x in xs], ys, steps, ridge=0.0)
     return a, b
+
+
+def _sigmoid(z: float) -> float:
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+def write_blend(coefficients: Sequence[float], note: str) -> None:
+    """Replace the posterior's block of ``minefield/defense/calibration.py``."""
+    text = CALIBRATION.read_text(encoding="utf-8")
+    at = text.find(POSTERIOR_MARKER)
+    head = text if at < 0 else text[:at].rstrip("\n") + "\n"
+    rounded = tuple(round(c, 4) for c in coefficients)
+    block = (f"\n{POSTERIOR_MARKER} with the fast estimate (minefield.defense.posterior.blend):"
+             " intercept,\n# logit(posterior), logit(fast). Written by ``python "
+             "benchmarks/bench_danger.py --write``\n# (fitted on its training games); None: the "
+             "posterior's chances are used as they come.\n"
+             f"POSTERIOR_FIT: str = {note!r}\n"
+             f"POSTERIOR_BLEND: tuple[float, ...] | None = {rounded!r}\n")
+    CALIBRATION.write_text(head + block, encoding="utf-8")
+    if not re.search(r"POSTERIOR_BLEND", CALIBRATION.read_text(encoding="utf-8")):
+        raise RuntimeError("the posterior block was not written")
 
 
 def brier(preds: Sequence[float], truth: Sequence[bool]) -> float:
@@ -229,24 +293,33 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=80)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--samples", type=int, default=3000)
+    parser.add_argument("--samples", type=int, default=6000)
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--quick-samples", type=int, default=200)
     parser.add_argument("--every", type=int, default=4)
     parser.add_argument("--levels", default="strong,strong")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--boot", type=int, default=1000)
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="keep the played games' items in this pickle file and reuse them")
+    parser.add_argument("--write", action="store_true",
+                        help="write the posterior/fast blend fitted here into calibration.py")
     args = parser.parse_args()
     a, b = args.levels.split(",")
     work = [(i, args.seed, (a, b), args.every, args.samples, args.budget, args.quick_samples)
             for i in range(args.games)]
     started = time.perf_counter()
     results: list[GameResult] = []
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for done, result in enumerate(pool.map(_run, work), 1):
-            results.append(result)
-            print(f"\r{done}/{args.games} games", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    if args.cache is not None and args.cache.exists():
+        results = pickle.loads(args.cache.read_bytes())
+    else:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for done, result in enumerate(pool.map(_run, work), 1):
+                results.append(result)
+                print(f"\r{done}/{args.games} games", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        if args.cache is not None:
+            args.cache.write_bytes(pickle.dumps(results))
     elapsed = time.perf_counter() - started
     train = [it for r in results if r.index % 2 == 0 for it in r.items]
     test_games = [r for r in results if r.index % 2 == 1]
@@ -254,13 +327,29 @@ def main() -> int:
         print("not enough games")
         return 1
     rate = sum(it.truth for it in train) / len(train)
+    truth = [it.truth for it in train]
     xs = [math.log(it.share + 1e-4) for it in train]
-    fit_a, fit_b = fit_logistic(xs, [it.truth for it in train])
+    fit_a, fit_b = fit_logistic(xs, truth)
+    has_fast = any(name == "fast" for name, _ in train[0].preds)
+    post_cal = fit_logistic_rows([blend_row(dict(it.preds)["posterior"], 0.5)[:2]
+                                  for it in train], truth)
+    mixed = (fit_logistic_rows([blend_row(dict(it.preds)["posterior"], dict(it.preds)["fast"])
+                                for it in train], truth) if has_fast else None)
+    print(f"fits on {len(train)} training items: post-cal {[round(c, 4) for c in post_cal]}"
+          + (f", blend (1, logit posterior, logit fast) {[round(c, 4) for c in mixed]}"
+             if mixed else ""))
 
     def predictions(item: Item) -> dict[str, float]:
+        preds = dict(item.preds)
         out = {"baseline": rate,
                "heuristic": 1 / (1 + math.exp(-(fit_a + fit_b * math.log(item.share + 1e-4))))}
-        out.update(dict(item.preds))
+        out.update(preds)
+        post_row = blend_row(preds["posterior"], 0.5)[:2]
+        out["post-cal"] = _sigmoid(sum(c * x for c, x in zip(post_cal, post_row, strict=True)))
+        if mixed is not None:
+            row = blend_row(preds["posterior"], preds["fast"])
+            out["blend"] = (_sigmoid(sum(c * x for c, x in zip(mixed, row, strict=True)))
+                            if preds["fast"] > 0 else 0.0)
         return out
 
     names = list(predictions(test_games[0].items[0]) if test_games[0].items else ["baseline"])
@@ -274,8 +363,8 @@ def main() -> int:
           f"{deal_ins} deal-ins ({deal_ins / max(1, items):.1%}); training rate {rate:.1%}; "
           f"posterior {args.samples} samples, budget {args.budget} s; {elapsed:.0f} s")
 
-    def metrics(games: Sequence[list[tuple[dict[str, float], bool]]]) -> dict[str, tuple[float,
-                                                                                   float, float]]:
+    def metrics(games: Sequence[list[tuple[dict[str, float], bool]]]
+                ) -> dict[str, tuple[float, float, float]]:
         truth = [y for g in games for _, y in g]
         base = brier([p["baseline"] for g in games for p, _ in g], truth)
         out = {}
@@ -305,14 +394,18 @@ def main() -> int:
         print(f"{name:10} {score:.4f} [{brier_ci[0]:.4f}, {brier_ci[1]:.4f}]"
               f"   {skill:+.3f} [{skill_ci[0]:+.3f}, {skill_ci[1]:+.3f}]"
               f"      {area:.3f} [{auc_ci[0]:.3f}, {auc_ci[1]:.3f}] {ms:>8}")
-    others = [n for n in names if n not in ("baseline", "heuristic")]
-    for name in others:
-        diffs = [m[name][1] - m["heuristic"][1] for m in boots]
-        adiffs = [m[name][2] - m["heuristic"][2] for m in boots]
+    pairs = [(n, "heuristic") for n in names if n not in ("baseline", "heuristic")]
+    pairs += [(x, y) for x, y in (("blend", "fast"), ("blend", "posterior"),
+                                  ("blend", "post-cal"), ("post-cal", "fast"))
+              if x in names and y in names]
+    print("\npaired differences (bootstrap over the same resampled games):")
+    for name, other in pairs:
+        diffs = [m[name][1] - m[other][1] for m in boots]
+        adiffs = [m[name][2] - m[other][2] for m in boots]
         low, high = interval(diffs)
         alow, ahigh = interval(adiffs)
-        print(f"{name} minus heuristic: skill {point[name][1] - point['heuristic'][1]:+.3f} "
-              f"[{low:+.3f}, {high:+.3f}], AUC {point[name][2] - point['heuristic'][2]:+.3f} "
+        print(f"  {name} minus {other}: skill {point[name][1] - point[other][1]:+.3f} "
+              f"[{low:+.3f}, {high:+.3f}], AUC {point[name][2] - point[other][2]:+.3f} "
               f"[{alow:+.3f}, {ahigh:+.3f}]")
     print("\ncalibration (test games): band, items, mean predicted, observed [95% CI]")
     for name in names:
@@ -334,6 +427,11 @@ def main() -> int:
                                     for _ in range(200)])
             print(f"    [{low:.2f}, {min(high, 1.0):.2f})  {n:5}  {mean:.3f}  {observed:.3f} "
                   f"[{observed_ci[0]:.3f}, {observed_ci[1]:.3f}]")
+    if args.write and mixed is not None:
+        note = (f"{args.games} games {args.levels}, seed {args.seed}, even games; "
+                f"{args.samples} samples, {args.budget} s")
+        write_blend(mixed, note)
+        print(f"wrote the blend to {CALIBRATION}")
     return 0
 
 

@@ -276,7 +276,18 @@ FURITEN_COEFFICIENTS = {constants["FURITEN_COEFFICIENTS"]!r}
 MEAN_RON_POINTS = {constants["MEAN_RON_POINTS"]!r}
 # Ippatsu (R16) or houtei (R17) lifts the value of a ron by about this factor.
 BONUS_HAN_VALUE_FACTOR = {constants["BONUS_HAN_VALUE_FACTOR"]!r}
-'''
+''' + posterior_block()
+
+
+POSTERIOR_MARKER = "# The posterior's blend"
+
+
+def posterior_block() -> str:
+    """The posterior's constants of the current module (written by ``bench_danger.py
+    --write``), carried over unchanged so that re-fitting the fast estimate keeps them."""
+    text = CALIBRATION.read_text(encoding="utf-8")
+    at = text.find(POSTERIOR_MARKER)
+    return "" if at < 0 else "\n" + text[at:]
 
 
 def evaluate(test: Table, constants: dict[str, object], base_rate: float) -> None:

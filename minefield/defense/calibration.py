@@ -17,3 +17,9 @@ FURITEN_COEFFICIENTS = (-5.6404, 2.4871, 3.8604)
 MEAN_RON_POINTS = {'dora': 15054.0, 'near_dora': 11026.0, 'other': 11506.0}
 # Ippatsu (R16) or houtei (R17) lifts the value of a ron by about this factor.
 BONUS_HAN_VALUE_FACTOR = 1.141
+
+# The posterior's blend with the fast estimate (minefield.defense.posterior.blend): intercept,
+# logit(posterior), logit(fast). Written by ``python benchmarks/bench_danger.py --write``
+# (fitted on its training games); None: the posterior's chances are used as they come.
+POSTERIOR_FIT: str = '160 games strong,strong, seed 7, even games; 6000 samples, 1.0 s'
+POSTERIOR_BLEND: tuple[float, ...] | None = (0.5788, 0.568, 0.6191)

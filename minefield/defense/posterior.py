@@ -46,18 +46,31 @@ it now, eligibly (R13); the loss is the weighted mean of what that ron pays (the
 without ura dora, R18); ``opponent_furiten`` the weighted share of furiten samples. Genbutsu
 and passed tiles come out exactly 0 (R15).
 
-**Cost.** Sampling noise, not the model, limits the estimate: on training games 10000 samples
-ranked deal-ins better than bots/danger.py (AUC 0.80 against 0.79) where 1500 did worse
-(0.77); but on the benchmark's measured games neither 3000 (the default: about 0.5 s on an
-idle core, so the 1 s cap rarely decides and the result stays deterministic) nor 6000 samples
-beat it. A sample costs about 0.15 ms: a bot's 150 ms holds about 800.
+**Pools summed out (the default, ``collapsed``).** Sampling noise limited the sampled-pool
+model (one random pool per hand: on training games 10000 samples ranked deal-ins better than
+bots/danger.py, AUC 0.80 against 0.79, where 1500 did worse). With no discard sharpness and no
+value power the pool enters a hand's weight only through the choice proxy and the held-back
+kinds, and both can be averaged over every pool exactly (hypergeometric sums:
+:func:`expected_choice`, :func:`held_back_log_factor`), so only hands are drawn and a hand's
+weight is exact (:func:`collapsed_log_weight`; the counts-only discard likelihood of the
+sampled-pool model, one over the kinds left in the pool, is dropped with the pool). Draws are
+spent in two stages: ``1 - second_stage`` of them by prior weight, the rest by each shape's
+mass so far, so shapes the discards have ruled out get no more. A hand costs about 0.1 ms
+(mostly judging eligibility, R14); 6000 take about 0.6 s on an idle core.
+
+**Calibration.** :func:`posterior_dangers` returns, by default, the logistic blend of the
+posterior's and the fast estimate's chances fitted on bot games (:func:`blend`; constants in
+:mod:`minefield.defense.calibration`, written by ``benchmarks/bench_danger.py --write``, which
+also measures it on held-out games); ``calibrated=False`` gives the model's chances as they
+come (what the exact-enumeration test checks).
 
 **Sampling.** Each refresh spreads ``samples`` hands over the shapes (at least one each, the
 rest by prior weight; a shape's mass is its prior weight times the mean weight of its samples),
-so no shape is left to chance. :class:`PosteriorTracker` follows one seat through a game:
-:meth:`~PosteriorTracker.update` multiplies the weights by the new discards' likelihoods and
-refreshes when the effective sample size falls. :func:`posterior_dangers` is the stateless
-form. Both are deterministic for a seed while the time budget is not what stops the sampling
+so no shape is left to chance. :class:`PosteriorTracker` follows one seat through a game: with
+the pools summed out every :meth:`~PosteriorTracker.update` draws afresh; the sampled-pool model
+(``collapsed=False``) multiplies the weights by the new discards' likelihoods and refreshes
+when the effective sample size falls. :func:`posterior_dangers` is the stateless form. Both are
+deterministic for a seed while the time budget is not what stops the sampling
 (``budget_s=None`` removes it).
 
 >>> from minefield.rules.prepared import game_with_hands
@@ -85,6 +98,8 @@ from functools import cached_property, lru_cache
 from itertools import accumulate
 
 from minefield.bots.danger import DEFAULT_PRIORS, DangerPriors, Shape, suit_factors, wait_shapes
+from minefield.defense import calibration
+from minefield.defense.fast import fast_dangers
 from minefield.defense.position import Estimate, Position
 from minefield.rules.game import Seat, ron_context
 from minefield.rules.hand import HAND_SIZE, waits
@@ -113,7 +128,15 @@ class PosteriorModel:
     copy_chance: float = 0.15
     chiitoitsu_share: float = 0.08
     refresh_below: float = 0.3
+    collapsed: bool = True
+    second_stage: float = 0.5
     priors: DangerPriors = DEFAULT_PRIORS
+
+    @property
+    def sums_pools(self) -> bool:
+        """Whether the pool is summed out in closed form (see :func:`collapsed_log_weight`):
+        ``collapsed`` with no discard sharpness and no value power (those need a sampled pool)."""
+        return self.collapsed and not self.discard_sharpness and not self.value_power
 
 
 DEFAULT_MODEL = PosteriorModel()
@@ -456,8 +479,14 @@ def sample_log_weight(problem: Problem, model: PosteriorModel, hand: tuple[int, 
 
     The weight is the choice proxy (:func:`choice_log_value`) times the likelihood of every
     discard (the opponent's as choices, the seat's own as passed tiles). Exposed so that tests
-    can enumerate small problems exactly with the same model.
+    can enumerate small problems exactly with the same model. When the model sums the pool
+    out (:attr:`PosteriorModel.sums_pools`) this is :func:`collapsed_log_weight`, the same
+    for every pool that holds the opponent's discards.
     """
+    if model.sums_pools:
+        if any(p < d for p, d in zip(pool, problem.opponent_discards, strict=True)):
+            return None
+        return collapsed_log_weight(problem, model, hand, waits(hand))
     tiles = [h + p for h, p in zip(hand, pool, strict=True)]
     hand_waits = waits(hand)
     state = _State(-1, hand, hand_waits, tiles, list(pool), 0.0, drawn_at=len(problem.events))
@@ -471,6 +500,90 @@ def sample_log_weight(problem: Problem, model: PosteriorModel, hand: tuple[int, 
     if value == _LOG_ZERO:
         return None
     return value + state.log_like, state.furiten
+
+
+def _log_comb(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def expected_choice(problem: Problem, model: PosteriorModel, hand: tuple[int, ...],
+                    hand_waits: Sequence[int]) -> float:
+    """The choice proxy of ``hand`` (``value_power`` 0) averaged in closed form over the
+    unknown rest of the pool (drawn uniformly from the unseen copies the hand leaves).
+
+    The proxy is 1 when some eligible wait (R14) has a copy the opponent cannot see, else
+    ``ineligible_weight``. From its side a wait ``w`` is dead only when its 34 and the
+    indicator hold all four copies: impossible when this seat holds one, certain when the
+    hand and indicator already do, otherwise exactly when the unknown rest of the pool took
+    every copy left. So the chance that all eligible waits are dead is hypergeometric:
+    ``C(L - m, s - m) / C(L, s)`` for ``m`` such copies among ``L``, the rest being ``s``.
+    """
+    unseen = problem.unseen
+    available = problem.available
+    indicator = problem.dora_indicator
+    needed = 0
+    possible = False
+    for wait in hand_waits:
+        if 4 - hand[wait] - (1 if wait == indicator else 0) <= 0:
+            continue  # dead from its side whatever the pool holds
+        if model.judge_eligibility and not _win(hand, wait, problem.opponent.wind, False,
+                                                False, indicator, problem.settings)[0]:
+            continue
+        possible = True
+        if available[wait] + (1 if wait == indicator else 0) < 4:
+            return 1.0  # this seat holds a copy: live for the opponent whatever happens
+        needed += unseen[wait] - hand[wait]
+    if not possible:
+        return model.ineligible_weight
+    left = sum(unseen) - sum(hand)
+    size = problem.pool_size - sum(problem.opponent_discards)
+    if needed > size:
+        return 1.0
+    dead = math.exp(_log_comb(left - needed, size - needed) - _log_comb(left, size))
+    return 1.0 - (1.0 - model.ineligible_weight) * dead
+
+
+def collapsed_log_weight(problem: Problem, model: PosteriorModel, hand: tuple[int, ...],
+                         hand_waits: Sequence[int], barred: frozenset[int] | None = None
+                         ) -> tuple[float, bool] | None:
+    """The log weight of ``hand`` with its pool summed out, and whether the opponent is
+    furiten now; None when impossible.
+
+    The pool enters the weight only through the choice proxy and the held-back kinds, both
+    summed exactly (:func:`expected_choice`, :func:`held_back_log_factor`). The discards act
+    as hard facts: a passed tile (the seat's) that the hand wins on eligibly is impossible,
+    an ineligible one makes it furiten (R13, R15b); an opponent discard of its own wait while
+    not furiten costs ``own_wait_discard`` and makes it furiten (R15a). The pool must hold the
+    opponent's discards and the hand, which every completion drawn from the unseen copies
+    does. (The counts-only discard likelihood of the sampled-pool model, one over the kinds
+    left in the pool, is left out: it depends on the pool, and summed out it only adds noise.)
+    ``barred`` is :func:`held_back` of the problem (computed when None).
+    """
+    furiten = False
+    log = 0.0
+    for event in problem.events:
+        if furiten or event.kind not in hand_waits:
+            continue
+        if event.by_opponent:
+            log += math.log(model.own_wait_discard) if model.own_wait_discard > 0 else _LOG_ZERO
+            furiten = True
+        elif (win_at(problem, hand, event.kind, event.number)[0]
+              or not model.judge_eligibility):
+            return None
+        else:
+            furiten = True
+    if log == _LOG_ZERO:
+        return None
+    choice = expected_choice(problem, model, hand, hand_waits)
+    if choice <= 0:
+        return None
+    log += math.log(choice)
+    if barred is None:
+        barred = held_back(problem)
+    log += held_back_log_factor(problem, model, hand, hand_waits, barred)
+    if log == _LOG_ZERO:
+        return None
+    return log, furiten
 
 
 # ---------------------------------------------------------------------------------------------
@@ -589,7 +702,7 @@ class PosteriorTracker:
     :meth:`update` (None: no cap, fully deterministic for the seed).
     """
 
-    def __init__(self, seat: Seat, *, samples: int = 3000, seed: int = 0,
+    def __init__(self, seat: Seat, *, samples: int = 6000, seed: int = 0,
                  budget_s: float | None = 1.0, model: PosteriorModel = DEFAULT_MODEL) -> None:
         self.seat = seat
         self.samples = samples
@@ -653,6 +766,61 @@ class PosteriorTracker:
         self._per_sample = [s.weight / max(1, n) for s, n in zip(shapes, drawn, strict=True)]
         self._drawn = drawn
 
+    def _refresh_collapsed(self, problem: Problem, started: float) -> None:
+        """Draw hands only (the pool summed out, :func:`collapsed_log_weight`), in two stages:
+        a first share of the samples spread by prior weight, the rest by each shape's mass so
+        far (prior times mean weight), so shapes the discards rule out get no more draws.
+        A shape's mass stays its prior weight times the mean weight of all its draws."""
+        self.refreshes += 1
+        shapes = prior_shapes(problem, self.model)
+        completions = Completions(problem.unseen)
+        states: list[_State] = []
+        drawn = [0] * len(shapes)
+        sums = [0.0] * len(shapes)
+        known: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[float, bool] | None]] = {}
+        barred = held_back(problem)
+
+        def run(counts: list[int]) -> bool:
+            order = sorted(range(len(shapes)), key=lambda i: -shapes[i].weight)
+            for round_index in range(max(counts, default=0)):
+                for index in order:
+                    if round_index >= counts[index]:
+                        continue
+                    hand = completions.draw(shapes[index], self._rng)
+                    drawn[index] += 1
+                    if hand is None:
+                        continue
+                    found = known.get(hand)
+                    if found is None:
+                        hand_waits = waits(hand)
+                        found = (hand_waits, collapsed_log_weight(
+                            problem, self.model, hand, hand_waits, barred))
+                        known[hand] = found
+                    hand_waits, weighed = found
+                    if weighed is None:
+                        continue
+                    sums[index] += math.exp(weighed[0])
+                    states.append(_State(index, hand, hand_waits, [], [], weighed[0],
+                                         drawn_at=len(problem.events), furiten=weighed[1],
+                                         done=len(problem.events)))
+                if (self.budget_s is not None and round_index >= 1
+                        and time.perf_counter() - started > self.budget_s):
+                    return False
+            return True
+
+        total = sum(s.weight for s in shapes) or 1.0
+        first = max(1, round(self.samples * (1 - self.model.second_stage)))
+        if run([max(1, round(first * s.weight / total)) for s in shapes]):
+            rest = self.samples - sum(drawn)
+            mass = [s.weight * sums[i] / max(1, drawn[i]) for i, s in enumerate(shapes)]
+            mass_total = sum(mass)
+            if rest > 0 and mass_total > 0:
+                run([round(rest * m / mass_total) for m in mass])
+        self._states = states
+        self._shapes = shapes
+        self._per_sample = [s.weight / max(1, n) for s, n in zip(shapes, drawn, strict=True)]
+        self._drawn = drawn
+
     def _weights(self) -> list[float]:
         logs = [s.log_value + s.log_like + math.log(self._per_sample[s.shape])
                 if s.alive and self._per_sample[s.shape] > 0 else _LOG_ZERO
@@ -680,6 +848,10 @@ class PosteriorTracker:
     def update_problem(self, problem: Problem) -> Estimate:
         """:meth:`update` for a :class:`Problem` (tests build small ones directly)."""
         started = time.perf_counter()
+        if self.model.sums_pools:  # hands only: a fresh draw is cheap and exact for the seed
+            self._problem = problem
+            self._refresh_collapsed(problem, started)
+            return self.estimate()
         old = self._problem
         fresh = (old is None or old.available != problem.available
                  or old.dora_indicator != problem.dora_indicator
@@ -751,19 +923,64 @@ class PosteriorTracker:
                         tuple(x / total for x in loss), min(1.0, furiten / total))
 
 
-def posterior_dangers(position: Position, *, samples: int = 3000, seed: int = 0,
-                      budget_s: float | None = 1.0,
-                      model: PosteriorModel = DEFAULT_MODEL) -> Estimate:
+def posterior_dangers(position: Position, *, samples: int = 6000, seed: int = 0,
+                      budget_s: float | None = 1.0, model: PosteriorModel = DEFAULT_MODEL,
+                      calibrated: bool = True) -> Estimate:
     """The posterior estimate of one position, from fresh samples (see the module docstring).
 
-    Deterministic for ``seed`` unless ``budget_s`` (seconds) stops the sampling first.
+    With ``calibrated`` (and fitted constants in :mod:`minefield.defense.calibration`) the
+    chances are the fitted blend of the posterior and the fast estimate (:func:`blend`);
+    otherwise the model's chances as they come. Deterministic for ``seed`` unless ``budget_s``
+    (seconds) stops the sampling first.
     """
     tracker = PosteriorTracker(position.seat, samples=samples, seed=seed, budget_s=budget_s,
                                model=model)
-    return tracker.update(position)
+    raw = tracker.update(position)
+    coefficients = calibration.POSTERIOR_BLEND
+    if not calibrated or coefficients is None:
+        return raw
+    return blend(position, raw, fast_dangers(position), coefficients)
 
 
-def posterior_of(problem: Problem, *, samples: int = 3000, seed: int = 0,
+_CLIP = 1e-3
+
+
+def _logit(chance: float) -> float:
+    chance = min(1 - _CLIP, max(_CLIP, chance))
+    return math.log(chance / (1 - chance))
+
+
+def blend_row(posterior: float, fast: float) -> tuple[float, float, float]:
+    """The blend's inputs for one kind: 1, logit of the posterior's chance and of the fast
+    estimate's (each clipped to [0.001, 0.999]); the order of ``POSTERIOR_BLEND``."""
+    return 1.0, _logit(posterior), _logit(fast)
+
+
+def blend(position: Position, raw: Estimate, fast: Estimate,
+          coefficients: Sequence[float]) -> Estimate:
+    """The logistic blend of the posterior's and the fast estimate's chances (fitted on bot
+    games by ``benchmarks/bench_danger.py --write``). Exact zeros stay zeros: kinds either seat
+    has discarded (R15) and kinds no wait can use (the fast estimate's 0); so does a kind the
+    posterior proves safe. The loss keeps the posterior's mean ron value (the fast estimate's
+    where the posterior has none); the furiten chance is the posterior's."""
+    safe = position.genbutsu | position.passed
+    danger = [0.0] * NUM_KINDS
+    loss = [0.0] * NUM_KINDS
+    for kind in range(NUM_KINDS):
+        if kind in safe or fast.danger[kind] <= 0:
+            continue
+        z = sum(c * x for c, x in zip(coefficients, blend_row(raw.danger[kind],
+                                                                fast.danger[kind]), strict=True))
+        chance = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+        danger[kind] = chance
+        if raw.danger[kind] > 0:
+            loss[kind] = chance * raw.loss[kind] / raw.danger[kind]
+        else:
+            loss[kind] = chance * fast.loss[kind] / fast.danger[kind]
+    return Estimate(tuple(danger), tuple(loss), raw.opponent_furiten)
+
+
+def posterior_of(problem: Problem, *, samples: int = 6000, seed: int = 0,
                  budget_s: float | None = 1.0, model: PosteriorModel = DEFAULT_MODEL) -> Estimate:
     """:func:`posterior_dangers` of a :class:`Problem`."""
     tracker = PosteriorTracker(problem.opponent.other, samples=samples, seed=seed,

@@ -3,18 +3,22 @@
 The exact check builds a reduced problem: the opponent's tiles come from four kinds only
 (1m-4m, four copies each) and it holds 15 tiles (13 in the hand, a pool of two), so every hand
 the prior can propose, every pool and their weights can be enumerated with the same model
-functions, and the sampler must agree with that enumeration within sampling error.
+functions, and the sampler must agree with that enumeration within sampling error. The default
+model sums the pool out in closed form; a separate check enumerates the pools to confirm that
+sum.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import random
 from collections import defaultdict
 
 import pytest
 
 from minefield.bots.levels import make_bot
+from minefield.defense.fast import fast_dangers
 from minefield.defense.position import Position
 from minefield.defense.posterior import (
     DEFAULT_MODEL,
@@ -23,6 +27,9 @@ from minefield.defense.posterior import (
     PosteriorModel,
     PosteriorTracker,
     Problem,
+    blend,
+    choice_log_value,
+    expected_choice,
     held_back,
     posterior_dangers,
     posterior_of,
@@ -143,7 +150,7 @@ SMALL_EVENTS = (
 
 
 @pytest.mark.parametrize(("events", "deal_size", "fives"), SMALL_EVENTS)
-@pytest.mark.parametrize("model", [DEFAULT_MODEL,
+@pytest.mark.parametrize("model", [DEFAULT_MODEL, PosteriorModel(collapsed=False),
                                    PosteriorModel(discard_sharpness=3.0, ineligible_weight=0.2)])
 def test_sampler_agrees_with_exact_enumeration(events: tuple[DiscardEvent, ...],
                                                deal_size: int, fives: int,
@@ -157,6 +164,60 @@ def test_sampler_agrees_with_exact_enumeration(events: tuple[DiscardEvent, ...],
     for event in events:  # genbutsu and passed tiles (R15) are exact zeros in the model
         assert want[event.kind] == 0.0
         assert got.danger[event.kind] == 0.0
+
+
+@pytest.mark.parametrize(("events", "deal_size", "fives"), SMALL_EVENTS)
+@pytest.mark.parametrize("ineligible", [0.05, 0.3])
+def test_choice_summed_over_pools_matches_enumeration(events: tuple[DiscardEvent, ...],
+                                                      deal_size: int, fives: int,
+                                                      ineligible: float) -> None:
+    # The collapsed model's choice term is the sampled-pool model's, averaged exactly over
+    # the unknown rest of the pool (every multiset of the copies the hand leaves, weighted
+    # by the hypergeometric chance of drawing it).
+    problem = small_problem(events, deal_size, fives)
+    model = PosteriorModel(ineligible_weight=ineligible)
+    unseen = problem.unseen
+    discarded = problem.opponent_discards
+    rest_size = problem.pool_size - sum(discarded)
+    checked = 0
+    completions = Completions(unseen)
+    for shape in prior_shapes(problem, model):
+        for _ in range(20):
+            hand = completions.draw(shape, random.Random(checked))
+            checked += 1
+            if hand is None:
+                continue
+            left = [u - h for u, h in zip(unseen, hand, strict=True)]
+            bag = sum(left)
+            hand_waits = waits(hand)
+            mean = 0.0
+            for rest in _multisets(left, rest_size):
+                chance = math.prod(math.comb(n, r) for n, r in zip(left, rest, strict=True))
+                chance /= math.comb(bag, rest_size)
+                tiles = [h + d + r for h, d, r in zip(hand, discarded, rest, strict=True)]
+                mean += chance * math.exp(choice_log_value(problem, model, hand, tiles,
+                                                           hand_waits))
+            assert expected_choice(problem, model, hand, hand_waits) == pytest.approx(mean)
+    assert checked
+
+
+def test_blend_keeps_exact_zeros_and_probabilities() -> None:
+    position = seeded_positions(21, Seat.WEST, every=1)[-1]
+    raw = posterior_dangers(position, samples=300, seed=1, budget_s=None, calibrated=False)
+    fast = fast_dangers(position)
+    mixed = blend(position, raw, fast, (-0.5, 0.6, 0.5))
+    for tile in position.discards[Seat.EAST] + position.discards[Seat.WEST]:
+        assert mixed.danger[tile.kind] == 0.0
+    for kind in range(NUM_KINDS):
+        assert 0.0 <= mixed.danger[kind] <= 1.0
+        if fast.danger[kind] == 0.0:
+            assert mixed.danger[kind] == 0.0
+    # a larger posterior chance gives a larger blended one (positive weight on it)
+    live = [k for k in range(NUM_KINDS) if mixed.danger[k] > 0 and fast.danger[k] > 0]
+    pairs = [(a, b) for a in live for b in live
+             if raw.danger[a] > raw.danger[b] and fast.danger[a] >= fast.danger[b]]
+    assert all(mixed.danger[a] >= mixed.danger[b] for a, b in pairs)
+    assert mixed.opponent_furiten == raw.opponent_furiten
 
 
 def seeded_positions(seed: int, seat: Seat, every: int = 5) -> list[Position]:
