@@ -56,7 +56,11 @@ weight is exact (:func:`collapsed_log_weight`; the counts-only discard likelihoo
 sampled-pool model, one over the kinds left in the pool, is dropped with the pool). Draws are
 spent in two stages: ``1 - second_stage`` of them by prior weight, the rest by each shape's
 mass so far, so shapes the discards have ruled out get no more. A hand costs about 0.1 ms
-(mostly judging eligibility, R14); 6000 take about 0.6 s on an idle core.
+(mostly judging eligibility, R14); 6000 take about 0.6 s on an idle core. Measured by
+``benchmarks/bench_danger.py`` (160 games): the noise is gone (20000 samples rank no better
+than 6000), but the posterior still ranks no better than the heuristic (AUC 0.667 against
+0.672) and underestimates its low bands; calibrated and blended with the fast estimate
+it ties the heuristic (see benchmarks/README.md).
 
 **Calibration.** :func:`posterior_dangers` returns, by default, the logistic blend of the
 posterior's and the fast estimate's chances fitted on bot games (:func:`blend`; constants in
