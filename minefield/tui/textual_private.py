@@ -7,12 +7,18 @@ Textual is pinned exactly in ``pyproject.toml``.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 from rich.console import RenderableType
 from rich.segment import Segments
+from textual import events
 from textual.app import App
+from textual.css.query import NoMatches
 from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Header
+from textual.widgets._header import HeaderTitle
 
 
 def add_exit_report(app: App[Any], renderable: RenderableType) -> None:
@@ -33,6 +39,30 @@ def default_exception_handler(app: App[Any], error: Exception) -> None:
     """Textual's own handling of an unexpected error (exit with a report): the app overrides
     ``App._handle_exception`` to recover from errors and calls this when it cannot."""
     App._handle_exception(app, error)
+
+
+class SteadyHeader(Header):
+    """Textual's header, whose title watchers tolerate a moment without the title widget.
+
+    ``Header._on_mount`` watches the app's and the screen's title and sub-title and updates its
+    ``HeaderTitle`` child, catching only ``NoScreen``. When a title changes while a header is
+    still being composed or already torn down (screens replaced quickly as a network game
+    moves on, while the table sets the room code), its query raises ``NoMatches`` and the app
+    stops. This one does the same work and skips that moment; it replaces ``Header._on_mount``
+    (``prevent_default``), keeping ``Widget._on_mount``'s own work.
+    """
+
+    def _on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()
+        Widget._on_mount(self, event)
+
+        async def set_title() -> None:
+            with suppress(NoMatches):
+                self.query_one(HeaderTitle).update(self.format_title())
+
+        for owner in (self.app, self.screen):
+            self.watch(owner, "title", set_title)
+            self.watch(owner, "sub_title", set_title)
 
 
 def screen_lines(screen: Screen[Any]) -> list[str]:

@@ -8,9 +8,12 @@ from __future__ import annotations
 import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.widgets import Static
+from textual.css.query import NoMatches
+from textual.widgets import Header, Static
+from textual.widgets._header import HeaderTitle
 
 from minefield.tui.textual_private import (
+    SteadyHeader,
     add_exit_report,
     close_now,
     default_exception_handler,
@@ -50,3 +53,44 @@ async def test_the_default_exception_handler_ends_the_app_with_the_error() -> No
             default_exception_handler(app, RuntimeError("boom"))
             await pilot.pause()
     assert app.return_code == 1
+
+
+class Titled(App[None]):
+    def __init__(self, header: type[Header]) -> None:
+        super().__init__()
+        self.header = header
+
+    def compose(self) -> ComposeResult:
+        yield self.header()
+
+
+async def _retitle_without_title_widget(header: type[Header]) -> Titled:
+    """Set the sub-title while the header has no title widget (a header being composed or torn
+    down as screens are replaced), as the table does with a room code."""
+    app = Titled(header)
+    async with app.run_test(size=(40, 5)) as pilot:
+        await app.query_one(HeaderTitle).remove()
+        app.sub_title = "room ABC234"
+        await pilot.pause()
+        app.title = "Minefield"
+        await pilot.pause()
+    return app
+
+
+async def test_textual_header_fails_when_retitled_without_its_title() -> None:
+    """The failure SteadyHeader exists for: Textual's own Header stops the app."""
+    with pytest.raises(NoMatches):
+        await _retitle_without_title_widget(Header)
+
+
+async def test_steady_header_is_retitled_without_its_title() -> None:
+    app = await _retitle_without_title_widget(SteadyHeader)
+    assert app.return_code in (None, 0)
+
+
+async def test_steady_header_shows_the_titles() -> None:
+    app = Titled(SteadyHeader)
+    async with app.run_test(size=(60, 5)) as pilot:
+        app.title, app.sub_title = "Minefield", "room ABC234"
+        await pilot.pause()
+        assert "room ABC234" in "\n".join(screen_lines(app.screen))

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
-from textual.widgets import Footer, Header, Label, Static
+from textual.widgets import Footer, Label, Static
 
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
@@ -20,6 +20,7 @@ from minefield.tui.messages import CommandChosen, DraftChanged
 from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
+from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
 from minefield.tui.widgets.scoreboard import Scoreboard
 from minefield.tui.widgets.tiles import TileRow
@@ -60,7 +61,7 @@ class HandBuilderScreen(SeatScreen):
         self._had_more = False
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield SteadyHeader()
         yield Scoreboard(id="scoreboard")  # shown in a match (R30)
         with Horizontal(id="topbar"):
             yield Static(id="info")

@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, Select, Static
+from textual.widgets import Footer, Input, Label, Select, Static
 from textual.worker import Worker, WorkerState
 
 from minefield.defense.drills import (
@@ -36,6 +36,7 @@ from minefield.defense.estimate import percent
 from minefield.defense.progress import DrillRecord, ProgressError
 from minefield.rules.seed import derive_seed, parse_seed
 from minefield.rules.tiles import kind_str, tiles_to_str
+from minefield.tui.textual_private import SteadyHeader
 
 #: The kind choice that lets the spaced repetition pick (patterns missed come back sooner).
 DUE = "due"
@@ -122,7 +123,7 @@ class DrillsScreen(Screen[None]):
         self.result: DrillAnswer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield SteadyHeader()
         with Horizontal(id="drill-choice"):
             yield Label("Kind", classes="drill-label")
             yield Select([("due (spaced repetition)", DUE), *((k, k) for k in KINDS)],

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Footer, Header, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from minefield.bots.base import LEVELS, Level
@@ -17,6 +17,7 @@ from minefield.rules.game import Seat
 from minefield.rules.settings import PRESETS, RuleSettings
 from minefield.tui.config import Preferences
 from minefield.tui.messages import GameChosen
+from minefield.tui.textual_private import SteadyHeader
 
 MENU = (
     ("practice", "Practice against a bot"),
@@ -172,7 +173,7 @@ class MenuScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield SteadyHeader()
         with Vertical(id="menu-box"):
             yield Static("MINEFIELD", id="menu-title")
             yield Static("two-player riichi mahjong from Kaiji", id="menu-subtitle")

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
-from textual.widgets import Footer, Header, Label, Static
+from textual.widgets import Footer, Label, Static
 
 from minefield.rules.game import DISCARDS_PER_SEAT, Discard, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
@@ -17,6 +17,7 @@ from minefield.tui.analysis import analyze_choice
 from minefield.tui.messages import CommandChosen, TurnPassed
 from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
+from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.trainer import with_feedback
 from minefield.tui.widgets.danger import DangerPanel, shade
 from minefield.tui.widgets.log import GameLog, log_lines
@@ -82,7 +83,7 @@ class PlayScreen(SeatScreen):
         self._furiten_seen = view.own_furiten is not None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield SteadyHeader()
         yield Scoreboard(id="scoreboard")  # shown in a match (R30)
         with Horizontal(id="topbar"):
             yield Static(id="info")

@@ -20,7 +20,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from minefield.records.format import CommandLine, RecordHeader
 from minefield.records.reader import ReadRecord
@@ -39,6 +39,7 @@ from minefield.rules.game import (
 from minefield.rules.settings import PRESETS, RuleSettings
 from minefield.rules.tiles import Tile
 from minefield.tui.screens.result import value_lines
+from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.panels import DeadWall, DiscardRow
 from minefield.tui.widgets.replay import SeatTiles
 from minefield.tui.widgets.tiles import TileRow
@@ -154,7 +155,7 @@ class ReplayScreen(Screen[None]):
         self.sub_title = f"{who(Seat.EAST, self.names)} vs {who(Seat.WEST, self.names)}"
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield SteadyHeader()
         with Horizontal(id="topbar"):
             yield Static(id="replay-info")
             yield self._wall

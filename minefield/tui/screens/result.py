@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, Static
+from textual.widgets import Footer, Label, Static
 
 from minefield.rules.game import TOTAL_DISCARDS, GameEnded, Seat
 from minefield.rules.hand import HAND_SIZE
@@ -23,6 +23,7 @@ from minefield.session.protocol import MatchView
 from minefield.tui.messages import MenuRequested, NewGameRequested, NextGameRequested
 from minefield.tui.render import YOU, furiten_reason, objective, possessive, seat_name, verb
 from minefield.tui.screens.standings import StandingsScreen
+from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.log import log_lines
 from minefield.tui.widgets.panels import DeadWall, yaku_name
 from minefield.tui.widgets.scoreboard import Scoreboard, payment_lines, scoreboard_text
@@ -139,7 +140,7 @@ class ResultScreen(Screen[None]):
             self._scores.record(end, names)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield SteadyHeader()
         if self.match is not None:
             yield Scoreboard(scoreboard_text(self.match, self.washizu), id="scoreboard",
                              classes="-match")

@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, Static
+from textual.widgets import Footer, Label, Static
 from textual.worker import get_current_worker
 
 from minefield.defense.estimate import feedback, percent
@@ -26,6 +26,7 @@ from minefield.defense.review import AssessedStep, GameReview, ReviewStep, asses
 from minefield.rules.game import Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
+from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import shade
 from minefield.tui.widgets.tiles import TileRow
 
@@ -96,7 +97,7 @@ class ReviewScreen(Screen[None]):
         self._quits = quits
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield SteadyHeader()
         yield Static(id="review-info")
         with Horizontal(classes="tile-bar"):
             yield Label("Their hand", classes="row-title", id="review-their-label")

@@ -10,10 +10,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.markup import escape
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from minefield.session.protocol import MatchView
 from minefield.tui.messages import MenuRequested, NewGameRequested
+from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.scoreboard import blood, points_text
 
 PLACES = {1: "1st", 2: "2nd"}
@@ -59,7 +60,7 @@ class StandingsScreen(Screen[None]):
         self.washizu = washizu
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield SteadyHeader()
         match = self.match
         games = match.last.game if match.last is not None else match.game
         with Vertical(id="standings-box"):

@@ -14,9 +14,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from minefield.defense.progress import DefenseStats, DrillStats, ProgressSummary
+from minefield.tui.textual_private import SteadyHeader
 
 BAR_WIDTH = 20
 _EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -115,7 +116,7 @@ class StatsScreen(Screen[None]):
         self.problem = problem
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield SteadyHeader()
         with VerticalScroll(id="stats-body"):
             if self.problem:
                 yield Static(Text(self.problem), id="stats-problem")
