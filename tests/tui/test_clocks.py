@@ -33,5 +33,10 @@ async def test_r25_the_hand_clock_runs_out_and_the_chosen_tiles_are_kept() -> No
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         assert (screen.view.own_hand or "").endswith("77z")  # R25: the draft is kept
-        notes = [str(n.message) for n in app._notifications]
+        notes: list[str] = []
+        for _ in range(250):  # the notice may follow the new screen by a message or two
+            notes = [str(n.message) for n in app._notifications]
+            if any("automatic move" in n for n in notes):
+                break
+            await pilot.pause(0.02)
         assert any("automatic move" in n for n in notes), notes
