@@ -124,10 +124,12 @@ async def next_of(session: RemoteSession, kind: type, limit: int = 200) -> Any:
     raise AssertionError(f"no {kind.__name__} in {limit} updates")
 
 
-async def autoplay(session: RemoteSession, stop_at_seq: int | None = None
-                   ) -> list[ServerMessageType]:
+async def autoplay(session: RemoteSession, stop_at_seq: int | None = None,
+                   game: int | None = None) -> list[ServerMessageType]:
     """Play R25's automatic moves for the session's seat until the game ends (or the table
-    reaches ``stop_at_seq``); every update seen."""
+    reaches ``stop_at_seq``); every update seen. ``game``: only the match's game of that
+    number is played (earlier games' tables, such as the ended game's while the next one is
+    asked for, are passed over)."""
     seen: list[ServerMessageType] = []
     sent: set[tuple[Seat, int]] = set()
     async with asyncio.timeout(LIMIT):
@@ -139,6 +141,8 @@ async def autoplay(session: RemoteSession, stop_at_seq: int | None = None
                 continue
             table = message.table
             view = table.view
+            if game is not None and (table.match is None or table.match.game != game):
+                continue
             if view.phase == "ended" or (stop_at_seq is not None and table.seq >= stop_at_seq):
                 return seen
             waiting = any(not info.present and info.name == "(waiting)"

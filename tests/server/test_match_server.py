@@ -32,7 +32,7 @@ from minefield.session.protocol import (
     TableView,
 )
 from minefield.session.remote import RemoteSession, host, join, resume
-from tests.server.conftest import LIMIT, ME, Raw, next_of, start_daemon
+from tests.server.conftest import LIMIT, ME, Raw, autoplay, next_of, start_daemon
 from tests.server.test_crash import DaemonProcess
 
 #: Under R25's automatic moves this match's game 1 is a draw with the dealer alone tenpai: a
@@ -103,29 +103,8 @@ async def next_game_snapshot(session: RemoteSession, game: int) -> Snapshot:
 
 async def play(session: RemoteSession, game: int, stop_at_seq: int | None = None
                ) -> list[Any]:
-    """:func:`autoplay` of the match's game number ``game`` (earlier games' messages, such
-    as the ended game's table while the next one is asked for, are passed over)."""
-    seen: list[Any] = []
-    sent: set[tuple[Seat, int]] = set()
-    async with asyncio.timeout(LIMIT):
-        async for message in session.updates():
-            seen.append(message)
-            if not isinstance(message, Snapshot | Applied):
-                continue
-            table = message.table
-            view = table.view
-            if table.match is None or table.match.game != game:
-                continue
-            if view.phase == "ended" or (stop_at_seq is not None and table.seq >= stop_at_seq):
-                return seen
-            waiting = any(not info.present and info.name == "(waiting)"
-                          for info in table.players.values())
-            mine = (view.phase == "choosing" and view.own_hand is None) or view.my_turn
-            key = (view.seat, -1 if view.phase == "choosing" else table.seq)
-            if mine and not waiting and key not in sent:
-                sent.add(key)
-                await session.send(view.seat, auto_command(view))
-    return seen
+    """:func:`autoplay` of the match's game number ``game``."""
+    return list(await autoplay(session, stop_at_seq, game=game))
 
 
 async def start_pair(socket: Path) -> tuple[RemoteSession, RemoteSession]:
