@@ -13,7 +13,18 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from minefield.cli import analyze, bots, danger, game, network, records, review, ssh_entry, stats
+from minefield.cli import (
+    analyze,
+    bots,
+    danger,
+    game,
+    network,
+    records,
+    review,
+    ssh_entry,
+    ssh_server,
+    stats,
+)
 from minefield.cli.common import UsageError
 
 DESCRIPTION = ("Minefield mahjong in the terminal: the two-player riichi variant from Kaiji. "
@@ -39,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     records.add_parsers(sub)
     network.add_parsers(sub)
     ssh_entry.add_parser(sub)
+    ssh_server.add_parser(sub)
     stats.add_parser(sub)
     review.add_parser(sub)
     return parser
@@ -57,6 +69,8 @@ def _run(args: argparse.Namespace) -> int:
         return network.run(args)
     if args.command in ssh_entry.COMMANDS:
         return ssh_entry.run(args)
+    if args.command in ssh_server.COMMANDS:
+        return ssh_server.run(args)
     if args.command in stats.COMMANDS:
         return stats.run(args)
     if args.command in review.COMMANDS:
