@@ -45,6 +45,8 @@ ALLOW_NAME = "allowed_keys"
 RATING_PERIOD = 2.0
 #: Tries at the name prompt before the session closes.
 NAME_TRIES = 5
+#: Connections refused with words at once; past this, a flood: they are cut without any.
+MAX_REFUSING = 1000
 #: The longest a Unix socket path may be (sun_path is 108 bytes with its NUL).
 MAX_SOCKET_PATH = 100
 
@@ -152,6 +154,8 @@ class FrontDoor:
         self.shared_account = user_name(os.getuid())
         self.sessions: set[_Session] = set()
         self.fingerprint = ""
+        #: Connections being refused (they get a key exchange so that they can be told why).
+        self.refusing = 0
         self._allowed: set[str] = set()
         self._allow_mtime: float | None = None
         self._server: asyncssh.SSHAcceptor | None = None
@@ -329,13 +333,15 @@ class FrontDoor:
 
     def who(self, as_json: bool) -> str:
         """``who``: the players online and what they do; the open tables."""
+        tables = self._tables()
+        playing = {name for table in tables if "game" in table for name in table["players"]}
         online: dict[str, str] = {}
         for session in self.sessions:
             if session.account is not None and session.status:
                 name = session.account.name
+                status = "playing" if name in playing else session.status
                 if online.get(name) not in ("playing", "hosting"):
-                    online[name] = session.status
-        tables = self._tables()
+                    online[name] = status
         if as_json:
             return json.dumps({"online": [{"name": n, "status": s}
                                           for n, s in sorted(online.items())],
@@ -420,6 +426,7 @@ class _Connection(asyncssh.SSHServer):
         self.address = "?"
         self.fingerprint: str | None = None
         self.pending = False
+        self.refusal: str | None = None
         self.refused_keys: set[str] = set()
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -427,18 +434,31 @@ class _Connection(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
         refusal = self.door.gate.connect(self.address, time.monotonic())
-        if refusal is not None:
-            log.warning("refused %s: %s", self.address, refusal)
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, f"minefield: {refusal}")
+        if refusal is None:
+            self.pending = True
             return
-        self.pending = True
+        log.warning("refused %s: %s", self.address, refusal)
+        if self.door.refusing >= MAX_REFUSING:  # a flood: no words, no key exchange
+            conn.abort()
+            return
+        # The OpenSSH client shows nothing the server says before the key exchange, so the
+        # refusal waits for it and is said as a banner and as the reason of the disconnect.
+        self.refusal = refusal
+        self.door.refusing += 1
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.refusal is not None:
+            self.refusal = None
+            self.door.refusing -= 1
         if self.pending:
             self.pending = False
             self.door.gate.logged_in_or_gone(self.address)
 
     def begin_auth(self, username: str) -> bool:
+        if self.refusal is not None and self.conn is not None:
+            self.conn.send_auth_banner(f"minefield: {self.refusal}\r\n")
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                                 f"minefield: {self.refusal}")
         return True
 
     def public_key_auth_supported(self) -> bool:
