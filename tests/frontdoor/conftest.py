@@ -36,6 +36,7 @@ class FrontDoorProcess:
         self.log = folder / "door.log"
         self.options = options
         self.port = 0
+        self._log_start = 0
         self.process: subprocess.Popen[bytes] | None = None
         self.start()
 
@@ -43,6 +44,7 @@ class FrontDoorProcess:
         """Start (again, after :meth:`kill`) on a free port (another if that one is taken)."""
         for _attempt in range(5):
             self.port = self.port or free_port()
+            self._log_start = self.log.stat().st_size if self.log.exists() else 0
             with self.log.open("ab") as log:
                 self.process = subprocess.Popen(
                     [minefield_command(), "ssh-server", "--listen", f"127.0.0.1:{self.port}",
@@ -58,11 +60,14 @@ class FrontDoorProcess:
 
     def _up(self, listening: str) -> str | None:
         assert self.process is not None
+        with self.log.open("rb") as log:  # this start's lines only
+            log.seek(self._log_start)
+            text = log.read().decode(errors="replace")
         if self.process.poll() is not None:
-            if "address already in use" in self.report():
+            if "address already in use" in text:
                 return "taken"  # start() tries another port
             pytest.fail(f"ssh-server exited\n{self.report()}", pytrace=False)
-        return "up" if listening in self.log.read_text(errors="replace") else None
+        return "up" if listening in text else None
 
     def report(self) -> str:
         """The server's log."""
