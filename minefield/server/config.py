@@ -82,8 +82,14 @@ class ServerConfig:
     code_retry_seconds: float = 20.0
     #: Open games (or waiting rooms) one person may hold.
     max_games_per_player: int = 4
-    #: Connections one person may hold at once.
+    #: Connections one person may hold at once (for an account that is one person, that is
+    #: every account but the shared one, its connections before the hello count too).
     max_connections_per_player: int = 8
+    #: Connections of one Unix account that have not said hello yet (the shared account's
+    #: players are known only from their hello).
+    max_unnamed_per_account: int = 64
+    #: Connections in all (each is a file descriptor: the service allows 16384).
+    max_connections: int = 10_000
     #: Accept a seed in the hello (tests and benchmarks only: a seed reveals both deals).
     test_seeds: bool = False
     #: Bytes queued for a client that does not read before it is dropped.

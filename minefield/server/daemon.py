@@ -41,8 +41,14 @@ from minefield.rules.settings import RuleSettings, SettingsError
 from minefield.server.bots import BotPool
 from minefield.server.codes import new_code
 from minefield.server.config import ServerConfig
-from minefield.server.identity import Identity, IdentityError, identify, peer_credentials
-from minefield.server.limits import TokenBucket
+from minefield.server.identity import (
+    Identity,
+    IdentityError,
+    identify,
+    peer_credentials,
+    user_name,
+)
+from minefield.server.limits import ConnectionCaps, TokenBucket
 from minefield.server.room import FINISHED_FOLDER, MatchOver, Room
 from minefield.server.wire import (
     AskNextGame,
@@ -70,6 +76,8 @@ from minefield.session.protocol import (
 log = logging.getLogger("minefield.server")
 
 _T = TypeVar("_T")
+#: A placed hello, as the log says it.
+_DONE = {"host": "opened", "join": "joined", "resume": "resumed"}
 #: Retired codes are remembered this long (to say "expired" or "used" rather than "unknown").
 RETIRED_CODE_SECONDS = 3600.0
 #: Connections waiting to be accepted (many players arrive at once after a restart).
@@ -149,14 +157,23 @@ class Connection:
         self.bucket = TokenBucket(config.burst, config.rate, now)
         self.abuse = TokenBucket(config.abuse, 1.0, now)
         self.identity: Identity | None = None
+        #: The peer's Unix account, once known (the caps count connections by it).
+        self.account: str | None = None
+        #: Why the connection ended (the first cause), for the log.
+        self.why: str | None = None
         self.room: Room | None = None
         self.seat: Seat | None = None
         self.left = False
         self.outbox = _Outbox(writer.transport)
 
     def __repr__(self) -> str:
-        who = self.identity.key if self.identity else "?"
+        who = self.identity.key if self.identity else self.account or "?"
         return f"Connection({who}, seat={self.seat})"
+
+    def ended_because(self, why: str) -> None:
+        """Note why the connection ends (only the first cause is kept)."""
+        if self.why is None:
+            self.why = why
 
     def send(self, message: BaseModel) -> None:
         """Queue one message; a client whose unread output passes the limit is cut off.
@@ -176,7 +193,7 @@ class Connection:
         outbox.chunks.append(data)
         outbox.size += len(data)
         if outbox.size + transport.get_write_buffer_size() > self.config.max_write_buffer:
-            log.warning("%r does not read its messages: disconnected", self)
+            log.warning("%s does not read its messages: disconnected", repr(self))
             outbox.chunks.clear()
             transport.abort()
 
@@ -189,6 +206,7 @@ class Connection:
 
     def fail(self, code: ErrorCode, message: str) -> None:
         """Send a fatal error and close."""
+        self.ended_because(f"error {code}")
         self.send(WireError(code=code, message=error_text(message), fatal=True))
         self.close()
 
@@ -206,11 +224,14 @@ class Daemon:
         self.by_player: dict[str, set[Room]] = {}
         self.code_failures: dict[str, TokenBucket] = {}
         self.connections: set[Connection] = set()
+        self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
+                                   config.max_connections_per_player, config.shared_account)
         self._io = ThreadPoolExecutor(config.io_threads, thread_name_prefix="record")
         self._server: asyncio.AbstractServer | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
         self._handlers: set[asyncio.Task[Any]] = set()
+        self._accounts: dict[int, str] = {}
 
     # -- Services (for rooms) ----------------------------------------------------------------------
 
@@ -381,16 +402,19 @@ class Daemon:
         try:
             await self._serve(conn)
         except Exception as error:  # never let one connection take the daemon down
-            log.error("%r failed (%s)", conn, type(error).__name__)
+            log.error("%s failed (%s)", repr(conn), type(error).__name__)
         finally:
             self.connections.discard(conn)
+            if conn.account is not None:
+                self.caps.remove(conn.account, conn.identity.key if conn.identity else None)
+            log.info("%s: disconnected (%s)", repr(conn), conn.why or "closed by the server")
             if conn.room is not None and conn.seat is not None:
                 if conn.identity is not None:  # the seat may have changed (R31)
                     conn.seat = conn.room.seat_of(conn.identity) or conn.seat
                 try:
                     await conn.room.detach(conn.seat, conn, conn.left)
                 except Exception as error:
-                    log.error("%r: detaching failed (%s)", conn, type(error).__name__)
+                    log.error("%s: detaching failed (%s)", repr(conn), type(error).__name__)
             conn.close()
 
     async def _read_line(self, conn: Connection) -> bytes | None:
@@ -400,9 +424,11 @@ class Daemon:
         except ValueError:  # the StreamReader's limit: no newline within 64 KiB
             conn.fail("too_long", f"a line is longer than {MAX_LINE_BYTES} bytes: closing")
             return None
-        except (ConnectionError, OSError):
+        except (ConnectionError, OSError) as error:
+            conn.ended_because(f"the link broke: {type(error).__name__}")
             return None
         if not line.endswith(b"\n"):
+            conn.ended_because("the client closed the connection")
             return None  # EOF, perhaps in the middle of a line
         if len(line) > MAX_LINE_BYTES + 1:
             conn.fail("too_long", f"a line is longer than {MAX_LINE_BYTES} bytes: closing")
@@ -416,6 +442,15 @@ class Daemon:
         except (IdentityError, OSError) as error:
             conn.fail("not_allowed", f"cannot tell who connected: {error}")
             return
+        account = self._account(peer.uid)
+        refused = self.caps.refuse_new(account)
+        if refused is not None:
+            log.warning("a connection from the account %s refused: %s", account, refused)
+            conn.fail("not_allowed", refused)
+            return
+        self.caps.add(account)
+        conn.account = account
+        log.info("%s: connected", repr(conn))
         line = await self._read_line(conn)
         if line is None:
             return
@@ -428,20 +463,22 @@ class Daemon:
         except IdentityError as error:
             conn.fail("not_allowed", str(error))
             return
-        if sum(1 for c in self.connections
-               if c.identity is not None and c.identity.key == identity.key
-               ) >= self.config.max_connections_per_player:
-            conn.fail("not_allowed", "too many connections for one player")
+        refused = self.caps.refuse_named(account, identity.key)
+        if refused is not None:
+            log.warning("%s: hello refused: %s", repr(conn), refused)
+            conn.fail("not_allowed", refused)
             return
+        self.caps.name(account, identity.key)
         conn.identity = identity
+        log.info("%s: hello (%s)", repr(conn), hello.action)
         try:
             room, seat, resumed = self._place(identity, hello)
         except Refusal as refusal:
-            log.debug("%s: %s refused (%s)", identity.key, hello.action, refusal.code)
+            log.info("%s: %s refused (%s)", repr(conn), hello.action, refusal.code)
             conn.fail(refusal.code, str(refusal))
             return
         conn.room, conn.seat = room, seat
-        log.debug("%s: %s game %s as %s", identity.key, hello.action, room.id, seat)
+        log.info("%s: %s game %s as %s", repr(conn), _DONE[hello.action], room.id, seat)
         await room.attach(seat, conn, resumed)
         while (line := await self._read_line(conn)) is not None:
             # The seat of a player changes with a rematch or a match's next game (R31).
@@ -458,7 +495,7 @@ class Daemon:
         received = self.now()
         if not conn.bucket.take(received):
             if not conn.abuse.take(received):
-                log.warning("%r: too many messages: disconnected", conn)
+                log.info("%s: too many messages: disconnected", repr(conn))
                 conn.fail("rate_limited", "too many messages: disconnected")
                 return
             text = (f"too many messages: at most {self.config.rate:g} a second "
@@ -475,8 +512,14 @@ class Daemon:
         try:
             message = parse_in_game(line)
         except WireProblem as problem:
-            log.debug("%r: a bad message (%s)", conn, problem.code)
-            conn.send(WireError(code=problem.code, message=str(problem)))
+            log.debug("%s: a bad message (%s)", repr(conn), problem.code)
+            if problem.fatal:
+                conn.fail(problem.code, str(problem))
+            elif problem.command_id is not None:  # every command is applied or rejected
+                await room.refuse(seat, problem.command_id, f"malformed command: {problem}",
+                                  received, discard=_names_discard(line))
+            else:
+                conn.send(WireError(code=problem.code, message=str(problem)))
             return
         if isinstance(message, SendCommand):
             await room.command(seat, message.command_id, message.command, received)
@@ -490,9 +533,17 @@ class Daemon:
             await room.next_game(seat)
         elif isinstance(message, Leave):
             conn.left = True
+            conn.ended_because("left the table")
             conn.send(Closed(seat=seat, reason="You left the table; the game goes on under "
                              "the clocks (resume to come back)."))
             conn.close()
+
+    def _account(self, uid: int) -> str:
+        """The name of the Unix account ``uid`` (looked up once)."""
+        name = self._accounts.get(uid)
+        if name is None:
+            name = self._accounts[uid] = user_name(uid)
+        return name
 
     # -- rooms -------------------------------------------------------------------------------------
 
@@ -612,9 +663,19 @@ class Daemon:
                 elif conn.identity is None and now - conn.opened > self.config.hello_seconds:
                     conn.fail("handshake", "no hello in time: closing")
                 elif now - conn.last_seen > self.config.idle_seconds:
-                    log.debug("%r: idle: disconnected", conn)
+                    log.info("%s: idle for %g s: closing", repr(conn), self.config.idle_seconds)
                     conn.fail("idle", f"nothing received for {self.config.idle_seconds:g} s "
                               "(clients ping every 10 s): closing")
+
+
+def _names_discard(line: bytes) -> bool:
+    """True when a malformed command line asks for a discard (it is paced as discards are)."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return False
+    command = value.get("command") if isinstance(value, dict) else None
+    return isinstance(command, dict) and command.get("type") == "discard"
 
 
 def _match_of(path: Path) -> str | None:
