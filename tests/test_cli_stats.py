@@ -14,12 +14,12 @@ import pytest
 
 from minefield.cli import main
 from minefield.defense.progress import (
-    PROGRESS_FILE,
     DiscardRecord,
     DrillRecord,
     GameRecord,
     open_progress,
 )
+from minefield.paths import PROGRESS_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
 WHEN = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)

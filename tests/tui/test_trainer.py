@@ -14,7 +14,8 @@ from minefield.cli.review import load_review
 from minefield.defense.drills import answer
 from minefield.defense.estimate import estimate, feedback, percent
 from minefield.defense.position import Position
-from minefield.defense.progress import DiscardRecord, GameRecord, open_progress, progress_path
+from minefield.defense.progress import DiscardRecord, GameRecord, open_progress
+from minefield.paths import progress_path
 from minefield.records.format import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Game, Seat
