@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from minefield.cli import main
-from minefield.defense.progress import (
+from minefield.paths import PROGRESS_FILE
+from minefield.trainer.progress import (
     DiscardRecord,
     DrillRecord,
     GameRecord,
     open_progress,
 )
-from minefield.paths import PROGRESS_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
 WHEN = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
