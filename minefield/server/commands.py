@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 
 from minefield.bots.base import LEVELS
+from minefield.paths import server_data_dir
 from minefield.rules.settings import PRESETS
 from minefield.server.config import (
     SHARED_ACCOUNT_ENV,
     SOCKET_ENV,
     ServerConfig,
-    default_data_dir,
     default_socket_path,
 )
 from minefield.session.remote import RemoteSession, host, join, resume
@@ -133,7 +133,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     """The daemon's configuration from ``serve``'s arguments."""
     return ServerConfig(
         socket=args.socket or default_socket_path(),
-        data=args.data or default_data_dir(),
+        data=args.data or server_data_dir(),
         group=args.group,
         shared_account=args.shared_account or os.environ.get(SHARED_ACCOUNT_ENV) or None,
         hand_seconds=args.hand_seconds,

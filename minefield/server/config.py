@@ -3,7 +3,7 @@
 The socket: ``--socket PATH``, else ``$MINEFIELD_SOCKET``, else
 ``$XDG_RUNTIME_DIR/minefield/minefield.sock``, else ``/tmp/minefield-$UID/minefield.sock``.
 Clients find it the same way. The data (game records): ``--data DIR``, else ``server/`` in
-the user data folder (``$MINEFIELD_DATA_DIR/server`` when that is set).
+the user data folder (:func:`minefield.paths.server_data_dir`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from minefield.records.paths import data_dir
+from minefield.paths import server_data_dir
 
 SOCKET_ENV = "MINEFIELD_SOCKET"
 SHARED_ACCOUNT_ENV = "MINEFIELD_SHARED_ACCOUNT"
@@ -35,17 +35,12 @@ def socket_path(explicit: str | Path | None = None) -> Path:
     return Path(explicit) if explicit else default_socket_path()
 
 
-def default_data_dir() -> Path:
-    """Where the daemon keeps its records when ``--data`` is not given."""
-    return data_dir() / "server"
-
-
 @dataclass(slots=True)
 class ServerConfig:
     """Everything the daemon can be told. Times are seconds."""
 
     socket: Path = field(default_factory=default_socket_path)
-    data: Path = field(default_factory=default_data_dir)
+    data: Path = field(default_factory=server_data_dir)
     #: Shared host: the socket is 0660 and its folder 0750, both of this group.
     group: str | None = None
     #: The SSH account whose connections may name their player (``--player``).
@@ -101,5 +96,5 @@ class ServerConfig:
         return self.data / "games"
 
 
-__all__ = ["SHARED_ACCOUNT_ENV", "SOCKET_ENV", "ServerConfig", "default_data_dir",
-           "default_socket_path", "socket_path"]
+__all__ = ["SHARED_ACCOUNT_ENV", "SOCKET_ENV", "ServerConfig", "default_socket_path",
+           "socket_path"]
