@@ -49,7 +49,7 @@ from minefield.server.identity import (
     user_name,
 )
 from minefield.server.limits import ConnectionCaps, TokenBucket
-from minefield.server.room import FINISHED_FOLDER, MatchOver, Room
+from minefield.server.room import BOT_LEFT, FINISHED_FOLDER, MatchOver, Room
 from minefield.server.wire import (
     AskNextGame,
     AskRematch,
@@ -534,8 +534,8 @@ class Daemon:
         elif isinstance(message, Leave):
             conn.left = True
             conn.ended_because("left the table")
-            conn.send(Closed(seat=seat, reason="You left the table; the game goes on under "
-                             "the clocks (resume to come back)."))
+            conn.send(Closed(seat=seat, reason=BOT_LEFT if room.against_bot else (
+                "You left the table; the game goes on under the clocks (resume to come back).")))
             conn.close()
 
     def _account(self, uid: int) -> str:

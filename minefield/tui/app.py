@@ -226,10 +226,10 @@ class MinefieldApp(App[int]):
         await self.push_screen(screen)
         self._check_size()
 
-    async def _leave_game(self) -> None:
+    async def _leave_game(self, on_purpose: bool = False) -> None:
         table, self.table = self.table, None
         if table is not None:
-            await table.close()
+            await table.close(on_purpose)
         self.sub_title = ""
         while len(self.screen_stack) > self._base_depth:
             await self.pop_screen()
@@ -394,7 +394,7 @@ class MinefieldApp(App[int]):
 
         async def answered(leave: bool | None) -> None:
             if leave:
-                await self._leave_game()
+                await self._leave_game(on_purpose=True)
 
         match = self.table.match
         question = "Leave this match?" if match is not None else "Leave this game?"
@@ -408,9 +408,11 @@ class MinefieldApp(App[int]):
             self.exit()
             return
 
-        def answered(leave: bool | None) -> None:
+        async def answered(leave: bool | None) -> None:
             self._quit_question = None
             if leave:
+                if self.table is not None and self.table.against_bot:
+                    await self._leave_game(on_purpose=True)  # the server closes it
                 self.exit()
 
         self._quit_question = ConfirmScreen(
@@ -419,6 +421,8 @@ class MinefieldApp(App[int]):
 
     def _leaving_question(self, question: str) -> str:
         session = self.session
+        if self.table is not None and self.table.against_bot:
+            return f"{question} A game against a bot is closed when you leave it."
         if session is not None and session.traits.resumable:
             return (f"{question} The game goes on without you (the clocks play for you); come "
                     "back to it with `minefield resume`.")
