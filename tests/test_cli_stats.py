@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from minefield.cli import main
-from minefield.defense.progress import (
+from minefield.trainer.progress import (
     PROGRESS_FILE,
     DiscardRecord,
     DrillRecord,

@@ -14,7 +14,8 @@ import pytest
 
 from minefield.bots.levels import make_bot
 from minefield.bots.simulate import play_game
-from minefield.defense.progress import (
+from minefield.rules.game import Game, Seat
+from minefield.trainer.progress import (
     FILE_MODE,
     PROGRESS_FILE,
     SCHEMA_VERSION,
@@ -29,7 +30,6 @@ from minefield.defense.progress import (
     review_game,
     week_of,
 )
-from minefield.rules.game import Game, Seat
 
 MONDAY = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)  # ISO week 2026-W48
 
@@ -252,7 +252,7 @@ def test_reading_a_missing_file_creates_nothing(path: Path) -> None:
 WRITER = """
 import sys
 from pathlib import Path
-from minefield.defense.progress import DiscardRecord, GameRecord, ProgressStore
+from minefield.trainer.progress import DiscardRecord, GameRecord, ProgressStore
 store = ProgressStore(Path(sys.argv[1]))
 while True:
     game_id = store.record_game(
