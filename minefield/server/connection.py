@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import grp
+import json
 import logging
 import os
 import socket
@@ -103,14 +104,23 @@ class Connection:
         self.bucket = TokenBucket(config.burst, config.rate, now)
         self.abuse = TokenBucket(config.abuse, 1.0, now)
         self.identity: Identity | None = None
+        #: The peer's Unix account, once known (the caps count connections by it).
+        self.account: str | None = None
+        #: Why the connection ended (the first cause), for the log.
+        self.why: str | None = None
         self.room: Room | None = None
         self.seat: Seat | None = None
         self.left = False
         self.outbox = _Outbox(writer.transport)
 
     def __repr__(self) -> str:
-        who = self.identity.key if self.identity else "?"
+        who = self.identity.key if self.identity else self.account or "?"
         return f"Connection({who}, seat={self.seat})"
+
+    def ended_because(self, why: str) -> None:
+        """Note why the connection ends (only the first cause is kept)."""
+        if self.why is None:
+            self.why = why
 
     def send(self, message: BaseModel) -> None:
         """Queue one message; a client whose unread output passes the limit is cut off.
@@ -130,7 +140,7 @@ class Connection:
         outbox.chunks.append(data)
         outbox.size += len(data)
         if outbox.size + transport.get_write_buffer_size() > self.config.max_write_buffer:
-            log.warning("%r does not read its messages: disconnected", self)
+            log.warning("%s does not read its messages: disconnected", repr(self))
             outbox.chunks.clear()
             transport.abort()
 
@@ -143,6 +153,7 @@ class Connection:
 
     def fail(self, code: ErrorCode, message: str) -> None:
         """Send a fatal error and close."""
+        self.ended_because(f"error {code}")
         self.send(WireError(code=code, message=error_text(message), fatal=True))
         self.close()
 
@@ -154,9 +165,11 @@ async def read_line(conn: Connection, clock: Callable[[], float]) -> bytes | Non
     except ValueError:  # the StreamReader's limit: no newline within 64 KiB
         conn.fail("too_long", f"a line is longer than {MAX_LINE_BYTES} bytes: closing")
         return None
-    except (ConnectionError, OSError):
+    except (ConnectionError, OSError) as error:
+        conn.ended_because(f"the link broke: {type(error).__name__}")
         return None
     if not line.endswith(b"\n"):
+        conn.ended_because("the client closed the connection")
         return None  # EOF, perhaps in the middle of a line
     if len(line) > MAX_LINE_BYTES + 1:
         conn.fail("too_long", f"a line is longer than {MAX_LINE_BYTES} bytes: closing")
@@ -171,7 +184,7 @@ async def dispatch(conn: Connection, room: Room, seat: Seat, line: bytes, receiv
     config = conn.config
     if not conn.bucket.take(received):
         if not conn.abuse.take(received):
-            log.warning("%r: too many messages: disconnected", conn)
+            log.info("%s: too many messages: disconnected", repr(conn))
             conn.fail("rate_limited", "too many messages: disconnected")
             return
         text = (f"too many messages: at most {config.rate:g} a second "
@@ -188,8 +201,14 @@ async def dispatch(conn: Connection, room: Room, seat: Seat, line: bytes, receiv
     try:
         message = parse_in_game(line)
     except WireProblem as problem:
-        log.debug("%r: a bad message (%s)", conn, problem.code)
-        conn.send(WireError(code=problem.code, message=str(problem)))
+        log.debug("%s: a bad message (%s)", repr(conn), problem.code)
+        if problem.fatal:
+            conn.fail(problem.code, str(problem))
+        elif problem.command_id is not None:  # every command is applied or rejected
+            await room.refuse(seat, problem.command_id, f"malformed command: {problem}",
+                              received, discard=_names_discard(line))
+        else:
+            conn.send(WireError(code=problem.code, message=str(problem)))
         return
     if isinstance(message, SendCommand):
         await room.command(seat, message.command_id, message.command, received)
@@ -203,9 +222,20 @@ async def dispatch(conn: Connection, room: Room, seat: Seat, line: bytes, receiv
         await room.next_game(seat)
     elif isinstance(message, Leave):
         conn.left = True
+        conn.ended_because("left the table")
         conn.send(Closed(seat=seat, reason="You left the table; the game goes on under "
                          "the clocks (resume to come back)."))
         conn.close()
+
+
+def _names_discard(line: bytes) -> bool:
+    """True when a malformed command line asks for a discard (it is paced as discards are)."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return False
+    command = value.get("command") if isinstance(value, dict) else None
+    return isinstance(command, dict) and command.get("type") == "discard"
 
 
 async def sweep(connections: set[Connection], config: ServerConfig,
@@ -222,7 +252,7 @@ async def sweep(connections: set[Connection], config: ServerConfig,
             elif conn.identity is None and now - conn.opened > config.hello_seconds:
                 conn.fail("handshake", "no hello in time: closing")
             elif now - conn.last_seen > config.idle_seconds:
-                log.debug("%r: idle: disconnected", conn)
+                log.info("%s: idle for %g s: closing", repr(conn), config.idle_seconds)
                 conn.fail("idle", f"nothing received for {config.idle_seconds:g} s "
                           "(clients ping every 10 s): closing")
 

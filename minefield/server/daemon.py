@@ -38,8 +38,14 @@ from minefield.server.connection import (
     read_line,
     sweep,
 )
-from minefield.server.identity import Identity, IdentityError, identify, peer_credentials
-from minefield.server.limits import TokenBucket
+from minefield.server.identity import (
+    Identity,
+    IdentityError,
+    identify,
+    peer_credentials,
+    user_name,
+)
+from minefield.server.limits import ConnectionCaps, TokenBucket
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
 from minefield.session.codes import new_code
@@ -49,6 +55,8 @@ from minefield.session.wire import ErrorCode, Hello, WireProblem, parse_hello
 log = logging.getLogger("minefield.server")
 
 _T = TypeVar("_T")
+#: A placed hello, as the log says it.
+_DONE = {"host": "opened", "join": "joined", "resume": "resumed"}
 #: Retired codes are remembered this long (to say "expired" or "used" rather than "unknown").
 RETIRED_CODE_SECONDS = 3600.0
 
@@ -91,11 +99,14 @@ class Daemon:
         self.by_player: dict[str, set[Room]] = {}
         self.code_failures: dict[str, TokenBucket] = {}
         self.connections: set[Connection] = set()
+        self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
+                                   config.max_connections_per_player, config.shared_account)
         self._io = ThreadPoolExecutor(config.io_threads, thread_name_prefix="record")
         self._server: asyncio.AbstractServer | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
         self._handlers: set[asyncio.Task[Any]] = set()
+        self._accounts: dict[int, str] = {}
 
     # -- Services (for rooms) ----------------------------------------------------------------------
 
@@ -196,16 +207,19 @@ class Daemon:
         try:
             await self._serve(conn)
         except Exception as error:  # never let one connection take the daemon down
-            log.error("%r failed (%s)", conn, type(error).__name__)
+            log.error("%s failed (%s)", repr(conn), type(error).__name__)
         finally:
             self.connections.discard(conn)
+            if conn.account is not None:
+                self.caps.remove(conn.account, conn.identity.key if conn.identity else None)
+            log.info("%s: disconnected (%s)", repr(conn), conn.why or "closed by the server")
             if conn.room is not None and conn.seat is not None:
                 if conn.identity is not None:  # the seat may have changed (R31)
                     conn.seat = conn.room.seat_of(conn.identity) or conn.seat
                 try:
                     await conn.room.detach(conn.seat, conn, conn.left)
                 except Exception as error:
-                    log.error("%r: detaching failed (%s)", conn, type(error).__name__)
+                    log.error("%s: detaching failed (%s)", repr(conn), type(error).__name__)
             conn.close()
 
     async def _serve(self, conn: Connection) -> None:
@@ -214,6 +228,15 @@ class Daemon:
         except (IdentityError, OSError) as error:
             conn.fail("not_allowed", f"cannot tell who connected: {error}")
             return
+        account = self._account(peer.uid)
+        refused = self.caps.refuse_new(account)
+        if refused is not None:
+            log.warning("a connection from the account %s refused: %s", account, refused)
+            conn.fail("not_allowed", refused)
+            return
+        self.caps.add(account)
+        conn.account = account
+        log.info("%s: connected", repr(conn))
         line = await read_line(conn, self.now)
         if line is None:
             return
@@ -226,20 +249,22 @@ class Daemon:
         except IdentityError as error:
             conn.fail("not_allowed", str(error))
             return
-        if sum(1 for c in self.connections
-               if c.identity is not None and c.identity.key == identity.key
-               ) >= self.config.max_connections_per_player:
-            conn.fail("not_allowed", "too many connections for one player")
+        refused = self.caps.refuse_named(account, identity.key)
+        if refused is not None:
+            log.warning("%s: hello refused: %s", repr(conn), refused)
+            conn.fail("not_allowed", refused)
             return
+        self.caps.name(account, identity.key)
         conn.identity = identity
+        log.info("%s: hello (%s)", repr(conn), hello.action)
         try:
             room, seat, resumed = self._place(identity, hello)
         except Refusal as refusal:
-            log.debug("%s: %s refused (%s)", identity.key, hello.action, refusal.code)
+            log.info("%s: %s refused (%s)", repr(conn), hello.action, refusal.code)
             conn.fail(refusal.code, str(refusal))
             return
         conn.room, conn.seat = room, seat
-        log.debug("%s: %s game %s as %s", identity.key, hello.action, room.id, seat)
+        log.info("%s: %s game %s as %s", repr(conn), _DONE[hello.action], room.id, seat)
         await room.attach(seat, conn, resumed)
         while (line := await read_line(conn, self.now)) is not None:
             # The seat of a player changes with a rematch or a match's next game (R31).
@@ -250,6 +275,13 @@ class Daemon:
                 return
             if conn.room is not room:  # pragma: no cover - rooms never move a connection
                 return
+
+    def _account(self, uid: int) -> str:
+        """The name of the Unix account ``uid`` (looked up once)."""
+        name = self._accounts.get(uid)
+        if name is None:
+            name = self._accounts[uid] = user_name(uid)
+        return name
 
     # -- rooms -------------------------------------------------------------------------------------
 

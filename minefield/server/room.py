@@ -44,7 +44,6 @@ from minefield.server.durable import FINISHED_FOLDER, HeldRecorder
 from minefield.server.identity import Identity
 from minefield.server.seats import WAITING_NAME, Client, RoomMatch, Seated
 from minefield.session.protocol import (
-    Applied,
     Closed,
     MatchView,
     Notice,
@@ -312,12 +311,28 @@ class Room:
             if self.closed:
                 return
             if self.table is None:
-                client = self.seats[seat].client
-                if client is not None:
-                    client.send(Rejected(seat=seat, command_id=command_id, reason=(
-                        f"The game starts when the other player joins (room code {self.code}).")))
+                await self._refuse(seat, command_id, "The game starts when the other player "
+                                   f"joins (room code {self.code}).", received,
+                                   isinstance(command, Discard))
                 return
             await self._apply(seat, command_id, command, received)
+
+    async def refuse(self, seat: Seat, command_id: str, reason: str, received: float,
+                     discard: bool) -> None:
+        """Answer ``seat``'s command ``command_id`` with a ``rejected`` (a malformed command:
+        the game is unchanged); a discard's answer is paced as every discard's is."""
+        async with self.lock:
+            await self._refuse(seat, command_id, reason, received, discard)
+
+    async def _refuse(self, seat: Seat, command_id: str, reason: str, received: float,
+                      discard: bool) -> None:
+        messages: list[ServerMessageType] = [
+            Rejected(seat=seat, command_id=command_id, reason=reason)]
+        if discard:
+            await self._pace(messages, received)
+        client = self.seats[seat].client
+        if client is not None and not self.closed:
+            client.send(messages[0])
 
     def draft(self, seat: Seat, tiles: str) -> None:
         """Remember ``seat``'s hand-builder choice (R25's automatic hand keeps it)."""
@@ -638,11 +653,11 @@ class Room:
         return []
 
     async def _pace(self, messages: list[ServerMessageType], received: float) -> None:
-        """Hold a discard's answer until ``discard_pace`` after it arrived, hit or miss."""
-        if any(isinstance(m, Applied) for m in messages):
-            delay = received + self.config.discard_pace - self._now()
-            if delay > 0:
-                await asyncio.sleep(delay)
+        """Hold a discard's answer until ``discard_pace`` after it arrived, hit or miss,
+        applied or rejected (protocol 8)."""
+        delay = received + self.config.discard_pace - self._now()
+        if delay > 0:
+            await asyncio.sleep(delay)
 
     def wake(self) -> None:
         """Start the clocks and the bot of a restored game (once the daemon runs)."""

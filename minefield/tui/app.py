@@ -25,7 +25,7 @@ from textual.worker import WorkerFailed
 
 from minefield.bots import make_bot
 from minefield.bots.base import Bot, Level
-from minefield.records.paths import records_dir
+from minefield.paths import records_dir
 from minefield.rules.game import Discard, Seat
 from minefield.rules.seed import derive_int, parse_seed, random_seed
 from minefield.rules.settings import RuleSettings, SettingsError
