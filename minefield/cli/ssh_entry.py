@@ -47,7 +47,7 @@ from typing import Literal
 from minefield.bots.base import LEVELS
 from minefield.cli.common import Subparsers, UsageError
 from minefield.rules.settings import PRESETS
-from minefield.server.codes import normalize_code
+from minefield.session.codes import normalize_code
 
 COMMANDS = ("ssh-entry",)
 #: The variable in which sshd passes what the player typed.

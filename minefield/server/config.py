@@ -8,31 +8,18 @@ the user data folder (:func:`minefield.paths.server_data_dir`).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from minefield.paths import server_data_dir
+from minefield.session.address import (
+    SOCKET_ENV,
+    SOCKET_NAME,
+    default_socket_path,
+    socket_path,
+)
 
-SOCKET_ENV = "MINEFIELD_SOCKET"
 SHARED_ACCOUNT_ENV = "MINEFIELD_SHARED_ACCOUNT"
-SOCKET_NAME = "minefield.sock"
-
-
-def default_socket_path() -> Path:
-    """The socket when none is given: ``$MINEFIELD_SOCKET``, the runtime folder, or /tmp."""
-    explicit = os.environ.get(SOCKET_ENV)
-    if explicit:
-        return Path(explicit)
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    if runtime and Path(runtime).is_dir():
-        return Path(runtime) / "minefield" / SOCKET_NAME
-    return Path(f"/tmp/minefield-{os.getuid()}") / SOCKET_NAME
-
-
-def socket_path(explicit: str | Path | None = None) -> Path:
-    """``explicit`` if given, else :func:`default_socket_path`."""
-    return Path(explicit) if explicit else default_socket_path()
 
 
 @dataclass(slots=True)
@@ -96,5 +83,5 @@ class ServerConfig:
         return self.data / "games"
 
 
-__all__ = ["SHARED_ACCOUNT_ENV", "SOCKET_ENV", "ServerConfig", "default_socket_path",
-           "socket_path"]
+__all__ = ["SHARED_ACCOUNT_ENV", "SOCKET_ENV", "SOCKET_NAME", "ServerConfig",
+           "default_socket_path", "socket_path"]

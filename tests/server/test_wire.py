@@ -12,8 +12,8 @@ import pytest
 
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Game, Seat
-from minefield.server.wire import WireProblem, parse_hello, parse_in_game
 from minefield.session.protocol import MAX_LINE_BYTES
+from minefield.session.wire import WireProblem, parse_hello, parse_in_game
 from tests.server.conftest import Raw, start_daemon
 
 SEED = "5"

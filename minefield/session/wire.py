@@ -15,7 +15,7 @@ served), :class:`AskRematch` and :class:`RoomState` (a new game in the same room
 >>> parse_hello(b'{"type": "hello", "version": 99, "action": "resume"}')
 Traceback (most recent call last):
 ...
-minefield.server.wire.WireProblem: this server speaks protocol version 1, the client 99: \
+minefield.session.wire.WireProblem: this server speaks protocol version 1, the client 99: \
 update minefield on the side that is older
 """
 
@@ -41,7 +41,7 @@ from pydantic_core import from_json
 from minefield.bots.base import Level
 from minefield.rules.game import Seat
 from minefield.rules.settings import describe_validation_error
-from minefield.server.codes import normalize_code
+from minefield.session.codes import normalize_code
 from minefield.session.protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
