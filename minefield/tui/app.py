@@ -25,13 +25,13 @@ from textual.worker import WorkerFailed
 
 from minefield.bots import make_bot
 from minefield.bots.base import Bot, Level
-from minefield.defense.review import ReviewError, review_game
-from minefield.records.paths import records_dir
+from minefield.paths import records_dir
 from minefield.rules.game import Discard, Seat
 from minefield.rules.seed import derive_int, parse_seed, random_seed
 from minefield.rules.settings import RuleSettings, SettingsError
 from minefield.session import LocalSession, SeatFailed, Session
 from minefield.session.local import DEFAULT_THINK_SECONDS
+from minefield.trainer.review import ReviewError, review_game
 from minefield.tui.commands import ScreenActions
 from minefield.tui.config import Preferences, given_or_saved, save_preferences
 from minefield.tui.crash import RecoveryCounter, exit_with_report, log_error, log_failure
@@ -226,10 +226,10 @@ class MinefieldApp(App[int]):
         await self.push_screen(screen)
         self._check_size()
 
-    async def _leave_game(self) -> None:
+    async def _leave_game(self, on_purpose: bool = False) -> None:
         table, self.table = self.table, None
         if table is not None:
-            await table.close()
+            await table.close(on_purpose)
         self.sub_title = ""
         while len(self.screen_stack) > self._base_depth:
             await self.pop_screen()
@@ -394,7 +394,7 @@ class MinefieldApp(App[int]):
 
         async def answered(leave: bool | None) -> None:
             if leave:
-                await self._leave_game()
+                await self._leave_game(on_purpose=True)
 
         match = self.table.match
         question = "Leave this match?" if match is not None else "Leave this game?"
@@ -408,9 +408,11 @@ class MinefieldApp(App[int]):
             self.exit()
             return
 
-        def answered(leave: bool | None) -> None:
+        async def answered(leave: bool | None) -> None:
             self._quit_question = None
             if leave:
+                if self.table is not None and self.table.against_bot:
+                    await self._leave_game(on_purpose=True)  # the server closes it
                 self.exit()
 
         self._quit_question = ConfirmScreen(
@@ -419,6 +421,8 @@ class MinefieldApp(App[int]):
 
     def _leaving_question(self, question: str) -> str:
         session = self.session
+        if self.table is not None and self.table.against_bot:
+            return f"{question} A game against a bot is closed when you leave it."
         if session is not None and session.traits.resumable:
             return (f"{question} The game goes on without you (the clocks play for you); come "
                     "back to it with `minefield resume`.")

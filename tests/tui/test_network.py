@@ -7,16 +7,18 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from minefield.rules.game import Seat
-from minefield.session.remote import host, join
+from minefield.session.remote import RemoteError, host, join, resume
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen, LinkScreen
 from minefield.tui.screens.play import PlayScreen
 from tests.server.conftest import (
+    ME,
     autoplay,
     make_config,
     short_dir,  # noqa: F401  (a fixture)
@@ -80,3 +82,27 @@ async def test_the_opponent_moves_by_itself_and_the_game_survives_a_server_resta
     bob_plays.cancel()
     await bob.close()
     await daemon.stop()
+
+
+async def test_quitting_a_game_against_a_bot_closes_it_on_the_server(
+        short_dir: Path) -> None:  # noqa: F811
+    daemon = await start_daemon(short_dir)
+    try:
+        socket = make_config(short_dir).socket
+        session = await host(socket=socket, player="alice", bot="easy")
+        app = MinefieldApp(session=session, catch_errors=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, HandBuilderScreen), "the builder")
+            await until(pilot, lambda: daemon.by_player.get(f"alice@{ME}") is not None,
+                        "the room")
+            await pilot.press("ctrl+q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            question = app.screen
+            assert isinstance(question, ConfirmScreen)
+            assert "A game against a bot is closed when you leave it." in question.question
+            await pilot.press("y")
+            await until(pilot, lambda: f"alice@{ME}" not in daemon.by_player, "the room closed")
+        with pytest.raises(RemoteError, match="no unfinished game"):
+            await resume(socket=socket, player="alice")
+    finally:
+        await daemon.stop()
