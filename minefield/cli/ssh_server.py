@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from minefield.cli.common import Subparsers, UsageError
-from minefield.records.paths import data_dir
+from minefield.paths import data_dir
 
 COMMANDS = ("ssh-server",)
 

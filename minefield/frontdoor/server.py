@@ -33,7 +33,8 @@ from minefield.frontdoor.commands import ALLOWED, APP_ACTIONS, FrontCommand, par
 from minefield.frontdoor.limits import Gate, Limits
 from minefield.frontdoor.ratings import Rater
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError, set_size
-from minefield.server.config import ServerConfig
+from minefield.paths import CONFIG_ENV, DATA_ENV
+from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
 
 log = logging.getLogger("minefield.frontdoor")
@@ -289,9 +290,9 @@ class FrontDoor:
             "HOME": str(folder),
             "LANG": "C.UTF-8",
             "TERM": term if terminal and term else "dumb",
-            "MINEFIELD_DATA_DIR": str(folder / "data"),
-            "MINEFIELD_CONFIG_DIR": str(folder / "config"),
-            "MINEFIELD_SOCKET": str(self.socket),
+            DATA_ENV: str(folder / "data"),
+            CONFIG_ENV: str(folder / "config"),
+            SOCKET_ENV: str(self.socket),
         }
         if colorterm in ("truecolor", "24bit") and terminal:
             env["COLORTERM"] = colorterm
