@@ -162,6 +162,7 @@ class FrontDoor:
         self._server: asyncssh.SSHAcceptor | None = None
         self._rater: Rater | None = None
         self._rating_task: asyncio.Task[None] | None = None
+        self._respawn_lock = asyncio.Lock()
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -299,6 +300,20 @@ class FrontDoor:
         if not terminal:
             env["NO_COLOR"] = "1"
         return env
+
+    async def spawn(self, argv: list[str], env: dict[str, str], rows: int, columns: int,
+                    terminal: bool) -> Child:
+        """A session's child; the process server is started again if it has gone (once)."""
+        try:
+            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal)
+        except SpawnError as error:
+            async with self._respawn_lock:
+                if self.spawner.alive():
+                    raise
+                log.error("%s: starting it again", error)
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(None, self.spawner.restart)
+            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal)
 
     # -- what the commands answer ------------------------------------------------------------
 
@@ -831,7 +846,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             (Path(env["HOME"]) / folder).mkdir(parents=True, exist_ok=True, mode=0o700)
         columns, rows = self.size
         try:
-            child = self.door.spawner.spawn(argv, env, rows, columns, terminal=self.terminal)
+            child = await self.door.spawn(argv, env, rows, columns, self.terminal)
             self.child = child
             pid = await child.started()
         except SpawnError as error:

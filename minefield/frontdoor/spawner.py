@@ -287,6 +287,15 @@ class Spawner:
         ours.setblocking(False)
         return Child(master=master, link=ours)
 
+    def alive(self) -> bool:
+        """True while the zygote runs."""
+        return self.process is not None and self.process.poll() is None
+
+    def restart(self) -> None:
+        """Start a new zygote (after the last one died)."""
+        self.stop()
+        self.start()
+
     def stop(self) -> None:
         """Stop the zygote (running sessions go on until they end)."""
         if self.control is not None:

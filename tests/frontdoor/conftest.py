@@ -96,6 +96,21 @@ class FrontDoorProcess:
         assert done.returncode == 0, f"{remote}: {done.stderr}\n{self.report()}"
         return json.loads(done.stdout)
 
+    def process_server(self) -> int | None:
+        """The pid of the sessions' process server (the zygote), if it runs."""
+        assert self.process is not None
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                command = (entry / "cmdline").read_bytes()
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if parent == self.process.pid and b"minefield.frontdoor.spawner" in command:
+                return int(entry.name)
+        return None
+
     def kill(self) -> None:
         """SIGKILL, as a crash would."""
         if self.process is not None and self.process.poll() is None:
@@ -126,12 +141,22 @@ def keys(folder: Path) -> dict[str, Path]:
     return {name: keygen(folder / name) for name in ("ann", "bob", "cat")}
 
 
+class SizedTerminals(Terminals):
+    """Terminals whose window can be resized (as a player drags theirs)."""
+
+    def resize(self, name: str, columns: int, rows: int) -> None:
+        """Give the terminal ``name`` a new size."""
+        subprocess.run([self.tmux, "-S", str(self.socket), "resize-window", "-t", name,
+                        "-x", str(columns), "-y", str(rows)], check=True, timeout=30,
+                       capture_output=True)
+
+
 @pytest.fixture
-def terminals(folder: Path) -> Iterator[Terminals]:
+def terminals(folder: Path) -> Iterator[SizedTerminals]:
     """Terminals in the test's own tmux server."""
-    terms = Terminals(folder)
+    terms = SizedTerminals(folder)
     yield terms
     terms.close_all()
 
 
-__all__ = ["FrontDoorProcess"]
+__all__ = ["FrontDoorProcess", "SizedTerminals"]

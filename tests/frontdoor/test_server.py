@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.harness import STEP_LIMIT, Terminals, tool, wait_for
-from tests.frontdoor.conftest import FrontDoorProcess
+from tests.frontdoor.conftest import FrontDoorProcess, SizedTerminals
 
 
 def fingerprint(key: Path) -> str:
@@ -62,7 +62,7 @@ def test_keys_claim_names_and_the_json_answers(folder: Path, keys: dict[str, Pat
 
 
 def test_the_first_login_asks_for_a_name_then_shows_the_menu(
-        folder: Path, keys: dict[str, Path], terminals: Terminals) -> None:
+        folder: Path, keys: dict[str, Path], terminals: SizedTerminals) -> None:
     door = FrontDoorProcess(folder, "--open")
     try:
         assert door.run(keys["ann"], "name", "Ann").returncode == 0
@@ -82,9 +82,37 @@ def test_the_first_login_asks_for_a_name_then_shows_the_menu(
         assert door.json(keys["cat"], "whoami", "--json")["name"] == "Cat"
         online = door.json(keys["ann"], "who", "--json")["online"]
         assert online == [{"name": "Cat", "status": "lobby"}]
+        # A window change reaches the app through the terminal's size (80x24 at least).
+        terminals.resize("cat", 60, 20)
+        wait_for("the app sees the smaller window",
+                 lambda: "Terminal too small" in terminals.screen("cat"),
+                 lambda: terminals.screen("cat"))
+        terminals.resize("cat", 100, 32)
+        wait_for("and the larger one", lambda: "Practice against" in terminals.screen("cat"),
+                 lambda: terminals.screen("cat"))
         terminals.keys("cat", "q")
         wait_for("ssh ends with the app", lambda: terminals.ended("cat"),
                  lambda: terminals.screen("cat"))
+        # A process server that dies is started again for the next session.
+        zygote = door.process_server()
+        assert zygote is not None
+        os.kill(zygote, signal.SIGKILL)
+        terminals.open("cat2", door.ssh(keys["cat"], tty=True))
+        wait_for("the menu again", lambda: "Practice against a bot" in terminals.screen("cat2"),
+                 lambda: terminals.screen("cat2") + door.report())
+        assert door.process_server() not in (None, zygote)
+    finally:
+        door.stop()
+
+
+def test_history_answers_without_a_terminal(folder: Path, keys: dict[str, Path]) -> None:
+    door = FrontDoorProcess(folder, "--open")
+    try:
+        assert door.run(keys["ann"], "name", "Ann").returncode == 0
+        done = door.run(keys["ann"], "history")
+        assert done.returncode == 0, done.stderr + door.report()
+        assert "\r" not in done.stdout and "\x1b" not in done.stdout
+        assert done.stdout.strip()
     finally:
         door.stop()
 
