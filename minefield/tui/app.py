@@ -35,6 +35,7 @@ from minefield.trainer.review import ReviewError, review_game
 from minefield.tui.commands import ScreenActions
 from minefield.tui.config import Preferences, given_or_saved, save_preferences
 from minefield.tui.crash import RecoveryCounter, exit_with_report, log_error, log_failure
+from minefield.tui.link_watch import CURSOR_POSITION_REQUEST, LinkWatch, over_ssh
 from minefield.tui.look import apply_look
 from minefield.tui.messages import (
     CommandChosen,
@@ -115,8 +116,13 @@ class MinefieldApp(App[int]):
                  bot_factory: BotFactory | None = None,
                  preferences: Preferences | None = None,
                  catch_errors: bool = True, record_folder: Path | None = None,
-                 session: Session | None = None) -> None:
+                 session: Session | None = None, link_watch: LinkWatch | None = None) -> None:
         super().__init__()
+        #: Over SSH, the terminal is asked every few seconds whether it is still there
+        #: (:mod:`minefield.tui.link_watch`): a dead link ends the app, and with it the seat's
+        #: connection, so that the other player is told.
+        self._link_watch = link_watch if link_watch is not None else (
+            LinkWatch() if over_ssh() else None)
         self.preferences, self._startup_problem = given_or_saved(preferences)
         preferences = self.preferences
         self.tile_style: TileStyle = preferences.tile_style
@@ -151,6 +157,35 @@ class MinefieldApp(App[int]):
         elif self.request is not None:
             await self.start_game(self.request)
         self._check_size()
+        if self._link_watch is not None:
+            self.set_interval(self._link_watch.probe, self._probe_link)
+            self._probe_link()
+
+    def _probe_link(self) -> None:
+        """Ask the terminal where its cursor is; leave if it has stopped answering."""
+        watch = self._link_watch
+        if watch is None:
+            return
+        if watch.tick():
+            if self._driver is not None:
+                self._driver.write(CURSOR_POSITION_REQUEST)
+            return
+        self._link_watch = None
+        self.run_worker(self._link_lost(), group="link")
+
+    async def _link_lost(self) -> None:
+        """The terminal is gone: close the game's connection (not a leave: the seat waits for
+        its player, the grace period runs) and exit."""
+        table, self.table = self.table, None
+        if table is not None:
+            await table.close()
+        self.exit(return_code=3, message="minefield: the terminal stopped answering (the link "
+                  "is down): the game waits for you; come back with `ssh -t HOST resume`.")
+
+    def on_cursor_position(self, event: events.CursorPosition) -> None:
+        """The terminal answered the link watch's question."""
+        if self._link_watch is not None:
+            self._link_watch.answered()
 
     def _apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
         self.preferences = preferences
