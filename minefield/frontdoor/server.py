@@ -620,14 +620,13 @@ class _Session(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._ended = True
-        if self.child is not None:
+        if self.child is not None:  # closed by _play as its task is cancelled
             self.child.hang_up()
             self._stop_reading()
-            self.child.close()
-            self.child = None
         if self._task is not None and not self._task.done():
             self._task.cancel()
-        self._uncount()
+        else:
+            self._uncount()
 
     # -- the session ----------------------------------------------------------------------------
 
@@ -673,8 +672,12 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                       type(error).__name__)
             self._refuse("the session failed on the server", 1)
         finally:
-            if self.child is None:
-                self._uncount()
+            if self.child is not None:  # cancelled before _play took charge of it
+                self.child.hang_up()
+                self._stop_reading()
+                self.child.close()  # the master's end: the kernel hangs up the child
+                self.child = None
+            self._uncount()
 
     async def _serve(self) -> None:
         door, connection = self.door, self.connection
@@ -857,14 +860,16 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                  self.connection.fingerprint, self.connection.address, entry.action, pid)
         self._start_reading()
         watcher = asyncio.create_task(self._idle_watch()) if entry.action == "menu" else None
-        status = await child.exited()
-        if watcher is not None:
-            watcher.cancel()
-        await self._drain_child()
-        self._stop_reading()
-        child.close()
-        self.child = None
-        self._uncount()
+        try:
+            status = await child.exited()
+            await self._drain_child()
+        finally:  # also when the player's connection went (the task is cancelled)
+            if watcher is not None:
+                watcher.cancel()
+            self._stop_reading()
+            child.close()  # only here: no read of the link may be pending on a closed socket
+            self.child = None
+            self._uncount()
         self._finish(status)
 
     async def _idle_watch(self) -> None:
