@@ -18,7 +18,7 @@ The expected value of a hand, in points, from what the seat knows when it builds
   (R15a): the hand only has ``21 - copies`` discards' worth of time to win.
 * The pool is the hand's defence: every kind of the pool that is discarded must get past the
   opponent's waits once (later copies are then safe, R15). The expected loss is the chance that
-  one of them is a wait (from :mod:`minefield.bots.danger`, before any discard is seen, and
+  one of them is a wait (from :mod:`minefield.defense.danger`, before any discard is seen, and
   discounted because later discards are chosen with more information) times what an
   opponent's win costs. The four tiles kept at the end are the pool's own waits first, then the
   most dangerous kinds.
@@ -36,8 +36,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from minefield.bots.danger import wait_probabilities
 from minefield.bots.search import Counts, tenpai_hands
+from minefield.defense.danger import wait_probabilities
 from minefield.rules.game import (
     DISCARDS_PER_SEAT,
     NEVER_DISCARDED,

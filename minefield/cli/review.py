@@ -17,7 +17,13 @@ from typing import get_args
 from minefield.cli.common import Subparsers, UsageError
 from minefield.defense.estimate import feedback
 from minefield.defense.position import Method
-from minefield.defense.review import (
+from minefield.records.format import RecordHeader
+from minefield.records.reader import RecordError, read_record
+from minefield.records.replay import replay_record
+from minefield.rules.game import Seat
+from minefield.rules.names import HONOR_NAMES, HonorNames, name_text
+from minefield.rules.tiles import Tile, kind_str
+from minefield.trainer.review import (
     AssessedStep,
     GameReview,
     ReviewError,
@@ -25,12 +31,6 @@ from minefield.defense.review import (
     review_of_game,
     totals,
 )
-from minefield.records.format import RecordHeader
-from minefield.records.reader import RecordError, read_record
-from minefield.records.replay import replay_record
-from minefield.rules.game import Seat
-from minefield.rules.names import HONOR_NAMES, HonorNames, name_text
-from minefield.rules.tiles import Tile, kind_str
 
 COMMANDS = ("review",)
 BOT_PREFIX = "Bot ("  # how practice records name the bot's seat
@@ -139,11 +139,11 @@ def run(args: argparse.Namespace) -> int:
 def saved_honor_names() -> HonorNames:
     """The app's "Honor names" setting, read without changing the file (its default when the
     settings cannot be read: a broken file is the app's to report and set aside)."""
+    from minefield.paths import settings_path
     from minefield.tui.config import (  # pydantic only, no Textual
         UnusableFile,
         parse_preferences,
         read_settings_file,
-        settings_path,
     )
 
     try:

@@ -25,13 +25,13 @@ from textual.worker import WorkerFailed
 
 from minefield.bots import make_bot
 from minefield.bots.base import Bot, Level
-from minefield.defense.review import ReviewError, review_game
-from minefield.records.paths import records_dir
+from minefield.paths import records_dir
 from minefield.rules.game import Discard, Seat
 from minefield.rules.seed import derive_int, parse_seed, random_seed
 from minefield.rules.settings import RuleSettings, SettingsError
 from minefield.session import LocalSession, SeatFailed, Session
 from minefield.session.local import DEFAULT_THINK_SECONDS
+from minefield.trainer.review import ReviewError, review_game
 from minefield.tui.commands import ScreenActions
 from minefield.tui.config import Preferences, given_or_saved, save_preferences
 from minefield.tui.crash import RecoveryCounter, exit_with_report, log_error, log_failure

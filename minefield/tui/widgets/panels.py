@@ -49,7 +49,8 @@ class DeadWall(Static):
         def row(face_up: Tile | None) -> str:
             places = [BACK_LABEL] * WALL_ROW
             if face_up is not None:
-                places[DORA_PLACE] = f"[reverse b]{tile_name(face_up, names)}[/]"
+                name = tile_name(face_up, names)  # two cells, as the backs (E is one)
+                places[DORA_PLACE] = f"[reverse b]{name}{' ' * (2 - cell_len(name))}[/]"
             return " ".join(places)
 
         names = current_honor_names(self)
