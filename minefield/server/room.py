@@ -61,6 +61,8 @@ from minefield.session.wire import RoomState, Welcome, WireError
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
+#: What a player who leaves a game against a bot is told (the game is closed).
+BOT_LEFT = "You left the game against the bot: it is closed (it cannot be resumed)."
 
 
 class Services(Protocol):
@@ -271,6 +273,11 @@ class Room:
         self.code = None
         self.code_expires = None
 
+    @property
+    def against_bot(self) -> bool:
+        """True when a bot holds a seat (leaving such a game on purpose closes it)."""
+        return any(seated.is_bot for seated in self.seats.values())
+
     async def detach(self, seat: Seat, client: Client, left: bool) -> None:
         """``client`` of ``seat`` is gone (``left``: on purpose, so without grace)."""
         async with self.lock:
@@ -279,6 +286,10 @@ class Room:
                 return
             seated.client = None
             now = self._now()
+            if left and self.against_bot:
+                # Nobody waits for a bot game: leaving on purpose ends it (not resumable).
+                await self._close(BOT_LEFT, abandoned=True)
+                return
             if self.table is None:
                 if left:
                     await self._close("The host left: the room is closed.")
@@ -684,9 +695,11 @@ class Room:
         writer = self._writer
         if writer is None or not writer.closed:
             return
-        folder = self.config.games_dir / FINISHED_FOLDER
+        self._move_to_finished(writer.writer.path)
 
-        path = writer.writer.path
+    def _move_to_finished(self, path: Path) -> None:
+        """Move the record at ``path`` to ``finished/`` (in a record thread)."""
+        folder = self.config.games_dir / FINISHED_FOLDER
 
         def move() -> None:
             ensure_folder(folder)
@@ -814,8 +827,12 @@ class Room:
 
     # -- closing -----------------------------------------------------------------------------------
 
-    async def _close(self, reason: str) -> None:
-        """Close the room: every connection is told and closed; the daemon forgets it."""
+    async def _close(self, reason: str, abandoned: bool = False) -> None:
+        """Close the room: every connection is told and closed; the daemon forgets it.
+
+        ``abandoned``: a game left unfinished for good; its record goes to ``finished/`` as it
+        is, so that a restart does not take it up again.
+        """
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
@@ -831,8 +848,10 @@ class Room:
             self._writer.close()
         if self.match_table is not None:
             self._finish_match_records()  # an abandoned match is not taken up again
+        elif abandoned and self._writer is not None and not self.ended:
+            self._move_to_finished(self._writer.writer.path)
         self.services.room_closed(self)
-        log.info("room %s: closed", self.id)
+        log.info("room %s: closed%s", self.id, " (abandoned)" if abandoned else "")
 
     def shutdown(self) -> None:
         """The daemon stops: stop the alarms and the bot; the record stays (it goes on later)."""
@@ -856,4 +875,4 @@ def _ignore_errors(task: asyncio.Future[Any]) -> None:
                     type(task.exception()).__name__)
 
 
-__all__ = ["Room", "Services"]
+__all__ = ["BOT_LEFT", "Room", "Services"]
