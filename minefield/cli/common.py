@@ -26,3 +26,10 @@ def seed_argument(text: str) -> str:
         return parse_seed(text)
     except SeedError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def check_no_rules_option(args: argparse.Namespace) -> None:
+    """``--jsonl`` takes the rules from each line's ``rules`` key: a ``--rules`` option beside
+    it would be ignored, so it is refused (:class:`UsageError`)."""
+    if getattr(args, "rules", "standard") != "standard":
+        raise UsageError('--jsonl takes the rules from each line\'s "rules" key: give no --rules')
