@@ -14,8 +14,9 @@ raised so that one address may open every session), claims a name for a fresh ke
    PSS of each session's client, and of the front door and its process server (goal: at most
    30 MB of USS per session);
 3. while those sessions are open, the embedded daemon's round trip (a ``ping`` answered by a
-   ``pong`` on its socket, every 120 ms (the daemon allows 10 messages a second), ``--pings`` of them): p50 and p99. The daemon runs in
-   the front door's event loop, so this is also that loop's latency.
+   ``pong`` on its socket, every 120 ms as the daemon allows 10 messages a second, ``--pings``
+   of them): p50 and p99. The daemon runs in the front door's event loop, so this is also that
+   loop's latency.
 
 Usage: ``nice -n 5 python benchmarks/bench_ssh.py [--runs 20] [--sessions 1,50,200]
 [--pings 200]``. Not a test: it only prints.
