@@ -18,6 +18,7 @@ from minefield.cli import (
     bots,
     danger,
     game,
+    lobby,
     network,
     records,
     review,
@@ -50,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     records.add_parsers(sub)
     network.add_parsers(sub)
     ssh_entry.add_parser(sub)
+    lobby.add_parser(sub)
     ssh_server.add_parser(sub)
     stats.add_parser(sub)
     review.add_parser(sub)
@@ -69,6 +71,8 @@ def _run(args: argparse.Namespace) -> int:
         return network.run(args)
     if args.command in ssh_entry.COMMANDS:
         return ssh_entry.run(args)
+    if args.command in lobby.COMMANDS:
+        return lobby.run(args)
     if args.command in ssh_server.COMMANDS:
         return ssh_server.run(args)
     if args.command in stats.COMMANDS:

@@ -374,39 +374,14 @@ class FrontDoor:
         return "\n".join(lines)
 
     def _tables(self) -> list[dict[str, Any]]:
-        """The public tables waiting for a player, and the games being played (the embedded
-        daemon's rooms; a separate daemon's are not known here)."""
+        """The daemon's lobby tables: public rooms waiting for a player, games being played
+        (the embedded daemon's; a separate daemon's are in its own lobby)."""
         if self.daemon is None:
             return []
-        hosts = {session.account.name: session for session in self.sessions
-                 if session.account is not None and session.command is not None
-                 and session.command.action == "host"}
-        tables: list[dict[str, Any]] = []
-        for room in list(getattr(self.daemon, "rooms", {}).values()):
-            if getattr(room, "closed", True):
-                continue
-            names = [seated.identity.name if seated.identity is not None else
-                     f"Bot ({seated.level})" for seated in room.seats.values()
-                     if seated.taken]
-            host = names[0] if names else "?"
-            hosting = next((hosts[n] for n in names if n in hosts), None)
-            public = bool(hosting is not None and hosting.command is not None
-                          and hosting.command.public)
-            rules = "standard"
-            if hosting is not None and hosting.command is not None:
-                entry = hosting.command.entry
-                if entry is not None:
-                    rules = entry.rules or ("match" if entry.match else "standard")
-                host = hosting.account.name if hosting.account else host
-            if room.waiting:
-                if public and room.code is not None:
-                    tables.append({"code": room.code, "host": host, "rules": rules,
-                                   "public": True, "players": names, "watchers": 0})
-                continue
-            if room.going_on and all(seated.taken for seated in room.seats.values()):
-                tables.append({"game": room.id, "host": host, "rules": rules,
-                               "public": public, "players": names, "watchers": 0})
-        return tables
+        from minefield.server.lobby import lobby_state
+
+        state = lobby_state(list(self.daemon.rooms.values()), list(self.daemon.connections))
+        return [table.model_dump(exclude_none=True) for table in state.tables]
 
 
 async def _check_shared_account(path: Path, account: str) -> None:
@@ -838,8 +813,11 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         account = self.account
         assert account is not None and self.chan is not None and command.entry is not None
         entry = command.entry
-        argv = entry.argv()
-        if entry.action in ("host", "join", "resume"):
+        # Nothing typed: the lobby (the menu is one key away in it).
+        argv = ["lobby"] if entry.action == "menu" else entry.argv()
+        if command.public:
+            argv.append("--public")
+        if entry.action in ("menu", "host", "join", "resume"):
             argv += ["--player", account.name, "--socket", str(self.door.socket)]
         self.status = {"menu": "lobby", "host": "hosting", "join": "playing",
                        "resume": "playing", "history": "history"}[entry.action]

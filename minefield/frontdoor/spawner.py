@@ -67,8 +67,10 @@ def preload() -> None:
     import minefield.cli
     import minefield.cli.network
     import minefield.cli.records
+    import minefield.session.lobby
     import minefield.session.remote
-    import minefield.tui.app  # noqa: F401 - Textual, the screens, the widgets
+    import minefield.tui.app
+    import minefield.tui.lobby_app  # noqa: F401 - the first screen of a session
 
 
 def _reopen_standard_streams() -> None:

@@ -101,6 +101,8 @@ def add_client_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     h.add_argument("--rules", choices=sorted(PRESETS), default=None,
                    help="the rules preset (default standard; match with --match, and "
                    "--rules match plays a match)")
+    h.add_argument("--public", action="store_true",
+                   help="list the room in the lobby so that anyone may join it")
     h.add_argument("--match", action="store_true",
                    help="play a whole match (R30-R35: several games, scores kept, the next "
                    "game when both players are ready) rather than one game")
@@ -123,7 +125,8 @@ async def connect(args: argparse.Namespace) -> RemoteSession:
         match = bool(getattr(args, "match", False)) or args.rules == "match"
         rules = args.rules or ("match" if match else "standard")
         return await host(bot=args.bot, rules=rules, socket=args.socket,
-                          player=args.player, match=match)
+                          player=args.player, match=match,
+                          public=bool(getattr(args, "public", False)))
     if args.command == "join":
         return await join(args.code, socket=args.socket, player=args.player)
     return await resume(socket=args.socket, player=args.player)
