@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "resume": ("network", "go back to your unfinished network game"),
     "ssh-entry": ("ssh_entry",
                   "the forced command of SSH logins (set by the server's administrator)"),
+    "ssh-server": ("ssh_server", "let friends play over SSH with just their key (no accounts)"),
     "stats": ("stats", "your defense and drill progress"),
     "review": ("review", "review your defense in a finished game"),
 }
