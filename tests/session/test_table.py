@@ -31,7 +31,8 @@ class ListRecorder:
         self.ended = False
         self.fail = fail
 
-    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard, *,
+                command_id: str | None = None, automatic: bool = False) -> None:
         if self.fail:
             raise OSError(28, "No space left on device")
         self.lines.append((seq, seat, command.model_dump_json()))
