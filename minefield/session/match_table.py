@@ -85,7 +85,7 @@ class MatchTable(Series):
             raise ValueError(f"players must be the match's two players, {match.players!r}")
         super().__init__(players, rematch_of=rematch_of)
         self.match = match
-        self._recorders = recorders
+        self.recorders = recorders
         self._deals = dict(deals or {})
         self._start = self._starting()
         self.table = self._deal(now)
@@ -111,7 +111,7 @@ class MatchTable(Series):
         """Deal the match's next game (the seats and terms the match gives, R31-R35)."""
         self._start = self._starting()
         game = self.match.new_game(deal=self._deals.get(self.match.game_number))
-        recorder = self._recorders(game, self.match) if self._recorders is not None else None
+        recorder = self.recorders(game, self.match) if self.recorders is not None else None
         infos = {seat: self._infos[name] for seat, name in self._start.seats.items()}
         return GameTable(game, infos, recorder=recorder, now=now, on_end=self._settle,
                          match=self.view)
@@ -144,7 +144,7 @@ class MatchTable(Series):
         R30), recorded as this one, linked to it."""
         infos = {name: self.table.players[seat] for seat, name in self.seats.items()}
         return type(self)(Match(seed, self.match.players, self.match.settings), infos,
-                          recorders=self._recorders, rematch_of=self.id)
+                          recorders=self.recorders, rematch_of=self.id)
 
     # -- what everyone may see --------------------------------------------------------------------
 

@@ -154,20 +154,25 @@ class Series(ABC):
 
 class SingleGame(Series):
     """A series of one game: ``game`` between ``players`` (by seat); ``recorders`` makes its
-    record (and a rematch's). Its rematch is another single game with the seats swapped."""
+    record (and a rematch's). Its rematch is another single game with the seats swapped.
+
+    The players are named by their :class:`PlayerInfo` names, or by ``names`` (by seat) when
+    the series knows them otherwise (the daemon's identity keys; the views keep the infos').
+    """
 
     kind: ClassVar[SeriesKind] = "single"
 
     def __init__(self, game: Game, players: Mapping[Seat, PlayerInfo], *,
                  recorders: GameRecorderFactory | None = None, now: float | None = None,
-                 rematch_of: str | None = None) -> None:
-        if len({players[seat].name for seat in Seat}) != 2:
+                 rematch_of: str | None = None, names: Mapping[Seat, str] | None = None) -> None:
+        seats = {seat: names[seat] if names is not None else players[seat].name
+                 for seat in Seat}
+        if len(set(seats.values())) != 2:
             raise ValueError("the two players of a game need two names")
-        super().__init__({players[seat].name: players[seat] for seat in Seat},
-                         rematch_of=rematch_of)
+        super().__init__({seats[seat]: players[seat] for seat in Seat}, rematch_of=rematch_of)
         self._game = game
-        self._seats = {seat: players[seat].name for seat in Seat}
-        self._recorders = recorders
+        self._seats = seats
+        self.recorders = recorders
         self.table = self._deal(now)
 
     def __repr__(self) -> str:
@@ -190,15 +195,16 @@ class SingleGame(Series):
 
     def _deal(self, now: float | None) -> GameTable:
         infos = {seat: self._infos[name] for seat, name in self._seats.items()}
-        recorder = (self._recorders(self._game, self.seats) if self._recorders is not None
+        recorder = (self.recorders(self._game, self.seats) if self.recorders is not None
                     else None)
         return GameTable(self._game, infos, recorder=recorder, now=now)
 
     def rematch(self, seed: int | str) -> SingleGame:
         """The same players with the seats swapped, a new deal from ``seed``."""
         infos = {seat.other: self.table.players[seat] for seat in Seat}
-        return SingleGame(Game(seed, self._game.settings), infos, recorders=self._recorders,
-                          rematch_of=self.id)
+        names = {seat.other: name for seat, name in self._seats.items()}
+        return SingleGame(Game(seed, self._game.settings), infos, recorders=self.recorders,
+                          rematch_of=self.id, names=names)
 
 
 __all__ = ["GameRecorderFactory", "Series", "SeriesKind", "SingleGame", "new_series_id"]
