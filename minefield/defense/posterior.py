@@ -109,7 +109,7 @@ from minefield.rules.game import Seat, ron_context
 from minefield.rules.hand import HAND_SIZE, waits
 from minefield.rules.score import WinContext, score_counts
 from minefield.rules.settings import RuleSettings
-from minefield.rules.tiles import DRAGONS, NUM_KINDS, counts_of, dora_from_indicator
+from minefield.rules.tiles import DRAGONS, EAST, NUM_KINDS, counts_of, dora_from_indicator
 from minefield.rules.wall import DEAL_SIZE
 
 _SUIT_KINDS = 27
@@ -215,9 +215,11 @@ class Problem:
 @lru_cache(maxsize=1 << 18)
 def _win(hand: tuple[int, ...], wait: int, seat_wind: int, ippatsu: bool, houtei: bool,
          indicator: int, settings: RuleSettings) -> tuple[bool, int]:
-    """Whether a ron on ``wait`` is eligible (R14) and what it pays without ura."""
+    """Whether a ron on ``wait`` is eligible (R14) and what it pays without ura (East's at
+    dealer values under ``dealer_bonus``, R23)."""
     ctx = WinContext(seat_wind=seat_wind, ippatsu=ippatsu, houtei=houtei,
-                     dora_indicator=indicator)
+                     dora_indicator=indicator,
+                     dealer=settings.dealer_bonus and seat_wind == EAST)
     value = score_counts(hand, wait, ctx, settings)
     if value is None:
         return False, 0

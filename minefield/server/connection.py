@@ -27,7 +27,7 @@ from minefield.rules.game import Seat
 from minefield.server.config import ServerConfig
 from minefield.server.identity import Identity
 from minefield.server.limits import TokenBucket
-from minefield.server.room import Room
+from minefield.server.room import BOT_LEFT, Room
 from minefield.session.protocol import (
     MAX_LINE_BYTES,
     Closed,
@@ -223,8 +223,8 @@ async def dispatch(conn: Connection, room: Room, seat: Seat, line: bytes, receiv
     elif isinstance(message, Leave):
         conn.left = True
         conn.ended_because("left the table")
-        conn.send(Closed(seat=seat, reason="You left the table; the game goes on under "
-                         "the clocks (resume to come back)."))
+        conn.send(Closed(seat=seat, reason=BOT_LEFT if room.against_bot else (
+            "You left the table; the game goes on under the clocks (resume to come back).")))
         conn.close()
 
 

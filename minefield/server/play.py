@@ -89,7 +89,7 @@ class Play:
     _bot_task: asyncio.Task[None] | None
     _tasks: set[asyncio.Task[None]]
 
-    async def _close(self, reason: str) -> None:
+    async def _close(self, reason: str, abandoned: bool = False) -> None:
         """Close the room (the room's)."""
         raise NotImplementedError
 

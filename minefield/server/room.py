@@ -59,6 +59,8 @@ log = logging.getLogger(__name__)
 
 #: How a game begins (:meth:`Room._begin`).
 Beginning = Literal["first", "next", "rematch"]
+#: What a player who leaves a game against a bot is told (the game is closed).
+BOT_LEFT = "You left the game against the bot: it is closed (it cannot be resumed)."
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +234,11 @@ class Room(Play):
         self.code = None
         self.code_expires = None
 
+    @property
+    def against_bot(self) -> bool:
+        """True when a bot holds a seat (leaving such a game on purpose closes it)."""
+        return any(seated.is_bot for seated in self.seats.values())
+
     async def detach(self, seat: Seat, client: Client, left: bool) -> None:
         """``client`` of ``seat`` is gone (``left``: on purpose, so without grace)."""
         async with self.lock:
@@ -239,6 +246,11 @@ class Room(Play):
             if seated.client is not client or self.closed:
                 return
             now = self._now()
+            if left and self.against_bot:
+                # Nobody waits for a bot game: leaving on purpose ends it (not resumable).
+                seated.client = None
+                await self._close(BOT_LEFT, abandoned=True)
+                return
             if self.series is None:
                 seated.client = None
                 if left:
@@ -444,8 +456,10 @@ class Room(Play):
 
     # -- closing -----------------------------------------------------------------------------------
 
-    async def _close(self, reason: str) -> None:
-        """Close the room: every connection is told and closed; the daemon forgets it."""
+    async def _close(self, reason: str, abandoned: bool = False) -> None:
+        """Close the room: every connection is told and closed; the daemon forgets it. The
+        records of its series go to ``finished/`` as they are (a match left between games,
+        a game ``abandoned`` for good): a restart does not take them up again."""
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
@@ -459,9 +473,9 @@ class Room(Play):
                 seated.client = None
         if self.recorder is not None:
             self.recorder.close()
-        self._finish_records()  # an abandoned match is not taken up again
+        self._finish_records()
         self.services.room_closed(self)
-        log.info("room %s: closed", self.id)
+        log.info("room %s: closed%s", self.id, " (abandoned)" if abandoned else "")
 
     def shutdown(self) -> None:
         """The daemon stops: stop the alarms and the bot; the record stays (it goes on later)."""
@@ -475,4 +489,4 @@ class Room(Play):
 
 
 
-__all__ = ["Beginning", "Plan", "Room"]
+__all__ = ["BOT_LEFT", "Beginning", "Plan", "Room"]

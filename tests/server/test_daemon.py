@@ -423,3 +423,35 @@ async def test_the_log_has_one_info_line_per_event_and_no_seed_or_tile(
     # Never a seed or a tile (the players' names and game ids hold neither).
     assert SEED not in " ".join(re.findall(r"seed\S*", text))
     assert not re.search(r"\b[0-9]+[mpsz]\b", text), text
+
+
+async def test_leaving_a_bot_game_closes_it(short_dir: Path) -> None:
+    """Quitting a game against a bot ends it: it no longer counts among the player's open
+    games (4), and a restart does not take it up again."""
+    server = await start_daemon(short_dir, max_games_per_player=2)
+    try:
+        for number in range(4):  # twice the limit: each one left is closed
+            raw = await Raw.connect(server.config.socket)
+            raw.hello("host", player="ann", bot="easy", match=number % 2 == 1)
+            await raw.until("snapshot")
+            raw.send({"type": "leave"})
+            closed = await raw.until("closed")
+            assert "against the bot: it is closed" in closed["reason"]
+            raw.close()
+        with pytest.raises(RemoteError, match="no unfinished game"):
+            await resume(socket=server.config.socket, player="ann")
+        # Just disconnecting is not leaving: that game waits for its player.
+        kept = await host(socket=server.config.socket, player="ann", bot="easy")
+        await kept.open()
+        await next_of(kept, Snapshot)
+        await kept.close()
+    finally:
+        await server.stop()
+    games = server.config.games_dir
+    assert len(list(games.glob("*.jsonl"))) == 1  # the game just disconnected from
+    assert len(list((games / "finished").glob("*.jsonl"))) >= 4
+    again = await start_daemon(short_dir)
+    try:
+        assert len(again.rooms) == 1
+    finally:
+        await again.stop()
