@@ -65,7 +65,9 @@ def set_size(fd: int, rows: int, columns: int) -> None:
 def preload() -> None:
     """Import what a session runs, so that every child shares it with the zygote."""
     import minefield.cli
+    import minefield.cli.game
     import minefield.cli.network
+    import minefield.cli.parser  # the parser and each command's module load when first used
     import minefield.cli.records
     import minefield.session.lobby
     import minefield.session.remote
