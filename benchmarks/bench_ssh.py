@@ -7,7 +7,8 @@ session (the daemon holds at most 8 connections per player), then:
 
 1. first frame: ``ssh -tt -p PORT 127.0.0.1`` in a new pseudo-terminal of 100x32, from the
    launch of ``ssh`` (key exchange and authentication included) to the lobby's text on the
-   screen (its list of who is online, which comes from the daemon); ``--runs`` times (median and p95; goal 0.5 s). For scale, the same ``ssh`` running
+   screen (its list of who is online, which comes from the daemon); ``--runs`` times (median
+   and p95; goal 0.5 s). For scale, the same ``ssh`` running
    ``whoami`` (the SSH part alone) and a plain local ``minefield lobby`` on the same daemon (no
    SSH, a fresh interpreter) are timed too;
 2. memory: with 1, 50 and 200 sessions open in the lobby (``--sessions``), the USS (pages only
