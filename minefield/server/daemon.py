@@ -46,7 +46,7 @@ from minefield.server.identity import (
     user_name,
 )
 from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
-from minefield.server.lobby import serve_lobby
+from minefield.server.lobby import Lobby
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
 from minefield.session.codes import new_code
@@ -100,6 +100,7 @@ class Daemon:
         self.by_player: dict[str, set[Room]] = {}
         self.code_failures: dict[str, TokenBucket] = {}
         self.connections: set[Connection] = set()
+        self.lobby = Lobby(self.rooms, self.connections)
         self._refusals = LogThrottle(60.0)  # refused connections: a line a minute per account
         self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
                                    config.max_connections_per_player, config.shared_account)
@@ -264,7 +265,7 @@ class Daemon:
         conn.identity = identity
         log.info("%s: hello (%s)", repr(conn), hello.action)
         if hello.action == "lobby":
-            await serve_lobby(self.rooms, self.connections, conn, self.now)
+            await self.lobby.serve(conn, self.now)
             return
         try:
             room, seat, resumed = self._place(identity, hello)

@@ -1,7 +1,8 @@
 """The lobby: who is connected and what they do, the public tables and the games being played.
 
 A ``lobby`` hello gets no room: the daemon sends :class:`~minefield.session.wire.LobbyState`
-at once and again whenever it changes (looked at every :data:`LOBBY_PERIOD` seconds). Both
+at once and again whenever it changes (looked at every :data:`LOBBY_PERIOD` seconds, once
+for all of them). Both
 SSH front doors show the same lobby, since it is the daemon's. A private room (hosted
 without ``public``) is never listed: its code is for the person it was given to. Nothing of
 a game but who sits at it is shown.
@@ -27,7 +28,7 @@ from minefield.session.wire import (
 )
 
 #: How often the lobby is looked at for changes.
-LOBBY_PERIOD = 1.0
+LOBBY_PERIOD = 2.0
 #: At most this many players and tables in one state (a line stays far under 64 KiB).
 MAX_ONLINE, MAX_TABLES = 200, 150
 Status = Literal["lobby", "waiting", "playing"]
@@ -72,30 +73,50 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object]) -> LobbySt
     return LobbyState(online=players[:MAX_ONLINE], tables=(waiting + playing)[:MAX_TABLES])
 
 
-async def serve_lobby(rooms: dict[str, Room], connections: set[Connection],
-                      conn: Connection, clock: Callable[[], float]) -> None:
-    """A lobby connection's life: the state now and on every change, pings answered, until
-    the client goes."""
+class Lobby:
+    """The daemon's lobby: the state is made once per look and sent to every lobby
+    connection (not made per connection: 200 people in the lobby would make 200 a second)."""
 
-    async def send_changes() -> None:
-        last = None
-        while True:
-            state = lobby_state(list(rooms.values()), list(connections))
-            if state != last:
-                conn.send(state)
-                last = state
+    def __init__(self, rooms: dict[str, Room], connections: set[Connection]) -> None:
+        self.rooms = rooms
+        self.connections = connections
+        self.members: set[Connection] = set()
+        self.state: LobbyState | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def _look(self) -> None:
+        state = lobby_state(list(self.rooms.values()), list(self.connections))
+        if state != self.state:
+            self.state = state
+            for member in list(self.members):
+                member.send(state)
+
+    async def _follow(self) -> None:
+        while self.members:
             await asyncio.sleep(LOBBY_PERIOD)
+            self._look()
+        self.state = None
+        self._task = None
 
-    sender = asyncio.create_task(send_changes())
-    try:
-        while (line := await read_line(conn, clock)) is not None:
-            with contextlib.suppress(WireProblem):
-                if isinstance(parse_in_game(line), Ping):
-                    conn.send(Pong())
-            if conn.closing_since is not None:
-                return
-    finally:
-        sender.cancel()
+    async def serve(self, conn: Connection, clock: Callable[[], float]) -> None:
+        """A lobby connection's life: the state now and on every change, pings answered,
+        until the client goes."""
+        self.members.add(conn)
+        if self.state is None:
+            self._look()  # sends to every member, this one included
+        else:
+            conn.send(self.state)
+        if self._task is None:
+            self._task = asyncio.create_task(self._follow())
+        try:
+            while (line := await read_line(conn, clock)) is not None:
+                with contextlib.suppress(WireProblem):
+                    if isinstance(parse_in_game(line), Ping):
+                        conn.send(Pong())
+                if conn.closing_since is not None:
+                    return
+        finally:
+            self.members.discard(conn)
 
 
-__all__ = ["LOBBY_PERIOD", "lobby_state", "serve_lobby"]
+__all__ = ["LOBBY_PERIOD", "Lobby", "lobby_state"]
