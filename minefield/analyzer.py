@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -106,13 +107,14 @@ def context_for(seat: Seat, discard: str, dora: int | None, ura: int | None) -> 
                       dora_indicator=dora, ura_indicator=ura)
 
 
-def analyze_request(request: AnalyzeRequest) -> AnalyzeResult:
-    """Analyze one request; raises :class:`AnalyzeError` with a clear message."""
+def analyze_request(request: AnalyzeRequest, rule: Sequence[str] = ()) -> AnalyzeResult:
+    """Analyze one request under its preset with the ``NAME=VALUE`` settings ``rule`` over it
+    (``--rule``); raises :class:`AnalyzeError` with a clear message."""
     if request.rules not in PRESETS:  # SettingsError would quote the whole name
         raise AnalyzeError(f"unknown rules preset {quote_prefix(request.rules)}: choose one of "
                            f"{', '.join(PRESETS)}")
     try:
-        settings = RuleSettings.preset(request.rules)
+        settings = RuleSettings.chosen(request.rules, rule)
     except SettingsError as error:
         raise AnalyzeError(str(error)) from None
     try:
@@ -128,10 +130,11 @@ def analyze_request(request: AnalyzeRequest) -> AnalyzeResult:
     return AnalyzeResult(hand=str(hand), tenpai=bool(reports), waits=reports)
 
 
-def analyze_line(line: str) -> str:
-    """One ``--jsonl`` request in, its result's JSON out; :class:`AnalyzeError` for a bad one."""
+def analyze_line(line: str, rule: Sequence[str] = ()) -> str:
+    """One ``--jsonl`` request in, its result's JSON out; :class:`AnalyzeError` for a bad one.
+    ``rule``: settings over every request's preset (``--rule``)."""
     try:
         request = AnalyzeRequest.model_validate_json(line)
     except ValidationError as error:
         raise AnalyzeError(describe_request_error(error)) from None
-    return analyze_request(request).model_dump_json()
+    return analyze_request(request, rule).model_dump_json()

@@ -7,6 +7,7 @@ import argparse
 from minefield.bots.base import LEVELS
 from minefield.rules.game import Seat
 from minefield.rules.seed import SeedError, parse_seed
+from minefield.rules.settings import PRESETS, RuleSettings, SettingsError
 
 SEATS = [s.value for s in Seat]
 LEVEL_NAMES = list(LEVELS)
@@ -26,3 +27,47 @@ def seed_argument(text: str) -> str:
         return parse_seed(text)
     except SeedError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+RULE_HELP = ("one rule setting over the preset, by its name (repeatable): e.g. --rule ryanshi=on "
+             "--rule honba_points=300; on/off settings take on, off, true or false, numbers a "
+             "whole number, clocks none (the rule book's \"Rule presets\"; the in-app help "
+             "lists every setting)")
+
+
+def add_rule_arguments(parser: argparse.ArgumentParser, preset_help: str) -> None:
+    """``--rules PRESET`` and ``--rule NAME=VALUE`` (repeatable), checked by :func:`chosen_rules`.
+
+    ``--rule`` is read as text and checked after parsing, so that a bad one is one line.
+    """
+    parser.add_argument("--rules", choices=list(PRESETS), default=None, help=preset_help)
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help=RULE_HELP)
+
+
+def chosen_rules(preset: str, rules: list[str]) -> RuleSettings:
+    """The settings of ``--rules`` and ``--rule``; a bad one is a :class:`UsageError`."""
+    try:
+        return RuleSettings.chosen(preset, rules)
+    except SettingsError as error:
+        raise UsageError(f"--rule: {error}") from None
+
+
+def clock_rules(text: str | None) -> list[str]:
+    """``--clock HAND+DISCARD`` (R25) as the two clock settings; ``off`` turns both off.
+
+    >>> clock_rules("180+15"), clock_rules("off"), clock_rules(None)
+    (['hand_seconds=180', 'discard_seconds=15'], ['hand_seconds=none', 'discard_seconds=none'], [])
+    """
+    if text is None:
+        return []
+    if text.strip().lower() in ("off", "none"):
+        return ["hand_seconds=none", "discard_seconds=none"]
+    hand, plus, discard = text.partition("+")
+    if plus and hand.strip().isascii() and hand.strip().isdigit() and (
+            discard.strip().isascii() and discard.strip().isdigit()) and (
+            int(hand) > 0 and int(discard) > 0):
+        return [f"hand_seconds={int(hand)}", f"discard_seconds={int(discard)}"]
+    shown = text if len(text) <= 20 else text[:20] + "…"
+    raise UsageError(f"--clock {shown!r}: write HAND+DISCARD in seconds, both above 0, such as "
+                     "180+15 (or off)")

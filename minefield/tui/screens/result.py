@@ -24,7 +24,7 @@ from minefield.tui.messages import MenuRequested, NewGameRequested, NextGameRequ
 from minefield.tui.render import YOU, furiten_reason, objective, possessive, seat_name, verb
 from minefield.tui.screens.standings import StandingsScreen
 from minefield.tui.textual_private import SteadyHeader
-from minefield.tui.widgets.log import log_lines
+from minefield.tui.widgets.log import log_lines, paid_to_winner
 from minefield.tui.widgets.panels import DeadWall, yaku_name
 from minefield.tui.widgets.scoreboard import Scoreboard, payment_lines, scoreboard_text
 from minefield.tui.widgets.tiles import TileRow
@@ -158,8 +158,9 @@ class ResultScreen(Screen[None]):
                 yield Static(self._seat_text(seat), classes="seat-result")
             if self._discards is not None:
                 yield Static("[b]Game log[/]", classes="result-title")
+                paid = paid_to_winner(self.end, self.match)
                 yield Static("\n".join(log_lines(self._discards, self.names, self.end.furiten,
-                                                 self.end)), id="result-log")
+                                                 self.end, paid)), id="result-log")
             yield Static(f"Ura dora indicator {self.end.ura_indicator} · seed {self.end.seed}",
                          id="result-seed")
         yield Footer()
