@@ -7,7 +7,7 @@ import argparse
 from minefield.bots.base import LEVELS
 from minefield.rules.game import Seat
 from minefield.rules.seed import SeedError, parse_seed
-from minefield.rules.settings import PRESETS, RuleSettings, SettingsError
+from minefield.rules.settings import PRESETS, RuleSettings, SettingsError, parse_clock
 
 SEATS = [s.value for s in Seat]
 LEVEL_NAMES = list(LEVELS)
@@ -56,18 +56,12 @@ def chosen_rules(preset: str, rules: list[str]) -> RuleSettings:
 def clock_rules(text: str | None) -> list[str]:
     """``--clock HAND+DISCARD`` (R25) as the two clock settings; ``off`` turns both off.
 
-    >>> clock_rules("180+15"), clock_rules("off"), clock_rules(None)
-    (['hand_seconds=180', 'discard_seconds=15'], ['hand_seconds=none', 'discard_seconds=none'], [])
+    >>> clock_rules("180+15"), clock_rules(None)
+    (['hand_seconds=180', 'discard_seconds=15'], [])
     """
     if text is None:
         return []
-    if text.strip().lower() in ("off", "none"):
-        return ["hand_seconds=none", "discard_seconds=none"]
-    hand, plus, discard = text.partition("+")
-    if plus and hand.strip().isascii() and hand.strip().isdigit() and (
-            discard.strip().isascii() and discard.strip().isdigit()) and (
-            int(hand) > 0 and int(discard) > 0):
-        return [f"hand_seconds={int(hand)}", f"discard_seconds={int(discard)}"]
-    shown = text if len(text) <= 20 else text[:20] + "…"
-    raise UsageError(f"--clock {shown!r}: write HAND+DISCARD in seconds, both above 0, such as "
-                     "180+15 (or off)")
+    try:
+        return parse_clock(text)
+    except SettingsError as error:
+        raise UsageError(f"--{error}") from None

@@ -45,25 +45,32 @@ class RuleSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    red_fives: bool = Field(False, description="R1: one red five per suit, each one dora")
+    red_fives: bool = Field(
+        False, description="R1: one red five per suit (0m 0p 0s), each one dora")
     minimum: Literal["mangan", "none"] = Field(
-        "mangan", description="R14: the value a ron must reach"
-    )
+        "mangan", description="R14: the value a ron must reach (none: every wait wins)")
     kiriage: bool = Field(True, description="R14: 4 han 30 fu and 3 han 60 fu are mangan")
     double_yakuman_waits: bool = Field(
         False, description="R20: 13-sided kokushi, 9-sided chuuren, suuankou tanki are double"
     )
-    hand_seconds: int | None = Field(None, gt=0, description="R25: time to build the hand")
-    discard_seconds: int | None = Field(None, gt=0, description="R25: time for each discard")
-    dealer_bonus: bool = Field(False, description="R23: East is paid dealer values (matches)")
+    hand_seconds: int | None = Field(
+        None, gt=0, description="R25: seconds to build the hand (none: no clock)")
+    discard_seconds: int | None = Field(
+        None, gt=0, description="R25: seconds for each discard (none: no clock)")
+    dealer_bonus: bool = Field(
+        False, description="R23: in a match East, the dealer, is paid 1.5x")
     hands: int = Field(4, ge=1, le=MAX_HANDS,
                        description="R30: dealerships in a match (a repeat does not count)")
     start_points: int = Field(25000, gt=0, description="R30: each player's points at the start")
-    honba_points: int = Field(1000, ge=0, description="R32: paid per counter stick on a win")
-    noten_payment: int = Field(1000, ge=0, description="R33: the noten player pays the tenpai one")
-    ryanshi: bool = Field(False, description="R34: two han of yaku with four or more sticks")
-    paarenchan: bool = Field(False, description="R35: eight repeats make the dealer's next ron "
-                                                "a yakuman")
+    honba_points: int = Field(
+        1000, ge=0, description="R32: paid per counter stick on a win (standard riichi: 300)")
+    noten_payment: int = Field(
+        1000, ge=0, description="R33: at a draw the noten player pays the tenpai one this")
+    ryanshi: bool = Field(
+        False, description="R34: with four or more sticks a win needs two han of yaku")
+    paarenchan: bool = Field(
+        False, description="R35: eight repeats from no sticks make the dealer's next ron a "
+                           "yakuman")
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> RuleSettings:
@@ -169,6 +176,32 @@ def parse_rule(text: str) -> tuple[str, bool | int | str | None]:
         return name, word
     choices = " or ".join(str(k) for k in kinds)
     raise SettingsError(f"setting {name!r}: {_short(raw)!r} is not {choices}")
+
+
+def parse_clock(text: str) -> list[str]:
+    """A clock written ``HAND+DISCARD`` in seconds (R25) as the two clock settings; ``off``
+    (or ``none``) turns both off. Raises :class:`SettingsError` saying how to write it.
+
+    >>> parse_clock("180+15"), parse_clock("off")
+    (['hand_seconds=180', 'discard_seconds=15'], ['hand_seconds=none', 'discard_seconds=none'])
+    """
+    word = text.strip().lower()
+    if word in ("off", "none"):
+        return ["hand_seconds=none", "discard_seconds=none"]
+    hand, plus, discard = (part.strip() for part in word.partition("+"))
+    if plus and all(part.isascii() and part.isdigit() and int(part) > 0
+                    for part in (hand, discard)):
+        return [f"hand_seconds={int(hand)}", f"discard_seconds={int(discard)}"]
+    raise SettingsError(f"clock {_short(text, 20)!r}: write HAND+DISCARD in seconds, both above "
+                        "0, such as 180+15 (or off)")
+
+
+def clock_words(settings: RuleSettings) -> str:
+    """The clocks as ``HAND+DISCARD`` (``off`` when neither runs; ``none`` for one that does
+    not)."""
+    if settings.hand_seconds is None and settings.discard_seconds is None:
+        return "off"
+    return f"{rule_value_text(settings.hand_seconds)}+{rule_value_text(settings.discard_seconds)}"
 
 
 def _short(text: str, limit: int = 40) -> str:

@@ -293,7 +293,7 @@ class MinefieldApp(App[int]):
         self.scores = RunningScore()
         await self.start_game(GameRequest(message.mode, level=message.level, seat=message.seat,
                                           rules=message.rules, aids=message.aids,
-                                          match=message.match))
+                                          match=message.match, rule=message.rule))
 
     async def on_next_game_requested(self, message: NextGameRequested) -> None:
         if self.table is None:
