@@ -13,7 +13,7 @@ furiten (R13, R15).
 Estimators:
 
 * ``baseline``: 0 for genbutsu/passed tiles, else the deal-in rate of the training games;
-* ``heuristic``: :mod:`minefield.bots.danger` (what ``strong`` plays), each kind's share of the
+* ``heuristic``: :mod:`minefield.defense.danger` (what ``strong`` plays), each kind's share of the
   danger of the live kinds mapped to a probability by a logistic fit on the training games;
 * ``posterior``: :func:`minefield.defense.posterior.posterior_dangers` with
   ``calibrated=False`` (no fit: the model's numbers as they come);
@@ -54,9 +54,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from minefield.bots.danger import tile_dangers
 from minefield.bots.levels import make_bot
 from minefield.bots.simulate import bot_seed, game_seed
+from minefield.defense.danger import tile_dangers
 from minefield.defense.position import Estimate, Position
 from minefield.defense.posterior import blend_row, posterior_dangers
 from minefield.rules.game import Game, Seat, ron_context
@@ -89,7 +89,7 @@ class GameResult:
 
 
 def heuristic_shares(position: Position) -> list[float]:
-    """bots/danger.py's danger of each kind as a share of the live kinds' total."""
+    """defense/danger.py's danger of each kind as a share of the live kinds' total."""
     safe = {t.kind for row in position.discards.values() for t in row}
     theirs = [t.kind for t in position.discards.get(position.opponent, ())]
     danger = tile_dangers(position.unseen, safe, position.dora,

@@ -8,7 +8,7 @@ games and their differences are measured game by game:
 * ``old-strong``: ``strong`` as it was before issue 10
   (:data:`minefield.bots.levels.PREVIOUS_STRONG`: the hand search of
   :data:`~minefield.bots.hands.PREVIOUS_MODEL`, today the same as ``strong``'s, and the
-  discard of least :mod:`minefield.bots.danger` weight, unplanned); the row ``strong`` is
+  discard of least :mod:`minefield.defense.danger` weight, unplanned); the row ``strong`` is
   compared with.
 * ``reference``: the ``strong`` hand with the all-seeing discards of
   :mod:`minefield.bots.oracle` (never offered to players): it reads the opponent's hand and

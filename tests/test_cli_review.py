@@ -9,11 +9,11 @@ import pytest
 
 from minefield.cli import main
 from minefield.defense.estimate import estimate
-from minefield.defense.review import review_of_game
 from minefield.records.format import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.rules.tiles import Tile, kind_str
+from minefield.trainer.review import review_of_game
 from tests.records.conftest import RON_SEED, played
 
 

@@ -120,3 +120,11 @@ def test_a_usage_error_is_raised_before_any_screen() -> None:
                               rule=["honba_points=lots"], clock=None)
     with pytest.raises(UsageError, match="setting 'honba_points': 'lots' is not a whole number"):
         request_from_args(args)
+
+
+def test_analyze_jsonl_takes_its_rules_from_each_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """As ``--rules`` is, a ``--rule`` beside ``--jsonl`` is refused: each line says its rules."""
+    status, out, err = _run(capsys, "analyze", "--jsonl", "--rule", "ryanshi=on")
+    assert status == 2 and out == ""
+    assert err == ('minefield: --jsonl takes the rules from each line\'s "rules" key: give no '
+                   "--rule\n")

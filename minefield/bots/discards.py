@@ -17,7 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from minefield.bots.danger import DEFAULT_PRIORS, DangerPriors, tile_dangers
+from minefield.defense.danger import DEFAULT_PRIORS, DangerPriors, tile_dangers
+from minefield.defense.fast import fast_dangers
+from minefield.defense.position import Position
 from minefield.rules.game import NEVER_DISCARDED, Discard, IllegalCommand, PlayerView
 from minefield.rules.hand import Hand, waits
 from minefield.rules.tiles import NUM_KINDS, Tile, dora_from_indicator, parse_tiles
@@ -80,7 +82,7 @@ class DiscardSituation:
         return free or list(self.pool)
 
     def dangers(self, priors: DangerPriors = DEFAULT_PRIORS) -> list[float]:
-        """The danger of each kind (see :mod:`minefield.bots.danger`)."""
+        """The danger of each kind (see :mod:`minefield.defense.danger`)."""
         return tile_dangers(self.unseen, self.safe, self.dora, priors,
                             self.seat_view.seat.other.wind, self.opponent_discards)
 
@@ -125,18 +127,13 @@ DangerSource = Callable[[DiscardSituation], Sequence[float]]
 
 
 def heuristic_dangers(table: DiscardSituation) -> list[float]:
-    """The danger weights of :mod:`minefield.bots.danger` (relative, not chances)."""
+    """The danger weights of :mod:`minefield.defense.danger` (relative, not chances)."""
     return table.dangers()
 
 
 def calibrated_dangers(table: DiscardSituation) -> list[float]:
     """The chance that each kind deals in now, by the calibrated fast estimate
     (:mod:`minefield.defense.fast`), from this seat's view only (R26)."""
-    # Imported here: the defence package imports the bots' danger model, so a module-level
-    # import would make the two packages' imports depend on their order.
-    from minefield.defense.fast import fast_dangers
-    from minefield.defense.position import Position
-
     return list(fast_dangers(Position.from_view(table.seat_view)).danger)
 
 

@@ -18,7 +18,7 @@ The expected value of a hand, in points, from what the seat knows when it builds
   (R15a): the hand only has ``21 - copies`` discards' worth of time to win.
 * The pool is the hand's defence: every kind of the pool that is discarded must get past the
   opponent's waits once (later copies are then safe, R15). The expected loss is the chance that
-  one of them is a wait (from :mod:`minefield.bots.danger`, before any discard is seen, and
+  one of them is a wait (from :mod:`minefield.defense.danger`, before any discard is seen, and
   discounted because later discards are chosen with more information) times what an
   opponent's win costs. The four tiles kept at the end are the pool's own waits first, then the
   most dangerous kinds.
@@ -36,8 +36,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from minefield.bots.danger import wait_probabilities
 from minefield.bots.search import Counts, tenpai_hands
+from minefield.defense.danger import wait_probabilities
 from minefield.rules.game import (
     DISCARDS_PER_SEAT,
     NEVER_DISCARDED,
@@ -89,18 +89,28 @@ PREVIOUS_MODEL = ValueModel(copy_chance=0.15, opponent_win=9000.0, pool_risk_dis
 
 @dataclass(frozen=True)
 class DealtTiles:
-    """What a seat knows when it builds its hand: its 34 tiles, the dora indicator, its seat."""
+    """What a seat knows when it builds its hand: its 34 tiles, the dora indicator, its seat.
+
+    ``dealer``: the seat's rons are paid dealer values (East in a match with ``dealer_bonus``,
+    R23).
+    """
 
     counts: Counts
     dora_indicator: int | None
     seat: Seat
     settings: RuleSettings
     red_suits: frozenset[int] = frozenset()
+    dealer: bool = False
 
     @classmethod
     def from_tiles(cls, tiles: Iterable[Tile], dora_indicator: int | None, seat: Seat,
-                   settings: RuleSettings | None = None) -> DealtTiles:
-        """Build from 34 tiles; :class:`TileError` when they are not 34 or hold five of a kind."""
+                   settings: RuleSettings | None = None, dealer: bool | None = None
+                   ) -> DealtTiles:
+        """Build from 34 tiles; :class:`TileError` when they are not 34 or hold five of a kind.
+
+        ``dealer`` defaults to what ``settings`` say: East is the dealer under
+        ``dealer_bonus`` (R23).
+        """
         tiles = list(tiles)
         extra = [Tile(dora_indicator)] if dora_indicator is not None else []
         check_copies(tiles + extra)
@@ -111,18 +121,23 @@ class DealtTiles:
             counts[tile.kind] += 1
         settings = settings or RuleSettings()
         reds = frozenset(t.kind // 9 for t in tiles if t.red) if settings.red_fives else frozenset()
-        return cls(tuple(counts), dora_indicator, seat, settings, reds)
+        if dealer is None:
+            dealer = settings.dealer_bonus and seat is Seat.EAST
+        return cls(tuple(counts), dora_indicator, seat, settings, reds, dealer)
 
     @classmethod
     def from_view(cls, view: PlayerView) -> DealtTiles:
-        """What ``view`` shows of the deal."""
+        """What ``view`` shows of the deal (the game's terms say whether East is paid dealer
+        values, R23)."""
         indicator = Tile.parse(view.dora_indicator).kind
-        return cls.from_tiles(parse_tiles(view.own_tiles), indicator, view.seat, view.settings)
+        return cls.from_tiles(parse_tiles(view.own_tiles), indicator, view.seat, view.settings,
+                              dealer=view.terms.dealer_bonus and view.seat is Seat.EAST)
 
     @property
     def context(self) -> WinContext:
         """The win context of a ron on an ordinary discard (no ippatsu, no houtei, no ura)."""
-        return WinContext(seat_wind=self.seat.wind, dora_indicator=self.dora_indicator)
+        return WinContext(seat_wind=self.seat.wind, dora_indicator=self.dora_indicator,
+                          dealer=self.dealer)
 
     @property
     def dora(self) -> int | None:

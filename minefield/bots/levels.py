@@ -62,7 +62,7 @@ DISCARD_POLICIES: dict[Level, DiscardPolicy] = {
 }
 
 #: ``strong`` before issue 10: the hand search of :data:`~minefield.bots.hands.PREVIOUS_MODEL`
-#: and the discard of least :mod:`minefield.bots.danger` weight. For paired benchmarks
+#: and the discard of least :mod:`minefield.defense.danger` weight. For paired benchmarks
 #: (``benchmarks/bench_defense.py``); no level plays it.
 PREVIOUS_STRONG: tuple[HandPolicy, DiscardPolicy] = (
     lambda deal, _rng: choose_best(deal, PREVIOUS_MODEL),

@@ -16,7 +16,7 @@ Its choice, among one tile of each kind of its pool:
    in);
 4. else any tile: five or more winning tiles among 21 (R10) force a deal-in.
 
-Within a step it takes the least dangerous tile by :mod:`minefield.bots.danger`, as ``strong``
+Within a step it takes the least dangerous tile by :mod:`minefield.defense.danger`, as ``strong``
 does (ties drawn at random).
 
 >>> import random

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from functools import partial
 
 from rich.console import Console
 from rich.table import Table
@@ -16,7 +15,14 @@ from minefield.analyzer import (
     analyze_line,
     analyze_request,
 )
-from minefield.cli.common import SEATS, Subparsers, UsageError, add_rule_arguments, chosen_rules
+from minefield.cli.common import (
+    SEATS,
+    Subparsers,
+    UsageError,
+    add_rule_arguments,
+    check_no_rules_option,
+    chosen_rules,
+)
 from minefield.cli.jsonl import serve_jsonl
 from minefield.rules.game import Seat
 
@@ -39,7 +45,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         default="middle",
         help="first: ippatsu (R16); last: houtei (R17, East only)",
     )
-    add_rule_arguments(p, "rule preset (default standard)")
+    add_rule_arguments(p, "rule preset (default standard; match and club: East is paid dealer "
+                       "values, R23)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument(
@@ -56,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.hand:
             raise UsageError("--jsonl reads hands from stdin: give no HAND argument")
-        return serve_jsonl(partial(analyze_line, rule=tuple(args.rule)))
+        check_no_rules_option(args)
+        return serve_jsonl(analyze_line)
     if not args.hand:
         raise UsageError("analyze needs a HAND (or --jsonl)")
     request = AnalyzeRequest(

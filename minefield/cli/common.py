@@ -65,3 +65,12 @@ def clock_rules(text: str | None) -> list[str]:
         return parse_clock(text)
     except SettingsError as error:
         raise UsageError(f"--{error}") from None
+
+
+def check_no_rules_option(args: argparse.Namespace) -> None:
+    """``--jsonl`` takes the rules from each line's ``rules`` key: a ``--rules`` or ``--rule``
+    option beside it would be ignored, so it is refused (:class:`UsageError`)."""
+    if getattr(args, "rules", None) not in (None, "standard"):
+        raise UsageError('--jsonl takes the rules from each line\'s "rules" key: give no --rules')
+    if getattr(args, "rule", None):
+        raise UsageError('--jsonl takes the rules from each line\'s "rules" key: give no --rule')

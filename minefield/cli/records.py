@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.text import Text
 
 from minefield.cli.common import Subparsers, UsageError
+from minefield.paths import DATA_ENV, records_dir
 from minefield.records.history import group_history, history_table, list_history
-from minefield.records.paths import DATA_ENV, records_dir
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.replay import Replay, match_records, replay_match, replay_record
 from minefield.records.scoreboard import final_line, match_json, scoreboard_table

@@ -17,7 +17,12 @@ from typing import get_args
 from minefield.cli.common import Subparsers, UsageError
 from minefield.defense.estimate import feedback
 from minefield.defense.position import Method
-from minefield.defense.review import (
+from minefield.records.format import RecordHeader
+from minefield.records.reader import RecordError, read_record
+from minefield.records.replay import replay_record
+from minefield.rules.game import Seat
+from minefield.rules.tiles import Tile, kind_str
+from minefield.trainer.review import (
     AssessedStep,
     GameReview,
     ReviewError,
@@ -25,11 +30,6 @@ from minefield.defense.review import (
     review_of_game,
     totals,
 )
-from minefield.records.format import RecordHeader
-from minefield.records.reader import RecordError, read_record
-from minefield.records.replay import replay_record
-from minefield.rules.game import Seat
-from minefield.rules.tiles import Tile, kind_str
 
 COMMANDS = ("review",)
 BOT_PREFIX = "Bot ("  # how practice records name the bot's seat

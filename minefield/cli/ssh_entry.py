@@ -47,7 +47,7 @@ from typing import Literal
 from minefield.bots.base import LEVELS
 from minefield.cli.common import Subparsers, UsageError
 from minefield.rules.settings import PRESETS
-from minefield.server.codes import normalize_code
+from minefield.session.codes import normalize_code
 
 COMMANDS = ("ssh-entry",)
 #: The variable in which sshd passes what the player typed.
@@ -223,11 +223,9 @@ def _has_terminal() -> bool:
 def _per_player_folders(player: str) -> None:
     """A shared account keeps each person's settings and saved games apart:
     ``players/NAME`` inside the account's data and config folders."""
-    from minefield.records.paths import DATA_ENV, data_dir
-    from minefield.tui.config import CONFIG_ENV, config_dir
+    from minefield.paths import use_player_folders
 
-    os.environ[DATA_ENV] = str(data_dir() / "players" / player)
-    os.environ[CONFIG_ENV] = str(config_dir() / "players" / player)
+    use_player_folders(player)
 
 
 def entry_argv(command: EntryCommand, player: str | None, socket: Path | None) -> list[str]:

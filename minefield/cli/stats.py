@@ -2,7 +2,7 @@
 
 Games, deal-in rate, danger taken against the least the pool offered (overall, over the last
 games and per week) and drill accuracy by kind, from the progress file
-(:mod:`minefield.defense.progress`). The file is only read: a missing one is "no progress
+(:mod:`minefield.trainer.progress`). The file is only read: a missing one is "no progress
 yet"; a damaged, unreadable or newer one is one line on stderr naming the file, exit status 1.
 On a terminal the tables are drawn with Rich; in a pipe the same figures are plain lines.
 """
@@ -20,10 +20,10 @@ from rich.table import Table
 from rich.text import Text
 
 from minefield.cli.common import Subparsers
-from minefield.records.paths import DATA_ENV
+from minefield.paths import DATA_ENV
 
 if TYPE_CHECKING:
-    from minefield.defense.progress import DefenseStats, DrillStats, ProgressSummary
+    from minefield.trainer.progress import DefenseStats, DrillStats, ProgressSummary
 
 COMMANDS = ("stats",)
 BAR_WIDTH = 20
@@ -58,7 +58,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``stats``; the exit status (1 when the progress file cannot be read)."""
     # SQLite loads only for this command, not at every start of ``minefield``.
-    from minefield.defense.progress import ProgressError, open_progress, progress_path
+    from minefield.paths import progress_path
+    from minefield.trainer.progress import ProgressError, open_progress
 
     path: Path = args.file if args.file is not None else progress_path()
     store, problem = open_progress(path, read_only=True)

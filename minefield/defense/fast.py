@@ -1,6 +1,6 @@
 """The fast danger estimate: the bots' shape weights turned into calibrated probabilities.
 
-:mod:`minefield.bots.danger` weighs every wait shape the opponent could hold, from what this
+:mod:`minefield.defense.danger` weighs every wait shape the opponent could hold, from what this
 seat sees (R26). Its numbers rank tiles well but are not chances. Here they become chances:
 each live kind gets a few features (its share of the live shape weight, how much weight the
 discards so far have killed, the discard number, whether it is an honor, whether it is suji or
@@ -31,10 +31,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from minefield.defense import calibration
+from minefield.defense.danger import DEFAULT_PRIORS, tile_dangers, wait_shapes
 from minefield.defense.position import Estimate, Position
 from minefield.rules.game import TOTAL_DISCARDS, ron_context
 from minefield.rules.tiles import NUM_KINDS, TERMINALS_AND_HONORS, is_honor
 
+DEALER_FACTOR = 1.5  # R23: a dealer's ron pays 1.5 times a non-dealer's
 _SHARE_FLOOR = 1e-4  # a live kind the heuristic gives no weight is still not proven safe
 NO_SUJI, HALF_SUJI, FULL_SUJI = 0, 1, 2
 
@@ -110,10 +112,6 @@ def possible_wait(unseen: Sequence[int], kind: int) -> bool:
 
 def features(position: Position) -> Features:
     """The features of one position (what this seat sees only, R26)."""
-    # Imported here: the bots package imports this module for its own discards, and importing
-    # minefield.bots first runs its __init__, which would need this module half-loaded.
-    from minefield.bots.danger import DEFAULT_PRIORS, tile_dangers, wait_shapes
-
     unseen = position.unseen
     safe = position.genbutsu | position.passed
     dora = position.dora
@@ -152,9 +150,11 @@ def value_category(position: Position, kind: int) -> str:
 
 def mean_ron_value(position: Position, kind: int, bonus_han: bool) -> float:
     """The average points of a ron on ``kind`` (fitted by :func:`value_category`, with or
-    without ippatsu/houtei)."""
+    without ippatsu/houtei), 1.5 times as much when the opponent is paid dealer values
+    (R23)."""
     return calibration.MEAN_RON_POINTS[value_category(position, kind)] * (
-        calibration.BONUS_HAN_VALUE_FACTOR if bonus_han else 1.0)
+        calibration.BONUS_HAN_VALUE_FACTOR if bonus_han else 1.0) * (
+        DEALER_FACTOR if position.opponent_dealer else 1.0)
 
 
 def fast_dangers(position: Position) -> Estimate:

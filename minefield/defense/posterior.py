@@ -4,7 +4,7 @@ The opponent's 34 tiles (R5) come from the copies this seat cannot see (its own 
 dora indicator are seen); they keep 13 as their hand (R7) and discard from the other 21. The
 estimate is a posterior over the opponent's hand and pool given only what the seat sees:
 
-* **Prior.** The wait shapes of :mod:`minefield.bots.danger` (tanki, shanpon, ryanmen, kanchan,
+* **Prior.** The wait shapes of :mod:`minefield.defense.danger` (tanki, shanpon, ryanmen, kanchan,
   penchan; a tanki also as a seven-pairs hand), weighted as there: the number of ways the
   unseen copies hold the shape times the shape's fitted prior, the dora factor and the suit
   signal of the opponent's discards. Each shape is completed to a 13-tile hand by a pair and
@@ -31,7 +31,7 @@ estimate is a posterior over the opponent's hand and pool given only what the se
   is impossible). The opponent does not discard its own waits while not furiten (chance
   ``own_wait_discard``; doing so makes the sample furiten, R15a), and picks what looks safe
   from its own side: a softmax of ``-discard_sharpness * danger / mean danger`` over its pool's
-  kinds, the danger being bots/danger.py's heuristic from *their* view at that moment. (With a
+  kinds, the danger being defense/danger.py's heuristic from *their* view at that moment. (With a
   single sampled pool per hand this signal is mostly noise at the sample sizes a second
   allows; ``benchmarks/bench_danger.py`` measured it not to help, so the default sharpness is
   0: only the hard facts of the discards count.)
@@ -48,7 +48,7 @@ and passed tiles come out exactly 0 (R15).
 
 **Pools summed out (the default, ``collapsed``).** Sampling noise limited the sampled-pool
 model (one random pool per hand: on training games 10000 samples ranked deal-ins better than
-bots/danger.py, AUC 0.80 against 0.79, where 1500 did worse). With no discard sharpness and no
+defense/danger.py, AUC 0.80 against 0.79, where 1500 did worse). With no discard sharpness and no
 value power the pool enters a hand's weight only through the choice proxy and the held-back
 kinds, and both can be averaged over every pool exactly (hypergeometric sums:
 :func:`expected_choice`, :func:`held_back_log_factor`), so only hands are drawn and a hand's
@@ -101,15 +101,15 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import accumulate
 
-from minefield.bots.danger import DEFAULT_PRIORS, DangerPriors, Shape, suit_factors, wait_shapes
 from minefield.defense import calibration
+from minefield.defense.danger import DEFAULT_PRIORS, DangerPriors, Shape, suit_factors, wait_shapes
 from minefield.defense.fast import fast_dangers
 from minefield.defense.position import Estimate, Position
 from minefield.rules.game import Seat, ron_context
 from minefield.rules.hand import HAND_SIZE, waits
 from minefield.rules.score import WinContext, score_counts
 from minefield.rules.settings import RuleSettings
-from minefield.rules.tiles import DRAGONS, NUM_KINDS, counts_of, dora_from_indicator
+from minefield.rules.tiles import DRAGONS, EAST, NUM_KINDS, counts_of, dora_from_indicator
 from minefield.rules.wall import DEAL_SIZE
 
 _SUIT_KINDS = 27
@@ -215,9 +215,11 @@ class Problem:
 @lru_cache(maxsize=1 << 18)
 def _win(hand: tuple[int, ...], wait: int, seat_wind: int, ippatsu: bool, houtei: bool,
          indicator: int, settings: RuleSettings) -> tuple[bool, int]:
-    """Whether a ron on ``wait`` is eligible (R14) and what it pays without ura."""
+    """Whether a ron on ``wait`` is eligible (R14) and what it pays without ura (East's at
+    dealer values under ``dealer_bonus``, R23)."""
     ctx = WinContext(seat_wind=seat_wind, ippatsu=ippatsu, houtei=houtei,
-                     dora_indicator=indicator)
+                     dora_indicator=indicator,
+                     dealer=settings.dealer_bonus and seat_wind == EAST)
     value = score_counts(hand, wait, ctx, settings)
     if value is None:
         return False, 0
@@ -263,7 +265,7 @@ def choice_log_value(problem: Problem, model: PosteriorModel, hand: tuple[int, .
 def view_dangers(kinds: Sequence[int], unseen: Sequence[int], safe: frozenset[int], dora: int,
                  yakuhai: frozenset[int], priors: DangerPriors,
                  suit: Sequence[float]) -> list[float]:
-    """:func:`minefield.bots.danger.tile_dangers` of ``kinds`` only (kokushi left out), for the
+    """:func:`minefield.defense.danger.tile_dangers` of ``kinds`` only (kokushi left out), for the
     opponent's own view: ``unseen`` are the copies *they* cannot see, ``safe`` the kinds
     discarded so far, ``yakuhai`` the honors that are value honors for *their* opponent."""
     out = []
@@ -596,7 +598,7 @@ def collapsed_log_weight(problem: Problem, model: PosteriorModel, hand: tuple[in
 
 @dataclass(frozen=True, slots=True)
 class PriorShape:
-    """A wait shape of the prior: the tiles it holds, its weight (bots/danger.py's), and what
+    """A wait shape of the prior: the tiles it holds, its weight (defense/danger.py's), and what
     completes it to 13 tiles: ``groups`` groups, and a pair when ``pair``, or six pairs when
     ``pairs`` (a seven-pairs tanki)."""
 
@@ -608,7 +610,7 @@ class PriorShape:
 
 
 def prior_shapes(problem: Problem, model: PosteriorModel) -> list[PriorShape]:
-    """The prior's shapes: every wait shape of :func:`minefield.bots.danger.wait_shapes` over
+    """The prior's shapes: every wait shape of :func:`minefield.defense.danger.wait_shapes` over
     the unseen copies (none killed: the discards act through the likelihood), a single as a
     tanki on four groups or, with ``chiitoitsu_share`` of its weight, on six pairs."""
     out = []

@@ -18,15 +18,14 @@ from minefield.records.format import (
     ResultLine,
 )
 from minefield.records.history import HistoryEntry, list_history
-from minefield.records.paths import DATA_ENV, data_dir, records_dir
 from minefield.records.reader import Problem, ReadRecord, RecordError, read_record
 from minefield.records.replay import Replay, replay_record
 from minefield.records.writer import MatchRecorder, RecordWriter, new_record_path, write_game
 
 __all__ = [
-    "DATA_ENV", "CommandLine", "HistoryEntry", "MatchHeader", "MatchRecorder", "Mode", "Players",
+    "CommandLine", "HistoryEntry", "MatchHeader", "MatchRecorder", "Mode", "Players",
     "Problem", "ReadRecord",
     "RecordDeal", "RecordError", "RecordHeader", "RecordResult", "RecordWriter", "Replay",
-    "ResultLine", "data_dir", "list_history", "new_record_path", "read_record", "records_dir",
+    "ResultLine", "list_history", "new_record_path", "read_record",
     "replay_record", "write_game",
 ]

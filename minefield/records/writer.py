@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
+from minefield.paths import records_dir
 from minefield.records.format import (
     MAX_LINE_BYTES,
     CommandLine,
@@ -40,7 +41,6 @@ from minefield.records.format import (
     dump_line,
     utc_now,
 )
-from minefield.records.paths import records_dir
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Match, Settlement

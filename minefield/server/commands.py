@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from minefield.bots.base import LEVELS
+from minefield.paths import server_data_dir
 from minefield.rules.settings import (
     CLOCK_SETTINGS,
     MATCH_PRESETS,
@@ -28,7 +29,6 @@ from minefield.server.config import (
     SHARED_ACCOUNT_ENV,
     SOCKET_ENV,
     ServerConfig,
-    default_data_dir,
     default_socket_path,
 )
 from minefield.session.remote import RemoteError, RemoteSession, host, join, resume
@@ -85,7 +85,10 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--test-seeds", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--discard-pace", type=float, default=0.010, help=argparse.SUPPRESS)
     parser.add_argument("--message-rate", type=_positive, default=None, help=argparse.SUPPRESS)
-    parser.add_argument("--verbose", "-v", action="store_true", help="log every connection")
+    parser.add_argument("--max-connections", type=int, default=10_000, metavar="N",
+                        help="connections in all; each player may hold 8 (default 10000)")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="log details too (every connection is logged anyway)")
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -154,7 +157,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     """The daemon's configuration from ``serve``'s arguments."""
     return ServerConfig(
         socket=args.socket or default_socket_path(),
-        data=args.data or default_data_dir(),
+        data=args.data or server_data_dir(),
         group=args.group,
         shared_account=args.shared_account or os.environ.get(SHARED_ACCOUNT_ENV) or None,
         hand_seconds=args.hand_seconds,
@@ -166,6 +169,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         code_seconds=args.code_seconds,
         test_seeds=args.test_seeds,
         discard_pace=max(0.0, args.discard_pace),
+        max_connections=max(1, args.max_connections),
         **({} if getattr(args, "message_rate", None) is None else  # tests: fast clients
            {"rate": args.message_rate, "burst": max(40, int(args.message_rate))}),
     )

@@ -37,6 +37,10 @@ from minefield.records.writer import RecordWriter
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Settlement
 
+#: The folder (in ``games/``) where records of games that are over go: a restart reads only
+#: the unfinished ones.
+FINISHED_FOLDER = "finished"
+
 
 class HeldRecorder:
     """A :class:`RecordWriter` whose lines wait for :meth:`flush` (see the module).
@@ -93,4 +97,4 @@ class HeldRecorder:
             self.writer.close()
 
 
-__all__ = ["HeldRecorder"]
+__all__ = ["FINISHED_FOLDER", "HeldRecorder"]

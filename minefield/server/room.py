@@ -28,17 +28,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel
-
 from minefield.records.format import MatchHeader, Players, RecordHeader
-from minefield.records.reader import ReadRecord, RecordError
-from minefield.records.replay import replay_match, replay_record
 from minefield.records.writer import RECORD_SUFFIX, RecordWriter, ensure_folder, new_record_path
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Match, Settlement
@@ -46,12 +40,10 @@ from minefield.rules.seed import derive_int, random_seed
 from minefield.rules.settings import RuleSettings
 from minefield.server.bots import BotPool
 from minefield.server.config import ServerConfig
-from minefield.server.durable import HeldRecorder
-from minefield.server.identity import Identity, display_name
-from minefield.server.wire import RoomState, Welcome, WireError
-from minefield.session.match_table import MatchTable, RecorderFactory
+from minefield.server.durable import FINISHED_FOLDER, HeldRecorder
+from minefield.server.identity import Identity
+from minefield.server.seats import WAITING_NAME, Client, RoomMatch, Seated
 from minefield.session.protocol import (
-    Applied,
     Closed,
     MatchView,
     Notice,
@@ -61,29 +53,16 @@ from minefield.session.protocol import (
     SeatClock,
     ServerMessageType,
     Snapshot,
-    StandingView,
     TableView,
 )
 from minefield.session.table import GameTable, Recorder
+from minefield.session.wire import RoomState, Welcome, WireError
 
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
-_BOT_NAME = re.compile(r"^Bot \((easy|normal|strong)\)$")
-WAITING_NAME = "(waiting)"
-FINISHED_FOLDER = "finished"
-
-
-class Client(Protocol):
-    """A connection as a room sees it: messages go out, and it can be closed."""
-
-    def send(self, message: BaseModel) -> None:
-        """Queue one message (never blocks; a client that does not read is dropped)."""
-        ...
-
-    def close(self) -> None:
-        """Close the connection (after the queued messages)."""
-        ...
+#: What a player who leaves a game against a bot is told (the game is closed).
+BOT_LEFT = "You left the game against the bot: it is closed (it cannot be resumed)."
 
 
 class Services(Protocol):
@@ -107,111 +86,6 @@ class Services(Protocol):
     def room_renamed(self, room: Room, old_id: str) -> None:
         """``room`` plays a new game under a new id (a rematch)."""
         ...
-
-
-@dataclass(slots=True)
-class Seated:
-    """Who holds a seat: a person (``identity``), a bot (``level``) or nobody yet."""
-
-    identity: Identity | None = None
-    level: str | None = None
-    client: Client | None = None
-    #: Seconds of grace left in this game; and when the running grace period ends.
-    grace_budget: float = 0.0
-    grace_until: float | None = None
-
-    @property
-    def is_bot(self) -> bool:
-        """True for a bot seat."""
-        return self.level is not None
-
-    @property
-    def taken(self) -> bool:
-        """True once a person or a bot holds the seat."""
-        return self.identity is not None or self.level is not None
-
-    @property
-    def record_name(self) -> str:
-        """The player as the record has it: an identity key or ``Bot (level)``."""
-        if self.level is not None:
-            return f"Bot ({self.level})"
-        return self.identity.key if self.identity is not None else WAITING_NAME
-
-    def info(self, now: float) -> PlayerInfo:
-        """The player as both seats see them."""
-        if self.level is not None:
-            return PlayerInfo(name=f"Bot ({self.level})", kind="bot")
-        if self.identity is None:
-            return PlayerInfo(name=WAITING_NAME, present=False)
-        grace = None
-        if self.client is None and self.grace_until is not None:
-            grace = round(max(0.0, self.grace_until - now), 3)
-        return PlayerInfo(name=self.identity.name, present=self.client is not None,
-                          grace_left=grace)
-
-
-def _seated_from_record(name: str, grace: float, now: float) -> Seated:
-    bot = _BOT_NAME.match(name)
-    if bot:
-        return Seated(level=bot.group(1))
-    return Seated(identity=Identity(key=name, name=display_name(name)), grace_budget=grace,
-                  grace_until=now + grace)
-
-
-class MatchOver(RecordError):
-    """The records of a match that is over: nothing to go on with (they go to ``finished/``)."""
-
-
-def shown_names(players: Sequence[str]) -> dict[str, str]:
-    """How the match's players (identity keys, bot names) are shown: their display names,
-    kept distinct (and within a protocol name's 40 characters).
-
-    >>> shown_names(["bob@games", "Bot (easy)"])
-    {'bob@games': 'bob', 'Bot (easy)': 'Bot (easy)'}
-    >>> shown_names(["bob@games", "bob"])
-    {'bob@games': 'bob', 'bob': 'bob (2)'}
-    """
-    shown = {name: display_name(name) if not _BOT_NAME.match(name) else name
-             for name in players}
-    if len(set(shown.values())) < len(shown):
-        for number, name in enumerate(list(players)[1:], start=2):
-            shown[name] = f"{shown[name][:34]} ({number})"
-    return shown
-
-
-class RoomMatch(MatchTable):
-    """A :class:`MatchTable` whose views name the players as they are shown (identity keys
-    stay in the match and its records, R26 views get display names)."""
-
-    def __init__(self, match: Match, players: dict[str, PlayerInfo], *,
-                 recorders: RecorderFactory | None = None, now: float | None = None) -> None:
-        self.shown = shown_names(match.players)
-        super().__init__(match, players, recorders=recorders, now=now)
-
-    def view(self) -> MatchView:
-        """The match's public state with the players' shown names (never the seed)."""
-        view = super().view()
-        shown = self.shown
-
-        def name(key: str) -> str:
-            return shown.get(key, key[:40])
-
-        last = view.last
-        if last is not None and any(key != name(key) for key in shown):
-            lines = []
-            for line in last.lines:
-                for key in sorted(shown, key=len, reverse=True):
-                    line = line.replace(key, name(key))
-                lines.append(line)
-            last = last.model_copy(update={"lines": lines})
-        return view.model_copy(update={
-            "players": {seat: name(key) for seat, key in view.players.items()},
-            "scores": {name(key): points for key, points in view.scores.items()},
-            "standings": None if view.standings is None else [
-                StandingView(place=s.place, player=name(s.player), points=s.points)
-                for s in view.standings],
-            "next_asked": [name(key) for key in view.next_asked],
-            "last": last})
 
 
 class Room:
@@ -272,84 +146,6 @@ class Room:
         seats = {seat: Seated(identity=identity, grace_budget=config.grace_seconds),
                  seat.other: Seated(level=bot)}
         return cls(services, _new_game_id(config), game, seats)
-
-    @classmethod
-    def restore(cls, services: Services, path: Path) -> Room:
-        """The unfinished game of the record at ``path``, going on (after a restart).
-
-        Raises :class:`RecordError` for a record that cannot go on (ended, not a network
-        game, or commands that do not replay).
-        """
-        writer, record = RecordWriter.resume(path)
-        try:
-            if record.header.mode != "network":
-                raise RecordError(f"{path.name}: not a network game")
-            replay = replay_record(record)
-            if not replay.consistent or replay.applied != writer.seq:
-                raise RecordError(f"{path.name}: its commands do not replay")
-        except BaseException:
-            writer.close()
-            raise
-        now = services.now()
-        grace = services.config.grace_seconds
-        players = record.header.players
-        seats = {seat: _seated_from_record(players.of(seat), grace, now) for seat in Seat}
-        room = cls(services, path.name.removesuffix(RECORD_SUFFIX), replay.game, seats)
-        room._writer = HeldRecorder(writer)
-        room.table = GameTable(replay.game, room._infos(now), recorder=room._writer, now=now)
-        room.table.seq = replay.applied
-        return room
-
-    @classmethod
-    def restore_match(cls, services: Services, records: Sequence[ReadRecord]) -> Room:
-        """The match whose games' records are ``records`` (after a restart), going on: the
-        finished games are replayed and settled (R31-R33), the last game is dealt again and
-        its commands replayed; a game that ended without its result line gets it now.
-
-        Raises :class:`MatchOver` when the match is over, :class:`RecordError` when its
-        records do not replay (or are not a network match).
-        """
-        replay = replay_match(records)
-        if not replay.consistent or replay.match is None or not replay.games:
-            raise RecordError("the records of a match do not replay")
-        if replay.over:
-            raise MatchOver("the match is over")
-        last = replay.games[-1]
-        record, before = last.record, last.before
-        if any(game.record.header.mode != "network" for game in replay.games):
-            raise RecordError("not a network match")
-        match = Match.replay(before.seed, before.match_players, record.header.rules,
-                             [game.replay.game.result for game in replay.games[:-1]
-                              if game.replay.game.result is not None])
-        path = Path(record.name)
-        writer = None if record.ended else RecordWriter.resume(path)[0]
-        try:
-            now = services.now()
-            grace = services.config.grace_seconds
-            players = record.header.players
-            seats = {seat: _seated_from_record(players.of(seat), grace, now) for seat in Seat}
-            room = cls(services, path.name.removesuffix(RECORD_SUFFIX), match.new_game(),
-                       seats)
-            room._writer = None if writer is None else room._held(writer)
-            room._prepared = room._writer
-            table = room._new_match_table(match, now)
-            for line in record.commands:
-                table.table.game.apply(line.seat, line.command)
-            table.table.seq = len(record.commands)
-            table.table.start_clocks(now)
-            game = table.table.game
-            if game.phase == "ended" and table.settlement is None and table.table.on_end:
-                table.table.on_end(game)  # ended before its result line was written
-                if writer is not None:
-                    writer.result(game, table.settlement)
-        except BaseException:
-            if writer is not None:
-                writer.close()
-            raise
-        room.match_ids = [Path(g.record.name).name.removesuffix(RECORD_SUFFIX)
-                          for g in replay.games[:-1]]
-        room._match_paths = [Path(g.record.name) for g in replay.games]
-        return room
 
     @property
     def waiting(self) -> bool:
@@ -477,6 +273,11 @@ class Room:
         self.code = None
         self.code_expires = None
 
+    @property
+    def against_bot(self) -> bool:
+        """True when a bot holds a seat (leaving such a game on purpose closes it)."""
+        return any(seated.is_bot for seated in self.seats.values())
+
     async def detach(self, seat: Seat, client: Client, left: bool) -> None:
         """``client`` of ``seat`` is gone (``left``: on purpose, so without grace)."""
         async with self.lock:
@@ -485,6 +286,10 @@ class Room:
                 return
             seated.client = None
             now = self._now()
+            if left and self.against_bot:
+                # Nobody waits for a bot game: leaving on purpose ends it (not resumable).
+                await self._close(BOT_LEFT, abandoned=True)
+                return
             if self.table is None:
                 if left:
                     await self._close("The host left: the room is closed.")
@@ -517,12 +322,28 @@ class Room:
             if self.closed:
                 return
             if self.table is None:
-                client = self.seats[seat].client
-                if client is not None:
-                    client.send(Rejected(seat=seat, command_id=command_id, reason=(
-                        f"The game starts when the other player joins (room code {self.code}).")))
+                await self._refuse(seat, command_id, "The game starts when the other player "
+                                   f"joins (room code {self.code}).", received,
+                                   isinstance(command, Discard))
                 return
             await self._apply(seat, command_id, command, received)
+
+    async def refuse(self, seat: Seat, command_id: str, reason: str, received: float,
+                     discard: bool) -> None:
+        """Answer ``seat``'s command ``command_id`` with a ``rejected`` (a malformed command:
+        the game is unchanged); a discard's answer is paced as every discard's is."""
+        async with self.lock:
+            await self._refuse(seat, command_id, reason, received, discard)
+
+    async def _refuse(self, seat: Seat, command_id: str, reason: str, received: float,
+                      discard: bool) -> None:
+        messages: list[ServerMessageType] = [
+            Rejected(seat=seat, command_id=command_id, reason=reason)]
+        if discard:
+            await self._pace(messages, received)
+        client = self.seats[seat].client
+        if client is not None and not self.closed:
+            client.send(messages[0])
 
     def draft(self, seat: Seat, tiles: str) -> None:
         """Remember ``seat``'s hand-builder choice (R25's automatic hand keeps it)."""
@@ -843,11 +664,11 @@ class Room:
         return []
 
     async def _pace(self, messages: list[ServerMessageType], received: float) -> None:
-        """Hold a discard's answer until ``discard_pace`` after it arrived, hit or miss."""
-        if any(isinstance(m, Applied) for m in messages):
-            delay = received + self.config.discard_pace - self._now()
-            if delay > 0:
-                await asyncio.sleep(delay)
+        """Hold a discard's answer until ``discard_pace`` after it arrived, hit or miss,
+        applied or rejected (protocol 8)."""
+        delay = received + self.config.discard_pace - self._now()
+        if delay > 0:
+            await asyncio.sleep(delay)
 
     def wake(self) -> None:
         """Start the clocks and the bot of a restored game (once the daemon runs)."""
@@ -874,9 +695,11 @@ class Room:
         writer = self._writer
         if writer is None or not writer.closed:
             return
-        folder = self.config.games_dir / FINISHED_FOLDER
+        self._move_to_finished(writer.writer.path)
 
-        path = writer.writer.path
+    def _move_to_finished(self, path: Path) -> None:
+        """Move the record at ``path`` to ``finished/`` (in a record thread)."""
+        folder = self.config.games_dir / FINISHED_FOLDER
 
         def move() -> None:
             ensure_folder(folder)
@@ -1004,8 +827,12 @@ class Room:
 
     # -- closing -----------------------------------------------------------------------------------
 
-    async def _close(self, reason: str) -> None:
-        """Close the room: every connection is told and closed; the daemon forgets it."""
+    async def _close(self, reason: str, abandoned: bool = False) -> None:
+        """Close the room: every connection is told and closed; the daemon forgets it.
+
+        ``abandoned``: a game left unfinished for good; its record goes to ``finished/`` as it
+        is, so that a restart does not take it up again.
+        """
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
@@ -1021,8 +848,10 @@ class Room:
             self._writer.close()
         if self.match_table is not None:
             self._finish_match_records()  # an abandoned match is not taken up again
+        elif abandoned and self._writer is not None and not self.ended:
+            self._move_to_finished(self._writer.writer.path)
         self.services.room_closed(self)
-        log.info("room %s: closed", self.id)
+        log.info("room %s: closed%s", self.id, " (abandoned)" if abandoned else "")
 
     def shutdown(self) -> None:
         """The daemon stops: stop the alarms and the bot; the record stays (it goes on later)."""
@@ -1046,5 +875,4 @@ def _ignore_errors(task: asyncio.Future[Any]) -> None:
                     type(task.exception()).__name__)
 
 
-__all__ = ["FINISHED_FOLDER", "Client", "MatchOver", "Room", "RoomMatch", "Seated", "Services",
-           "shown_names"]
+__all__ = ["BOT_LEFT", "Room", "Services"]

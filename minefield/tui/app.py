@@ -25,16 +25,17 @@ from textual.worker import WorkerFailed
 
 from minefield.bots import make_bot
 from minefield.bots.base import Bot, Level
-from minefield.defense.review import ReviewError, review_game
-from minefield.records.paths import records_dir
+from minefield.paths import records_dir
 from minefield.rules.game import Discard, Seat
 from minefield.rules.seed import derive_int, parse_seed, random_seed
 from minefield.rules.settings import RuleSettings, SettingsError
 from minefield.session import LocalSession, SeatFailed, Session
 from minefield.session.local import DEFAULT_THINK_SECONDS
+from minefield.trainer.review import ReviewError, review_game
 from minefield.tui.commands import ScreenActions
 from minefield.tui.config import Preferences, given_or_saved, save_preferences
 from minefield.tui.crash import RecoveryCounter, exit_with_report, log_error, log_failure
+from minefield.tui.link_watch import CURSOR_POSITION_REQUEST, LinkWatch, over_ssh
 from minefield.tui.look import apply_look
 from minefield.tui.messages import (
     CommandChosen,
@@ -116,8 +117,13 @@ class MinefieldApp(App[int]):
                  bot_factory: BotFactory | None = None,
                  preferences: Preferences | None = None,
                  catch_errors: bool = True, record_folder: Path | None = None,
-                 session: Session | None = None) -> None:
+                 session: Session | None = None, link_watch: LinkWatch | None = None) -> None:
         super().__init__()
+        #: Over SSH, the terminal is asked every few seconds whether it is still there
+        #: (:mod:`minefield.tui.link_watch`): a dead link ends the app, and with it the seat's
+        #: connection, so that the other player is told.
+        self._link_watch = link_watch if link_watch is not None else (
+            LinkWatch() if over_ssh() else None)
         self.preferences, self._startup_problem = given_or_saved(preferences)
         preferences = self.preferences
         self.tile_style: TileStyle = preferences.tile_style
@@ -152,6 +158,35 @@ class MinefieldApp(App[int]):
         elif self.request is not None:
             await self.start_game(self.request)
         self._check_size()
+        if self._link_watch is not None:
+            self.set_interval(self._link_watch.probe, self._probe_link)
+            self._probe_link()
+
+    def _probe_link(self) -> None:
+        """Ask the terminal where its cursor is; leave if it has stopped answering."""
+        watch = self._link_watch
+        if watch is None:
+            return
+        if watch.tick():
+            if self._driver is not None:
+                self._driver.write(CURSOR_POSITION_REQUEST)
+            return
+        self._link_watch = None
+        self.run_worker(self._link_lost(), group="link")
+
+    async def _link_lost(self) -> None:
+        """The terminal is gone: close the game's connection (not a leave: the seat waits for
+        its player, the grace period runs) and exit."""
+        table, self.table = self.table, None
+        if table is not None:
+            await table.close()
+        self.exit(return_code=3, message="minefield: the terminal stopped answering (the link "
+                  "is down): the game waits for you; come back with `ssh -t HOST resume`.")
+
+    def on_cursor_position(self, event: events.CursorPosition) -> None:
+        """The terminal answered the link watch's question."""
+        if self._link_watch is not None:
+            self._link_watch.answered()
 
     def _apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
         self.preferences = preferences
@@ -227,10 +262,10 @@ class MinefieldApp(App[int]):
         await self.push_screen(screen)
         self._check_size()
 
-    async def _leave_game(self) -> None:
+    async def _leave_game(self, on_purpose: bool = False) -> None:
         table, self.table = self.table, None
         if table is not None:
-            await table.close()
+            await table.close(on_purpose)
         self.sub_title = ""
         while len(self.screen_stack) > self._base_depth:
             await self.pop_screen()
@@ -395,7 +430,7 @@ class MinefieldApp(App[int]):
 
         async def answered(leave: bool | None) -> None:
             if leave:
-                await self._leave_game()
+                await self._leave_game(on_purpose=True)
 
         match = self.table.match
         question = "Leave this match?" if match is not None else "Leave this game?"
@@ -409,9 +444,11 @@ class MinefieldApp(App[int]):
             self.exit()
             return
 
-        def answered(leave: bool | None) -> None:
+        async def answered(leave: bool | None) -> None:
             self._quit_question = None
             if leave:
+                if self.table is not None and self.table.against_bot:
+                    await self._leave_game(on_purpose=True)  # the server closes it
                 self.exit()
 
         self._quit_question = ConfirmScreen(
@@ -420,6 +457,8 @@ class MinefieldApp(App[int]):
 
     def _leaving_question(self, question: str) -> str:
         session = self.session
+        if self.table is not None and self.table.against_bot:
+            return f"{question} A game against a bot is closed when you leave it."
         if session is not None and session.traits.resumable:
             return (f"{question} The game goes on without you (the clocks play for you); come "
                     "back to it with `minefield resume`.")

@@ -18,8 +18,8 @@ from typing import Any
 from rich.traceback import Traceback
 from textual.app import App
 
+from minefield.paths import error_log_path
 from minefield.session.base import SeatFailed
-from minefield.tui.config import config_dir
 from minefield.tui.textual_private import add_exit_report, close_now
 
 #: A crash loop (a recovery that fails again, a new screen that cannot mount) makes errors
@@ -30,7 +30,6 @@ from minefield.tui.textual_private import add_exit_report, close_now
 #: each time and never end it.
 MAX_RECOVERIES = 5
 RECOVERY_GAP = 2.0
-ERROR_LOG = "errors.log"
 
 
 class RecoveryCounter:
@@ -71,7 +70,7 @@ def log_failure(failure: SeatFailed) -> str:
 
 
 def _append(text: str) -> str:
-    path = config_dir() / ERROR_LOG
+    path = error_log_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("a", encoding="utf-8") as log:

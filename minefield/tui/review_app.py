@@ -9,8 +9,8 @@ from textual.binding import BindingType
 from textual.screen import Screen
 
 from minefield.defense.position import Method
-from minefield.defense.review import GameReview
 from minefield.rules.game import Seat
+from minefield.trainer.review import GameReview
 from minefield.tui.config import Preferences
 from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.viewer_app import ViewerApp

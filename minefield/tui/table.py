@@ -83,15 +83,33 @@ class TableController:
                 return
             self.app.post_message(SessionUpdate(self, message))
 
-    async def close(self) -> None:
-        """Leave the game: the session closes and every private widget is emptied."""
+    async def close(self, on_purpose: bool = False) -> None:
+        """Leave the game: the session closes and every private widget is emptied.
+
+        ``on_purpose`` (the player chose to leave or quit): a network game against a bot is
+        left for good, so the server closes it rather than waiting for the player.
+        """
         self.closed = True
         self.app.workers.cancel_group(self.app, "session")
         if self.game_screen is not None:
             self.game_screen.clear_private()
         self.game_screen = None
         self._screen_key = None
+        if on_purpose and self.against_bot:
+            from minefield.session.remote import RemoteSession
+
+            if isinstance(self.session, RemoteSession):
+                await self.session.leave()
         await self.session.close()
+
+    @property
+    def against_bot(self) -> bool:
+        """True when a bot plays the other seat of a network game (leaving closes it)."""
+        seats = [seat for seat in self.session.local_seats if seat in self.tables]
+        if not seats or self.session.traits.mode != "network":
+            return False
+        players = self.tables[seats[0]].players
+        return any(info.kind == "bot" for info in players.values())
 
     @property
     def ready(self) -> bool:

@@ -14,7 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 
 from minefield.defense.estimate import estimate, feedback
 from minefield.defense.position import DangerReport, Method, Position, PositionError
-from minefield.defense.progress import (
+from minefield.rules.game import GameEnded, PlayerView, Seat
+from minefield.rules.tiles import Tile, kind_str
+from minefield.session.base import SessionTraits
+from minefield.trainer.progress import (
     DiscardRecord,
     GameRecord,
     Progress,
@@ -22,9 +25,6 @@ from minefield.defense.progress import (
     Result,
     open_progress,
 )
-from minefield.rules.game import GameEnded, PlayerView, Seat
-from minefield.rules.tiles import Tile, kind_str
-from minefield.session.base import SessionTraits
 
 #: Feedback lines go into the game log under the discard they are about.
 FEEDBACK_PREFIX = "   "

@@ -6,9 +6,10 @@ import re
 
 import pytest
 
+from minefield.paths import error_log_path
 from minefield.rules.game import Seat
 from minefield.tui.app import MinefieldApp
-from minefield.tui.config import Preferences, config_dir
+from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen, MessageScreen, TooSmallScreen
 from minefield.tui.screens.help import HelpScreen, asset_text
@@ -47,7 +48,7 @@ async def test_an_unexpected_error_is_a_message_and_the_game_goes_on(
         await pilot.press("space")
         await pilot.pause()
         assert "Hand 1/13" in screen_text(app)
-    report = (config_dir() / "errors.log").read_text()
+    report = error_log_path().read_text()
     assert "RuntimeError: a bug in the hand builder" in report
 
 

@@ -11,10 +11,9 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, Select, Static
 
 from minefield.cli.review import load_review
-from minefield.defense.drills import answer
 from minefield.defense.estimate import estimate, feedback, percent
 from minefield.defense.position import Position
-from minefield.defense.progress import DiscardRecord, GameRecord, open_progress, progress_path
+from minefield.paths import progress_path
 from minefield.records.format import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Game, Seat
@@ -22,6 +21,8 @@ from minefield.rules.prepared import game_with_hands
 from minefield.rules.tiles import kind_str, parse_tiles
 from minefield.session import LocalSession
 from minefield.session.protocol import PlayerInfo
+from minefield.trainer.drills import answer
+from minefield.trainer.progress import DiscardRecord, GameRecord, open_progress
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.review_app import ReviewApp

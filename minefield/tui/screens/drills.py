@@ -1,4 +1,4 @@
-"""Defense drills (:mod:`minefield.defense.drills`): pick a kind and a difficulty (or let the
+"""Defense drills (:mod:`minefield.trainer.drills`): pick a kind and a difficulty (or let the
 spaced repetition choose), answer with the keyboard, see the explanation at once and the truth
 after it. Each answer is saved in the progress store.
 
@@ -21,7 +21,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static
 from textual.worker import Worker, WorkerState
 
-from minefield.defense.drills import (
+from minefield.defense.estimate import percent
+from minefield.rules.seed import derive_seed, parse_seed
+from minefield.rules.tiles import kind_str, tiles_to_str
+from minefield.trainer.drills import (
     DIFFICULTIES,
     KINDS,
     Drill,
@@ -32,10 +35,7 @@ from minefield.defense.drills import (
     answer,
     make_drill,
 )
-from minefield.defense.estimate import percent
-from minefield.defense.progress import DrillRecord, ProgressError
-from minefield.rules.seed import derive_seed, parse_seed
-from minefield.rules.tiles import kind_str, tiles_to_str
+from minefield.trainer.progress import DrillRecord, ProgressError
 from minefield.tui.textual_private import SteadyHeader
 
 #: The kind choice that lets the spaced repetition pick (patterns missed come back sooner).

@@ -22,10 +22,10 @@ from textual.worker import get_current_worker
 
 from minefield.defense.estimate import feedback, percent
 from minefield.defense.position import Method
-from minefield.defense.review import AssessedStep, GameReview, ReviewStep, assess, totals
 from minefield.rules.game import Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
+from minefield.trainer.review import AssessedStep, GameReview, ReviewStep, assess, totals
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import shade
 from minefield.tui.widgets.tiles import TileRow

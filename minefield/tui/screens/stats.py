@@ -1,6 +1,6 @@
 """The trainer's progress: games, deal-in rate, the danger taken against the least possible over
 time, and drill accuracy by kind, drawn as bars from a
-:class:`~minefield.defense.progress.ProgressSummary`."""
+:class:`~minefield.trainer.progress.ProgressSummary`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from minefield.defense.progress import DefenseStats, DrillStats, ProgressSummary
+from minefield.trainer.progress import DefenseStats, DrillStats, ProgressSummary
 from minefield.tui.textual_private import SteadyHeader
 
 BAR_WIDTH = 20

@@ -18,7 +18,7 @@ Difficulty (``beginner``, ``intermediate``, ``expert``) chooses the bot that bui
 opponent's hand (easy, normal, strong) and how subtle the pattern asked is (a genbutsu for a
 beginner, a suji trap or a no-chance from your own tiles for an expert; a clear mangan or a
 kiriage 4 han 30 fu). Patterns missed come back sooner (:class:`Scheduler`, Leitner boxes
-replayed from the stored history, :mod:`minefield.defense.progress`).
+replayed from the stored history, :mod:`minefield.trainer.progress`).
 
 A :class:`Drill` shows only what the trainee may see (R26): the opponent's hand, waits and the
 pattern are inside it but hidden (its repr says so) and come out only in the
@@ -41,7 +41,24 @@ from typing import Literal
 
 from minefield.bots.hands import DEFAULT_MODEL, DealtTiles
 from minefield.bots.hands import _Evaluator as HandEvaluator  # the strong bot's own measure
-from minefield.defense._drill_positions import (
+from minefield.defense.estimate import estimate, percent
+from minefield.defense.position import DangerReport, Method, Position
+from minefield.rules.game import POOL_SIZE, TOTAL_DISCARDS, Seat, ron_context
+from minefield.rules.hand import HAND_SIZE, Hand, waits
+from minefield.rules.report import WaitReport
+from minefield.rules.score import WinContext, score_win
+from minefield.rules.seed import SeedError, derive_seed, parse_seed
+from minefield.rules.tiles import (
+    NUM_KINDS,
+    Tile,
+    TileError,
+    counts_of,
+    kind_from_str,
+    kind_str,
+    kinds_to_str,
+    parse_tiles,
+)
+from minefield.trainer._drill_positions import (
     DIFFICULTIES,
     MANGAN_PATTERNS,
     SAFEST_PATTERNS,
@@ -58,24 +75,7 @@ from minefield.defense._drill_positions import (
     find_table_position,
     mangan_pattern,
 )
-from minefield.defense.estimate import estimate, percent
-from minefield.defense.position import DangerReport, Method, Position
-from minefield.defense.progress import DrillRecord
-from minefield.rules.game import POOL_SIZE, TOTAL_DISCARDS, Seat, ron_context
-from minefield.rules.hand import HAND_SIZE, Hand, waits
-from minefield.rules.report import WaitReport
-from minefield.rules.score import WinContext, score_win
-from minefield.rules.seed import SeedError, derive_seed, parse_seed
-from minefield.rules.tiles import (
-    NUM_KINDS,
-    Tile,
-    TileError,
-    counts_of,
-    kind_from_str,
-    kind_str,
-    kinds_to_str,
-    parse_tiles,
-)
+from minefield.trainer.progress import DrillRecord
 
 DrillKind = Literal["safest", "read_wait", "is_mangan", "safe_hand"]
 KINDS: tuple[DrillKind, ...] = ("safest", "read_wait", "is_mangan", "safe_hand")
@@ -208,7 +208,7 @@ class DrillAnswer:
         return self.truth.pattern
 
     def record(self) -> DrillRecord:
-        """This answer as :meth:`minefield.defense.progress.ProgressStore.record_drill` saves
+        """This answer as :meth:`minefield.trainer.progress.ProgressStore.record_drill` saves
         it."""
         return DrillRecord(kind=self.kind, difficulty=self.difficulty, position=self.drill_id,
                            correct=self.correct, score=self.score, pattern=self.pattern)

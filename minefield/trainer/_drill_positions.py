@@ -1,6 +1,6 @@
 """Where the drills come from: seeded bot games and deals, and the patterns found in them.
 
-Private to :mod:`minefield.defense.drills`. Everything follows from a drill seed through
+Private to :mod:`minefield.trainer.drills`. Everything follows from a drill seed through
 :func:`~minefield.rules.seed.derive_seed`: the deal, both bots' seeds, the seat, which position
 of the game is asked. The truth (the opponent's hand, waits and furiten) is known because the
 game is played here, and it stays in objects whose ``repr`` hides it.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from minefield.bots.danger import suit_factors, tile_dangers, wait_probabilities, wait_shapes
+from minefield.defense.danger import suit_factors, tile_dangers, wait_probabilities, wait_shapes
 from minefield.rules.tiles import NUM_KINDS, kind_from_str
 
 K = kind_from_str

@@ -14,9 +14,10 @@ import pytest
 
 from minefield.bots.levels import make_bot
 from minefield.bots.simulate import play_game
-from minefield.defense.progress import (
+from minefield.paths import PROGRESS_FILE
+from minefield.rules.game import Game, Seat
+from minefield.trainer.progress import (
     FILE_MODE,
-    PROGRESS_FILE,
     SCHEMA_VERSION,
     DiscardRecord,
     DrillRecord,
@@ -25,11 +26,9 @@ from minefield.defense.progress import (
     ProgressError,
     ProgressStore,
     open_progress,
-    progress_path,
     review_game,
     week_of,
 )
-from minefield.rules.game import Game, Seat
 
 MONDAY = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)  # ISO week 2026-W48
 
@@ -49,11 +48,6 @@ def store_at(path: Path) -> ProgressStore:
 def game(result: str, points: int, when: datetime, seat: str = "east") -> GameRecord:
     return GameRecord(mode="practice", seat=seat, result=result, points=points,  # type: ignore[arg-type]
                       played_at=when)
-
-
-def test_the_file_is_in_the_data_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("MINEFIELD_DATA_DIR", str(tmp_path))
-    assert progress_path() == tmp_path / PROGRESS_FILE
 
 
 def test_a_new_file_is_private_versioned_and_in_wal_mode(path: Path) -> None:
@@ -252,7 +246,7 @@ def test_reading_a_missing_file_creates_nothing(path: Path) -> None:
 WRITER = """
 import sys
 from pathlib import Path
-from minefield.defense.progress import DiscardRecord, GameRecord, ProgressStore
+from minefield.trainer.progress import DiscardRecord, GameRecord, ProgressStore
 store = ProgressStore(Path(sys.argv[1]))
 while True:
     game_id = store.record_game(

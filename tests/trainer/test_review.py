@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from minefield.defense import review as review_module
 from minefield.defense.estimate import estimate
 from minefield.defense.position import Position
-from minefield.defense.review import (
+from minefield.rules.game import Game, Seat
+from minefield.rules.prepared import game_with_hands
+from minefield.trainer import review as review_module
+from minefield.trainer.review import (
     ReviewError,
     assess,
     estimate_with_fallback,
@@ -16,8 +18,6 @@ from minefield.defense.review import (
     review_of_game,
     totals,
 )
-from minefield.rules.game import Game, Seat
-from minefield.rules.prepared import game_with_hands
 
 # East waits on 1m 4m 7m; West on 2z alone, a tanki worth mangan on any discard (riichi, West's
 # own wind 3z as yakuhai and as three dora: the indicator is 2z, R4, R14).

@@ -13,14 +13,19 @@ import pytest
 from minefield.bots.discards import DiscardSituation
 from minefield.bots.hands import DealtTiles, HandChoice, choose_best, choose_most_live
 from minefield.bots.levels import make_bot
-from minefield.defense._drill_positions import (
+from minefield.defense.estimate import estimate
+from minefield.rules.game import Discard, Game, Seat
+from minefield.rules.hand import Hand
+from minefield.rules.score import score_win
+from minefield.rules.tiles import Tile, kind_from_str, kind_str
+from minefield.trainer._drill_positions import (
     TablePosition,
     is_suji,
     no_chance_from_own,
     suji_partners,
     trap_discard,
 )
-from minefield.defense.drills import (
+from minefield.trainer.drills import (
     BOX_INTERVALS,
     KINDS,
     Drill,
@@ -36,12 +41,7 @@ from minefield.defense.drills import (
     make_drill,
     make_mangan_drill,
 )
-from minefield.defense.estimate import estimate
-from minefield.defense.progress import DrillRecord, ProgressStore
-from minefield.rules.game import Discard, Game, Seat
-from minefield.rules.hand import Hand
-from minefield.rules.score import score_win
-from minefield.rules.tiles import Tile, kind_from_str, kind_str
+from minefield.trainer.progress import DrillRecord, ProgressStore
 
 #: A pinfu tanyao hand waiting on 2s-5s (ryanmen 34s): riichi, tanyao, pinfu = 3 han 30 fu.
 PINFU = "234m456p678s34s55p"

@@ -1,0 +1,147 @@
+"""Who sits where: the seats of a room, presence and grace, and how players are shown.
+
+A :class:`Seated` is a seat's holder: a person (their identity, their connection while they
+are here, the grace their moves have left while they are away), a bot (its level) or nobody
+yet. Presence goes to both players as :class:`~minefield.session.protocol.PlayerInfo`.
+Players are named in records and matches by identity key (``name@account``) and shown by
+display name (:func:`shown_names`, :class:`RoomMatch`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from minefield.rules.match import Match
+from minefield.server.identity import Identity, display_name
+from minefield.session.match_table import MatchTable, RecorderFactory
+from minefield.session.protocol import MatchView, PlayerInfo, StandingView
+
+BOT_NAME = re.compile(r"^Bot \((easy|normal|strong)\)$")
+WAITING_NAME = "(waiting)"
+
+
+class Client(Protocol):
+    """A connection as a room sees it: messages go out, and it can be closed."""
+
+    def send(self, message: BaseModel) -> None:
+        """Queue one message (never blocks; a client that does not read is dropped)."""
+        ...
+
+    def close(self) -> None:
+        """Close the connection (after the queued messages)."""
+        ...
+
+
+
+@dataclass(slots=True)
+class Seated:
+    """Who holds a seat: a person (``identity``), a bot (``level``) or nobody yet."""
+
+    identity: Identity | None = None
+    level: str | None = None
+    client: Client | None = None
+    #: Seconds of grace left in this game; and when the running grace period ends.
+    grace_budget: float = 0.0
+    grace_until: float | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a bot seat."""
+        return self.level is not None
+
+    @property
+    def taken(self) -> bool:
+        """True once a person or a bot holds the seat."""
+        return self.identity is not None or self.level is not None
+
+    @property
+    def record_name(self) -> str:
+        """The player as the record has it: an identity key or ``Bot (level)``."""
+        if self.level is not None:
+            return f"Bot ({self.level})"
+        return self.identity.key if self.identity is not None else WAITING_NAME
+
+    def info(self, now: float) -> PlayerInfo:
+        """The player as both seats see them."""
+        if self.level is not None:
+            return PlayerInfo(name=f"Bot ({self.level})", kind="bot")
+        if self.identity is None:
+            return PlayerInfo(name=WAITING_NAME, present=False)
+        grace = None
+        if self.client is None and self.grace_until is not None:
+            grace = round(max(0.0, self.grace_until - now), 3)
+        return PlayerInfo(name=self.identity.name, present=self.client is not None,
+                          grace_left=grace)
+
+
+def seated_from_record(name: str, grace: float, now: float) -> Seated:
+    """Who holds a seat of a restored game, from the record's name (a bot, or a person away
+    whose grace starts now)."""
+    bot = BOT_NAME.match(name)
+    if bot:
+        return Seated(level=bot.group(1))
+    return Seated(identity=Identity(key=name, name=display_name(name)), grace_budget=grace,
+                  grace_until=now + grace)
+
+
+
+def shown_names(players: Sequence[str]) -> dict[str, str]:
+    """How the match's players (identity keys, bot names) are shown: their display names,
+    kept distinct (and within a protocol name's 40 characters).
+
+    >>> shown_names(["bob@games", "Bot (easy)"])
+    {'bob@games': 'bob', 'Bot (easy)': 'Bot (easy)'}
+    >>> shown_names(["bob@games", "bob"])
+    {'bob@games': 'bob', 'bob': 'bob (2)'}
+    """
+    shown = {name: display_name(name) if not BOT_NAME.match(name) else name
+             for name in players}
+    if len(set(shown.values())) < len(shown):
+        for number, name in enumerate(list(players)[1:], start=2):
+            shown[name] = f"{shown[name][:34]} ({number})"
+    return shown
+
+
+class RoomMatch(MatchTable):
+    """A :class:`MatchTable` whose views name the players as they are shown (identity keys
+    stay in the match and its records, R26 views get display names)."""
+
+    def __init__(self, match: Match, players: dict[str, PlayerInfo], *,
+                 recorders: RecorderFactory | None = None, now: float | None = None) -> None:
+        self.shown = shown_names(match.players)
+        super().__init__(match, players, recorders=recorders, now=now)
+
+    def view(self) -> MatchView:
+        """The match's public state with the players' shown names (never the seed)."""
+        view = super().view()
+        shown = self.shown
+
+        def name(key: str) -> str:
+            return shown.get(key, key[:40])
+
+        last = view.last
+        if last is not None and any(key != name(key) for key in shown):
+            lines = []
+            for line in last.lines:
+                for key in sorted(shown, key=len, reverse=True):
+                    line = line.replace(key, name(key))
+                lines.append(line)
+            last = last.model_copy(update={"lines": lines})
+        return view.model_copy(update={
+            "players": {seat: name(key) for seat, key in view.players.items()},
+            "scores": {name(key): points for key, points in view.scores.items()},
+            "standings": None if view.standings is None else [
+                StandingView(place=s.place, player=name(s.player), points=s.points)
+                for s in view.standings],
+            "next_asked": [name(key) for key in view.next_asked],
+            "last": last})
+
+
+
+__all__ = ["BOT_NAME", "WAITING_NAME", "Client", "RoomMatch", "Seated", "seated_from_record",
+           "shown_names"]
