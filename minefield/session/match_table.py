@@ -70,19 +70,22 @@ class MatchTable:
     ``players`` are the match's two players by name (their :class:`PlayerInfo`: kind,
     presence); each game seats them as the match says (R30, R31). ``recorders`` makes each
     game's record; ``deals`` gives prepared deals by game number (tests); ``now`` starts the
-    first game's clocks. Commands go to the current game's table, :attr:`table`; when a game
-    ends, :attr:`settlement` says what it did to the match.
+    first game's clocks; ``one_keyboard``: hot-seat (each game's clocks wait for the player at
+    the keyboard, :class:`GameTable`). Commands go to the current game's table, :attr:`table`;
+    when a game ends, :attr:`settlement` says what it did to the match.
     """
 
     def __init__(self, match: Match, players: Mapping[str, PlayerInfo], *,
                  recorders: RecorderFactory | None = None,
-                 deals: Mapping[int, Deal] | None = None, now: float | None = None) -> None:
+                 deals: Mapping[int, Deal] | None = None, now: float | None = None,
+                 one_keyboard: bool = False) -> None:
         if set(players) != set(match.players):
             raise ValueError(f"players must be the match's two players, {match.players!r}")
         self.match = match
         self._infos = dict(players)
         self._recorders = recorders
         self._deals = dict(deals or {})
+        self._one_keyboard = one_keyboard
         self.settlement: Settlement | None = None
         self.next_asked: set[str] = set()
         self._start = self._starting()
@@ -110,7 +113,7 @@ class MatchTable:
         recorder = self._recorders(game, self.match) if self._recorders is not None else None
         infos = {seat: self._infos[name] for seat, name in self._start.seats.items()}
         return GameTable(game, infos, recorder=recorder, now=now, on_end=self._settle,
-                         match=self.view)
+                         match=self.view, one_keyboard=self._one_keyboard)
 
     def _settle(self, game: Game) -> None:
         self.settlement = self.match.settle(game)

@@ -73,7 +73,8 @@ class GameTable:
     def __init__(self, game: Game, players: dict[Seat, PlayerInfo], *,
                  recorder: Recorder | None = None, now: float | None = None,
                  on_end: Callable[[Game], None] | None = None,
-                 match: Callable[[], MatchView] | None = None) -> None:
+                 match: Callable[[], MatchView] | None = None,
+                 one_keyboard: bool = False) -> None:
         self.game = game
         self.players = dict(players)
         self.recorder = recorder
@@ -83,6 +84,11 @@ class GameTable:
         self._seen_ids: dict[Seat, OrderedDict[str, int]] = {s: OrderedDict() for s in Seat}
         self._drafts: dict[Seat, str] = {s: "" for s in Seat}
         self._started: dict[Seat, float | None] = {s: None for s in Seat}
+        #: Hot-seat (``one_keyboard``): the seats whose player is not at the keyboard yet. Their
+        #: clocks wait (R25: a player's time is the time they have the tiles before them);
+        #: after every move the keyboard changes hands, until :meth:`at_keyboard`.
+        self.one_keyboard = one_keyboard
+        self.away: set[Seat] = set(Seat) if one_keyboard else set()
         if now is not None:
             self.start_clocks(now)
 
@@ -124,7 +130,7 @@ class GameTable:
         """Start the clock of every seat that must act and has none running yet, stop the
         others (after every command; and once when the table opens)."""
         for seat in Seat:
-            if self._limit(seat) is None:
+            if self._limit(seat) is None or seat in self.away:
                 self._started[seat] = None
             elif self._started[seat] is None:
                 self._started[seat] = now
@@ -165,6 +171,8 @@ class GameTable:
             while len(seen) > REMEMBERED_IDS:
                 seen.popitem(last=False)
         self._started[seat] = None
+        if self.one_keyboard:  # the keyboard is handed over: no clock until the next player
+            self.away = set(Seat)
         self.start_clocks(now)
         if self.game.phase == "ended" and self.on_end is not None:
             self.on_end(self.game)  # a match settles the game before it is recorded
@@ -211,6 +219,15 @@ class GameTable:
                                    f"for {'you' if s is seat else name} (R25).",
                                    severity="warning") for s in Seat)
         return messages
+
+    def at_keyboard(self, seat: Seat, now: float) -> list[ServerMessageType]:
+        """Hot-seat: ``seat``'s player is at the keyboard (the curtain lifted); their clock
+        starts if they must act, and both seats hear of the clocks."""
+        if seat not in self.away:
+            return []
+        self.away.discard(seat)
+        self.start_clocks(now)
+        return self.clock_messages(now)
 
     def set_presence(self, seat: Seat, present: bool, grace_left: float | None = None
                      ) -> list[ServerMessageType]:
