@@ -29,7 +29,7 @@ from minefield.tui.screens.menu import NewGameScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.standings import StandingsScreen, standings_lines
-from minefield.tui.widgets.scoreboard import Scoreboard
+from minefield.tui.widgets.scoreboard import Scoreboard, scoreboard_text
 from tests.tui.conftest import screen_text, settle, stand_in
 from tests.tui.test_hotseat import TILE, assert_shows_only_own_tiles, rendered_tiles
 
@@ -213,19 +213,21 @@ async def test_the_result_explains_the_payments_and_the_counter_sticks() -> None
         await pilot.press("n")
         await pilot.pause()
         assert session.match is not None and session.match.honba == 1
-        assert "Game 2 · hand 1 of 4" in scoreboard(app) and "1 counter stick" in scoreboard(app)
-        assert f"{east} dealer {25000 + points}" in scoreboard(app)  # before game 2
+        board = scoreboard_text(session.match, washizu=False)  # game 2's, behind the curtain
+        assert board.startswith("[b]Game 2[/] · hand 1 of 4 · ") and "1 counter stick" in board
+        assert f"{east} [reverse]dealer[/] [b]{25000 + points}[/]" in board  # before game 2
         await ron_on_the_first_discards(pilot, east_wins=True)
         text = screen_text(app)
         assert (f"West ({west}) pays East ({east}) {points} + 1 counter stick x 1000 = "
                 f"{points + 1000} (R32)") in text
         assert f"East ({east}) stays dealer: 2 counter sticks on the table (R31)" in text
-        board = scoreboard(app)
-        assert board.startswith(f"After game 2 · {east} {25000 + 2 * points + 1000} · ")
-        assert board.endswith("next, game 3 (hand 1 of 4): " f"{east} dealer, 2 counter sticks")
-        assert "1 counter stick" not in board  # the sticks of before the game are gone
+        board = scoreboard(app)  # West is below zero: the match is over (R30)
+        assert board == (f"After game 2 · {east} {25000 + 2 * points + 1000} · {west} "
+                         f"{25000 - 2 * points - 1000} · match over")
+        assert "counter stick" not in board  # no sticks of before the game beside the points
         # The log says the hand's value and what was paid with the sticks (R32).
-        assert f"({points} + counter sticks = {points + 1000}, R32)" in text
+        log = str(app.screen.query_one("#result-log", Static).render())
+        assert f"({points} + counter sticks = {points + 1000}, R32)" in log
 
 
 async def test_the_final_standings_after_the_last_hand() -> None:
