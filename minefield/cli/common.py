@@ -1,16 +1,23 @@
-"""What every subcommand shares: the one-line usage error, seeds, seats and levels."""
+"""What every subcommand shares: the one-line usage error, seeds, seats and levels.
+
+Light on purpose: every command's parser uses it, ``--help`` and ``--version`` included, so it
+imports neither the rules engine nor pydantic.
+"""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from minefield.bots.base import LEVELS
-from minefield.rules.game import Seat
-from minefield.rules.seed import SeedError, parse_seed
-from minefield.rules.settings import PRESETS, RuleSettings, SettingsError, parse_clock
+from minefield.rules.presets import PRESETS
 
-SEATS = [s.value for s in Seat]
-LEVEL_NAMES = list(LEVELS)
+if TYPE_CHECKING:
+    from minefield.rules.settings import RuleSettings
+
+# The values of minefield.rules.game.Seat and minefield.bots.base.LEVELS, written out so that
+# parsing loads neither (a test keeps them the same).
+SEATS = ["east", "west"]
+LEVEL_NAMES = ["easy", "normal", "strong"]
 SEED_HELP = ("deal seed: 32 hex digits, or a small number for a puzzle (default: 128 random "
              "bits, so the deal cannot be predicted)")
 
@@ -23,6 +30,8 @@ class UsageError(Exception):
 
 def seed_argument(text: str) -> str:
     """``--seed``: 32 hex digits or a small number, as the canonical 32 hex digits (R2)."""
+    from minefield.rules.seed import SeedError, parse_seed
+
     try:
         return parse_seed(text)
     except SeedError as error:
@@ -47,6 +56,8 @@ def add_rule_arguments(parser: argparse.ArgumentParser, preset_help: str) -> Non
 
 def chosen_rules(preset: str, rules: list[str]) -> RuleSettings:
     """The settings of ``--rules`` and ``--rule``; a bad one is a :class:`UsageError`."""
+    from minefield.rules.settings import RuleSettings, SettingsError
+
     try:
         return RuleSettings.chosen(preset, rules)
     except SettingsError as error:
@@ -61,6 +72,8 @@ def clock_rules(text: str | None) -> list[str]:
     """
     if text is None:
         return []
+    from minefield.rules.settings import SettingsError, parse_clock
+
     try:
         return parse_clock(text)
     except SettingsError as error:

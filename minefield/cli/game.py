@@ -35,7 +35,7 @@ from minefield.cli.common import (
     seed_argument,
 )
 from minefield.rules.game import Seat
-from minefield.rules.settings import MATCH_PRESETS
+from minefield.rules.presets import MATCH_PRESETS
 
 if TYPE_CHECKING:
     from minefield.tui.app import GameRequest

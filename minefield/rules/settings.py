@@ -16,17 +16,9 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-PRESETS: dict[str, dict[str, Any]] = {
-    "standard": {},
-    "beginner": {"minimum": "none"},
-    "match": {"dealer_bonus": True},
-    # The Dutch club's match (RULES.md presets): sticks and noten payment are said outright so
-    # that the club's rule holds whatever the defaults become.
-    "club": {"dealer_bonus": True, "ryanshi": True, "paarenchan": True,
-             "honba_points": 1000, "noten_payment": 1000},
-}
-#: The presets that are matches (R30): choosing one plays a match.
-MATCH_PRESETS = ("match", "club")
+from minefield.rules.presets import MATCH_PRESETS as MATCH_PRESETS  # re-exported
+from minefield.rules.presets import PRESETS as PRESETS  # re-exported: where it always was
+
 #: The settings of R25's clocks (a network game's are the server's).
 CLOCK_SETTINGS = frozenset({"hand_seconds", "discard_seconds"})
 #: How ``--rule NAME=VALUE`` writes a yes or no (R-settings that are on or off).

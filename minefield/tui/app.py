@@ -355,9 +355,9 @@ class MinefieldApp(App[int]):
         if isinstance(self.screen, HelpScreen):
             return
         sections: list[tuple[str, list[BindingType]]] = [
-            ("Building the hand (type a tile such as 5p to toggle it)",
+            ("Building the hand (type a tile such as 5p, E or Wh to toggle it)",
              HandBuilderScreen.BINDINGS),
-            ("Playing (type a tile such as 5p to select it)", PlayScreen.BINDINGS),
+            ("Playing (type a tile such as 5p, E or Wh to select it)", PlayScreen.BINDINGS),
             ("Hot-seat curtain", CurtainScreen.BINDINGS),
             ("Result", ResultScreen.BINDINGS),
             ("Final standings (after a match)", StandingsScreen.BINDINGS),

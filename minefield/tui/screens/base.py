@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from minefield.rules.game import PlayerView, Seat
+from minefield.rules.names import KANJI, LETTERS, longer_names, name_prefixes, parse_tile_name
 from minefield.rules.tiles import Tile, TileError
 from minefield.session.protocol import MatchView, TableView
 from minefield.tui.widgets.scoreboard import Scoreboard
@@ -19,6 +20,9 @@ from minefield.tui.widgets.scoreboard import Scoreboard
 DIGIT_KEYS = "0123456789"
 #: The suit letters, either case (``5P`` is ``5p``).
 SUIT_KEYS = "mpszMPSZ"
+#: The honors' letter names, lower case (``wh``), and the keys that begin one (``g``, ``r``).
+NAME_KEYS = frozenset(name.lower() for name in LETTERS)
+NAME_STARTS = name_prefixes()
 
 
 def washizu_on(app: object) -> bool:
@@ -50,6 +54,7 @@ class SeatScreen(Screen[None]):
         self.view = view
         self.names = names
         self._typed_digit = ""
+        self._typed_name = ""  # letters of an honor's name typed so far (``w``, ``g``)
         self.table: TableView | None = None
         self._table_at = 0.0
         self._ticker: Timer | None = None
@@ -107,14 +112,23 @@ class SeatScreen(Screen[None]):
     def tile_typed(self, tile: Tile) -> None:
         """The player typed a tile such as ``5p``."""
 
+    def tile_retyped(self, typed: Tile, tile: Tile) -> None:
+        """The next key made a longer name of the tile just typed (``W`` then ``h`` is
+        ``Wh``): ``tile`` instead of ``typed``."""
+        self.tile_typed(tile)
+
     def typing_status(self, text: str) -> None:
         """Show what is being typed."""
 
     def on_key(self, event: events.Key) -> None:
-        """A digit then a suit letter (``5`` ``p`` or ``P``) types a tile; ``0`` is a red five."""
+        """A digit then a suit letter (``5`` ``p`` or ``P``) types a tile; ``0`` is a red five.
+        An honor is typed by any of its names, in any case: ``1`` ``z``, ``E``, ``W`` ``h``
+        (``W`` alone is West, taken at once; the ``h`` makes it White), ``東``."""
         char = event.character
         if char is None or len(char) != 1:
             return
+        key, typed_name = char.lower(), self._typed_name
+        self._typed_name = ""
         if char in DIGIT_KEYS:
             self._typed_digit = char
             self.typing_status(f"Typing {char}… (then m, p, s or z)")
@@ -129,6 +143,25 @@ class SeatScreen(Screen[None]):
                 self.typing_status(f"{text} is not a tile.")
                 return
             self.tile_typed(tile)
+        elif typed_name and typed_name + key in NAME_KEYS:
+            event.stop()
+            tile = parse_tile_name(typed_name + key)
+            if typed_name in NAME_KEYS:  # W was West until the h came
+                self.tile_retyped(parse_tile_name(typed_name), tile)
+            else:
+                self.tile_typed(tile)
+        elif key in NAME_KEYS or char in KANJI:
+            event.stop()
+            self._typed_digit = ""
+            self._typed_name = key if longer_names(key) else ""
+            self.tile_typed(parse_tile_name(char))
+        elif key in NAME_STARTS:
+            event.stop()
+            self._typed_digit = ""
+            self._typed_name = key
+            follow = " or ".join(name[len(key):] for name in LETTERS
+                                 if name.lower().startswith(key))
+            self.typing_status(f"Typing {char.upper()}… (then {follow})")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seat={self.seat.value}, <tiles hidden>)"
