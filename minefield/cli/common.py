@@ -9,8 +9,6 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from minefield.rules.presets import PRESETS
-
 if TYPE_CHECKING:
     from minefield.rules.settings import RuleSettings
 
@@ -49,6 +47,8 @@ def add_rule_arguments(parser: argparse.ArgumentParser, preset_help: str) -> Non
 
     ``--rule`` is read as text and checked after parsing, so that a bad one is one line.
     """
+    from minefield.rules.presets import PRESETS
+
     parser.add_argument("--rules", choices=list(PRESETS), default=None, help=preset_help)
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                         help=RULE_HELP)
