@@ -145,8 +145,7 @@ class MatchTable(Series):
         R30), recorded as this one, linked to it."""
         infos = {name: self.table.players[seat] for seat, name in self.seats.items()}
         return type(self)(Match(seed, self.match.players, self.match.settings), infos,
-                          recorders=self.recorders, rematch_of=self.id,
-                          one_keyboard=self.one_keyboard)
+                          recorders=self.recorders, rematch_of=self.id)
 
     # -- what everyone may see --------------------------------------------------------------------
 

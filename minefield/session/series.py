@@ -53,7 +53,8 @@ class Series(ABC):
     ``players`` are the two players by name (their :class:`PlayerInfo`: kind, presence); the
     names are the series' own (identity keys on the daemon). ``rematch_of`` is the id of the
     series this one is a rematch of. ``one_keyboard``: hot-seat, both players at one keyboard;
-    each game's clocks wait for the player at it (:class:`GameTable`, R25).
+    each game's clocks wait for the player at it (:class:`GameTable`, R25). A rematch is the
+    daemon's (two keyboards): it is never given.
     """
 
     kind: ClassVar[SeriesKind]
@@ -209,7 +210,7 @@ class SingleGame(Series):
         infos = {seat.other: self.table.players[seat] for seat in Seat}
         names = {seat.other: name for seat, name in self._seats.items()}
         return SingleGame(Game(seed, self._game.settings), infos, recorders=self.recorders,
-                          rematch_of=self.id, names=names, one_keyboard=self.one_keyboard)
+                          rematch_of=self.id, names=names)
 
 
 __all__ = ["GameRecorderFactory", "Series", "SeriesKind", "SingleGame", "new_series_id"]
