@@ -57,9 +57,11 @@ from minefield.tui.screens.dialogs import (
     TooSmallScreen,
 )
 from minefield.tui.screens.drills import DrillsScreen, store_recorder
+from minefield.tui.screens.games import GameReplayScreen, GamesScreen
 from minefield.tui.screens.help import HelpScreen, keys_markdown
 from minefield.tui.screens.menu import MenuScreen, NewGameScreen
 from minefield.tui.screens.play import PlayScreen
+from minefield.tui.screens.replay import ReplayScreen
 from minefield.tui.screens.result import ResultScreen, RunningScore
 from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.screens.settings import SettingsScreen
@@ -105,7 +107,7 @@ class MinefieldApp(App[int]):
     TITLE = "Minefield"
     COMMANDS = App.COMMANDS | {ScreenActions}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "help", "Help"),
+        Binding("f1,question_mark", "help", "Help", key_display="F1"),
         Binding("f2", "settings", "Settings", show=False),
         # Replaces Textual's own ctrl+q, which quits at once even in the middle of a game.
         Binding("ctrl+q", "quit", "Quit (asks first during a game)", show=False, priority=True),
@@ -360,6 +362,11 @@ class MinefieldApp(App[int]):
             ("Hot-seat curtain", CurtainScreen.BINDINGS),
             ("Result", ResultScreen.BINDINGS),
             ("Final standings (after a match)", StandingsScreen.BINDINGS),
+            ("Saved games (g on the menu; Enter on a match lists its games)",
+             GamesScreen.BINDINGS),
+            ("Replay (type a step number, then Enter, to go there)",
+             [b for b in ReplayScreen.BINDINGS if getattr(b, "action", "") != "close"]
+             + GameReplayScreen.BINDINGS),
             ("Defense review", ReviewScreen.BINDINGS),
             ("Defense drills (type the answer, Enter)", DrillsScreen.BINDINGS),
             ("Menu", MenuScreen.BINDINGS),
@@ -411,6 +418,12 @@ class MinefieldApp(App[int]):
         if not isinstance(self.screen, StatsScreen):
             store = self.trainer.progress(self._tell_progress_problem)
             await self.push_screen(StatsScreen(store.summary()))
+
+    async def action_games(self) -> None:
+        """The saved games and matches: replay one, review its defense, filter by mode."""
+        if not isinstance(self.screen, GamesScreen):
+            await self.push_screen(GamesScreen(self._record_folder or records_dir(),
+                                               self.trainer.review_method))
 
     async def action_drills(self) -> None:
         """Defense drills: questions from seeded games, each answer saved in your progress."""

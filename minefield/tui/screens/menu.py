@@ -22,6 +22,7 @@ from minefield.tui.textual_private import SteadyHeader
 MENU = (
     ("practice", "Practice against a bot"),
     ("hotseat", "Hot-seat: two players at this keyboard"),
+    ("games", "Saved games: replay and review"),
     ("drills", "Defense drills"),
     ("stats", "Defense progress"),
     ("help", "Rules and keys"),
@@ -164,11 +165,14 @@ class MenuScreen(Screen[None]):
     """The first screen of ``minefield``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # The footer shows the games and "F1 Help" whole at 80 columns; the other keys are in
+        # the list above it and in the help.
         Binding("p", "choose('practice')", "Practice"),
         Binding("h", "choose('hotseat')", "Hot-seat"),
-        Binding("d", "choose('drills')", "Drills"),
-        Binding("t", "choose('stats')", "Progress"),
-        Binding("s", "choose('settings')", "Settings"),
+        Binding("g", "choose('games')", "Games"),
+        Binding("d", "choose('drills')", "Drills", show=False),
+        Binding("t", "choose('stats')", "Progress", show=False),
+        Binding("s", "choose('settings')", "Settings", show=False),
         Binding("q", "choose('quit')", "Quit"),
     ]
 
@@ -200,7 +204,7 @@ class MenuScreen(Screen[None]):
             await self.app.run_action("app.help")
         elif choice == "settings":
             await self.app.run_action("app.settings")
-        elif choice in ("stats", "drills"):
+        elif choice in ("stats", "drills", "games"):
             await self.app.run_action(f"app.{choice}")
         elif choice == "quit":
             self.app.exit(0)
