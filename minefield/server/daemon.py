@@ -45,7 +45,7 @@ from minefield.server.identity import (
     peer_credentials,
     user_name,
 )
-from minefield.server.limits import ConnectionCaps, TokenBucket
+from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
 from minefield.session.codes import new_code
@@ -99,6 +99,7 @@ class Daemon:
         self.by_player: dict[str, set[Room]] = {}
         self.code_failures: dict[str, TokenBucket] = {}
         self.connections: set[Connection] = set()
+        self._refusals = LogThrottle(60.0)  # refused connections: a line a minute per account
         self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
                                    config.max_connections_per_player, config.shared_account)
         self._io = ThreadPoolExecutor(config.io_threads, thread_name_prefix="record")
@@ -231,7 +232,11 @@ class Daemon:
         account = self._account(peer.uid)
         refused = self.caps.refuse_new(account)
         if refused is not None:
-            log.warning("a connection from the account %s refused: %s", account, refused)
+            held = self._refusals.allow(account, self.now())
+            if held is not None:
+                log.warning("a connection from the account %s refused: %s (%d more refused "
+                            "since the last line; the next line in a minute at the earliest)",
+                            account, refused, held)
             conn.fail("not_allowed", refused)
             return
         self.caps.add(account)

@@ -126,4 +126,32 @@ class ConnectionCaps:
             del counter[key]
 
 
-__all__ = ["ConnectionCaps", "TokenBucket"]
+class LogThrottle:
+    """At most one log line per key every ``seconds`` (a flood of refused connections must not
+    flood the log); :meth:`allow` says how many lines were held back since the last one.
+
+    >>> throttle = LogThrottle(60.0)
+    >>> throttle.allow("ann", 0.0), throttle.allow("ann", 1.0), throttle.allow("ann", 2.0)
+    (0, None, None)
+    >>> throttle.allow("bob", 2.0), throttle.allow("ann", 61.0)
+    (0, 2)
+    """
+
+    __slots__ = ("_held", "_last", "seconds")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._last: dict[str, float] = {}
+        self._held: Counter[str] = Counter()
+
+    def allow(self, key: str, now: float) -> int | None:
+        """None: hold this line back; else log it, with this many held back before it."""
+        last = self._last.get(key)
+        if last is not None and now - last < self.seconds:
+            self._held[key] += 1
+            return None
+        self._last[key] = now
+        return self._held.pop(key, 0)
+
+
+__all__ = ["ConnectionCaps", "LogThrottle", "TokenBucket"]

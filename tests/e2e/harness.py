@@ -113,14 +113,15 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 class Daemon:
     """``minefield serve`` as a process, this user its shared account."""
 
-    def __init__(self, folder: Path, *options: str) -> None:
+    def __init__(self, folder: Path, *options: str, shared: bool = True) -> None:
+        """``shared``: this user is the daemon's shared account (else a personal account)."""
         self.socket = folder / "run" / "minefield.sock"
         self.data = folder / "server"
         self.log = folder / "serve.log"
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
                 [minefield_command(), "serve", "--socket", str(self.socket), "--data",
-                 str(self.data), "--shared-account", ME, *options],
+                 str(self.data), *(["--shared-account", ME] if shared else []), *options],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         wait_for("the game daemon listens", self._listening, self.report)
 

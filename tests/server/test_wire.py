@@ -4,6 +4,7 @@ talks to a real daemon with hand-written JSON lines, as a client in another lang
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -12,9 +13,10 @@ import pytest
 
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Game, Seat
-from minefield.session.protocol import MAX_LINE_BYTES
+from minefield.session.protocol import MAX_LINE_BYTES, Applied, Snapshot
+from minefield.session.remote import host, join
 from minefield.session.wire import WireProblem, parse_hello, parse_in_game
-from tests.server.conftest import Raw, start_daemon
+from tests.server.conftest import ME, Raw, autoplay, start_daemon
 
 SEED = "5"
 
@@ -81,8 +83,6 @@ async def test_a_line_too_long_in_the_handshake_closes(short_dir: Path) -> None:
     {"version": 1, "match": "yes"}, {"version": 1, "match": 1}, {"version": 1, "match": "true"},
 ])
 def test_a_hello_field_of_the_wrong_type_is_a_bad_message(fields: dict[str, Any]) -> None:
-    import json
-
     line = json.dumps({"type": "hello", "action": "host", **fields})
     with pytest.raises(WireProblem) as problem:
         parse_hello(line)
@@ -258,3 +258,35 @@ async def test_the_server_is_full_at_its_total(short_dir: Path) -> None:
         second.close()
     finally:
         await server.stop()
+
+
+# -- 4, 7. what a whole game sends, and what its record keeps --------------------------------------
+
+
+async def test_a_game_sends_terms_in_the_view_no_game_started_and_records_name_at_account(
+        short_dir: Path) -> None:
+    server = await start_daemon(short_dir)
+    try:
+        ann = await host(socket=server.config.socket, player="ann", seed=SEED)
+        bob = await join(ann.code or "", socket=server.config.socket, player="bob")
+        await ann.open()
+        await bob.open()
+        seen, _ = await asyncio.gather(autoplay(ann), autoplay(bob))
+        await ann.close()
+        await bob.close()
+    finally:
+        await server.stop()
+    tables = [m.table for m in seen if isinstance(m, Snapshot | Applied)]
+    # 4: view.terms exists (all off in a single game); the names on the wire are bare.
+    first = json.loads(tables[-1].model_dump_json())
+    assert first["view"]["terms"] == {"dealer_bonus": False, "ryanshi": False,
+                                      "paarenchan": False}
+    assert sorted(p["name"] for p in first["players"].values()) == ["ann", "bob"]
+    events = [event.type for m in seen if isinstance(m, Applied) for event in m.events]
+    assert tables[-1].view.phase == "ended" and "discarded" in events
+    assert "game_started" not in events  # 4: the snapshot starts a game
+    # 7: the record is the server's, in games/finished/, naming players name@account.
+    (record,) = (server.config.games_dir / "finished").glob("*.jsonl")
+    header = json.loads(record.read_text().splitlines()[0])
+    assert sorted(header["players"].values()) == [f"ann@{ME}", f"bob@{ME}"]
+    assert (server.config.games_dir.stat().st_mode & 0o077) == 0
