@@ -67,6 +67,7 @@ from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.screens.settings import SettingsScreen
 from minefield.tui.screens.standings import StandingsScreen
 from minefield.tui.screens.stats import StatsScreen
+from minefield.tui.screens.watch import WatchChoice, WatchScreen, WatchSetupScreen, make_bots
 from minefield.tui.table import TableController
 from minefield.tui.textual_private import default_exception_handler
 from minefield.tui.trainer import Trainer
@@ -367,6 +368,7 @@ class MinefieldApp(App[int]):
             ("Replay (type a step number, then Enter, to go there)",
              [b for b in ReplayScreen.BINDINGS if getattr(b, "action", "") != "close"]
              + GameReplayScreen.BINDINGS),
+            ("Watching two bots (w on the menu)", WatchScreen.BINDINGS),
             ("Defense review", ReviewScreen.BINDINGS),
             ("Defense drills (type the answer, Enter)", DrillsScreen.BINDINGS),
             ("Menu", MenuScreen.BINDINGS),
@@ -424,6 +426,32 @@ class MinefieldApp(App[int]):
         if not isinstance(self.screen, GamesScreen):
             await self.push_screen(GamesScreen(self._record_folder or records_dir(),
                                                self.trainer.review_method))
+
+    async def action_watch(self) -> None:
+        """Two bots of chosen levels play on the table at a chosen pace."""
+        if isinstance(self.screen, WatchScreen | WatchSetupScreen):
+            return
+        prefs = self.preferences
+        await self.push_screen(WatchSetupScreen(prefs.bot_level, prefs.rules),
+                               self._watch_chosen)
+
+    async def _watch_chosen(self, choice: WatchChoice | None) -> None:
+        if choice is not None:
+            await self._watch(choice)
+
+    async def _watch(self, choice: WatchChoice, seed: int | str | None = None) -> None:
+        seed = seed if seed is not None else random_seed()
+        await self.push_screen(WatchScreen(choice, make_bots(choice, seed, self._bot_factory),
+                                           seed))
+
+    async def action_watch_again(self) -> None:
+        """Another game between the bots being watched, at the pace and with the hands as
+        they are now."""
+        screen = self.screen
+        if isinstance(screen, WatchScreen):
+            choice = replace(screen.choice, pace=screen.pace, shown=screen.shown)
+            await self.pop_screen()
+            await self._watch(choice)
 
     async def action_drills(self) -> None:
         """Defense drills: questions from seeded games, each answer saved in your progress."""

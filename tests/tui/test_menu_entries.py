@@ -1,5 +1,5 @@
-"""The menu at 80 columns (issue 19): its footer shows "F1 Help" whole beside the games' keys,
-and the saved games are an entry of their own."""
+"""The menu at 80 columns (issue 19): its footer shows "F1 Help" whole beside the keys of the
+games, saved games and watching, and the saved games are an entry of their own."""
 
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ async def test_the_footer_shows_f1_help_whole_at_80_columns(tmp_path: Path) -> N
         assert isinstance(app.screen, MenuScreen)
         footer = screen_text(app).splitlines()[-1]
         assert "F1 Help" in footer and "f▏" not in footer
-        assert "p Practice" in footer and "g Games" in footer and "q Quit" in footer
+        assert "p Practice" in footer and "g Games" in footer and "w Watch" in footer
+        assert "q Quit" in footer
         for key, screen in (("d", "DrillsScreen"), ("t", "StatsScreen")):
             await pilot.press(key)  # keys left out of the footer still work
             await pilot.pause()

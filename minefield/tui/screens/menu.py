@@ -23,6 +23,7 @@ MENU = (
     ("practice", "Practice against a bot"),
     ("hotseat", "Hot-seat: two players at this keyboard"),
     ("games", "Saved games: replay and review"),
+    ("watch", "Watch two bots play"),
     ("drills", "Defense drills"),
     ("stats", "Defense progress"),
     ("help", "Rules and keys"),
@@ -170,6 +171,7 @@ class MenuScreen(Screen[None]):
         Binding("p", "choose('practice')", "Practice"),
         Binding("h", "choose('hotseat')", "Hot-seat"),
         Binding("g", "choose('games')", "Games"),
+        Binding("w", "choose('watch')", "Watch"),
         Binding("d", "choose('drills')", "Drills", show=False),
         Binding("t", "choose('stats')", "Progress", show=False),
         Binding("s", "choose('settings')", "Settings", show=False),
@@ -204,7 +206,7 @@ class MenuScreen(Screen[None]):
             await self.app.run_action("app.help")
         elif choice == "settings":
             await self.app.run_action("app.settings")
-        elif choice in ("stats", "drills", "games"):
+        elif choice in ("stats", "drills", "games", "watch"):
             await self.app.run_action(f"app.{choice}")
         elif choice == "quit":
             self.app.exit(0)
