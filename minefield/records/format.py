@@ -237,8 +237,18 @@ class RecordHeader(BaseModel):
                 " ...)")
 
 
+#: A client's id for a command (the wire's ``command_id``), as a record keeps it.
+CommandId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+
+
 class CommandLine(BaseModel):
-    """One accepted command: its number in the game (from 1), the seat and when."""
+    """One accepted command: its number in the game (from 1), the seat and when.
+
+    Two keys are optional and left out when they do not apply (older records never have
+    them): ``command_id``, the id the player's client sent the command with (network games:
+    a restarted daemon still knows which ids it applied), and ``automatic``, true for a move
+    played for the seat when its clock ran out (R25, R25b), never by the player.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -246,6 +256,18 @@ class CommandLine(BaseModel):
     seat: Seat
     command: Command
     at: UtcTime
+    command_id: CommandId | None = None
+    automatic: bool = False
+
+    @model_serializer(mode="wrap")
+    def _drop_defaults(self, handler: SerializerFunctionWrapHandler,
+                       info: SerializationInfo) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("command_id", False) is None:
+            del data["command_id"]
+        if data.get("automatic", True) is False:
+            del data["automatic"]
+        return data
 
 
 class FuritenBySeat(BaseModel):

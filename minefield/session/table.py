@@ -46,8 +46,11 @@ REMEMBERED_IDS = 64
 class Recorder(Protocol):
     """Where a table writes its game record (:mod:`minefield.records`), line by line."""
 
-    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
-        """Append one accepted command (durably, before the call returns)."""
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard, *,
+                command_id: str | None = None, automatic: bool = False) -> None:
+        """Append one accepted command (durably, before the call returns): ``command_id`` is
+        the id the seat sent it with (None for a move the table played), ``automatic`` marks
+        a move played because the seat's clock ran out (R25)."""
         ...
 
     def result(self, game: Game) -> None:
@@ -168,7 +171,7 @@ class GameTable:
         self.start_clocks(now)
         if self.game.phase == "ended" and self.on_end is not None:
             self.on_end(self.game)  # a match settles the game before it is recorded
-        problem = self._record(seat)
+        problem = self._record(seat, command_id, automatic)
         messages: list[ServerMessageType] = [
             Applied(seat=viewer, seq=self.seq, by=seat,
                     command_id=command_id if viewer is seat else None,
@@ -178,18 +181,27 @@ class GameTable:
             messages.extend(Notice(seat=s, text=problem, severity="error") for s in Seat)
         return messages
 
-    def _record(self, seat: Seat) -> str | None:
+    def _record(self, seat: Seat, command_id: str | None, automatic: bool) -> str | None:
         """Write the last command (and the result at the end); a message if that failed."""
         if self.recorder is None:
             return None
         try:
-            self.recorder.command(self.seq, seat, self.game.commands[-1][1])
+            self.recorder.command(self.seq, seat, self.game.commands[-1][1],
+                                  command_id=command_id, automatic=automatic)
             if self.game.phase == "ended":
                 self.recorder.result(self.game)
         except OSError as error:
             self.recorder = None
             return f"The game record could not be written ({error.strerror}); it is not saved."
         return None
+
+    def remember(self, seq: int, seat: Seat, command_id: str) -> None:
+        """``seat``'s command number ``seq`` was sent with ``command_id`` (a table rebuilt from
+        its record after a restart: that id is not applied again, as before the restart)."""
+        seen = self._seen_ids[seat]
+        seen[command_id] = seq
+        while len(seen) > REMEMBERED_IDS:
+            seen.popitem(last=False)
 
     def draft(self, seat: Seat, tiles: str) -> None:
         """Remember ``seat``'s hand-builder choice for R25's automatic hand."""

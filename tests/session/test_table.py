@@ -28,13 +28,16 @@ class ListRecorder:
 
     def __init__(self, fail: bool = False) -> None:
         self.lines: list[tuple[int, Seat, str]] = []
+        self.marks: list[tuple[str | None, bool]] = []  # each line's command id and mark
         self.ended = False
         self.fail = fail
 
-    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard, *,
+                command_id: str | None = None, automatic: bool = False) -> None:
         if self.fail:
             raise OSError(28, "No space left on device")
         self.lines.append((seq, seat, command.model_dump_json()))
+        self.marks.append((command_id, automatic))
 
     def result(self, game: Game) -> None:
         self.ended = True
@@ -99,6 +102,27 @@ def test_commands_are_recorded_before_anyone_hears_of_them() -> None:
     table.submit(EAST, None, lowest_hand(table, EAST), now=0.0)
     table.submit(WEST, None, Discard(tile="1m"), now=0.0)  # rejected: not recorded
     assert [(seq, seat) for seq, seat, _ in recorder.lines] == [(1, EAST)]
+
+
+def test_the_record_keeps_each_commands_id_and_marks_automatic_moves() -> None:
+    """A command's line carries the id its seat sent it with (a restart still knows it,
+    protocol 7); a move played because a clock ran out is marked automatic (R25, R25b)."""
+    recorder = ListRecorder()
+    settings = RuleSettings(hand_seconds=30, discard_seconds=10)
+    table = GameTable(Game(4, settings), PLAYERS, recorder=recorder, now=0.0)
+    table.submit(EAST, "east-1", lowest_hand(table, EAST), now=1.0)
+    table.expire(30.0)  # West's hand clock runs out
+    assert recorder.marks == [("east-1", False), (None, True)]
+
+
+def test_a_table_rebuilt_after_a_restart_remembers_the_ids_applied_before() -> None:
+    table = GameTable(Game(4), PLAYERS)
+    hand = lowest_hand(table, EAST)
+    table.game.apply(EAST, hand)  # the record's line, replayed
+    table.seq = 1
+    table.remember(1, EAST, "east-1")
+    (answer,) = table.submit(EAST, "east-1", lowest_hand(table, WEST), now=0.0)
+    assert answer.type == "snapshot" and table.seq == 1
 
 
 def test_a_record_that_cannot_be_written_is_told_and_the_game_goes_on() -> None:
