@@ -46,7 +46,7 @@ class ProtocolError(ValueError):
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -267,7 +267,7 @@ ServerMessage = Annotated[
 ]
 SERVER_ADAPTER: TypeAdapter[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed
-] = TypeAdapter(ServerMessage)
+] = TypeAdapter(ServerMessage, config=ConfigDict(defer_build=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -310,7 +310,8 @@ class Leave(_Message):
 
 
 ClientMessage = Annotated[SendCommand | Draft | Leave, Field(discriminator="type")]
-CLIENT_ADAPTER: TypeAdapter[SendCommand | Draft | Leave] = TypeAdapter(ClientMessage)
+CLIENT_ADAPTER: TypeAdapter[SendCommand | Draft | Leave] = TypeAdapter(
+    ClientMessage, config=ConfigDict(defer_build=True))
 
 
 def parse_client_message(data: str | bytes) -> ClientMessageType:
