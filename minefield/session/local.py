@@ -394,10 +394,19 @@ class LocalSession:
         self._react()
 
     async def _bot_move(self, seat: Seat, seq: int) -> None:
-        """The bot thinks in a thread, pauses before a discard, then plays (if still its move)."""
+        """The bot thinks in a thread, pauses before a discard, then plays (if still its move).
+
+        Its hand it starts building only after the pause: the player's first screen of the game
+        is drawn meanwhile, not slowed by the search (the player takes longer than that).
+        """
         assert self._bot is not None
         table = self._table
         view = table.game.view(seat)
+        if view.phase == "choosing" and self.think_seconds:
+            await asyncio.sleep(self.think_seconds)
+            if self._table is not table or self._closed or not table.must_act(seat):
+                return  # a new game began, or the clock played for it meanwhile
+            seq, view = table.seq, table.game.view(seat)  # the player may have chosen meanwhile
         started = self._now()
         try:
             command = await asyncio.to_thread(self._bot.act, view)
