@@ -1,15 +1,17 @@
-"""What every subcommand shares: the one-line usage error, seeds, seats and levels."""
+"""What every subcommand shares: the one-line usage error, seeds, seats and levels.
+
+Light on purpose: every command's parser uses it, ``--help`` and ``--version`` included, so it
+imports neither the rules engine nor pydantic.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from minefield.bots.base import LEVELS
-from minefield.rules.game import Seat
-from minefield.rules.seed import SeedError, parse_seed
-
-SEATS = [s.value for s in Seat]
-LEVEL_NAMES = list(LEVELS)
+# The values of minefield.rules.game.Seat and minefield.bots.base.LEVELS, written out so that
+# parsing loads neither (a test keeps them the same).
+SEATS = ["east", "west"]
+LEVEL_NAMES = ["easy", "normal", "strong"]
 SEED_HELP = ("deal seed: 32 hex digits, or a small number for a puzzle (default: 128 random "
              "bits, so the deal cannot be predicted)")
 
@@ -22,6 +24,8 @@ class UsageError(Exception):
 
 def seed_argument(text: str) -> str:
     """``--seed``: 32 hex digits or a small number, as the canonical 32 hex digits (R2)."""
+    from minefield.rules.seed import SeedError, parse_seed
+
     try:
         return parse_seed(text)
     except SeedError as error:
