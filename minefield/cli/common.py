@@ -7,6 +7,10 @@ imports neither the rules engine nor pydantic.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from minefield.rules.names import HonorNames
 
 # The values of minefield.rules.game.Seat and minefield.bots.base.LEVELS, written out so that
 # parsing loads neither (a test keeps them the same).
@@ -37,3 +41,20 @@ def check_no_rules_option(args: argparse.Namespace) -> None:
     it would be ignored, so it is refused (:class:`UsageError`)."""
     if getattr(args, "rules", "standard") != "standard":
         raise UsageError('--jsonl takes the rules from each line\'s "rules" key: give no --rules')
+
+
+def saved_honor_names() -> HonorNames:
+    """The app's "Honor names" setting, read without changing the file (its default when the
+    settings cannot be read: a broken file is the app's to report and set aside)."""
+    from minefield.paths import settings_path
+    from minefield.tui.config import (  # pydantic only, no Textual
+        UnusableFile,
+        parse_preferences,
+        read_settings_file,
+    )
+
+    try:
+        data = read_settings_file(settings_path())
+    except (OSError, UnusableFile):
+        return "letters"
+    return parse_preferences(data)[0].honor_names

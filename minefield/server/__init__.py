@@ -7,9 +7,13 @@ A map, by job (ARCHITECTURE 8 and 9):
 - :mod:`~minefield.server.connection`: the connection layer: the socket, one client's
   stream, its lines validated (:mod:`minefield.session.wire`) and rate limited
   (:mod:`~minefield.server.limits`) before they reach a room; idle connections closed.
-- :mod:`~minefield.server.room`: a room: the table's series of games, its one start path
-  (where the next game, or a rematch, begins), commands, clocks (R25), the bot's turns.
-- :mod:`~minefield.server.seats`: who sits where: seat holders, presence and grace.
+- :mod:`~minefield.server.room`: a room: its seats and the series of games they play
+  (:mod:`minefield.session.series`), the requests between games, and **the one start path,
+  :meth:`Room._begin <minefield.server.room.Room._begin>`: where every game starts** (the
+  first, a match's next game, a rematch: a new series linked to the old by id).
+- :mod:`~minefield.server.play`: the game in play at a room (which a room is): moves applied,
+  recorded and paced, the clocks' alarm (R25), the bot's turns, the series' records.
+- :mod:`~minefield.server.seats`: who sits where: seat holders, presence and grace (R25b).
 - :mod:`~minefield.server.durable` and :mod:`~minefield.server.restore`: durability: each
   game's record written and fsynced before anyone hears of a command, and the one restore
   the daemon runs at start.

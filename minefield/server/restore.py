@@ -21,13 +21,15 @@ from pathlib import Path
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.replay import replay_match, replay_record
 from minefield.records.writer import RECORD_SUFFIX, RecordWriter, ensure_folder
-from minefield.rules.game import Seat
+from minefield.rules.game import Game, Seat
 from minefield.rules.match import Match
-from minefield.server.durable import FINISHED_FOLDER, HeldRecorder
-from minefield.server.room import Room, Services
-from minefield.server.seats import seated_from_record
-from minefield.session.protocol import MAX_LINE_BYTES
-from minefield.session.table import GameTable
+from minefield.server.durable import FINISHED_FOLDER
+from minefield.server.identity import display_name
+from minefield.server.play import Services
+from minefield.server.room import Room
+from minefield.server.seats import RoomMatch, seated_from_record
+from minefield.session.protocol import MAX_LINE_BYTES, PlayerInfo
+from minefield.session.series import Series, SingleGame
 
 log = logging.getLogger("minefield.server")
 
@@ -50,7 +52,7 @@ def restore_rooms(services: Services) -> list[Room]:
             matches.setdefault(match, []).append(path)
             continue
         try:
-            room = _restore_game(services, path)
+            room = restore_room(services, [read_record(path)])
         except RecordError:  # its text may quote a command's tiles: not in the log
             if _ended(path):  # ended before it could be moved aside
                 finished = ensure_folder(folder / FINISHED_FOLDER)
@@ -89,7 +91,7 @@ def _restore_match(services: Services, folder: Path, match_id: str, paths: list[
     finished = folder / FINISHED_FOLDER
     for attempt in range(2):
         try:
-            return _restore_match_records(services, records)
+            return restore_room(services, records)
         except MatchOver:
             ensure_folder(finished)
             for path in paths:
@@ -110,82 +112,70 @@ def _restore_match(services: Services, folder: Path, match_id: str, paths: list[
     return None  # pragma: no cover - the loop returns
 
 
-def _restore_game(services: Services, path: Path) -> Room:
-    """The unfinished game of the record at ``path``, going on (after a restart).
+def restore_room(services: Services, records: Sequence[ReadRecord]) -> Room:
+    """The room whose series' records are ``records``, going on where they stop (the one
+    restore: a single game is one record; a match is the records of its games).
 
-    Raises :class:`RecordError` for a record that cannot go on (ended, not a network
-    game, or commands that do not replay).
+    The series is rebuilt (a match from its finished games, replayed and settled, R31-R33),
+    its last game dealt again and its commands applied, with the ids their clients sent them
+    with (a command resent with one of them is not applied again, protocol 7); a game that
+    ended without its result line gets it now. Raises :class:`MatchOver` for a match that is
+    over, :class:`RecordError` for records that cannot go on (ended, damaged, not a network
+    game).
     """
-    writer, record = RecordWriter.resume(path)
-    try:
-        if record.header.mode != "network":
-            raise RecordError(f"{path.name}: not a network game")
+    if any(record.header.mode != "network" for record in records):
+        raise RecordError("not a network game")
+    series: Series
+    if records[-1].header.match is None:
+        if len(records) != 1 or records[0].ended:
+            raise RecordError("the game has ended")
+        record, earlier = records[0], []
         replay = replay_record(record)
-        if not replay.consistent or replay.applied != writer.seq:
-            raise RecordError(f"{path.name}: its commands do not replay")
-    except BaseException:
-        writer.close()
-        raise
-    now = services.now()
-    grace = services.config.grace_seconds
-    players = record.header.players
-    seats = {seat: seated_from_record(players.of(seat), grace, now) for seat in Seat}
-    room = Room(services, path.name.removesuffix(RECORD_SUFFIX), replay.game, seats)
-    room._writer = HeldRecorder(writer)
-    room.table = GameTable(replay.game, room._infos(now), recorder=room._writer, now=now)
-    room.table.seq = replay.applied
-    return room
-
-
-def _restore_match_records(services: Services, records: Sequence[ReadRecord]) -> Room:
-    """The match whose games' records are ``records`` (after a restart), going on: the
-    finished games are replayed and settled (R31-R33), the last game is dealt again and
-    its commands replayed; a game that ended without its result line gets it now.
-
-    Raises :class:`MatchOver` when the match is over, :class:`RecordError` when its
-    records do not replay (or are not a network match).
-    """
-    replay = replay_match(records)
-    if not replay.consistent or replay.match is None or not replay.games:
-        raise RecordError("the records of a match do not replay")
-    if replay.over:
-        raise MatchOver("the match is over")
-    last = replay.games[-1]
-    record, before = last.record, last.before
-    if any(game.record.header.mode != "network" for game in replay.games):
-        raise RecordError("not a network match")
-    match = Match.replay(before.seed, before.match_players, record.header.rules,
-                         [game.replay.game.result for game in replay.games[:-1]
-                          if game.replay.game.result is not None])
+        if not replay.consistent or replay.applied != len(record.commands):
+            raise RecordError("its commands do not replay")
+        names = {seat: record.header.players.of(seat) for seat in Seat}
+        series = SingleGame(Game(record.header.seed, record.header.rules),
+                            {seat: PlayerInfo(name=display_name(name))
+                             for seat, name in names.items()}, names=names)
+    else:
+        matched = replay_match(records)
+        if not matched.consistent or matched.match is None or not matched.games:
+            raise RecordError("the records of a match do not replay")
+        if matched.over:
+            raise MatchOver("the match is over")
+        record, before = matched.games[-1].record, matched.games[-1].before
+        earlier = [game.record for game in matched.games[:-1]]
+        match = Match.replay(before.seed, before.match_players, record.header.rules,
+                             [game.replay.game.result for game in matched.games[:-1]
+                              if game.replay.game.result is not None])
+        series = RoomMatch(match, {name: PlayerInfo(name=name) for name in match.players})
+    table = series.table
+    for line in record.commands:
+        table.game.apply(line.seat, line.command)
+        if line.command_id is not None:
+            table.remember(line.seq, line.seat, line.command_id)
+    table.seq = len(record.commands)
     path = Path(record.name)
     writer = None if record.ended else RecordWriter.resume(path)[0]
     try:
-        now = services.now()
-        grace = services.config.grace_seconds
-        players = record.header.players
-        seats = {seat: seated_from_record(players.of(seat), grace, now) for seat in Seat}
-        room = Room(services, path.name.removesuffix(RECORD_SUFFIX), match.new_game(),
-                   seats)
-        room._writer = None if writer is None else room._held(writer)
-        room._prepared = room._writer
-        table = room._new_match_table(match, now)
-        for line in record.commands:
-            table.table.game.apply(line.seat, line.command)
-        table.table.seq = len(record.commands)
-        table.table.start_clocks(now)
-        game = table.table.game
-        if game.phase == "ended" and table.settlement is None and table.table.on_end:
-            table.table.on_end(game)  # ended before its result line was written
-            if writer is not None:
-                writer.result(game, table.settlement)
+        if table.game.phase == "ended":
+            if table.on_end is not None:
+                table.on_end(table.game)  # a match settles its game (R31-R33)
+            if writer is not None:  # it ended before its result line was written
+                writer.result(table.game, series.settlement)
     except BaseException:
-        if writer is not None:
-            writer.close()
+        writer.close()  # type: ignore[union-attr]
         raise
-    room.match_ids = [Path(g.record.name).name.removesuffix(RECORD_SUFFIX)
-                      for g in replay.games[:-1]]
-    room._match_paths = [Path(g.record.name) for g in replay.games]
+    now = services.now()
+    grace = services.config.grace_seconds
+    seats = {seat: seated_from_record(record.header.players.of(seat), grace, now)
+             for seat in Seat}
+    room = Room(services, path.name.removesuffix(RECORD_SUFFIX), seats)
+    room.adopt(series, writer,
+               [Path(r.name).name.removesuffix(RECORD_SUFFIX) for r in earlier],
+               [Path(r.name) for r in (*earlier, record)])
     return room
+
 
 def _match_of(path: Path) -> str | None:
     """The public id of the match the record at ``path`` belongs to (its header's
@@ -224,4 +214,4 @@ def _ended(path: Path) -> bool:
         return False
 
 
-__all__ = ["MatchOver", "restore_rooms"]
+__all__ = ["MatchOver", "restore_room", "restore_rooms"]

@@ -10,17 +10,22 @@ display name (:func:`shown_names`, :class:`RoomMatch`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from pydantic import BaseModel
 
+from minefield.rules.game import Seat
 from minefield.rules.match import Match
+from minefield.rules.wall import Deal
 from minefield.server.identity import Identity, display_name
 from minefield.session.match_table import MatchTable, RecorderFactory
 from minefield.session.protocol import MatchView, PlayerInfo, StandingView
+from minefield.session.table import GameTable
 
+#: R25b: a player who returns finds their stopped clock where it stopped, never below this.
+RETURN_SECONDS = 5.0
 BOT_NAME = re.compile(r"^Bot \((easy|normal|strong)\)$")
 WAITING_NAME = "(waiting)"
 
@@ -35,7 +40,6 @@ class Client(Protocol):
     def close(self) -> None:
         """Close the connection (after the queued messages)."""
         ...
-
 
 
 @dataclass(slots=True)
@@ -78,6 +82,55 @@ class Seated:
         return PlayerInfo(name=self.identity.name, present=self.client is not None,
                           grace_left=grace)
 
+    # -- presence and grace ------------------------------------------------------------------
+
+    def arrive(self, client: Client, now: float) -> None:
+        """The player connects (or comes back): the grace they did not spend is kept."""
+        if self.grace_until is not None:
+            self.grace_budget = max(0.0, self.grace_until - now)
+            self.grace_until = None
+        self.client = client
+
+    def leave(self, now: float, on_purpose: bool) -> None:
+        """The player's connection is gone during a game: their grace runs (none when they
+        left on purpose, or have none left)."""
+        self.client = None
+        if on_purpose or self.grace_budget <= 0:
+            self.grace_budget = 0.0
+            self.grace_until = None
+        else:
+            self.grace_until = now + self.grace_budget
+
+    def new_game(self, grace: float, now: float) -> None:
+        """A game starts: a fresh grace budget, running at once for a player who is away."""
+        self.grace_budget = grace
+        self.grace_until = (now + grace if self.client is None and self.identity is not None
+                            else None)
+
+    def grace_spent(self, now: float) -> bool:
+        """True (once) when the running grace ran out by ``now``: the budget is spent."""
+        if self.grace_until is not None and self.grace_until <= now:
+            self.grace_until = None
+            self.grace_budget = 0.0
+            return True
+        return False
+
+
+def next_wake(seats: Mapping[Seat, Seated], table: GameTable) -> float | None:
+    """When a game going on must next be looked at: a running clock running out (R25), or
+    a grace period ending (R25b; the clock of a player away with grace is stopped)."""
+    times = [s.grace_until for s in seats.values() if s.grace_until is not None]
+    due = table.next_deadline()
+    if due is not None:
+        times.append(due[0])
+    return min(times) if times else None
+
+
+def clocks_out(table: GameTable, now: float) -> list[Seat]:
+    """The seats whose running clock has run out by ``now``."""
+    return [seat for seat, clock in table.clocks(now).items()
+            if clock.running and (clock.remaining or 0.0) <= 0.0]
+
 
 def seated_from_record(name: str, grace: float, now: float) -> Seated:
     """Who holds a seat of a restored game, from the record's name (a bot, or a person away
@@ -87,7 +140,6 @@ def seated_from_record(name: str, grace: float, now: float) -> Seated:
         return Seated(level=bot.group(1))
     return Seated(identity=Identity(key=name, name=display_name(name)), grace_budget=grace,
                   grace_until=now + grace)
-
 
 
 def shown_names(players: Sequence[str]) -> dict[str, str]:
@@ -111,10 +163,12 @@ class RoomMatch(MatchTable):
     """A :class:`MatchTable` whose views name the players as they are shown (identity keys
     stay in the match and its records, R26 views get display names)."""
 
-    def __init__(self, match: Match, players: dict[str, PlayerInfo], *,
-                 recorders: RecorderFactory | None = None, now: float | None = None) -> None:
+    def __init__(self, match: Match, players: Mapping[str, PlayerInfo], *,
+                 recorders: RecorderFactory | None = None, deals: Mapping[int, Deal] | None = None,
+                 now: float | None = None, rematch_of: str | None = None) -> None:
         self.shown = shown_names(match.players)
-        super().__init__(match, players, recorders=recorders, now=now)
+        super().__init__(match, players, recorders=recorders, deals=deals, now=now,
+                         rematch_of=rematch_of)
 
     def view(self) -> MatchView:
         """The match's public state with the players' shown names (never the seed)."""
@@ -143,5 +197,5 @@ class RoomMatch(MatchTable):
 
 
 
-__all__ = ["BOT_NAME", "WAITING_NAME", "Client", "RoomMatch", "Seated", "seated_from_record",
-           "shown_names"]
+__all__ = ["BOT_NAME", "RETURN_SECONDS", "WAITING_NAME", "Client", "RoomMatch", "Seated",
+           "clocks_out", "next_wake", "seated_from_record", "shown_names"]

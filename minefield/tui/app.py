@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from importlib.resources import files
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from textual import events
 from textual.actions import ActionParseResult
@@ -23,16 +23,8 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.worker import WorkerFailed
 
-from minefield.bots import make_bot
 from minefield.bots.base import Bot, Level
-from minefield.paths import records_dir
 from minefield.rules.game import Discard, Seat
-from minefield.rules.seed import derive_int, parse_seed, random_seed
-from minefield.rules.settings import RuleSettings, SettingsError
-from minefield.session import LocalSession, SeatFailed, Session
-from minefield.session.local import DEFAULT_THINK_SECONDS
-from minefield.trainer.review import ReviewError, review_game
-from minefield.tui import room_scores
 from minefield.tui.commands import ScreenActions
 from minefield.tui.config import Preferences, given_or_saved, save_preferences
 from minefield.tui.crash import RecoveryCounter, exit_with_report, log_error, log_failure
@@ -50,32 +42,35 @@ from minefield.tui.messages import (
     TurnPassed,
 )
 from minefield.tui.render import TileStyle
-from minefield.tui.screens.builder import HandBuilderScreen, HintSource
-from minefield.tui.screens.dialogs import (
-    ConfirmScreen,
-    CurtainScreen,
-    MessageScreen,
-    TooSmallScreen,
-)
-from minefield.tui.screens.drills import DrillsScreen, store_recorder
-from minefield.tui.screens.help import HelpScreen, keys_markdown
+from minefield.tui.screens.dialogs import ConfirmScreen, MessageScreen, TooSmallScreen
 from minefield.tui.screens.menu import MenuScreen, NewGameScreen
-from minefield.tui.screens.play import PlayScreen
-from minefield.tui.screens.result import ResultScreen, RunningScore
-from minefield.tui.screens.review import ReviewScreen
-from minefield.tui.screens.rooms import CodeScreen, ServerAddress
-from minefield.tui.screens.settings import SettingsScreen
-from minefield.tui.screens.standings import StandingsScreen
-from minefield.tui.screens.stats import StatsScreen
-from minefield.tui.table import TableController
+from minefield.tui.screens.result import RunningScore
 from minefield.tui.textual_private import default_exception_handler
 from minefield.tui.trainer import Trainer
 from minefield.tui.widgets.tiles import TileWidget
+
+# What only a game, a key or a menu entry needs is imported there, not here: the menu's first
+# frame waits for every import of this module (issue 18: the bots, the session and its wire
+# models, the help's Markdown, the drills' SQLite and the other screens come later).
+if TYPE_CHECKING:
+    from minefield.session import SeatFailed, Session
+    from minefield.tui.screens.builder import HintSource
+    from minefield.tui.screens.rooms import ServerAddress
+    from minefield.tui.screens.settings import SettingsScreen
+    from minefield.tui.screens.watch import WatchChoice
+    from minefield.tui.table import TableController
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 HINT_LEVEL: Level = "strong"
 
 BotFactory = Callable[[str, int], Bot]
+
+
+def _make_bot(level: str, seed: int) -> Bot:
+    """:func:`minefield.bots.make_bot`, imported with the first game."""
+    from minefield.bots import make_bot
+
+    return make_bot(level, seed)
 GameMode = Literal["practice", "hotseat"]
 
 
@@ -97,7 +92,8 @@ class MinefieldApp(App[int]):
     """Minefield in the terminal.
 
     ``request`` starts a game at once (else the menu shows). ``think_seconds`` is the bot's
-    pause before each discard, ``bot_factory`` builds bots (tests pass stand-ins), and
+    pause before each discard (None: the session's default), ``bot_factory`` builds bots
+    (tests pass stand-ins), and
     ``catch_errors`` keeps the app and the game alive after an unexpected error. Games are
     recorded in ``record_folder`` (default: the user data folder's ``records/``) unless the
     preferences turn it off. ``session`` plays a game already connected (a network game).
@@ -107,14 +103,14 @@ class MinefieldApp(App[int]):
     TITLE = "Minefield"
     COMMANDS = App.COMMANDS | {ScreenActions}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "help", "Help"),
+        Binding("f1,question_mark", "help", "Help", key_display="F1"),
         Binding("f2", "settings", "Settings", show=False),
         # Replaces Textual's own ctrl+q, which quits at once even in the middle of a game.
         Binding("ctrl+q", "quit", "Quit (asks first during a game)", show=False, priority=True),
     ]
 
     def __init__(self, request: GameRequest | None = None, *,
-                 think_seconds: float = DEFAULT_THINK_SECONDS,
+                 think_seconds: float | None = None,
                  bot_factory: BotFactory | None = None,
                  preferences: Preferences | None = None,
                  catch_errors: bool = True, record_folder: Path | None = None,
@@ -134,7 +130,7 @@ class MinefieldApp(App[int]):
         self.request = request
         self._first_session = session
         self.think_seconds = think_seconds
-        self._bot_factory: BotFactory = bot_factory or make_bot
+        self._bot_factory: BotFactory = bot_factory or _make_bot
         self._catch_errors = catch_errors
         self._record_folder = record_folder
         self.table: TableController | None = None
@@ -176,6 +172,8 @@ class MinefieldApp(App[int]):
             async def chosen(code: str | None) -> None:
                 if code is not None:
                     await self._connect(server, "join", code)
+
+            from minefield.tui.screens.rooms import CodeScreen
 
             await self.push_screen(CodeScreen(), chosen)
             return
@@ -248,6 +246,12 @@ class MinefieldApp(App[int]):
 
     async def start_game(self, request: GameRequest) -> None:
         """Start a new local game as ``request`` asks (preferences fill the gaps)."""
+        from minefield.paths import records_dir
+        from minefield.rules.seed import derive_int, parse_seed, random_seed
+        from minefield.rules.settings import RuleSettings, SettingsError
+        from minefield.session import LocalSession
+        from minefield.session.local import DEFAULT_THINK_SECONDS
+
         prefs = self.preferences
         seed = parse_seed(request.seed) if request.seed is not None else random_seed()
         try:
@@ -263,7 +267,9 @@ class MinefieldApp(App[int]):
             session: Session = LocalSession.practice(
                 # The bot's seed follows from the game's but does not reveal it (R2).
                 seed, self._bot_factory(level, derive_int(seed, "practice bot")),
-                human=request.seat, settings=settings, think_seconds=self.think_seconds,
+                human=request.seat, settings=settings,
+                think_seconds=DEFAULT_THINK_SECONDS if self.think_seconds is None
+                else self.think_seconds,
                 record_to=folder, on_failure=self._seat_failed, match=request.match)
         else:
             session = LocalSession.hotseat(seed, settings, record_to=folder,
@@ -272,6 +278,8 @@ class MinefieldApp(App[int]):
 
     async def play(self, session: Session) -> None:
         """Play ``session`` here (a local game, or a network game with the same screens)."""
+        from minefield.tui.table import TableController
+
         await self._leave_game()
         self._tally_game = None
         self._recovery.reset()
@@ -333,6 +341,8 @@ class MinefieldApp(App[int]):
         game_id = getattr(table.session, "game_id", None)
         if table.session.traits.mode != "network" or not isinstance(game_id, str):
             return
+        from minefield.tui import room_scores
+
         if before:
             if game_id == self._tally_game:
                 return
@@ -409,6 +419,18 @@ class MinefieldApp(App[int]):
 
     def action_help(self) -> None:
         """The rules in brief and every key."""
+        from minefield.tui.screens.builder import HandBuilderScreen
+        from minefield.tui.screens.dialogs import CurtainScreen
+        from minefield.tui.screens.drills import DrillsScreen
+        from minefield.tui.screens.games import GameReplayScreen, GamesScreen
+        from minefield.tui.screens.help import HelpScreen, keys_markdown
+        from minefield.tui.screens.play import PlayScreen
+        from minefield.tui.screens.replay import ReplayScreen
+        from minefield.tui.screens.result import ResultScreen
+        from minefield.tui.screens.review import ReviewScreen
+        from minefield.tui.screens.standings import StandingsScreen
+        from minefield.tui.screens.watch import WatchScreen
+
         if isinstance(self.screen, HelpScreen):
             return
         sections: list[tuple[str, list[BindingType]]] = [
@@ -418,6 +440,12 @@ class MinefieldApp(App[int]):
             ("Hot-seat curtain", CurtainScreen.BINDINGS),
             ("Result", ResultScreen.BINDINGS),
             ("Final standings (after a match)", StandingsScreen.BINDINGS),
+            ("Saved games (g on the menu; Enter on a match lists its games)",
+             GamesScreen.BINDINGS),
+            ("Replay (type a step number, then Enter, to go there)",
+             [b for b in ReplayScreen.BINDINGS if getattr(b, "action", "") != "close"]
+             + GameReplayScreen.BINDINGS),
+            ("Watching two bots (w on the menu)", WatchScreen.BINDINGS),
             ("Defense review", ReviewScreen.BINDINGS),
             ("Defense drills (type the answer, Enter)", DrillsScreen.BINDINGS),
             ("Menu", MenuScreen.BINDINGS),
@@ -429,6 +457,8 @@ class MinefieldApp(App[int]):
 
     def action_settings(self) -> None:
         """Tile style, theme, hint, bot level and rules."""
+        from minefield.tui.screens.settings import SettingsScreen
+
         if isinstance(self.screen, SettingsScreen):
             return
         self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
@@ -447,6 +477,9 @@ class MinefieldApp(App[int]):
     async def action_review_game(self) -> None:
         """Review the finished game's defense: each discard with its danger, the opponent's
         hand revealed (the local seats; hot-seat: both)."""
+        from minefield.trainer.review import ReviewError, review_game
+        from minefield.tui.screens.review import ReviewScreen
+
         table = self.table
         if table is None or not table.ready or table.first_view().end is None:
             return
@@ -466,12 +499,58 @@ class MinefieldApp(App[int]):
 
     async def action_stats(self) -> None:
         """The trainer's progress: games, deal-ins, danger over time, drills."""
+        from minefield.tui.screens.stats import StatsScreen
+
         if not isinstance(self.screen, StatsScreen):
             store = self.trainer.progress(self._tell_progress_problem)
             await self.push_screen(StatsScreen(store.summary()))
 
+    async def action_games(self) -> None:
+        """The saved games and matches: replay one, review its defense, filter by mode."""
+        from minefield.paths import records_dir
+        from minefield.tui.screens.games import GamesScreen
+
+        if not isinstance(self.screen, GamesScreen):
+            await self.push_screen(GamesScreen(self._record_folder or records_dir(),
+                                               self.trainer.review_method))
+
+    async def action_watch(self) -> None:
+        """Two bots of chosen levels play on the table at a chosen pace."""
+        from minefield.tui.screens.watch import WatchScreen, WatchSetupScreen
+
+        if isinstance(self.screen, WatchScreen | WatchSetupScreen):
+            return
+        prefs = self.preferences
+        await self.push_screen(WatchSetupScreen(prefs.bot_level, prefs.rules),
+                               self._watch_chosen)
+
+    async def _watch_chosen(self, choice: WatchChoice | None) -> None:
+        if choice is not None:
+            await self._watch(choice)
+
+    async def _watch(self, choice: WatchChoice, seed: int | str | None = None) -> None:
+        from minefield.rules.seed import random_seed
+        from minefield.tui.screens.watch import WatchScreen, make_bots
+
+        seed = seed if seed is not None else random_seed()
+        await self.push_screen(WatchScreen(choice, make_bots(choice, seed, self._bot_factory),
+                                           seed))
+
+    async def action_watch_again(self) -> None:
+        """Another game between the bots being watched, at the pace and with the hands as
+        they are now."""
+        from minefield.tui.screens.watch import WatchScreen
+
+        screen = self.screen
+        if isinstance(screen, WatchScreen):
+            choice = replace(screen.choice, pace=screen.pace, shown=screen.shown)
+            await self.pop_screen()
+            await self._watch(choice)
+
     async def action_drills(self) -> None:
         """Defense drills: questions from seeded games, each answer saved in your progress."""
+        from minefield.tui.screens.drills import DrillsScreen, store_recorder
+
         if not isinstance(self.screen, DrillsScreen):
             store = self.trainer.progress(self._tell_progress_problem)
             await self.push_screen(DrillsScreen(store_recorder(store.record_drill),

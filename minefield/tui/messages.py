@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual.message import Message
 
 from minefield.bots.base import Level
 from minefield.rules.game import ChooseHand, Discard, Seat
-from minefield.session.protocol import ServerMessageType
+
+if TYPE_CHECKING:  # the wire models load with the first game, not with the menu
+    from minefield.session.protocol import ServerMessageType
 
 
 @dataclass

@@ -193,8 +193,12 @@ class TableController:
         elif isinstance(message, Clocks | Presence):
             table = self.tables.get(message.seat)
             if table is not None:
-                change = ({"clocks": message.clocks} if isinstance(message, Clocks)
-                          else {"players": message.players})
+                # Clocks come only from the server (R25b): a presence brings both clocks as
+                # they are now, so none is counted from an older message's time.
+                change: dict[str, object] = (
+                    {"clocks": message.clocks} if isinstance(message, Clocks)
+                    else {"players": message.players} if message.clocks is None
+                    else {"players": message.players, "clocks": message.clocks})
                 self.tables[message.seat] = table.model_copy(update=change)
         elif isinstance(message, Notice):
             if message.seat is self.session.local_seats[0]:  # hot-seat: once, not per seat

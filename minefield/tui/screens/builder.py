@@ -85,7 +85,8 @@ class HandBuilderScreen(SeatScreen):
         self._refresh_choice()
         if self._hint_source is not None:
             self.query_one("#hint", Static).update("Hint: the bot is looking for a hand…")
-            self._compute_hint(self._hint_source)
+            # The search starts once the screen is drawn: its thread would slow the first frame.
+            self.call_after_refresh(self._compute_hint, self._hint_source)
 
     def names_changed(self) -> None:
         """The seat, its order and the opponent's name (the waiting seat's, then the name of

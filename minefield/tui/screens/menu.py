@@ -23,6 +23,8 @@ from minefield.tui.textual_private import SteadyHeader
 MENU = (
     ("practice", "Practice against a bot"),
     ("hotseat", "Hot-seat: two players at this keyboard"),
+    ("games", "Saved games: replay and review"),
+    ("watch", "Watch two bots play"),
     ("drills", "Defense drills"),
     ("stats", "Defense progress"),
     ("help", "Rules and keys"),
@@ -169,11 +171,15 @@ class MenuScreen(Screen[None]):
         Binding("o", "choose('host')", "Host"),
         Binding("j", "choose('join')", "Join"),
         Binding("r", "choose('resume')", "Resume"),
+        # The footer shows the games and "F1 Help" whole at 80 columns; the other keys are in
+        # the list above it and in the help.
         Binding("p", "choose('practice')", "Practice"),
         Binding("h", "choose('hotseat')", "Hot-seat"),
-        Binding("d", "choose('drills')", "Drills"),
-        Binding("t", "choose('stats')", "Progress"),
-        Binding("s", "choose('settings')", "Settings"),
+        Binding("g", "choose('games')", "Games"),
+        Binding("w", "choose('watch')", "Watch"),
+        Binding("d", "choose('drills')", "Drills", show=False),
+        Binding("t", "choose('stats')", "Progress", show=False),
+        Binding("s", "choose('settings')", "Settings", show=False),
         Binding("q", "choose('quit')", "Quit"),
     ]
 
@@ -217,7 +223,7 @@ class MenuScreen(Screen[None]):
             await self.app.run_action("app.help")
         elif choice == "settings":
             await self.app.run_action("app.settings")
-        elif choice in ("stats", "drills"):
+        elif choice in ("stats", "drills", "games", "watch"):
             await self.app.run_action(f"app.{choice}")
         elif choice in ("host", "join", "resume") and self.rooms:
             await self.app.run_action(f"app.room('{choice}')")
