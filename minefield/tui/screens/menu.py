@@ -167,10 +167,11 @@ class MenuScreen(Screen[None]):
     """The first screen of ``minefield``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # With a game server (an SSH session's menu): rooms, first.
-        Binding("o", "choose('host')", "Host"),
-        Binding("j", "choose('join')", "Join"),
-        Binding("r", "choose('resume')", "Resume"),
+        # With a game server (an SSH session's menu): rooms, first in the list (their keys
+        # are not in the footer, which keeps "F1 Help" in view).
+        Binding("o", "choose('host')", "Host", show=False),
+        Binding("j", "choose('join')", "Join", show=False),
+        Binding("r", "choose('resume')", "Resume", show=False),
         # The footer shows the games and "F1 Help" whole at 80 columns; the other keys are in
         # the list above it and in the help.
         Binding("p", "choose('practice')", "Practice"),
