@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from minefield.rules.names import HonorNames
     from minefield.rules.settings import RuleSettings
 
 # The values of minefield.rules.game.Seat and minefield.bots.base.LEVELS, written out so that
@@ -87,3 +88,20 @@ def check_no_rules_option(args: argparse.Namespace) -> None:
         raise UsageError('--jsonl takes the rules from each line\'s "rules" key: give no --rules')
     if getattr(args, "rule", None):
         raise UsageError('--jsonl takes the rules from each line\'s "rules" key: give no --rule')
+
+
+def saved_honor_names() -> HonorNames:
+    """The app's "Honor names" setting, read without changing the file (its default when the
+    settings cannot be read: a broken file is the app's to report and set aside)."""
+    from minefield.paths import settings_path
+    from minefield.tui.config import (  # pydantic only, no Textual
+        UnusableFile,
+        parse_preferences,
+        read_settings_file,
+    )
+
+    try:
+        data = read_settings_file(settings_path())
+    except (OSError, UnusableFile):
+        return "letters"
+    return parse_preferences(data)[0].honor_names

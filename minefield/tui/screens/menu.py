@@ -26,6 +26,7 @@ from minefield.rules.settings import (
 )
 from minefield.tui.config import Preferences
 from minefield.tui.messages import GameChosen
+from minefield.tui.screens.rooms import ROOM_ENTRIES
 from minefield.tui.screens.rules import RulesScreen
 from minefield.tui.textual_private import SteadyHeader
 
@@ -270,6 +271,11 @@ class MenuScreen(Screen[None]):
     """The first screen of ``minefield``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # With a game server (an SSH session's menu): rooms, first in the list (their keys
+        # are not in the footer, which keeps "F1 Help" in view).
+        Binding("o", "choose('host')", "Host", show=False),
+        Binding("j", "choose('join')", "Join", show=False),
+        Binding("r", "choose('resume')", "Resume", show=False),
         # The footer shows the games and "F1 Help" whole at 80 columns; the other keys are in
         # the list above it and in the help.
         Binding("p", "choose('practice')", "Practice"),
@@ -282,13 +288,25 @@ class MenuScreen(Screen[None]):
         Binding("q", "choose('quit')", "Quit"),
     ]
 
+    def __init__(self, rooms: bool = False) -> None:
+        """``rooms``: the app has a game server; the menu starts with host, join, resume."""
+        super().__init__()
+        self.rooms = rooms
+
     def compose(self) -> ComposeResult:
+        entries = (*ROOM_ENTRIES, *MENU) if self.rooms else MENU
         yield SteadyHeader()
         with Vertical(id="menu-box"):
             yield Static("MINEFIELD", id="menu-title")
             yield Static("two-player riichi mahjong from Kaiji", id="menu-subtitle")
-            yield OptionList(*(Option(label, id=key) for key, label in MENU), id="menu")
+            yield OptionList(*(Option(label, id=key) for key, label in entries), id="menu")
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The room keys only with a game server."""
+        if action == "choose" and parameters and parameters[0] in ("host", "join", "resume"):
+            return self.rooms
+        return True
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -312,6 +330,8 @@ class MenuScreen(Screen[None]):
             await self.app.run_action("app.settings")
         elif choice in ("stats", "drills", "games", "watch"):
             await self.app.run_action(f"app.{choice}")
+        elif choice in ("host", "join", "resume") and self.rooms:
+            await self.app.run_action(f"app.room('{choice}')")
         elif choice == "quit":
             self.app.exit(0)
 

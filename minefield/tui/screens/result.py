@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -92,6 +92,27 @@ class RunningScore:
             payer, payee, points = paid
             self.points[names[payer]] -= points
             self.points[names[payee]] += points
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tally as JSON-ready data (kept on disk so that a resume finds it)."""
+        return {"points": dict(self.points), "games": self.games,
+                "counted": sorted(self._counted)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RunningScore:
+        """A tally from :meth:`to_dict`'s data; what is not well formed is left out."""
+        score = cls()
+        points = data.get("points")
+        if isinstance(points, dict):
+            score.points = {str(name)[:40]: value for name, value in list(points.items())[:2]
+                            if isinstance(value, int) and not isinstance(value, bool)}
+        games = data.get("games")
+        if isinstance(games, int) and not isinstance(games, bool) and games >= 0:
+            score.games = games
+        counted = data.get("counted")
+        if isinstance(counted, list):
+            score._counted = {seed for seed in counted[:10_000] if isinstance(seed, str)}
+        return score
 
     def text(self) -> str:
         """``Score over 3 games: You 16000 · Bot (normal) -16000`` (markup; the player here
