@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import orjson
@@ -78,14 +79,15 @@ def describe_request_error(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def rules_preset(name: str, error: type[RequestError]) -> RuleSettings:
-    """The settings of the preset ``name``; ``error`` (a :class:`RequestError` class) naming the
-    presets when there is no such preset, quoting only a short prefix of ``name``."""
+def rules_preset(name: str, error: type[RequestError], rule: Sequence[str] = ()) -> RuleSettings:
+    """The settings of the preset ``name`` with the ``NAME=VALUE`` settings ``rule`` over it
+    (``--rule``); ``error`` (a :class:`RequestError` class) naming the presets when there is no
+    such preset, quoting only a short prefix of ``name``, or naming the setting at fault."""
     if name not in PRESETS:  # SettingsError would quote the whole name
         raise error(f"unknown rules preset {quote_prefix(name)}: choose one of "
                     f"{', '.join(PRESETS)}")
     try:
-        return RuleSettings.preset(name)
+        return RuleSettings.chosen(name, rule)
     except SettingsError as problem:
         raise error(str(problem)) from None
 
@@ -123,20 +125,21 @@ def context_for(seat: Seat, discard: str, dora: int | None, ura: int | None,
                       dora_indicator=dora, ura_indicator=ura, dealer=dealer)
 
 
-def analyze_request(request: AnalyzeRequest) -> AnalyzeResult:
-    """Analyze one request; raises :class:`AnalyzeError` with a clear message."""
+def analyze_request(request: AnalyzeRequest, rule: Sequence[str] = ()) -> AnalyzeResult:
+    """Analyze one request under its preset with the ``NAME=VALUE`` settings ``rule`` over it
+    (``--rule``); raises :class:`AnalyzeError` with a clear message."""
     hand, values = _analysis(request.hand, request.seat, request.dora, request.ura,
-                             request.discard, request.rules)
+                             request.discard, request.rules, rule)
     reports = [WaitReport.from_value(v) for v in values]
     return AnalyzeResult(hand=str(hand), tenpai=bool(reports), waits=reports)
 
 
 def _analysis(hand_text: str, seat: Seat, dora: str | None, ura: str | None, discard: str,
-              rules: str) -> tuple[Hand, tuple[WinValue, ...]]:
+              rules: str, rule: Sequence[str] = ()) -> tuple[Hand, tuple[WinValue, ...]]:
     """The hand and its scored waits; :class:`AnalyzeError` for a bad request."""
-    settings = _PRESETS.get(rules)
+    settings = None if rule else _PRESETS.get(rules)
     if settings is None:
-        settings = rules_preset(rules, AnalyzeError)
+        settings = rules_preset(rules, AnalyzeError, rule)
     try:
         hand = Hand.parse(hand_text)
     except TileError as error:
@@ -172,7 +175,7 @@ def analyze_line(line: str) -> str:
 _SEATS = {"east": Seat.EAST, "west": Seat.WEST}
 _DISCARDS = frozenset(("first", "middle", "last"))
 _REQUEST_KEYS = frozenset(("hand", "seat", "dora", "ura", "discard", "rules"))
-_PRESETS = {name: RuleSettings.preset(name) for name in PRESETS}
+_PRESETS = {name: RuleSettings.chosen(name, ()) for name in PRESETS}  # made once
 _PlainRequest = tuple[str, Seat, str | None, str | None, str, str]
 
 

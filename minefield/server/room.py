@@ -217,7 +217,9 @@ class Room(Play):
                                 "connection."))
                 old.close()
             now = self._now()
+            returned = seated.client is None
             seated.arrive(client, now)
+            self._sync_clock(seat, now, returned)
             client.send(self._welcome(seat, resumed))
             if self.series is None and all(s.taken for s in self.seats.values()):
                 await self._begin("first")
@@ -269,6 +271,7 @@ class Room(Play):
                 self.rematch_asks.discard(seat)
             else:
                 seated.leave(now, left)
+                self._sync_clock(seat, now)
             self._send(self._presence(seat, now))
             self._after_change()
 
@@ -408,6 +411,8 @@ class Room(Play):
             table.draft(seat, tiles)
         self._drafts.clear()
         table.start_clocks(now)
+        for seat in Seat:
+            self._sync_clock(seat, now)  # a player away starts with a stopped clock (R25b)
         self.ended_at = None
         self.rematch_asks = set()
         if how != "first":
@@ -452,7 +457,11 @@ class Room(Play):
         self.series, self.plan = series, None
         self.recorder = recorder
         self.earlier_ids, self.record_paths = earlier_ids, record_paths
-        series.table.players = self._infos(self._now())
+        now = self._now()
+        series.table.players = self._infos(now)
+        series.table.start_clocks(now)
+        for seat in Seat:
+            self._sync_clock(seat, now)  # everyone is away until they resume (R25b)
 
     # -- closing -----------------------------------------------------------------------------------
 
