@@ -86,6 +86,7 @@ class GameRequest:
     rules: str | None = None
     aids: bool = False  # hot-seat: both players agreed to the defense trainer's aids
     match: bool = False  # a whole match (R30), by default under the match preset
+    rule: tuple[str, ...] = ()  # NAME=VALUE settings over the preset (``--rule``, ``--clock``)
 
 
 class MinefieldApp(App[int]):
@@ -255,8 +256,8 @@ class MinefieldApp(App[int]):
         prefs = self.preferences
         seed = parse_seed(request.seed) if request.seed is not None else random_seed()
         try:
-            settings = RuleSettings.preset(
-                request.rules or ("match" if request.match else prefs.rules))
+            settings = RuleSettings.chosen(
+                request.rules or ("match" if request.match else prefs.rules), request.rule)
         except SettingsError as error:
             self.notify(str(error), title="Rules", severity="error", markup=False)
             settings = RuleSettings()
@@ -395,7 +396,7 @@ class MinefieldApp(App[int]):
         self.scores = RunningScore()
         await self.start_game(GameRequest(message.mode, level=message.level, seat=message.seat,
                                           rules=message.rules, aids=message.aids,
-                                          match=message.match))
+                                          match=message.match, rule=message.rule))
 
     async def on_next_game_requested(self, message: NextGameRequested) -> None:
         if self.table is None:

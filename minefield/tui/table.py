@@ -22,7 +22,7 @@ from textual.screen import Screen
 
 from minefield.rules.game import TOTAL_DISCARDS, Discarded, PlayerView, Seat
 from minefield.rules.settings import PRESETS, RuleSettings
-from minefield.session.base import MatchSession, Session
+from minefield.session.base import MatchSession, Session, SharedKeyboard
 from minefield.session.protocol import (
     Applied,
     Clocks,
@@ -286,6 +286,8 @@ class TableController:
         """Hot-seat: the next player is at the keyboard."""
         if self._screen_key is not None and self._screen_key[0] == "curtain":
             self._ready = self._screen_key[1]
+            if isinstance(self.session, SharedKeyboard):  # that player's clock starts (R25)
+                await self.session.at_keyboard(self._ready)
         await self.show()
 
     # -- routing -------------------------------------------------------------------------------

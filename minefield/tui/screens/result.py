@@ -25,7 +25,7 @@ from minefield.tui.messages import MenuRequested, NewGameRequested, NextGameRequ
 from minefield.tui.render import YOU, furiten_reason, objective, possessive, seat_name, verb
 from minefield.tui.screens.standings import StandingsScreen
 from minefield.tui.textual_private import SteadyHeader
-from minefield.tui.widgets.log import log_lines
+from minefield.tui.widgets.log import log_lines, paid_to_winner
 from minefield.tui.widgets.panels import DeadWall, yaku_name
 from minefield.tui.widgets.scoreboard import Scoreboard, payment_lines, scoreboard_text
 from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
@@ -180,8 +180,10 @@ class ResultScreen(Screen[None]):
                 yield Static(named(self, self._seat_text(seat)), classes="seat-result")
             if self._discards is not None:
                 yield Static("[b]Game log[/]", classes="result-title")
+                paid = paid_to_winner(self.end, self.match)
                 yield Static(named(self, "\n".join(log_lines(
-                    self._discards, self.names, self.end.furiten, self.end))), id="result-log")
+                    self._discards, self.names, self.end.furiten, self.end, paid))),
+                             id="result-log")
             ura = tile_name(Tile.parse(self.end.ura_indicator), current_honor_names(self))
             yield Static(f"Ura dora indicator {ura} · seed {self.end.seed}",
                          id="result-seed")
