@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from minefield.rules.game import Seat
-from minefield.rules.settings import RuleSettings, SettingsError
+from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
 from minefield.server.bots import BotPool
 from minefield.server.config import ServerConfig
 from minefield.server.connection import (
@@ -324,9 +324,13 @@ class Daemon:
                           "open games: finish one first (minefield resume)")
         try:
             default = "match" if hello.wants_match else "standard"
+            if CLOCK_SETTINGS & hello.rule.keys():
+                raise SettingsError("the clocks of a network game are the server's (R25): "
+                                    "leave hand_seconds and discard_seconds out")
             settings = RuleSettings.preset(hello.rules or default,
-                                           hand_seconds=self.config.hand_seconds,
-                                           discard_seconds=self.config.discard_seconds)
+                                           **{**hello.rule,
+                                              "hand_seconds": self.config.hand_seconds,
+                                              "discard_seconds": self.config.discard_seconds})
         except SettingsError as error:
             raise Refusal("bad_message", str(error)) from None
         room = Room.host(self, identity, settings, bot=hello.bot, seed=hello.seed,
