@@ -28,11 +28,12 @@ from minefield.rules.seed import derive_int
 from minefield.server.bots import BotPool
 from minefield.server.config import ServerConfig
 from minefield.server.durable import FINISHED_FOLDER, HeldRecorder
-from minefield.server.seats import Seated, clocks_out, next_wake
+from minefield.server.seats import RETURN_SECONDS, Seated, clocks_out, next_wake
 from minefield.session.protocol import (
     Notice,
     PlayerInfo,
     Presence,
+    Rejected,
     ServerMessageType,
 )
 from minefield.session.series import Series
@@ -128,7 +129,19 @@ class Play:
             infos = self._infos(now)
             return [Presence(seat=s, players=infos) for s in Seat]
         info = self.seats[seat].info(now)
-        return self.table.set_presence(seat, info.present, info.grace_left)
+        return self.table.set_presence(seat, info.present, info.grace_left, now)
+
+    def _sync_clock(self, seat: Seat, now: float, returned: bool = False) -> None:
+        """R25b: ``seat``'s clock stops while its player is away with grace, and runs again
+        when they are back (``returned``: at least :data:`RETURN_SECONDS`) or their grace is
+        spent (what was left: their moves are played as each falls due)."""
+        table, seated = self.table, self.seats[seat]
+        if table is None or self.ended or seated.is_bot:
+            return
+        if seated.client is None and seated.grace_until is not None:
+            table.stop_clock(seat, now)
+        else:
+            table.run_clock(seat, now, RETURN_SECONDS if returned else 0.0)
 
     def _send(self, messages: Sequence[ServerMessageType | RoomState]) -> None:
         for message in messages:
@@ -190,6 +203,21 @@ class Play:
             await self._pace(received)
         self._send(messages)
         self._after_change()
+
+    async def refuse(self, seat: Seat, command_id: str, reason: str, received: float,
+                     discard: bool) -> None:
+        """Answer ``seat``'s command ``command_id`` with a ``rejected`` (a malformed command:
+        the game is unchanged); a discard's answer is paced as every discard's is."""
+        async with self.lock:
+            await self._refuse(seat, command_id, reason, received, discard)
+
+    async def _refuse(self, seat: Seat, command_id: str, reason: str, received: float,
+                      discard: bool) -> None:
+        if discard:
+            await self._pace(received)
+        client = self.seats[seat].client
+        if client is not None and not self.closed:
+            client.send(Rejected(seat=seat, command_id=command_id, reason=reason))
 
     async def _flush(self) -> list[ServerMessageType]:
         """Append and fsync the record's new lines (in a record thread; lock held); the
@@ -295,13 +323,12 @@ class Play:
             self._timer = None
         if self.closed:
             return
-        now = self._now()
         if self.table is None:
             wake = self.code_expires
         elif self.ended:
             wake = None if self.ended_at is None else self.ended_at + self.config.rematch_seconds
         else:
-            wake = next_wake(self.seats, self.table, now)
+            wake = next_wake(self.seats, self.table)
         if wake is not None:
             self._timer = asyncio.get_running_loop().call_at(wake, self._on_timer)
 
@@ -331,12 +358,11 @@ class Play:
                 return
             for seat, seated in self.seats.items():
                 if seated.grace_spent(now):
+                    self._sync_clock(seat, now)  # it runs again: the automatic moves follow
                     self._send(self._presence(seat, now))
-            if self.table is not None and not self.ended:
-                expired = clocks_out(self.table, now)
-                if expired and not any(self.seats[seat].waited_for(now) for seat in expired):
-                    await self._expire(now)
-                    return
+            if self.table is not None and not self.ended and clocks_out(self.table, now):
+                await self._expire(now)
+                return
             self._after_change()
 
     async def _expire(self, now: float) -> None:

@@ -174,7 +174,6 @@ def restore_room(services: Services, records: Sequence[ReadRecord]) -> Room:
     room.adopt(series, writer,
                [Path(r.name).name.removesuffix(RECORD_SUFFIX) for r in earlier],
                [Path(r.name) for r in (*earlier, record)])
-    table.start_clocks(now)
     return room
 
 

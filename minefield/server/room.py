@@ -47,7 +47,6 @@ from minefield.session.protocol import (
     MatchView,
     Notice,
     PlayerInfo,
-    Rejected,
     SeatClock,
     Snapshot,
     TableView,
@@ -220,7 +219,9 @@ class Room(Play):
                                 "connection."))
                 old.close()
             now = self._now()
+            returned = seated.client is None
             seated.arrive(client, now)
+            self._sync_clock(seat, now, returned)
             client.send(self._welcome(seat, resumed))
             if self.series is None and all(s.taken for s in self.seats.values()):
                 await self._begin("first")
@@ -272,6 +273,7 @@ class Room(Play):
                 self.rematch_asks.discard(seat)
             else:
                 seated.leave(now, left)
+                self._sync_clock(seat, now)
             self._send(self._presence(seat, now))
             self._after_change()
 
@@ -289,21 +291,6 @@ class Room(Play):
                                    isinstance(command, Discard))
                 return
             await self._apply(seat, command_id, command, received)
-
-    async def refuse(self, seat: Seat, command_id: str, reason: str, received: float,
-                     discard: bool) -> None:
-        """Answer ``seat``'s command ``command_id`` with a ``rejected`` (a malformed command:
-        the game is unchanged); a discard's answer is paced as every discard's is."""
-        async with self.lock:
-            await self._refuse(seat, command_id, reason, received, discard)
-
-    async def _refuse(self, seat: Seat, command_id: str, reason: str, received: float,
-                      discard: bool) -> None:
-        if discard:
-            await self._pace(received)
-        client = self.seats[seat].client
-        if client is not None and not self.closed:
-            client.send(Rejected(seat=seat, command_id=command_id, reason=reason))
 
     def draft(self, seat: Seat, tiles: str) -> None:
         """Remember ``seat``'s hand-builder choice (R25's automatic hand keeps it)."""
@@ -411,6 +398,8 @@ class Room(Play):
             table.draft(seat, tiles)
         self._drafts.clear()
         table.start_clocks(now)
+        for seat in Seat:
+            self._sync_clock(seat, now)  # a player away starts with a stopped clock (R25b)
         self.ended_at = None
         self.rematch_asks = set()
         if how != "first":
@@ -455,7 +444,11 @@ class Room(Play):
         self.series, self.plan = series, None
         self.recorder = recorder
         self.earlier_ids, self.record_paths = earlier_ids, record_paths
-        series.table.players = self._infos(self._now())
+        now = self._now()
+        series.table.players = self._infos(now)
+        series.table.start_clocks(now)
+        for seat in Seat:
+            self._sync_clock(seat, now)  # everyone is away until they resume (R25b)
 
     # -- closing -----------------------------------------------------------------------------------
 

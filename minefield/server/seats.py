@@ -24,6 +24,8 @@ from minefield.session.match_table import MatchTable, RecorderFactory
 from minefield.session.protocol import MatchView, PlayerInfo, StandingView
 from minefield.session.table import GameTable
 
+#: R25b: a player who returns finds their stopped clock where it stopped, never below this.
+RETURN_SECONDS = 5.0
 BOT_NAME = re.compile(r"^Bot \((easy|normal|strong)\)$")
 WAITING_NAME = "(waiting)"
 
@@ -113,20 +115,14 @@ class Seated:
             return True
         return False
 
-    def waited_for(self, now: float) -> bool:
-        """True while the player's moves wait for them (away, with grace left)."""
-        return self.grace_until is not None and self.grace_until > now
 
-
-def next_wake(seats: Mapping[Seat, Seated], table: GameTable, now: float) -> float | None:
-    """When a game going on must next be looked at: a clock running out, or the end of a
-    grace period (a clock that ran out waits for its player's grace)."""
+def next_wake(seats: Mapping[Seat, Seated], table: GameTable) -> float | None:
+    """When a game going on must next be looked at: a running clock running out (R25), or
+    a grace period ending (R25b; the clock of a player away with grace is stopped)."""
     times = [s.grace_until for s in seats.values() if s.grace_until is not None]
-    deadlines = {seat: now + (clock.remaining or 0.0)
-                 for seat, clock in table.clocks(now).items() if clock.running}
-    if not any(when <= now and seats[seat].waited_for(now) for seat, when in deadlines.items()):
-        times.extend(max(when, seats[seat].grace_until or 0.0)
-                     for seat, when in deadlines.items())
+    due = table.next_deadline()
+    if due is not None:
+        times.append(due[0])
     return min(times) if times else None
 
 
@@ -201,5 +197,5 @@ class RoomMatch(MatchTable):
 
 
 
-__all__ = ["BOT_NAME", "WAITING_NAME", "Client", "RoomMatch", "Seated", "clocks_out",
-           "next_wake", "seated_from_record", "shown_names"]
+__all__ = ["BOT_NAME", "RETURN_SECONDS", "WAITING_NAME", "Client", "RoomMatch", "Seated",
+           "clocks_out", "next_wake", "seated_from_record", "shown_names"]

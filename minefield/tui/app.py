@@ -55,7 +55,9 @@ from minefield.tui.widgets.tiles import TileWidget
 if TYPE_CHECKING:
     from minefield.session import SeatFailed, Session
     from minefield.tui.screens.builder import HintSource
+    from minefield.tui.screens.rooms import ServerAddress
     from minefield.tui.screens.settings import SettingsScreen
+    from minefield.tui.screens.watch import WatchChoice
     from minefield.tui.table import TableController
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -84,6 +86,7 @@ class GameRequest:
     rules: str | None = None
     aids: bool = False  # hot-seat: both players agreed to the defense trainer's aids
     match: bool = False  # a whole match (R30), by default under the match preset
+    rule: tuple[str, ...] = ()  # NAME=VALUE settings over the preset (``--rule``, ``--clock``)
 
 
 class MinefieldApp(App[int]):
@@ -101,7 +104,7 @@ class MinefieldApp(App[int]):
     TITLE = "Minefield"
     COMMANDS = App.COMMANDS | {ScreenActions}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "help", "Help"),
+        Binding("f1,question_mark", "help", "Help", key_display="F1"),
         Binding("f2", "settings", "Settings", show=False),
         # Replaces Textual's own ctrl+q, which quits at once even in the middle of a game.
         Binding("ctrl+q", "quit", "Quit (asks first during a game)", show=False, priority=True),
@@ -112,8 +115,11 @@ class MinefieldApp(App[int]):
                  bot_factory: BotFactory | None = None,
                  preferences: Preferences | None = None,
                  catch_errors: bool = True, record_folder: Path | None = None,
-                 session: Session | None = None, link_watch: LinkWatch | None = None) -> None:
+                 session: Session | None = None, link_watch: LinkWatch | None = None,
+                 server: ServerAddress | None = None) -> None:
         super().__init__()
+        #: The game server the menu's room entries use (an SSH session's menu), if any.
+        self.server = server
         #: Over SSH, the terminal is asked every few seconds whether it is still there
         #: (:mod:`minefield.tui.link_watch`): a dead link ends the app, and with it the seat's
         #: connection, so that the other player is told.
@@ -131,6 +137,7 @@ class MinefieldApp(App[int]):
         self.table: TableController | None = None
         self._last_request: GameRequest | None = None
         self.scores = RunningScore()  # over "play again"; a game chosen anew starts afresh
+        self._tally_game: str | None = None  # the network game whose tally is kept on disk
         self._base_depth = 0
         self._recovery = RecoveryCounter()
         self._quit_question: ConfirmScreen | None = None
@@ -142,7 +149,7 @@ class MinefieldApp(App[int]):
     async def on_mount(self) -> None:
         self._apply_preferences(self.preferences, save=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        await self.push_screen(MenuScreen())
+        await self.push_screen(MenuScreen(rooms=self.server is not None))
         self._base_depth = len(self.screen_stack)
         if self._startup_problem:
             # Not markup: the report quotes the file, brackets and all.
@@ -156,6 +163,40 @@ class MinefieldApp(App[int]):
         if self._link_watch is not None:
             self.set_interval(self._link_watch.probe, self._probe_link)
             self._probe_link()
+
+    async def action_room(self, kind: str) -> None:
+        """The menu's room entries: host a room, join one (its code asked first), resume."""
+        server = self.server
+        if server is None or kind not in ("host", "join", "resume"):
+            return
+        if kind == "join":
+            async def chosen(code: str | None) -> None:
+                if code is not None:
+                    await self._connect(server, "join", code)
+
+            from minefield.tui.screens.rooms import CodeScreen
+
+            await self.push_screen(CodeScreen(), chosen)
+            return
+        await self._connect(server, kind)
+
+    async def _connect(self, server: ServerAddress, kind: str, code: str = "") -> None:
+        """Connect to the game server and play; a refusal is one line on the menu."""
+        from minefield.session.remote import RemoteError, host, join, resume
+
+        try:
+            if kind == "host":
+                session = await host(socket=server.socket, player=server.player)
+            elif kind == "join":
+                session = await join(code, socket=server.socket, player=server.player)
+            else:
+                session = await resume(socket=server.socket, player=server.player)
+        except RemoteError as error:
+            self.notify(str(error), title="Game server", severity="error", timeout=10,
+                        markup=False)
+            return
+        self.scores = RunningScore()  # another room: its own tally (a resume finds its own)
+        await self.play(session)
 
     def _probe_link(self) -> None:
         """Ask the terminal where its cursor is; leave if it has stopped answering."""
@@ -215,8 +256,8 @@ class MinefieldApp(App[int]):
         prefs = self.preferences
         seed = parse_seed(request.seed) if request.seed is not None else random_seed()
         try:
-            settings = RuleSettings.preset(
-                request.rules or ("match" if request.match else prefs.rules))
+            settings = RuleSettings.chosen(
+                request.rules or ("match" if request.match else prefs.rules), request.rule)
         except SettingsError as error:
             self.notify(str(error), title="Rules", severity="error", markup=False)
             settings = RuleSettings()
@@ -241,6 +282,7 @@ class MinefieldApp(App[int]):
         from minefield.tui.table import TableController
 
         await self._leave_game()
+        self._tally_game = None
         self._recovery.reset()
         self.trainer.new_game(session.traits, session.local_seats)
         self.table = TableController(self, session, lambda: self._hint_source(session))
@@ -284,10 +326,31 @@ class MinefieldApp(App[int]):
     async def on_session_update(self, message: SessionUpdate) -> None:
         table = self.table
         if message.table is table and table is not None:
+            self._room_tally(table, before=True)
             await table.update(message.update)
             # The table read before the update: leaving the game may clear self.table meanwhile.
             if table.ready and (end := table.first_view().end) is not None:
                 self.trainer.game_ended(end, self._tell_progress_problem)
+                self._room_tally(table, before=False)
+
+    def _room_tally(self, table: TableController, before: bool) -> None:
+        """A network room's running score survives a resume: it is kept on disk under each
+        of the room's game ids (:mod:`minefield.tui.room_scores`). ``before`` an update: a
+        game id seen for the first time takes the tally kept for it (a resume), or keeps the
+        tally so far under it (a new room starts at nothing, a rematch carries it on); after
+        a game's end: the tally with that game is kept."""
+        game_id = getattr(table.session, "game_id", None)
+        if table.session.traits.mode != "network" or not isinstance(game_id, str):
+            return
+        from minefield.tui import room_scores
+
+        if before:
+            if game_id == self._tally_game:
+                return
+            if self._tally_game is None and (kept := room_scores.load(game_id)) is not None:
+                self.scores = RunningScore.from_dict(kept)
+            self._tally_game = game_id
+        room_scores.save(game_id, self.scores.to_dict())
 
     async def on_command_chosen(self, message: CommandChosen) -> None:
         if self.table is None:
@@ -333,7 +396,7 @@ class MinefieldApp(App[int]):
         self.scores = RunningScore()
         await self.start_game(GameRequest(message.mode, level=message.level, seat=message.seat,
                                           rules=message.rules, aids=message.aids,
-                                          match=message.match))
+                                          match=message.match, rule=message.rule))
 
     async def on_next_game_requested(self, message: NextGameRequested) -> None:
         if self.table is None:
@@ -360,11 +423,14 @@ class MinefieldApp(App[int]):
         from minefield.tui.screens.builder import HandBuilderScreen
         from minefield.tui.screens.dialogs import CurtainScreen
         from minefield.tui.screens.drills import DrillsScreen
+        from minefield.tui.screens.games import GameReplayScreen, GamesScreen
         from minefield.tui.screens.help import HelpScreen, keys_markdown
         from minefield.tui.screens.play import PlayScreen
+        from minefield.tui.screens.replay import ReplayScreen
         from minefield.tui.screens.result import ResultScreen
         from minefield.tui.screens.review import ReviewScreen
         from minefield.tui.screens.standings import StandingsScreen
+        from minefield.tui.screens.watch import WatchScreen
 
         if isinstance(self.screen, HelpScreen):
             return
@@ -375,6 +441,12 @@ class MinefieldApp(App[int]):
             ("Hot-seat curtain", CurtainScreen.BINDINGS),
             ("Result", ResultScreen.BINDINGS),
             ("Final standings (after a match)", StandingsScreen.BINDINGS),
+            ("Saved games (g on the menu; Enter on a match lists its games)",
+             GamesScreen.BINDINGS),
+            ("Replay (type a step number, then Enter, to go there)",
+             [b for b in ReplayScreen.BINDINGS if getattr(b, "action", "") != "close"]
+             + GameReplayScreen.BINDINGS),
+            ("Watching two bots (w on the menu)", WatchScreen.BINDINGS),
             ("Defense review", ReviewScreen.BINDINGS),
             ("Defense drills (type the answer, Enter)", DrillsScreen.BINDINGS),
             ("Menu", MenuScreen.BINDINGS),
@@ -433,6 +505,48 @@ class MinefieldApp(App[int]):
         if not isinstance(self.screen, StatsScreen):
             store = self.trainer.progress(self._tell_progress_problem)
             await self.push_screen(StatsScreen(store.summary()))
+
+    async def action_games(self) -> None:
+        """The saved games and matches: replay one, review its defense, filter by mode."""
+        from minefield.paths import records_dir
+        from minefield.tui.screens.games import GamesScreen
+
+        if not isinstance(self.screen, GamesScreen):
+            await self.push_screen(GamesScreen(self._record_folder or records_dir(),
+                                               self.trainer.review_method))
+
+    async def action_watch(self) -> None:
+        """Two bots of chosen levels play on the table at a chosen pace."""
+        from minefield.tui.screens.watch import WatchScreen, WatchSetupScreen
+
+        if isinstance(self.screen, WatchScreen | WatchSetupScreen):
+            return
+        prefs = self.preferences
+        await self.push_screen(WatchSetupScreen(prefs.bot_level, prefs.rules),
+                               self._watch_chosen)
+
+    async def _watch_chosen(self, choice: WatchChoice | None) -> None:
+        if choice is not None:
+            await self._watch(choice)
+
+    async def _watch(self, choice: WatchChoice, seed: int | str | None = None) -> None:
+        from minefield.rules.seed import random_seed
+        from minefield.tui.screens.watch import WatchScreen, make_bots
+
+        seed = seed if seed is not None else random_seed()
+        await self.push_screen(WatchScreen(choice, make_bots(choice, seed, self._bot_factory),
+                                           seed))
+
+    async def action_watch_again(self) -> None:
+        """Another game between the bots being watched, at the pace and with the hands as
+        they are now."""
+        from minefield.tui.screens.watch import WatchScreen
+
+        screen = self.screen
+        if isinstance(screen, WatchScreen):
+            choice = replace(screen.choice, pace=screen.pace, shown=screen.shown)
+            await self.pop_screen()
+            await self._watch(choice)
 
     async def action_drills(self) -> None:
         """Defense drills: questions from seeded games, each answer saved in your progress."""

@@ -36,14 +36,16 @@ SEED = "5"
 KILL_AT = "dies-here"
 
 #: Runs the daemon with RecordWriter.command wrapped: once the line of the command whose id
-#: is $MF_TEST_KILL_AT is written and fsynced, the process sends itself SIGKILL.
+#: is $MF_TEST_KILL_AT (or whose seq is $MF_TEST_KILL_AT_SEQ) is written and fsynced, the
+#: process sends itself SIGKILL.
 KILLING_DAEMON = """
 import os, signal, sys
 from minefield.records.writer import RecordWriter
 command = RecordWriter.command
 def command_then_die(self, seq, seat, what, **keys):
     command(self, seq, seat, what, **keys)
-    if keys.get("command_id") == os.environ["MF_TEST_KILL_AT"]:
+    if (keys.get("command_id") == os.environ["MF_TEST_KILL_AT"]
+            or seq == int(os.environ.get("MF_TEST_KILL_AT_SEQ", "0"))):
         os.kill(os.getpid(), signal.SIGKILL)
 RecordWriter.command = command_then_die
 from minefield.server.__main__ import main
