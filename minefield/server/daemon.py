@@ -237,7 +237,7 @@ class Daemon:
                 log.warning("a connection from the account %s refused: %s (%d more refused "
                             "since the last line; the next line in a minute at the earliest)",
                             account, refused, held)
-            conn.fail("not_allowed", refused)
+            conn.fail("rate_limited", refused)  # retried with backoff, not final
             return
         self.caps.add(account)
         conn.account = account
@@ -257,7 +257,7 @@ class Daemon:
         refused = self.caps.refuse_named(account, identity.key)
         if refused is not None:
             log.warning("%s: hello refused: %s", repr(conn), refused)
-            conn.fail("not_allowed", refused)
+            conn.fail("rate_limited", refused)  # retried with backoff, not final
             return
         self.caps.name(account, identity.key)
         conn.identity = identity
