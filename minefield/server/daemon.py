@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from minefield.rules.game import Seat
-from minefield.rules.settings import RuleSettings, SettingsError
+from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
 from minefield.server.bots import BotPool
 from minefield.server.config import ServerConfig
 from minefield.server.connection import (
@@ -46,6 +46,7 @@ from minefield.server.identity import (
     user_name,
 )
 from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
+from minefield.server.lobby import Lobby
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
 from minefield.session.codes import new_code
@@ -99,6 +100,7 @@ class Daemon:
         self.by_player: dict[str, set[Room]] = {}
         self.code_failures: dict[str, TokenBucket] = {}
         self.connections: set[Connection] = set()
+        self.lobby = Lobby(self.rooms, self.connections)
         self._refusals = LogThrottle(60.0)  # refused connections: a line a minute per account
         self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
                                    config.max_connections_per_player, config.shared_account)
@@ -237,7 +239,7 @@ class Daemon:
                 log.warning("a connection from the account %s refused: %s (%d more refused "
                             "since the last line; the next line in a minute at the earliest)",
                             account, refused, held)
-            conn.fail("not_allowed", refused)
+            conn.fail("rate_limited", refused)  # retried with backoff, not final
             return
         self.caps.add(account)
         conn.account = account
@@ -257,11 +259,14 @@ class Daemon:
         refused = self.caps.refuse_named(account, identity.key)
         if refused is not None:
             log.warning("%s: hello refused: %s", repr(conn), refused)
-            conn.fail("not_allowed", refused)
+            conn.fail("rate_limited", refused)  # retried with backoff, not final
             return
         self.caps.name(account, identity.key)
         conn.identity = identity
         log.info("%s: hello (%s)", repr(conn), hello.action)
+        if hello.action == "lobby":
+            await self.lobby.serve(conn, self.now)
+            return
         try:
             room, seat, resumed = self._place(identity, hello)
         except Refusal as refusal:
@@ -324,13 +329,19 @@ class Daemon:
                           "open games: finish one first (minefield resume)")
         try:
             default = "match" if hello.wants_match else "standard"
+            if CLOCK_SETTINGS & hello.rule.keys():
+                raise SettingsError("the clocks of a network game are the server's (R25): "
+                                    "leave hand_seconds and discard_seconds out")
             settings = RuleSettings.preset(hello.rules or default,
-                                           hand_seconds=self.config.hand_seconds,
-                                           discard_seconds=self.config.discard_seconds)
+                                           **{**hello.rule,
+                                              "hand_seconds": self.config.hand_seconds,
+                                              "discard_seconds": self.config.discard_seconds})
         except SettingsError as error:
             raise Refusal("bad_message", str(error)) from None
         room = Room.host(self, identity, settings, bot=hello.bot, seed=hello.seed,
                          match=hello.wants_match)
+        room.public = hello.public and hello.bot is None
+        room.rules_name = hello.rules or default
         if hello.bot is None:
             room.code = new_code(self.codes.keys() | self.retired_codes.keys())
             room.code_expires = self.now() + self.config.code_seconds

@@ -40,7 +40,7 @@ from pydantic_core import from_json
 
 from minefield.bots.base import Level
 from minefield.rules.game import Seat
-from minefield.rules.settings import describe_validation_error
+from minefield.rules.settings import MATCH_PRESETS, describe_validation_error
 from minefield.session.codes import normalize_code
 from minefield.session.protocol import (
     MAX_LINE_BYTES,
@@ -62,6 +62,10 @@ from minefield.session.protocol import (
 
 #: A player name given by the shared SSH account (one ``authorized_keys`` line per person).
 PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
+#: One rule setting of a hello's ``rule``: its name, and its value (on/off, a number, a word
+#: such as ``"none"``, or null); the daemon checks both with the settings (RULES.md presets).
+RuleName = Annotated[str, Field(min_length=1, max_length=40)]
+RuleValue = StrictBool | StrictInt | Annotated[str, Field(max_length=20)] | None
 #: A game's id (the name of its record, without ``.jsonl``).
 GameId = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9_.:-]+$")]
 
@@ -116,13 +120,17 @@ class Hello(_Wire):
     ``player`` is honoured only from the server's shared account. ``seed`` only when the
     server runs with test seeds (a seed fixes both deals; in a match, every game's).
     ``match`` (host): a whole match (R30-R35) rather than one game; ``"rules": "match"`` asks
-    for one too. It is left out of the line when false, so that a single game's hello is the
-    same as before matches (a server without them refuses the field).
+    for one too (so does ``"club"``). It is left out of the line when false, so that a single
+    game's hello is the same as before matches (a server without them refuses the field).
+    ``rule`` (host): settings over the preset by name (``--rule``), left out when empty.
+    ``public`` (host): the room's code is listed in the lobby for anyone to join (also left
+    out when false). ``lobby``: no room; the server sends :class:`LobbyState` now and
+    whenever it changes.
     """
 
     type: Literal["hello"] = "hello"
     version: StrictInt
-    action: Literal["host", "join", "resume"]
+    action: Literal["host", "join", "resume", "lobby"]
     bot: Level | None = None
     rules: str | None = Field(None, max_length=20)
     code: str | None = Field(None, max_length=16)
@@ -130,19 +138,23 @@ class Hello(_Wire):
     player: PlayerName | None = None
     seed: str | None = Field(None, max_length=40, pattern=r"^[0-9a-fA-F]+$")
     match: StrictBool = False
+    rule: dict[RuleName, RuleValue] = Field(default_factory=dict, max_length=20)
+    public: StrictBool = False
 
     @model_serializer(mode="wrap")
     def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
                        info: SerializationInfo) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        if not data.get("match", True):
-            del data["match"]
+        for flag in ("match", "rule", "public"):  # left out when false or empty: older
+            if not data.get(flag, True):  # servers refuse them
+                del data[flag]
         return data
 
     @property
     def wants_match(self) -> bool:
-        """True when a ``host`` asks for a match (``match``, or the ``match`` rules)."""
-        return self.match or self.rules == "match"
+        """True when a ``host`` asks for a match (``match``, or the ``match`` or ``club``
+        rules)."""
+        return self.match or self.rules in MATCH_PRESETS
 
     @field_validator("code")
     @classmethod
@@ -220,13 +232,42 @@ class RoomState(_Wire):
     rematch: list[Seat] = Field(max_length=2)
 
 
-WireServerMessage = Welcome | WireError | Pong | RoomState
+class LobbyPlayer(_Wire):
+    """A player connected to the server and what they do: ``lobby``, ``waiting`` (hosting a
+    room nobody has joined yet) or ``playing``."""
+
+    name: str = Field(max_length=40)
+    status: Literal["lobby", "waiting", "playing"]
+
+
+class LobbyTable(_Wire):
+    """A table in the lobby: a public room waiting for a player (``code``: join it) or a game
+    being played (``game``). Never anything of the game itself but who sits at it."""
+
+    code: str | None = None
+    game: GameId | None = None
+    host: str = Field(max_length=40)
+    rules: str = Field(max_length=20)
+    public: bool
+    players: list[str] = Field(max_length=2)
+    watchers: int = Field(0, ge=0)
+
+
+class LobbyState(_Wire):
+    """The lobby (to a ``lobby`` hello): who is connected, and the tables."""
+
+    type: Literal["lobby"] = "lobby"
+    online: list[LobbyPlayer] = Field(max_length=10_000)
+    tables: list[LobbyTable] = Field(max_length=10_000)
+
+
+WireServerMessage = Welcome | WireError | Pong | RoomState | LobbyState
 AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Welcome
-    | WireError | Pong | RoomState, Field(discriminator="type")])
+    | WireError | Pong | RoomState | LobbyState, Field(discriminator="type")])
 
 
 # -- encoding and parsing -----------------------------------------------------------------------
@@ -322,7 +363,7 @@ def parse_server_line(data: bytes | str) -> AnyServerMessage:
 
 __all__ = [
     "AnyServerMessage", "AskNextGame", "AskRematch", "ErrorCode", "GameId", "Hello",
-    "InGameMessage", "Ping",
+    "InGameMessage", "LobbyPlayer", "LobbyState", "LobbyTable", "Ping",
     "PlayerName", "Pong", "RoomState", "Welcome", "WireError", "WireProblem", "encode",
     "error_text", "parse_hello", "parse_in_game", "parse_server_line",
 ]

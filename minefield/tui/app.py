@@ -55,6 +55,7 @@ from minefield.tui.widgets.tiles import TileWidget
 if TYPE_CHECKING:
     from minefield.session import SeatFailed, Session
     from minefield.tui.screens.builder import HintSource
+    from minefield.tui.screens.rooms import ServerAddress
     from minefield.tui.screens.settings import SettingsScreen
     from minefield.tui.screens.watch import WatchChoice
     from minefield.tui.table import TableController
@@ -85,6 +86,7 @@ class GameRequest:
     rules: str | None = None
     aids: bool = False  # hot-seat: both players agreed to the defense trainer's aids
     match: bool = False  # a whole match (R30), by default under the match preset
+    rule: tuple[str, ...] = ()  # NAME=VALUE settings over the preset (``--rule``, ``--clock``)
 
 
 class MinefieldApp(App[int]):
@@ -113,8 +115,11 @@ class MinefieldApp(App[int]):
                  bot_factory: BotFactory | None = None,
                  preferences: Preferences | None = None,
                  catch_errors: bool = True, record_folder: Path | None = None,
-                 session: Session | None = None, link_watch: LinkWatch | None = None) -> None:
+                 session: Session | None = None, link_watch: LinkWatch | None = None,
+                 server: ServerAddress | None = None) -> None:
         super().__init__()
+        #: The game server the menu's room entries use (an SSH session's menu), if any.
+        self.server = server
         #: Over SSH, the terminal is asked every few seconds whether it is still there
         #: (:mod:`minefield.tui.link_watch`): a dead link ends the app, and with it the seat's
         #: connection, so that the other player is told.
@@ -132,6 +137,7 @@ class MinefieldApp(App[int]):
         self.table: TableController | None = None
         self._last_request: GameRequest | None = None
         self.scores = RunningScore()  # over "play again"; a game chosen anew starts afresh
+        self._tally_game: str | None = None  # the network game whose tally is kept on disk
         self._base_depth = 0
         self._recovery = RecoveryCounter()
         self._quit_question: ConfirmScreen | None = None
@@ -143,7 +149,7 @@ class MinefieldApp(App[int]):
     async def on_mount(self) -> None:
         self._apply_preferences(self.preferences, save=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        await self.push_screen(MenuScreen())
+        await self.push_screen(MenuScreen(rooms=self.server is not None))
         self._base_depth = len(self.screen_stack)
         if self._startup_problem:
             # Not markup: the report quotes the file, brackets and all.
@@ -157,6 +163,40 @@ class MinefieldApp(App[int]):
         if self._link_watch is not None:
             self.set_interval(self._link_watch.probe, self._probe_link)
             self._probe_link()
+
+    async def action_room(self, kind: str) -> None:
+        """The menu's room entries: host a room, join one (its code asked first), resume."""
+        server = self.server
+        if server is None or kind not in ("host", "join", "resume"):
+            return
+        if kind == "join":
+            async def chosen(code: str | None) -> None:
+                if code is not None:
+                    await self._connect(server, "join", code)
+
+            from minefield.tui.screens.rooms import CodeScreen
+
+            await self.push_screen(CodeScreen(), chosen)
+            return
+        await self._connect(server, kind)
+
+    async def _connect(self, server: ServerAddress, kind: str, code: str = "") -> None:
+        """Connect to the game server and play; a refusal is one line on the menu."""
+        from minefield.session.remote import RemoteError, host, join, resume
+
+        try:
+            if kind == "host":
+                session = await host(socket=server.socket, player=server.player)
+            elif kind == "join":
+                session = await join(code, socket=server.socket, player=server.player)
+            else:
+                session = await resume(socket=server.socket, player=server.player)
+        except RemoteError as error:
+            self.notify(str(error), title="Game server", severity="error", timeout=10,
+                        markup=False)
+            return
+        self.scores = RunningScore()  # another room: its own tally (a resume finds its own)
+        await self.play(session)
 
     def _probe_link(self) -> None:
         """Ask the terminal where its cursor is; leave if it has stopped answering."""
@@ -216,8 +256,8 @@ class MinefieldApp(App[int]):
         prefs = self.preferences
         seed = parse_seed(request.seed) if request.seed is not None else random_seed()
         try:
-            settings = RuleSettings.preset(
-                request.rules or ("match" if request.match else prefs.rules))
+            settings = RuleSettings.chosen(
+                request.rules or ("match" if request.match else prefs.rules), request.rule)
         except SettingsError as error:
             self.notify(str(error), title="Rules", severity="error", markup=False)
             settings = RuleSettings()
@@ -242,6 +282,7 @@ class MinefieldApp(App[int]):
         from minefield.tui.table import TableController
 
         await self._leave_game()
+        self._tally_game = None
         self._recovery.reset()
         self.trainer.new_game(session.traits, session.local_seats)
         self.table = TableController(self, session, lambda: self._hint_source(session))
@@ -285,10 +326,31 @@ class MinefieldApp(App[int]):
     async def on_session_update(self, message: SessionUpdate) -> None:
         table = self.table
         if message.table is table and table is not None:
+            self._room_tally(table, before=True)
             await table.update(message.update)
             # The table read before the update: leaving the game may clear self.table meanwhile.
             if table.ready and (end := table.first_view().end) is not None:
                 self.trainer.game_ended(end, self._tell_progress_problem)
+                self._room_tally(table, before=False)
+
+    def _room_tally(self, table: TableController, before: bool) -> None:
+        """A network room's running score survives a resume: it is kept on disk under each
+        of the room's game ids (:mod:`minefield.tui.room_scores`). ``before`` an update: a
+        game id seen for the first time takes the tally kept for it (a resume), or keeps the
+        tally so far under it (a new room starts at nothing, a rematch carries it on); after
+        a game's end: the tally with that game is kept."""
+        game_id = getattr(table.session, "game_id", None)
+        if table.session.traits.mode != "network" or not isinstance(game_id, str):
+            return
+        from minefield.tui import room_scores
+
+        if before:
+            if game_id == self._tally_game:
+                return
+            if self._tally_game is None and (kept := room_scores.load(game_id)) is not None:
+                self.scores = RunningScore.from_dict(kept)
+            self._tally_game = game_id
+        room_scores.save(game_id, self.scores.to_dict())
 
     async def on_command_chosen(self, message: CommandChosen) -> None:
         if self.table is None:
@@ -334,7 +396,7 @@ class MinefieldApp(App[int]):
         self.scores = RunningScore()
         await self.start_game(GameRequest(message.mode, level=message.level, seat=message.seat,
                                           rules=message.rules, aids=message.aids,
-                                          match=message.match))
+                                          match=message.match, rule=message.rule))
 
     async def on_next_game_requested(self, message: NextGameRequested) -> None:
         if self.table is None:
