@@ -50,6 +50,7 @@ from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
 from minefield.server.lobby import Lobby
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
+from minefield.server.watch import serve_watcher
 from minefield.session.codes import new_code
 from minefield.session.protocol import MAX_LINE_BYTES
 from minefield.session.wire import ErrorCode, Hello, WireProblem, parse_hello
@@ -267,6 +268,9 @@ class Daemon:
         log.info("%s: hello (%s)", repr(conn), hello.action)
         if hello.action == "lobby":
             await self.lobby.serve(conn, self.now)
+            return
+        if hello.action == "watch":
+            await serve_watcher(list(self.rooms.values()), conn, hello, self.now)
             return
         try:
             room, seat, resumed = self._place(identity, hello)

@@ -67,8 +67,9 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object]) -> LobbySt
                 waiting.append(LobbyTable(code=room.code, host=host, rules=room.rules_name,
                                           public=True, players=names))
         elif room.going_on and len(names) == 2:
+            watchers = len(room.audience) if room.audience is not None else 0
             playing.append(LobbyTable(game=room.id, host=host, rules=room.rules_name,
-                                      public=room.public, players=names))
+                                      public=room.public, players=names, watchers=watchers))
     players = [LobbyPlayer(name=name, status=status)
                for name, status in sorted(online.items(), key=lambda i: i[0].casefold())]
     return LobbyState(online=players[:MAX_ONLINE], tables=(waiting + playing)[:MAX_TABLES])

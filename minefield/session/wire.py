@@ -125,12 +125,13 @@ class Hello(_Wire):
     ``rule`` (host): settings over the preset by name (``--rule``), left out when empty.
     ``public`` (host): the room's code is listed in the lobby for anyone to join (also left
     out when false). ``lobby``: no room; the server sends :class:`LobbyState` now and
-    whenever it changes.
+    whenever it changes. ``watch``: watch the game ``game`` (required) without a seat
+    (:mod:`minefield.session.watching`).
     """
 
     type: Literal["hello"] = "hello"
     version: StrictInt
-    action: Literal["host", "join", "resume", "lobby"]
+    action: Literal["host", "join", "resume", "lobby", "watch"]
     bot: Level | None = None
     rules: str | None = Field(None, max_length=20)
     code: str | None = Field(None, max_length=16)
