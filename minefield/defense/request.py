@@ -3,7 +3,12 @@
 A request is what the discarding seat sees (R26)::
 
     {"seat": "east", "tiles": "<own 34>", "hand": "<own 13>", "dora": "<indicator>",
-     "discards": {"east": ["5p", "1z"], "west": ["2s"]}, "method": "fast"}
+     "discards": {"east": ["5p", "1z"], "west": ["2s"]}, "method": "fast",
+     "opponent": "strong"}
+
+``method`` may be left out (``fast`` is the only estimate; ``posterior`` was removed and is
+refused with a line naming ``fast``); ``opponent`` is whom the seat plays against, ``easy``,
+``normal`` or ``strong`` (a bot, the default) or ``person`` (a blend of the levels).
 
 and the result names the discard about to be made and one entry per kind left in the pool::
 
@@ -16,9 +21,12 @@ where (quoting at most a short prefix of the input).
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from minefield.analyzer import RED_FIVES_UNUSED, RequestError, describe_request_error
+from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.defense.estimate import estimate
 from minefield.defense.position import DangerReport, Method, Position, PositionError
 from minefield.rules.game import DISCARDS_PER_SEAT, Seat
@@ -43,6 +51,15 @@ class DangerRequest(BaseModel):
     dora: str
     discards: dict[Seat, list[str]] = Field(default_factory=dict)
     method: Method = "fast"
+    opponent: Opponent = DEFAULT_OPPONENT
+
+    @field_validator("method", mode="before")
+    @classmethod
+    def _removed_method(cls, value: Any) -> Any:
+        if value == "posterior":
+            raise ValueError("the posterior estimate was removed: use \"fast\" (the one "
+                             "estimate) or leave method out")
+        return value
 
     def position(self) -> Position:
         """The position this request describes; :class:`DangerRequestError` when it cannot
@@ -154,11 +171,7 @@ class DangerResult(BaseModel):
 
 def danger_report(request: DangerRequest) -> DangerReport:
     """The report for one request; :class:`DangerRequestError` for a bad one."""
-    position = request.position()
-    try:
-        return estimate(position, request.method)
-    except NotImplementedError as error:
-        raise DangerRequestError(f"method {request.method!r}: {error}") from None
+    return estimate(request.position(), request.opponent)
 
 
 def danger_request(request: DangerRequest) -> DangerResult:
@@ -166,11 +179,13 @@ def danger_request(request: DangerRequest) -> DangerResult:
     return DangerResult.from_report(danger_report(request))
 
 
-def danger_line(line: str) -> str:
-    """One ``--jsonl`` request in, its result's JSON out; :class:`DangerRequestError` for a
-    bad one."""
+def danger_line(line: str, opponent: Opponent = DEFAULT_OPPONENT) -> str:
+    """One ``--jsonl`` request in, its result's JSON out (``opponent`` for a request that names
+    none); :class:`DangerRequestError` for a bad one."""
     try:
         request = DangerRequest.model_validate_json(line)
     except ValidationError as error:
         raise DangerRequestError(describe_request_error(error)) from None
+    if "opponent" not in request.model_fields_set:
+        request = request.model_copy(update={"opponent": opponent})
     return danger_request(request).model_dump_json()

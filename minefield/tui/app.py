@@ -368,7 +368,7 @@ class MinefieldApp(App[int]):
                     self.notify(str(error), title="Review", severity="error", markup=False)
                     return
         if reviews and not isinstance(self.screen, ReviewScreen):
-            await self.push_screen(ReviewScreen(reviews, self.trainer.review_method,
+            await self.push_screen(ReviewScreen(reviews, self.trainer.opponent,
                                                  table.names()))
 
     async def action_stats(self) -> None:
