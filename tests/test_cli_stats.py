@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from minefield.cli import main
+from minefield.paths import PROGRESS_FILE
 from minefield.trainer.progress import (
-    PROGRESS_FILE,
     DiscardRecord,
     DrillRecord,
     GameRecord,

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from minefield.cli.common import SEATS, Subparsers, UsageError
+from minefield.cli.common import SEATS, Subparsers, UsageError, check_no_rules_option
 from minefield.cli.jsonl import serve_jsonl
 from minefield.defense.calibration import DEFAULT_OPPONENT, OPPONENTS
 from minefield.defense.estimate import percent
@@ -20,6 +20,7 @@ from minefield.defense.request import (
     danger_request,
 )
 from minefield.rules.game import Seat
+from minefield.rules.settings import PRESETS
 
 EPILOG = """\
 The position is what the discarding seat sees (R26): its 34 tiles, its 13-tile hand, the dora
@@ -33,7 +34,7 @@ with this discard's ippatsu or houtei, R14-R17, and the opponent is not furiten)
 expected points lost. With --jsonl each stdin line is one request:
 {"seat": "east", "tiles": "...", "hand": "...", "dora": "3m",
  "discards": {"east": ["5p", "1z"], "west": ["2s"]}, "method": "fast",
- "opponent": "strong"}
+ "opponent": "strong", "rules": "standard"}
 ("method" may be left out; "opponent" is easy, normal, strong or person, by default
 --opponent's) and each output line is {"discard": N, "opponent_furiten": p, "tiles":
 [{"tile", "danger", "loss", "reasons"}, ...]} or {"error": "line N: ..."}."""
@@ -63,6 +64,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
                    "chances are fitted for each")
     p.add_argument("--method", choices=["fast"], default="fast",
                    help="the estimate: fast, the only one (kept for old scripts)")
+    p.add_argument("--rules", choices=list(PRESETS), default="standard",
+                   help="rule preset (match: an East opponent is paid dealer values, R23)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument(
@@ -85,7 +88,7 @@ def request_of(args: argparse.Namespace) -> DangerRequest:
     seat = Seat(args.seat) if args.seat else (
         Seat.EAST if len(discards[Seat.EAST]) == len(discards[Seat.WEST]) else Seat.WEST)
     return DangerRequest(seat=seat, tiles=args.tiles, hand=args.hand, dora=args.dora,
-                         discards=discards, opponent=args.opponent)
+                         discards=discards, opponent=args.opponent, rules=args.rules)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.tiles or args.hand or args.dora or args.east or args.west or args.seat:
             raise UsageError("--jsonl reads positions from stdin: give no position options")
+        check_no_rules_option(args)
         opponent = args.opponent
         return serve_jsonl(lambda line: danger_line(line, opponent))
     request = request_of(args)

@@ -13,13 +13,14 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from minefield.cli.common import Subparsers, UsageError
+from minefield.cli.common import Subparsers, UsageError, saved_honor_names
 from minefield.defense.calibration import OPPONENTS, Opponent
 from minefield.defense.estimate import estimate_name, feedback
 from minefield.records.format import RecordHeader
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
 from minefield.rules.game import Seat
+from minefield.rules.names import HONOR_NAMES, HonorNames, name_text
 from minefield.rules.tiles import Tile, kind_str
 from minefield.trainer.review import (
     AssessedStep,
@@ -51,6 +52,9 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     r.add_argument("--method", choices=["fast"], default="fast",
                    help="the estimate: fast, the only one (kept for old scripts)")
     r.add_argument("--text", action="store_true", help="print the review instead of showing it")
+    r.add_argument("--honors", choices=HONOR_NAMES, default=None,
+                   help="how honors are written: letters (E S W N Wh Gr Rd), kanji or numbers "
+                   "(1z-7z); default: the app's setting \"Honor names\"")
 
 
 def default_seat(header: RecordHeader) -> Seat:
@@ -83,11 +87,17 @@ def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, st
     return review, names
 
 
-def review_lines(review: GameReview, names: dict[Seat, str], against: Opponent | None = None
-                 ) -> Iterator[str]:
-    """The review as plain lines: one per discard, then the totals. ``against`` is whom the
-    estimate is for (None: :func:`~minefield.trainer.review.opponent_of` the opponent's
-    name)."""
+def review_lines(review: GameReview, names: dict[Seat, str], against: Opponent | None = None,
+                 honors: HonorNames = "numbers") -> Iterator[str]:
+    """The review as plain lines: one per discard, then the totals (honors called by
+    ``honors``). ``against`` is whom the estimate is for (None:
+    :func:`~minefield.trainer.review.opponent_of` the opponent's name)."""
+    for line in _review_lines(review, names, against):
+        yield name_text(line, honors)
+
+
+def _review_lines(review: GameReview, names: dict[Seat, str], against: Opponent | None
+                  ) -> Iterator[str]:
     seat, opponent = review.seat, review.seat.other
     chosen = against or opponent_of(names[opponent])
     yield (f"Review of {names[seat]} ({seat.value}) against {names[opponent]}: "
@@ -119,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``review``; returns the exit status."""
     review, names = load_review(args.file, args.seat)
     if args.text or not _terminal_attached():
-        for line in review_lines(review, names, args.opponent):
+        honors: HonorNames = args.honors or saved_honor_names()
+        for line in review_lines(review, names, args.opponent, honors):
             print(line)
         return 0
     from minefield.tui.review_app import ReviewApp  # Textual loads only for the screen

@@ -47,7 +47,7 @@ from typing import Literal
 from minefield.bots.base import LEVELS
 from minefield.cli.common import Subparsers, UsageError
 from minefield.rules.settings import PRESETS
-from minefield.server.codes import normalize_code
+from minefield.session.codes import normalize_code
 
 COMMANDS = ("ssh-entry",)
 #: The variable in which sshd passes what the player typed.
@@ -105,11 +105,12 @@ def _shown(word: str) -> str:
     return repr(word if len(word) <= 24 else word[:21] + "...")
 
 
-def _text(raw: bytes | str) -> str:
-    """``raw`` as text once it is known to be short, printable ASCII."""
+def checked_text(raw: bytes | str, max_bytes: int = MAX_COMMAND_BYTES) -> str:
+    """``raw`` as text once it is known to be short (``max_bytes``), printable ASCII with no
+    shell syntax; :class:`Refused` if not."""
     data = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else raw
-    if len(data) > MAX_COMMAND_BYTES:
-        raise Refused(f"the command is too long (over {MAX_COMMAND_BYTES} bytes)")
+    if len(data) > max_bytes:
+        raise Refused(f"the command is too long (over {max_bytes} bytes)")
     for byte in data:
         if byte >= 0x80:
             raise Refused("only plain ASCII is accepted")
@@ -164,7 +165,7 @@ def parse_original_command(raw: bytes | str | None) -> EntryCommand:
     """
     if raw is None:
         return EntryCommand("menu")
-    text = _text(raw)
+    text = checked_text(raw)
     try:
         words = shlex.split(text, comments=False, posix=True)
     except ValueError:  # shlex: "No closing quotation", "No escaped character"
@@ -223,11 +224,9 @@ def _has_terminal() -> bool:
 def _per_player_folders(player: str) -> None:
     """A shared account keeps each person's settings and saved games apart:
     ``players/NAME`` inside the account's data and config folders."""
-    from minefield.records.paths import DATA_ENV, data_dir
-    from minefield.tui.config import CONFIG_ENV, config_dir
+    from minefield.paths import use_player_folders
 
-    os.environ[DATA_ENV] = str(data_dir() / "players" / player)
-    os.environ[CONFIG_ENV] = str(config_dir() / "players" / player)
+    use_player_folders(player)
 
 
 def entry_argv(command: EntryCommand, player: str | None, socket: Path | None) -> list[str]:
@@ -265,10 +264,22 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
         return 2
     if player is not None:
         _per_player_folders(player)
+    if command.action == "menu":
+        return _menu(player, args.socket)
     from minefield.cli import main  # the one parser of every subcommand
 
     return main(entry_argv(command, player, args.socket))
 
 
+def _menu(player: str | None, socket: Path | None) -> int:
+    """The menu, with the game server's rooms first (host, join a code, resume)."""
+    from minefield.tui.app import MinefieldApp
+    from minefield.tui.screens.rooms import ServerAddress
+
+    app = MinefieldApp(server=ServerAddress(socket=socket, player=player))
+    app.run()
+    return app.return_code or 0
+
+
 __all__ = ["ALLOWED", "COMMANDS", "MAX_COMMAND_BYTES", "EntryCommand", "Refused", "add_parser",
-           "entry_argv", "parse_original_command", "run"]
+           "checked_text", "entry_argv", "parse_original_command", "run"]

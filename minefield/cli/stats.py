@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from minefield.cli.common import Subparsers
-from minefield.records.paths import DATA_ENV
+from minefield.paths import DATA_ENV
 from minefield.trainer.words import kind_words
 
 if TYPE_CHECKING:
@@ -60,7 +60,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``stats``; the exit status (1 when the progress file cannot be read)."""
     # SQLite loads only for this command, not at every start of ``minefield``.
-    from minefield.trainer.progress import ProgressError, open_progress, progress_path
+    from minefield.paths import progress_path
+    from minefield.trainer.progress import ProgressError, open_progress
 
     path: Path = args.file if args.file is not None else progress_path()
     store, problem = open_progress(path, read_only=True)

@@ -42,7 +42,7 @@ from minefield.rules.game import TOTAL_DISCARDS, ron_context
 from minefield.rules.tiles import NUM_KINDS, TERMINALS_AND_HONORS, is_honor
 
 RECENT = 5  # the opponent's last discards whose suits are a feature of their own
-
+DEALER_FACTOR = 1.5  # R23: a dealer's ron pays 1.5 times a non-dealer's
 _SHARE_FLOOR = 1e-4  # a live kind the heuristic gives no weight is still not proven safe
 NO_SUJI, HALF_SUJI, FULL_SUJI = 0, 1, 2
 
@@ -195,9 +195,11 @@ def value_category(position: Position, kind: int) -> str:
 
 def mean_ron_value(fit: LevelFit, position: Position, kind: int, bonus_han: bool) -> float:
     """The average points of a ron on ``kind`` (fitted by :func:`value_category`, with or
-    without ippatsu/houtei)."""
+    without ippatsu/houtei), 1.5 times as much when the opponent is paid dealer values
+    (R23)."""
     return fit.mean_ron_points[value_category(position, kind)] * (
-        fit.bonus_han_value_factor if bonus_han else 1.0)
+        fit.bonus_han_value_factor if bonus_han else 1.0) * (
+        DEALER_FACTOR if position.opponent_dealer else 1.0)
 
 
 def _level_estimate(feats: Features, position: Position, fit: LevelFit) -> Estimate:

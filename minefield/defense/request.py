@@ -4,7 +4,7 @@ A request is what the discarding seat sees (R26)::
 
     {"seat": "east", "tiles": "<own 34>", "hand": "<own 13>", "dora": "<indicator>",
      "discards": {"east": ["5p", "1z"], "west": ["2s"]}, "method": "fast",
-     "opponent": "strong"}
+     "opponent": "strong", "rules": "standard"}
 
 ``method`` may be left out (``fast`` is the only estimate; ``posterior`` was removed and is
 refused with a line naming ``fast``); ``opponent`` is whom the seat plays against, ``easy``,
@@ -25,7 +25,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from minefield.analyzer import RED_FIVES_UNUSED, RequestError, describe_request_error
+from minefield.analyzer import (
+    RED_FIVES_UNUSED,
+    RequestError,
+    describe_request_error,
+    rules_preset,
+)
 from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.defense.estimate import estimate
 from minefield.defense.position import DangerReport, Method, Position, PositionError
@@ -52,6 +57,7 @@ class DangerRequest(BaseModel):
     discards: dict[Seat, list[str]] = Field(default_factory=dict)
     method: Method = "fast"
     opponent: Opponent = DEFAULT_OPPONENT
+    rules: str = "standard"
 
     @field_validator("method", mode="before")
     @classmethod
@@ -62,8 +68,10 @@ class DangerRequest(BaseModel):
         return value
 
     def position(self) -> Position:
-        """The position this request describes; :class:`DangerRequestError` when it cannot
-        occur."""
+        """The position this request describes, under the rules it names (the ``match``
+        preset pays an East opponent dealer values, R23); :class:`DangerRequestError` when it
+        cannot occur."""
+        settings = rules_preset(self.rules, DangerRequestError)
         tiles = _tiles(self.tiles, "tiles")
         try:
             hand = Hand.parse(self.hand)
@@ -83,7 +91,7 @@ class DangerRequest(BaseModel):
         _check_visible(tiles, dora, discards.get(self.seat.other, ()), self.seat.other)
         try:
             return Position(seat=self.seat, tiles=tuple(tiles), hand=hand, dora_indicator=dora,
-                            discards=discards)
+                            discards=discards, settings=settings)
         except PositionError as error:
             raise DangerRequestError(str(error)) from None
 

@@ -16,15 +16,22 @@ import sys
 from pathlib import Path
 
 from minefield.bots.base import LEVELS
-from minefield.rules.settings import PRESETS
+from minefield.paths import server_data_dir
+from minefield.rules.settings import (
+    CLOCK_SETTINGS,
+    MATCH_PRESETS,
+    PRESETS,
+    RuleSettings,
+    SettingsError,
+    parse_rule,
+)
 from minefield.server.config import (
     SHARED_ACCOUNT_ENV,
     SOCKET_ENV,
     ServerConfig,
-    default_data_dir,
     default_socket_path,
 )
-from minefield.session.remote import RemoteSession, host, join, resume
+from minefield.session.remote import RemoteError, RemoteSession, host, join, resume
 
 SERVE_COMMANDS = ("serve",)
 CLIENT_COMMANDS = ("host", "join", "resume")
@@ -78,7 +85,10 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--test-seeds", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--discard-pace", type=float, default=0.010, help=argparse.SUPPRESS)
     parser.add_argument("--message-rate", type=_positive, default=None, help=argparse.SUPPRESS)
-    parser.add_argument("--verbose", "-v", action="store_true", help="log every connection")
+    parser.add_argument("--max-connections", type=int, default=10_000, metavar="N",
+                        help="connections in all; each player may hold 8 (default 10000)")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="log details too (every connection is logged anyway)")
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -95,9 +105,12 @@ def add_client_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     h = sub.add_parser("host", help="host a network game and get a room code to share")
     h.add_argument("--bot", choices=LEVELS, default=None,
                    help="play a bot on the server instead of a person")
-    h.add_argument("--rules", choices=sorted(PRESETS), default=None,
+    h.add_argument("--rules", choices=list(PRESETS), default=None,
                    help="the rules preset (default standard; match with --match, and "
-                   "--rules match plays a match)")
+                   "--rules match or club plays a match)")
+    h.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="one rule setting over the preset, by its name (repeatable): e.g. "
+                   "--rule ryanshi=on --rule honba_points=300; the clocks are the server's")
     h.add_argument("--match", action="store_true",
                    help="play a whole match (R30-R35: several games, scores kept, the next "
                    "game when both players are ready) rather than one game")
@@ -117,20 +130,34 @@ async def connect(args: argparse.Namespace) -> RemoteSession:
     """A connected session for parsed ``host``, ``join`` or ``resume`` arguments; raises
     :class:`~minefield.session.remote.RemoteError` (one line) when the server refuses."""
     if args.command == "host":
-        match = bool(getattr(args, "match", False)) or args.rules == "match"
+        match = bool(getattr(args, "match", False)) or args.rules in MATCH_PRESETS
         rules = args.rules or ("match" if match else "standard")
         return await host(bot=args.bot, rules=rules, socket=args.socket,
-                          player=args.player, match=match)
+                          player=args.player, match=match, rule=host_rules(rules, args.rule))
     if args.command == "join":
         return await join(args.code, socket=args.socket, player=args.player)
     return await resume(socket=args.socket, player=args.player)
+
+
+def host_rules(preset: str, rules: list[str]) -> dict[str, bool | int | str | None]:
+    """``host``'s ``--rule`` settings as the hello's ``rule`` (checked here first, so that a
+    bad one is one line before connecting); raises :class:`RemoteError`."""
+    try:
+        RuleSettings.chosen(preset, rules)
+        chosen = dict(parse_rule(text) for text in rules)
+    except SettingsError as error:
+        raise RemoteError(f"--rule: {error}", "bad_message") from None
+    if CLOCK_SETTINGS & chosen.keys():
+        raise RemoteError("--rule: the clocks of a network game are the server's (R25): "
+                          "leave hand_seconds and discard_seconds out", "bad_message")
+    return chosen
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     """The daemon's configuration from ``serve``'s arguments."""
     return ServerConfig(
         socket=args.socket or default_socket_path(),
-        data=args.data or default_data_dir(),
+        data=args.data or server_data_dir(),
         group=args.group,
         shared_account=args.shared_account or os.environ.get(SHARED_ACCOUNT_ENV) or None,
         hand_seconds=args.hand_seconds,
@@ -142,6 +169,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         code_seconds=args.code_seconds,
         test_seeds=args.test_seeds,
         discard_pace=max(0.0, args.discard_pace),
+        max_connections=max(1, args.max_connections),
         **({} if getattr(args, "message_rate", None) is None else  # tests: fast clients
            {"rate": args.message_rate, "burst": max(40, int(args.message_rate))}),
     )

@@ -41,22 +41,9 @@ from pydantic import BaseModel, ValidationError
 
 from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView, Seat
 from minefield.rules.settings import RuleSettings, describe_validation_error
-from minefield.server.codes import normalize_code
-from minefield.server.config import socket_path
-from minefield.server.wire import (
-    AskNextGame,
-    AskRematch,
-    Hello,
-    Ping,
-    Pong,
-    RoomState,
-    Welcome,
-    WireError,
-    WireProblem,
-    encode,
-    parse_server_line,
-)
+from minefield.session.address import socket_path
 from minefield.session.base import SessionTraits
+from minefield.session.codes import normalize_code
 from minefield.session.protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
@@ -71,6 +58,19 @@ from minefield.session.protocol import (
     SendCommand,
     ServerMessageType,
     Snapshot,
+)
+from minefield.session.wire import (
+    AskNextGame,
+    AskRematch,
+    Hello,
+    Ping,
+    Pong,
+    RoomState,
+    Welcome,
+    WireError,
+    WireProblem,
+    encode,
+    parse_server_line,
 )
 
 log = logging.getLogger(__name__)
@@ -491,14 +491,18 @@ def _hello(action: str, **fields: Any) -> Hello:
 
 async def host(*, bot: str | None = None, rules: str | None = None,
                socket: str | Path | None = None, player: str | None = None,
-               seed: str | None = None, match: bool = False, **options: Any) -> RemoteSession:
+               seed: str | None = None, match: bool = False,
+               rule: dict[str, bool | int | str | None] | None = None,
+               **options: Any) -> RemoteSession:
     """Host a game on the daemon (against a bot on the server with ``bot``); the session.
 
     Without a bot the room waits for a second player: share ``session.code``. ``match``: a
-    whole match (R30-R35) rather than one game (so does ``rules="match"``).
+    whole match (R30-R35) rather than one game (so does ``rules="match"`` or ``"club"``).
+    ``rule``: settings over the preset by name (``--rule``; the clocks are the server's).
     ``seed`` is for tests (the daemon accepts it only with ``--test-seeds``).
     """
-    hello = _hello("host", bot=bot, rules=rules, player=player, seed=seed, match=match)
+    hello = _hello("host", bot=bot, rules=rules, player=player, seed=seed, match=match,
+                   rule=rule or {})
     return await RemoteSession.connect(hello, socket_path(socket), **options)
 
 

@@ -1,7 +1,7 @@
 """The trainer's progress: games, discards and drills in a small SQLite file.
 
 The file is ``progress.sqlite3`` in the user data folder (``MINEFIELD_DATA_DIR`` moves it, as
-for the records, :mod:`minefield.records.paths`), mode 0600 in a 0700 folder. It runs in WAL
+as for the records: :mod:`minefield.paths`), mode 0600 in a 0700 folder. It runs in WAL
 mode and every write is one short transaction, so a process killed mid-write loses at most the
 write in progress and never a committed one. The schema is versioned by ``PRAGMA user_version``
 and upgraded by :data:`MIGRATIONS` (a file from a newer Minefield is refused, never changed).
@@ -37,14 +37,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from minefield.records.paths import data_dir
+from minefield.paths import progress_path
 from minefield.records.writer import ensure_folder
 
 if TYPE_CHECKING:
     from minefield.defense.calibration import Opponent
     from minefield.rules.game import Game, Seat
 
-PROGRESS_FILE = "progress.sqlite3"
 FILE_MODE = 0o600
 SCHEMA_VERSION = 1
 #: How long a write waits for another process's lock before it gives up (seconds).
@@ -94,11 +93,6 @@ assert len(MIGRATIONS) == SCHEMA_VERSION
 
 class ProgressError(Exception):
     """The progress file cannot be used: one line naming the file and what is wrong."""
-
-
-def progress_path() -> Path:
-    """Where the progress file lives: ``progress.sqlite3`` in the user data folder."""
-    return data_dir() / PROGRESS_FILE
 
 
 def utc_now() -> datetime:
@@ -725,8 +719,8 @@ def open_progress(path: Path | None = None, *, read_only: bool = False,
 
 
 __all__ = [
-    "EMPTY_SUMMARY", "FILE_MODE", "MIGRATIONS", "PROGRESS_FILE", "SCHEMA_VERSION",
+    "EMPTY_SUMMARY", "FILE_MODE", "MIGRATIONS", "SCHEMA_VERSION",
     "DefenseStats", "DiscardRecord", "DrillRecord", "DrillStats", "GameRecord", "NullProgress",
     "Progress", "ProgressError", "ProgressStore", "ProgressSummary", "open_progress",
-    "progress_of_game", "progress_path", "utc_now", "week_of",
+    "progress_of_game", "utc_now", "week_of",
 ]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from importlib.resources import files
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from textual import events
 from textual.actions import ActionParseResult
@@ -23,18 +23,12 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.worker import WorkerFailed
 
-from minefield.bots import make_bot
 from minefield.bots.base import Bot, Level
-from minefield.records.paths import records_dir
 from minefield.rules.game import Discard, Seat
-from minefield.rules.seed import derive_int, parse_seed, random_seed
-from minefield.rules.settings import RuleSettings, SettingsError
-from minefield.session import LocalSession, SeatFailed, Session
-from minefield.session.local import DEFAULT_THINK_SECONDS
-from minefield.trainer.review import ReviewError, review_game
 from minefield.tui.commands import ScreenActions
 from minefield.tui.config import Preferences, given_or_saved, save_preferences
 from minefield.tui.crash import RecoveryCounter, exit_with_report, log_error, log_failure
+from minefield.tui.link_watch import CURSOR_POSITION_REQUEST, LinkWatch, over_ssh
 from minefield.tui.look import apply_look
 from minefield.tui.messages import (
     CommandChosen,
@@ -48,31 +42,35 @@ from minefield.tui.messages import (
     TurnPassed,
 )
 from minefield.tui.render import TileStyle
-from minefield.tui.screens.builder import HandBuilderScreen, HintSource
-from minefield.tui.screens.dialogs import (
-    ConfirmScreen,
-    CurtainScreen,
-    MessageScreen,
-    TooSmallScreen,
-)
-from minefield.tui.screens.drills import DrillsScreen, store_recorder
-from minefield.tui.screens.help import HelpScreen, keys_markdown
+from minefield.tui.screens.dialogs import ConfirmScreen, MessageScreen, TooSmallScreen
 from minefield.tui.screens.menu import MenuScreen, NewGameScreen
-from minefield.tui.screens.play import PlayScreen
-from minefield.tui.screens.result import ResultScreen, RunningScore
-from minefield.tui.screens.review import ReviewScreen
-from minefield.tui.screens.settings import SettingsScreen
-from minefield.tui.screens.standings import StandingsScreen
-from minefield.tui.screens.stats import StatsScreen
-from minefield.tui.table import TableController
+from minefield.tui.screens.result import RunningScore
 from minefield.tui.textual_private import default_exception_handler
 from minefield.tui.trainer import Trainer
 from minefield.tui.widgets.tiles import TileWidget
+
+# What only a game, a key or a menu entry needs is imported there, not here: the menu's first
+# frame waits for every import of this module (issue 18: the bots, the session and its wire
+# models, the help's Markdown, the drills' SQLite and the other screens come later).
+if TYPE_CHECKING:
+    from minefield.session import SeatFailed, Session
+    from minefield.tui.screens.builder import HintSource
+    from minefield.tui.screens.rooms import ServerAddress
+    from minefield.tui.screens.settings import SettingsScreen
+    from minefield.tui.screens.watch import WatchChoice
+    from minefield.tui.table import TableController
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 HINT_LEVEL: Level = "strong"
 
 BotFactory = Callable[[str, int], Bot]
+
+
+def _make_bot(level: str, seed: int) -> Bot:
+    """:func:`minefield.bots.make_bot`, imported with the first game."""
+    from minefield.bots import make_bot
+
+    return make_bot(level, seed)
 GameMode = Literal["practice", "hotseat"]
 
 
@@ -88,13 +86,15 @@ class GameRequest:
     rules: str | None = None
     aids: bool = False  # hot-seat: both players agreed to the defense trainer's aids
     match: bool = False  # a whole match (R30), by default under the match preset
+    rule: tuple[str, ...] = ()  # NAME=VALUE settings over the preset (``--rule``, ``--clock``)
 
 
 class MinefieldApp(App[int]):
     """Minefield in the terminal.
 
     ``request`` starts a game at once (else the menu shows). ``think_seconds`` is the bot's
-    pause before each discard, ``bot_factory`` builds bots (tests pass stand-ins), and
+    pause before each discard (None: the session's default), ``bot_factory`` builds bots
+    (tests pass stand-ins), and
     ``catch_errors`` keeps the app and the game alive after an unexpected error. Games are
     recorded in ``record_folder`` (default: the user data folder's ``records/``) unless the
     preferences turn it off. ``session`` plays a game already connected (a network game).
@@ -104,31 +104,40 @@ class MinefieldApp(App[int]):
     TITLE = "Minefield"
     COMMANDS = App.COMMANDS | {ScreenActions}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "help", "Help"),
+        Binding("f1,question_mark", "help", "Help", key_display="F1"),
         Binding("f2", "settings", "Settings", show=False),
         # Replaces Textual's own ctrl+q, which quits at once even in the middle of a game.
         Binding("ctrl+q", "quit", "Quit (asks first during a game)", show=False, priority=True),
     ]
 
     def __init__(self, request: GameRequest | None = None, *,
-                 think_seconds: float = DEFAULT_THINK_SECONDS,
+                 think_seconds: float | None = None,
                  bot_factory: BotFactory | None = None,
                  preferences: Preferences | None = None,
                  catch_errors: bool = True, record_folder: Path | None = None,
-                 session: Session | None = None) -> None:
+                 session: Session | None = None, link_watch: LinkWatch | None = None,
+                 server: ServerAddress | None = None) -> None:
         super().__init__()
+        #: The game server the menu's room entries use (an SSH session's menu), if any.
+        self.server = server
+        #: Over SSH, the terminal is asked every few seconds whether it is still there
+        #: (:mod:`minefield.tui.link_watch`): a dead link ends the app, and with it the seat's
+        #: connection, so that the other player is told.
+        self._link_watch = link_watch if link_watch is not None else (
+            LinkWatch() if over_ssh() else None)
         self.preferences, self._startup_problem = given_or_saved(preferences)
         preferences = self.preferences
         self.tile_style: TileStyle = preferences.tile_style
         self.request = request
         self._first_session = session
         self.think_seconds = think_seconds
-        self._bot_factory: BotFactory = bot_factory or make_bot
+        self._bot_factory: BotFactory = bot_factory or _make_bot
         self._catch_errors = catch_errors
         self._record_folder = record_folder
         self.table: TableController | None = None
         self._last_request: GameRequest | None = None
         self.scores = RunningScore()  # over "play again"; a game chosen anew starts afresh
+        self._tally_game: str | None = None  # the network game whose tally is kept on disk
         self._base_depth = 0
         self._recovery = RecoveryCounter()
         self._quit_question: ConfirmScreen | None = None
@@ -140,7 +149,7 @@ class MinefieldApp(App[int]):
     async def on_mount(self) -> None:
         self._apply_preferences(self.preferences, save=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        await self.push_screen(MenuScreen())
+        await self.push_screen(MenuScreen(rooms=self.server is not None))
         self._base_depth = len(self.screen_stack)
         if self._startup_problem:
             # Not markup: the report quotes the file, brackets and all.
@@ -151,6 +160,69 @@ class MinefieldApp(App[int]):
         elif self.request is not None:
             await self.start_game(self.request)
         self._check_size()
+        if self._link_watch is not None:
+            self.set_interval(self._link_watch.probe, self._probe_link)
+            self._probe_link()
+
+    async def action_room(self, kind: str) -> None:
+        """The menu's room entries: host a room, join one (its code asked first), resume."""
+        server = self.server
+        if server is None or kind not in ("host", "join", "resume"):
+            return
+        if kind == "join":
+            async def chosen(code: str | None) -> None:
+                if code is not None:
+                    await self._connect(server, "join", code)
+
+            from minefield.tui.screens.rooms import CodeScreen
+
+            await self.push_screen(CodeScreen(), chosen)
+            return
+        await self._connect(server, kind)
+
+    async def _connect(self, server: ServerAddress, kind: str, code: str = "") -> None:
+        """Connect to the game server and play; a refusal is one line on the menu."""
+        from minefield.session.remote import RemoteError, host, join, resume
+
+        try:
+            if kind == "host":
+                session = await host(socket=server.socket, player=server.player)
+            elif kind == "join":
+                session = await join(code, socket=server.socket, player=server.player)
+            else:
+                session = await resume(socket=server.socket, player=server.player)
+        except RemoteError as error:
+            self.notify(str(error), title="Game server", severity="error", timeout=10,
+                        markup=False)
+            return
+        self.scores = RunningScore()  # another room: its own tally (a resume finds its own)
+        await self.play(session)
+
+    def _probe_link(self) -> None:
+        """Ask the terminal where its cursor is; leave if it has stopped answering."""
+        watch = self._link_watch
+        if watch is None:
+            return
+        if watch.tick():
+            if self._driver is not None:
+                self._driver.write(CURSOR_POSITION_REQUEST)
+            return
+        self._link_watch = None
+        self.run_worker(self._link_lost(), group="link")
+
+    async def _link_lost(self) -> None:
+        """The terminal is gone: close the game's connection (not a leave: the seat waits for
+        its player, the grace period runs) and exit."""
+        table, self.table = self.table, None
+        if table is not None:
+            await table.close()
+        self.exit(return_code=3, message="minefield: the terminal stopped answering (the link "
+                  "is down): the game waits for you; come back with `ssh -t HOST resume`.")
+
+    def on_cursor_position(self, event: events.CursorPosition) -> None:
+        """The terminal answered the link watch's question."""
+        if self._link_watch is not None:
+            self._link_watch.answered()
 
     def _apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
         self.preferences = preferences
@@ -175,11 +247,17 @@ class MinefieldApp(App[int]):
 
     async def start_game(self, request: GameRequest) -> None:
         """Start a new local game as ``request`` asks (preferences fill the gaps)."""
+        from minefield.paths import records_dir
+        from minefield.rules.seed import derive_int, parse_seed, random_seed
+        from minefield.rules.settings import RuleSettings, SettingsError
+        from minefield.session import LocalSession
+        from minefield.session.local import DEFAULT_THINK_SECONDS
+
         prefs = self.preferences
         seed = parse_seed(request.seed) if request.seed is not None else random_seed()
         try:
-            settings = RuleSettings.preset(
-                request.rules or ("match" if request.match else prefs.rules))
+            settings = RuleSettings.chosen(
+                request.rules or ("match" if request.match else prefs.rules), request.rule)
         except SettingsError as error:
             self.notify(str(error), title="Rules", severity="error", markup=False)
             settings = RuleSettings()
@@ -190,7 +268,9 @@ class MinefieldApp(App[int]):
             session: Session = LocalSession.practice(
                 # The bot's seed follows from the game's but does not reveal it (R2).
                 seed, self._bot_factory(level, derive_int(seed, "practice bot")),
-                human=request.seat, settings=settings, think_seconds=self.think_seconds,
+                human=request.seat, settings=settings,
+                think_seconds=DEFAULT_THINK_SECONDS if self.think_seconds is None
+                else self.think_seconds,
                 record_to=folder, on_failure=self._seat_failed, match=request.match)
         else:
             session = LocalSession.hotseat(seed, settings, record_to=folder,
@@ -199,7 +279,10 @@ class MinefieldApp(App[int]):
 
     async def play(self, session: Session) -> None:
         """Play ``session`` here (a local game, or a network game with the same screens)."""
+        from minefield.tui.table import TableController
+
         await self._leave_game()
+        self._tally_game = None
         self._recovery.reset()
         self.trainer.new_game(session.traits, session.local_seats)
         self.table = TableController(self, session, lambda: self._hint_source(session))
@@ -226,10 +309,10 @@ class MinefieldApp(App[int]):
         await self.push_screen(screen)
         self._check_size()
 
-    async def _leave_game(self) -> None:
+    async def _leave_game(self, on_purpose: bool = False) -> None:
         table, self.table = self.table, None
         if table is not None:
-            await table.close()
+            await table.close(on_purpose)
         self.sub_title = ""
         while len(self.screen_stack) > self._base_depth:
             await self.pop_screen()
@@ -243,10 +326,31 @@ class MinefieldApp(App[int]):
     async def on_session_update(self, message: SessionUpdate) -> None:
         table = self.table
         if message.table is table and table is not None:
+            self._room_tally(table, before=True)
             await table.update(message.update)
             # The table read before the update: leaving the game may clear self.table meanwhile.
             if table.ready and (end := table.first_view().end) is not None:
                 self.trainer.game_ended(end, self._tell_progress_problem)
+                self._room_tally(table, before=False)
+
+    def _room_tally(self, table: TableController, before: bool) -> None:
+        """A network room's running score survives a resume: it is kept on disk under each
+        of the room's game ids (:mod:`minefield.tui.room_scores`). ``before`` an update: a
+        game id seen for the first time takes the tally kept for it (a resume), or keeps the
+        tally so far under it (a new room starts at nothing, a rematch carries it on); after
+        a game's end: the tally with that game is kept."""
+        game_id = getattr(table.session, "game_id", None)
+        if table.session.traits.mode != "network" or not isinstance(game_id, str):
+            return
+        from minefield.tui import room_scores
+
+        if before:
+            if game_id == self._tally_game:
+                return
+            if self._tally_game is None and (kept := room_scores.load(game_id)) is not None:
+                self.scores = RunningScore.from_dict(kept)
+            self._tally_game = game_id
+        room_scores.save(game_id, self.scores.to_dict())
 
     async def on_command_chosen(self, message: CommandChosen) -> None:
         if self.table is None:
@@ -292,7 +396,7 @@ class MinefieldApp(App[int]):
         self.scores = RunningScore()
         await self.start_game(GameRequest(message.mode, level=message.level, seat=message.seat,
                                           rules=message.rules, aids=message.aids,
-                                          match=message.match))
+                                          match=message.match, rule=message.rule))
 
     async def on_next_game_requested(self, message: NextGameRequested) -> None:
         if self.table is None:
@@ -316,15 +420,33 @@ class MinefieldApp(App[int]):
 
     def action_help(self) -> None:
         """The rules in brief and every key."""
+        from minefield.tui.screens.builder import HandBuilderScreen
+        from minefield.tui.screens.dialogs import CurtainScreen
+        from minefield.tui.screens.drills import DrillsScreen
+        from minefield.tui.screens.games import GameReplayScreen, GamesScreen
+        from minefield.tui.screens.help import HelpScreen, keys_markdown
+        from minefield.tui.screens.play import PlayScreen
+        from minefield.tui.screens.replay import ReplayScreen
+        from minefield.tui.screens.result import ResultScreen
+        from minefield.tui.screens.review import ReviewScreen
+        from minefield.tui.screens.standings import StandingsScreen
+        from minefield.tui.screens.watch import WatchScreen
+
         if isinstance(self.screen, HelpScreen):
             return
         sections: list[tuple[str, list[BindingType]]] = [
-            ("Building the hand (type a tile such as 5p to toggle it)",
+            ("Building the hand (type a tile such as 5p, E or Wh to toggle it)",
              HandBuilderScreen.BINDINGS),
-            ("Playing (type a tile such as 5p to select it)", PlayScreen.BINDINGS),
+            ("Playing (type a tile such as 5p, E or Wh to select it)", PlayScreen.BINDINGS),
             ("Hot-seat curtain", CurtainScreen.BINDINGS),
             ("Result", ResultScreen.BINDINGS),
             ("Final standings (after a match)", StandingsScreen.BINDINGS),
+            ("Saved games (g on the menu; Enter on a match lists its games)",
+             GamesScreen.BINDINGS),
+            ("Replay (type a step number, then Enter, to go there)",
+             [b for b in ReplayScreen.BINDINGS if getattr(b, "action", "") != "close"]
+             + GameReplayScreen.BINDINGS),
+            ("Watching two bots (w on the menu)", WatchScreen.BINDINGS),
             ("Defense review", ReviewScreen.BINDINGS),
             ("Defense drills (type the answer, Enter)", DrillsScreen.BINDINGS),
             ("Menu", MenuScreen.BINDINGS),
@@ -336,6 +458,8 @@ class MinefieldApp(App[int]):
 
     def action_settings(self) -> None:
         """Tile style, theme, hint, bot level and rules."""
+        from minefield.tui.screens.settings import SettingsScreen
+
         if isinstance(self.screen, SettingsScreen):
             return
         self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
@@ -354,6 +478,9 @@ class MinefieldApp(App[int]):
     async def action_review_game(self) -> None:
         """Review the finished game's defense: each discard with its danger, the opponent's
         hand revealed (the local seats; hot-seat: both)."""
+        from minefield.trainer.review import ReviewError, review_game
+        from minefield.tui.screens.review import ReviewScreen
+
         table = self.table
         if table is None or not table.ready or table.first_view().end is None:
             return
@@ -373,12 +500,57 @@ class MinefieldApp(App[int]):
 
     async def action_stats(self) -> None:
         """The trainer's progress: games, deal-ins, danger over time, drills."""
+        from minefield.tui.screens.stats import StatsScreen
+
         if not isinstance(self.screen, StatsScreen):
             store = self.trainer.progress(self._tell_progress_problem)
             await self.push_screen(StatsScreen(store.summary()))
 
+    async def action_games(self) -> None:
+        """The saved games and matches: replay one, review its defense, filter by mode."""
+        from minefield.paths import records_dir
+        from minefield.tui.screens.games import GamesScreen
+
+        if not isinstance(self.screen, GamesScreen):
+            await self.push_screen(GamesScreen(self._record_folder or records_dir()))
+
+    async def action_watch(self) -> None:
+        """Two bots of chosen levels play on the table at a chosen pace."""
+        from minefield.tui.screens.watch import WatchScreen, WatchSetupScreen
+
+        if isinstance(self.screen, WatchScreen | WatchSetupScreen):
+            return
+        prefs = self.preferences
+        await self.push_screen(WatchSetupScreen(prefs.bot_level, prefs.rules),
+                               self._watch_chosen)
+
+    async def _watch_chosen(self, choice: WatchChoice | None) -> None:
+        if choice is not None:
+            await self._watch(choice)
+
+    async def _watch(self, choice: WatchChoice, seed: int | str | None = None) -> None:
+        from minefield.rules.seed import random_seed
+        from minefield.tui.screens.watch import WatchScreen, make_bots
+
+        seed = seed if seed is not None else random_seed()
+        await self.push_screen(WatchScreen(choice, make_bots(choice, seed, self._bot_factory),
+                                           seed))
+
+    async def action_watch_again(self) -> None:
+        """Another game between the bots being watched, at the pace and with the hands as
+        they are now."""
+        from minefield.tui.screens.watch import WatchScreen
+
+        screen = self.screen
+        if isinstance(screen, WatchScreen):
+            choice = replace(screen.choice, pace=screen.pace, shown=screen.shown)
+            await self.pop_screen()
+            await self._watch(choice)
+
     async def action_drills(self) -> None:
         """Defense drills: questions from seeded games, each answer saved in your progress."""
+        from minefield.tui.screens.drills import DrillsScreen, store_recorder
+
         if not isinstance(self.screen, DrillsScreen):
             store = self.trainer.progress(self._tell_progress_problem)
             await self.push_screen(DrillsScreen(store_recorder(store.record_drill),
@@ -394,7 +566,7 @@ class MinefieldApp(App[int]):
 
         async def answered(leave: bool | None) -> None:
             if leave:
-                await self._leave_game()
+                await self._leave_game(on_purpose=True)
 
         match = self.table.match
         question = "Leave this match?" if match is not None else "Leave this game?"
@@ -408,9 +580,11 @@ class MinefieldApp(App[int]):
             self.exit()
             return
 
-        def answered(leave: bool | None) -> None:
+        async def answered(leave: bool | None) -> None:
             self._quit_question = None
             if leave:
+                if self.table is not None and self.table.against_bot:
+                    await self._leave_game(on_purpose=True)  # the server closes it
                 self.exit()
 
         self._quit_question = ConfirmScreen(
@@ -419,6 +593,8 @@ class MinefieldApp(App[int]):
 
     def _leaving_question(self, question: str) -> str:
         session = self.session
+        if self.table is not None and self.table.against_bot:
+            return f"{question} A game against a bot is closed when you leave it."
         if session is not None and session.traits.resumable:
             return (f"{question} The game goes on without you (the clocks play for you); come "
                     "back to it with `minefield resume`.")

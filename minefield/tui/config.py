@@ -1,6 +1,6 @@
 """The player's preferences, saved as JSON in the user config folder (no Textual here).
 
-``MINEFIELD_CONFIG_DIR`` moves the folder (tests point it at a temporary directory). The file
+The file is :func:`minefield.paths.settings_path` (``MINEFIELD_CONFIG_DIR`` moves it). It
 never stops the game: only a regular file of at most 64 KiB is read (a FIFO, a device or a huge
 file is refused unread), a byte-order mark is accepted, and each setting is checked on its own,
 so one bad value resets that setting only. A file with any problem is reported, kept as
@@ -17,17 +17,16 @@ import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
-import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import from_json
 
 from minefield.bots.base import Level
 from minefield.files import UnusableFileError, read_bounded
+from minefield.paths import settings_path
+from minefield.rules.names import HonorNames
 from minefield.rules.settings import PRESETS
 from minefield.tui.render import TileStyle
 
-CONFIG_ENV = "MINEFIELD_CONFIG_DIR"
-SETTINGS_FILE = "settings.json"
 #: The largest settings file read: a real one is a few hundred bytes.
 MAX_SETTINGS_BYTES = 64 * 1024
 #: The longest theme or preset name accepted.
@@ -44,6 +43,8 @@ class Preferences(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     tile_style: TileStyle = Field("box", description="boxes, compact text, or Unicode glyphs")
+    honor_names: HonorNames = Field("letters", description="how honors are called on screen: "
+                                    "E S W N Wh Gr Rd, 東 南 西 北 白 發 中, or 1z-7z")
     theme: str = Field("textual-dark", max_length=MAX_NAME_LENGTH,
                        description="a Textual theme name")
     hint: HintMode = Field("practice", description="show the bot's best hand while building")
@@ -66,19 +67,6 @@ class Preferences(BaseModel):
 
 class UnusableFile(Exception):
     """The settings file exists but is not one to read; the message says why."""
-
-
-def config_dir() -> Path:
-    """The folder holding ``settings.json`` (and the error log)."""
-    override = os.environ.get(CONFIG_ENV)
-    if override:
-        return Path(override)
-    return Path(platformdirs.user_config_dir("minefield", appauthor=False))
-
-
-def settings_path() -> Path:
-    """Where the preferences are saved."""
-    return config_dir() / SETTINGS_FILE
 
 
 def given_or_saved(preferences: Preferences | None) -> tuple[Preferences, str | None]:

@@ -13,14 +13,15 @@ import traceback
 from collections.abc import Callable
 from datetime import datetime
 from time import monotonic
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.traceback import Traceback
 from textual.app import App
 
-from minefield.session.base import SeatFailed
-from minefield.tui.config import config_dir
+from minefield.paths import error_log_path
 from minefield.tui.textual_private import add_exit_report, close_now
+
+if TYPE_CHECKING:
+    from minefield.session.base import SeatFailed
 
 #: A crash loop (a recovery that fails again, a new screen that cannot mount) makes errors
 #: milliseconds apart; a player who meets a bug makes at most one per key press or click, with
@@ -30,7 +31,6 @@ from minefield.tui.textual_private import add_exit_report, close_now
 #: each time and never end it.
 MAX_RECOVERIES = 5
 RECOVERY_GAP = 2.0
-ERROR_LOG = "errors.log"
 
 
 class RecoveryCounter:
@@ -71,7 +71,7 @@ def log_failure(failure: SeatFailed) -> str:
 
 
 def _append(text: str) -> str:
-    path = config_dir() / ERROR_LOG
+    path = error_log_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("a", encoding="utf-8") as log:
@@ -85,5 +85,7 @@ def exit_with_report(app: App[Any]) -> None:
     """Exit after an unexpected error with a traceback that shows no local variables (they
     may hold hidden tiles)."""
     app.bell()
+    from rich.traceback import Traceback  # loaded only for a crash
+
     add_exit_report(app, Traceback(show_locals=False, width=None))
     close_now(app)

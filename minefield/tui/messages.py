@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual.message import Message
 
 from minefield.bots.base import Level
 from minefield.rules.game import ChooseHand, Discard, Seat
-from minefield.session.protocol import ServerMessageType
+
+if TYPE_CHECKING:  # the wire models load with the first game, not with the menu
+    from minefield.session.protocol import ServerMessageType
 
 
 @dataclass
@@ -65,7 +67,8 @@ class GameChosen(Message):
     """The menu's form chose a new game: ``mode`` is ``practice`` or ``hotseat``; ``level`` and
     ``seat`` (practice only; None: the seat is drawn from the seed, R6) and ``rules`` (a preset
     name); ``aids`` (hot-seat): both players agreed to the defense trainer's aids; ``match``:
-    a whole match (R30) rather than a single game."""
+    a whole match (R30) rather than a single game; ``rule``: ``NAME=VALUE`` settings over the
+    preset (the form's "Rules..." and clock, R25)."""
 
     mode: Literal["practice", "hotseat"]
     rules: str
@@ -73,6 +76,7 @@ class GameChosen(Message):
     seat: Seat | None = None
     match: bool = False
     aids: bool = False
+    rule: tuple[str, ...] = ()
 
 
 class NextGameRequested(Message):

@@ -12,7 +12,9 @@ whether the other seat is a bot, a person at this keyboard or one far away: only
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import getpass
+import socket
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Literal
 
 from textual.css.query import NoMatches
@@ -20,7 +22,7 @@ from textual.screen import Screen
 
 from minefield.rules.game import TOTAL_DISCARDS, Discarded, PlayerView, Seat
 from minefield.rules.settings import PRESETS, RuleSettings
-from minefield.session.base import MatchSession, Session
+from minefield.session.base import MatchSession, Session, SharedKeyboard
 from minefield.session.protocol import (
     Applied,
     Clocks,
@@ -33,6 +35,7 @@ from minefield.session.protocol import (
     Snapshot,
     TableView,
 )
+from minefield.tui.link_watch import over_ssh
 from minefield.tui.messages import SessionUpdate
 from minefield.tui.screens.base import WAITING, SeatScreen, washizu_on
 from minefield.tui.screens.builder import HandBuilderScreen, HintSource
@@ -46,6 +49,30 @@ if TYPE_CHECKING:
 ScreenKind = Literal["build", "play", "result", "curtain"]
 ScreenKey = tuple[ScreenKind, Seat]
 HintFactory = Callable[[], HintSource | None]
+
+
+def join_command(code: str, player: str | None = None,
+                 environ: Mapping[str, str] | None = None, user: str | None = None,
+                 host: str | None = None) -> str:
+    """What the friend types to join the room ``code``.
+
+    Over SSH: ``ssh -t HOST join CODE``, with the account in front when the host plays from
+    the shared account (their ``player`` name is not the Unix ``user``: the friend logs in to
+    that account too). On this machine: ``minefield join CODE``.
+
+    >>> join_command("K7Q3PX", "ann", {}, user="ann", host="box")
+    'minefield join K7Q3PX'
+    >>> join_command("K7Q3PX", "ann", {"SSH_CONNECTION": "1"}, user="ann", host="box")
+    'ssh -t box join K7Q3PX'
+    >>> join_command("K7Q3PX", "alice", {"SSH_CONNECTION": "1"}, user="mahjong", host="box")
+    'ssh -t mahjong@box join K7Q3PX'
+    """
+    if not over_ssh(environ):
+        return f"minefield join {code}"
+    user = user if user is not None else getpass.getuser()
+    host = host if host is not None else socket.gethostname()
+    target = host if player in (None, "", user) else f"{user}@{host}"
+    return f"ssh -t {target} join {code}"
 
 
 class TableController:
@@ -83,15 +110,33 @@ class TableController:
                 return
             self.app.post_message(SessionUpdate(self, message))
 
-    async def close(self) -> None:
-        """Leave the game: the session closes and every private widget is emptied."""
+    async def close(self, on_purpose: bool = False) -> None:
+        """Leave the game: the session closes and every private widget is emptied.
+
+        ``on_purpose`` (the player chose to leave or quit): a network game against a bot is
+        left for good, so the server closes it rather than waiting for the player.
+        """
         self.closed = True
         self.app.workers.cancel_group(self.app, "session")
         if self.game_screen is not None:
             self.game_screen.clear_private()
         self.game_screen = None
         self._screen_key = None
+        if on_purpose and self.against_bot:
+            from minefield.session.remote import RemoteSession
+
+            if isinstance(self.session, RemoteSession):
+                await self.session.leave()
         await self.session.close()
+
+    @property
+    def against_bot(self) -> bool:
+        """True when a bot plays the other seat of a network game (leaving closes it)."""
+        seats = [seat for seat in self.session.local_seats if seat in self.tables]
+        if not seats or self.session.traits.mode != "network":
+            return False
+        players = self.tables[seats[0]].players
+        return any(info.kind == "bot" for info in players.values())
 
     @property
     def ready(self) -> bool:
@@ -148,8 +193,12 @@ class TableController:
         elif isinstance(message, Clocks | Presence):
             table = self.tables.get(message.seat)
             if table is not None:
-                change = ({"clocks": message.clocks} if isinstance(message, Clocks)
-                          else {"players": message.players})
+                # Clocks come only from the server (R25b): a presence brings both clocks as
+                # they are now, so none is counted from an older message's time.
+                change: dict[str, object] = (
+                    {"clocks": message.clocks} if isinstance(message, Clocks)
+                    else {"players": message.players} if message.clocks is None
+                    else {"players": message.players, "clocks": message.clocks})
                 self.tables[message.seat] = table.model_copy(update=change)
         elif isinstance(message, Notice):
             if message.seat is self.session.local_seats[0]:  # hot-seat: once, not per seat
@@ -183,7 +232,8 @@ class TableController:
         code = getattr(self.session, "code", None)  # a network room's code
         seated = self.tables[self.session.local_seats[0]].players[other]
         if code and seated.kind == "human" and not seated.present and seated.name == WAITING:
-            return f"Room {code} · to join: minefield join {code}{rules}"
+            player = getattr(self.session, "player", None)
+            return f"Room {code} · to join: {join_command(code, player)}{rules}"
         return f"Playing against {self.names()[other]}{rules}"
 
     def _new_game_check(self, snapshot: Snapshot) -> None:
@@ -236,6 +286,8 @@ class TableController:
         """Hot-seat: the next player is at the keyboard."""
         if self._screen_key is not None and self._screen_key[0] == "curtain":
             self._ready = self._screen_key[1]
+            if isinstance(self.session, SharedKeyboard):  # that player's clock starts (R25)
+                await self.session.at_keyboard(self._ready)
         await self.show()
 
     # -- routing -------------------------------------------------------------------------------

@@ -6,12 +6,10 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 
 from minefield.records.format import Players
 from minefield.records.history import history_table, list_history
-from minefield.records.paths import data_dir, records_dir
 from minefield.records.writer import write_game
 from minefield.rules.game import Game
 from tests.records.conftest import DRAW_SEED, RON_SEED, Clock, played, record_of
@@ -23,15 +21,6 @@ def _render(table: object) -> str:
     console = Console(record=True, width=250)
     console.print(table)
     return console.export_text()
-
-
-def test_records_dir_follows_the_environment(data_folder: Path) -> None:
-    assert data_dir() == data_folder and records_dir() == data_folder / "records"
-
-
-def test_records_dir_default_is_the_user_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("MINEFIELD_DATA_DIR", raising=False)
-    assert records_dir().name == "records" and "minefield" in str(records_dir().parent)
 
 
 def test_games_are_listed_newest_first(tmp_path: Path) -> None:

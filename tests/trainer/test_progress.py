@@ -14,10 +14,10 @@ import pytest
 
 from minefield.bots.levels import make_bot
 from minefield.bots.simulate import play_game
+from minefield.paths import PROGRESS_FILE
 from minefield.rules.game import Game, Seat
 from minefield.trainer.progress import (
     FILE_MODE,
-    PROGRESS_FILE,
     SCHEMA_VERSION,
     DiscardRecord,
     DrillRecord,
@@ -27,7 +27,6 @@ from minefield.trainer.progress import (
     ProgressStore,
     open_progress,
     progress_of_game,
-    progress_path,
     week_of,
 )
 
@@ -49,11 +48,6 @@ def store_at(path: Path) -> ProgressStore:
 def game(result: str, points: int, when: datetime, seat: str = "east") -> GameRecord:
     return GameRecord(mode="practice", seat=seat, result=result, points=points,  # type: ignore[arg-type]
                       played_at=when)
-
-
-def test_the_file_is_in_the_data_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("MINEFIELD_DATA_DIR", str(tmp_path))
-    assert progress_path() == tmp_path / PROGRESS_FILE
 
 
 def test_a_new_file_is_private_versioned_and_in_wal_mode(path: Path) -> None:

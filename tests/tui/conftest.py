@@ -16,12 +16,12 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from minefield.bots.base import Bot, Level
-from minefield.records.paths import DATA_ENV
+from minefield.paths import CONFIG_ENV, DATA_ENV
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 from minefield.session import LocalSession
 from minefield.tui.app import GameRequest, MinefieldApp
-from minefield.tui.config import CONFIG_ENV, Preferences
+from minefield.tui.config import Preferences
 from minefield.tui.textual_private import screen_lines
 
 

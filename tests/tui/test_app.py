@@ -6,9 +6,10 @@ import re
 
 import pytest
 
+from minefield.paths import error_log_path
 from minefield.rules.game import Seat
 from minefield.tui.app import MinefieldApp
-from minefield.tui.config import Preferences, config_dir
+from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen, MessageScreen, TooSmallScreen
 from minefield.tui.screens.help import HelpScreen, asset_text
@@ -47,7 +48,7 @@ async def test_an_unexpected_error_is_a_message_and_the_game_goes_on(
         await pilot.press("space")
         await pilot.pause()
         assert "Hand 1/13" in screen_text(app)
-    report = (config_dir() / "errors.log").read_text()
+    report = error_log_path().read_text()
     assert "RuntimeError: a bug in the hand builder" in report
 
 
@@ -145,7 +146,8 @@ async def test_other_tile_styles_keep_the_suit_letter(style: str) -> None:
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         text = screen_text(app)
-        assert "1m" in text and "7z" in text
+        # Honors by their names (the default "letters"): the red dragon is Rd, never 7z.
+        assert "1m" in text and "Rd" in text and "7z" not in text
         assert "╭──╮" not in text.split("Hand")[0].split("\n", 4)[-1]
 
 

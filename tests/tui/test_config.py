@@ -13,8 +13,9 @@ from pydantic import ValidationError
 from textual.widget import Widget
 from textual.widgets import Select
 
+from minefield.paths import settings_path
 from minefield.tui.app import MinefieldApp
-from minefield.tui.config import Preferences, load_preferences, save_preferences, settings_path
+from minefield.tui.config import Preferences, load_preferences, save_preferences
 from minefield.tui.screens.settings import SettingsScreen
 from tests.tui.conftest import make_app, screen_text
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from minefield.bots.base import Bot
+from minefield.paths import CONFIG_ENV, error_log_path
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 from minefield.rules.tiles import parse_tiles
 from minefield.tui import crash as crash_module
-from minefield.tui.config import CONFIG_ENV, config_dir
 from minefield.tui.crash import MAX_RECOVERIES
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import MessageScreen
@@ -111,7 +111,7 @@ async def test_the_bots_failure_is_logged_and_shown_without_its_text() -> None:
         assert any("The bot failed (RuntimeError)" in n for n in notes), notes
         assert not any(bot.hidden in n or "cannot decide" in n for n in notes)
         assert bot.hidden not in screen_text(app)
-    log = (config_dir() / "errors.log").read_text()
+    log = error_log_path().read_text()
     assert "RuntimeError" in log and "in act" in log  # the type and where, for the bug report
     assert bot.hidden not in log and "cannot decide" not in log
 
@@ -134,7 +134,7 @@ async def test_a_bot_that_always_fails_still_finishes_the_game_without_its_text(
             await pilot.press("enter")
         assert app.is_running and app.errors and set(app.errors) == {"RuntimeError"}
         assert bot.hidden not in screen_text(app)
-    log = (config_dir() / "errors.log").read_text()
+    log = error_log_path().read_text()
     assert log.count("RuntimeError") == len(app.errors) and bot.hidden not in log
 
 

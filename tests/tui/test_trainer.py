@@ -17,6 +17,7 @@ from minefield.bots.base import Level
 from minefield.cli.review import load_review
 from minefield.defense.estimate import estimate, feedback, percent
 from minefield.defense.position import Position
+from minefield.paths import progress_path
 from minefield.records.format import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import ChooseHand, Discard, Game, PlayerView, Seat
@@ -25,13 +26,7 @@ from minefield.rules.tiles import kind_str, parse_tiles
 from minefield.session import LocalSession
 from minefield.session.protocol import PlayerInfo
 from minefield.trainer.drills import answer, make_drill, reader_lines
-from minefield.trainer.progress import (
-    DiscardRecord,
-    DrillRecord,
-    GameRecord,
-    open_progress,
-    progress_path,
-)
+from minefield.trainer.progress import DiscardRecord, DrillRecord, GameRecord, open_progress
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.review_app import ReviewApp
@@ -72,9 +67,10 @@ def hotseat(game: Game, aids: bool) -> LocalSession:
 
 
 def fast_app(preferences: Preferences | None = None) -> MinefieldApp:
-    """An app at the menu."""
-    return MinefieldApp(think_seconds=0, preferences=preferences or Preferences(hint="off"),
-                        catch_errors=False)
+    """An app at the menu, honors written 1z-7z as the estimates' reasons are (the names are
+    tests/tui/test_honor_names.py's subject)."""
+    return MinefieldApp(think_seconds=0, catch_errors=False, preferences=preferences or
+                        Preferences(hint="off", honor_names="numbers"))
 
 
 def text_of(app: MinefieldApp, selector: str) -> str:
@@ -178,7 +174,7 @@ async def test_hotseat_overlay_when_both_agreed_shows_only_the_seats_own_view() 
 
 
 async def test_feedback_after_a_discard_names_the_danger_and_the_safest_tile() -> None:
-    app = fast_app(Preferences(hint="off", discard_feedback=True))
+    app = fast_app(Preferences(hint="off", discard_feedback=True, honor_names="numbers"))
     async with app.run_test(size=(100, 32)) as pilot:
         await app.play(practice(prepared()))
         await settle(pilot)
@@ -393,7 +389,8 @@ def _record(folder: Path) -> Path:
 async def test_review_of_a_record_file(tmp_path: Path) -> None:
     review, names = load_review(_record(tmp_path), None)
     assert review.seat is Seat.WEST and names[Seat.WEST] == "You"  # the player, not the bot
-    app = ReviewApp(review, names, "normal", preferences=Preferences(hint="off"))
+    app = ReviewApp(review, names, "normal",
+                    preferences=Preferences(hint="off", honor_names="numbers"))
     async with app.run_test(size=(100, 32)) as pilot:
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
@@ -492,7 +489,8 @@ def test_overlay_snapshot_80x24(snap_compare: Any) -> None:
         await pilot.press("d", "right", "right")
         await pilot.pause()
 
-    assert snap_compare(fast_app(), terminal_size=(80, 24), run_before=overlay_on)
+    app = fast_app(Preferences(hint="off"))  # honors by letters, the default
+    assert snap_compare(app, terminal_size=(80, 24), run_before=overlay_on)
 
 
 def test_review_snapshot_80x24(snap_compare: Any) -> None:
@@ -504,7 +502,8 @@ def test_review_snapshot_80x24(snap_compare: Any) -> None:
         await pilot.press("end")
         await pilot.pause()
 
-    assert snap_compare(fast_app(), terminal_size=(80, 24), run_before=review)
+    app = fast_app(Preferences(hint="off"))  # honors by letters, the default
+    assert snap_compare(app, terminal_size=(80, 24), run_before=review)
 
 
 async def test_the_hotseat_form_asks_whether_both_players_agree_to_the_aids() -> None:

@@ -48,7 +48,7 @@ async def test_practice_asks_level_seat_and_rules_first() -> None:
         assert form.query_one("#level", Select).value == "normal"  # the saved preferences
         assert form.query_one("#rules", Select).value == "standard"
         assert "at least mangan (R14)" in screen_text(app)
-        await pilot.press("shift+tab")  # from Start to the rules
+        await pilot.press("shift+tab", "shift+tab", "shift+tab")  # Start, clock, Rules...
         await pick(pilot, 1)
         assert form.query_one("#rules", Select).value == "beginner"
         assert "Every wait wins, riichi being a yaku" in screen_text(app)
@@ -91,7 +91,7 @@ async def test_hotseat_asks_the_rules_preset() -> None:
         await pilot.pause()
         form = app.screen
         assert isinstance(form, NewGameScreen) and not form.query("#level")
-        await pilot.press("shift+tab")
+        await pilot.press("shift+tab", "shift+tab", "shift+tab")  # Start, clock, Rules...
         await pick(pilot, 1)
         await pilot.press("s")
         await settle(pilot)

@@ -23,7 +23,7 @@ from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
 from minefield.tui.widgets.scoreboard import Scoreboard
-from minefield.tui.widgets.tiles import TileRow
+from minefield.tui.widgets.tiles import TileRow, named
 
 HintSource = Callable[[PlayerView], ChooseHand | Discard]
 
@@ -59,6 +59,7 @@ class HandBuilderScreen(SeatScreen):
         self._hint_source = hint_source
         self._had_choice = False
         self._had_more = False
+        self._last_typed: tuple[Tile, int] | None = None  # the tile typed last, where it was
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
@@ -79,17 +80,23 @@ class HandBuilderScreen(SeatScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.names_changed()
+        self.query_one("#rack", TileRow).cursor = self.cursor
+        self._refresh_choice()
+        if self._hint_source is not None:
+            self.query_one("#hint", Static).update("Hint: the bot is looking for a hand…")
+            # The search starts once the screen is drawn: its thread would slow the first frame.
+            self.call_after_refresh(self._compute_hint, self._hint_source)
+
+    def names_changed(self) -> None:
+        """The seat, its order and the opponent's name (the waiting seat's, then the name of
+        whoever joins)."""
         me, other = self.seat, self.seat.other
         order = "discards first" if me is Seat.EAST else "discards second"
         name = "" if self.names[me] == me.value.title() else f"{escape(self.names[me])}: "
         self.query_one("#info", Static).update(
             f"[b]{name}{me.value.title()}[/] ({order}) · opponent {escape(self.names[other])}\n"
             "Keep 13 of your 34 tiles as your hand; the other 21 become your discard pool.")
-        self.query_one("#rack", TileRow).cursor = self.cursor
-        self._refresh_choice()
-        if self._hint_source is not None:
-            self.query_one("#hint", Static).update("Hint: the bot is looking for a hand…")
-            self._compute_hint(self._hint_source)
 
     # -- the choice ------------------------------------------------------------------------------
 
@@ -147,10 +154,18 @@ class HandBuilderScreen(SeatScreen):
             max((i for i in same if i in self.chosen), default=same[0]))
         self._set_cursor(index)
         self.toggle(index)
+        self._last_typed = (tile, index)
+
+    def tile_retyped(self, typed: Tile, tile: Tile) -> None:
+        """``W`` then ``h``: the West just toggled is toggled back, and White is typed."""
+        last, self._last_typed = self._last_typed, None
+        if last is not None and last[0] == typed:
+            self.toggle(last[1])
+        self.tile_typed(tile)
 
     def typing_status(self, text: str) -> None:
         """Show a short message under the hint (one line: no new layout)."""
-        self.query_one("#status", Static).update(text, layout=False)
+        self.query_one("#status", Static).update(named(self, text), layout=False)
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -274,7 +289,7 @@ class HandBuilderScreen(SeatScreen):
             remaining = [(i, t) for i, t in remaining if i != match]
         self.hint = indices
         self.query_one("#hint", Static).update(
-            f"Hint: the bot would keep {tiles_to_str(tiles)} (press i to use it).")
+            named(self, f"Hint: the bot would keep {tiles_to_str(tiles)} (press i to use it)."))
         self.refresh_bindings()
 
     def clear_private(self) -> None:

@@ -29,7 +29,7 @@ from minefield.tui.widgets.panels import (
     wait_entries,
 )
 from minefield.tui.widgets.scoreboard import Scoreboard
-from minefield.tui.widgets.tiles import TileRow
+from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
 
 POOL_SIZE = 21
 
@@ -144,13 +144,18 @@ class PlayScreen(SeatScreen):
             if self._announce_furiten:
                 # Practice only: in hot-seat a toast could be seen by the other player.
                 # Short: at 80x24 the toast lies over the waits; the cause is on screen.
-                self.notify(f"Your hand can no longer win ({view.own_furiten.tile}, R15).",
+                self.notify(named(self, f"Your hand can no longer win "
+                                        f"({view.own_furiten.tile}, R15)."),
                             title="You are furiten", severity="warning")
         self._show_waits(view, theirs)
         self._show_danger()
         self.set_status(self._status_text(view))
         self.refresh_bindings()
         self.call_after_refresh(self.refresh_bindings)  # "More below" once laid out
+
+    def names_changed(self) -> None:
+        """Show the new names on the info line."""
+        self.query_one("#info", Static).update(self._info_text(self.view))
 
     def _info_text(self, view: PlayerView) -> str:
         me = self.seat
@@ -175,7 +180,7 @@ class PlayScreen(SeatScreen):
                     f"keyboard to {self.seat.other.value.title()}.")
         if view.my_turn and self._pool:
             return (f"Selected {self._pool[self.cursor]}: Enter discards it (arrows move; or "
-                    "type a tile such as 5p)")
+                    "type a tile such as 5p or Wh)")
         return ""
 
     def _show_waits(self, view: PlayerView, theirs: list[Tile]) -> None:
@@ -190,11 +195,12 @@ class PlayScreen(SeatScreen):
         if not analysis.waits:
             panel.set_parts(["Your hand is not tenpai."])
             return
-        panel.set_parts(["Your waits (value without ura):", *wait_entries(analysis.waits)])
+        panel.set_parts(["Your waits (value without ura):",
+                         *wait_entries(analysis.waits, current_honor_names(self))])
 
     def set_status(self, text: str) -> None:
-        """Show a one-line message about the current action."""
-        self.query_one("#status", Static).update(text)
+        """Show a one-line message about the current action (honors called as chosen)."""
+        self.query_one("#status", Static).update(named(self, text))
 
     def typing_status(self, text: str) -> None:
         """Show what is being typed."""

@@ -1,5 +1,5 @@
-"""Settings: tile style, theme, hint, bot level, rule preset, saving games and the stakes of
-matches (Washizu's cc of blood), saved at once."""
+"""Settings: tile style, honor names, theme, hint, bot level, rule preset, saving games and the
+stakes of matches (Washizu's cc of blood), saved at once."""
 
 from __future__ import annotations
 
@@ -14,11 +14,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Select, Static
 
 from minefield.bots.base import LEVELS
+from minefield.rules.names import HONOR_NAMES
 from minefield.rules.settings import PRESETS
 from minefield.tui.config import Preferences
 from minefield.tui.render import TILE_STYLES
 
 HINTS = (("off", "off"), ("practice", "in practice"), ("always", "always (also hot-seat)"))
+HONOR_CHOICES = {"letters": "letters: E S W N Wh Gr Rd", "kanji": "kanji: 東 南 西 北 白 發 中",
+                 "numbers": "numbers: 1z-7z"}
 STYLE_NAMES = {"box": "boxes (default)", "text": "compact text", "unicode": "Unicode glyphs "
                "(may misalign in some terminals)"}
 
@@ -47,6 +50,9 @@ class SettingsScreen(ModalScreen[None]):
                 yield Label("Tiles")
                 yield Select([(STYLE_NAMES[s], s) for s in TILE_STYLES], value=prefs.tile_style,
                              allow_blank=False, id="tile_style")
+                yield Label("Honor names")
+                yield Select([(HONOR_CHOICES[n], n) for n in HONOR_NAMES],
+                             value=prefs.honor_names, allow_blank=False, id="honor_names")
                 yield Label("Theme")
                 # A saved theme the app does not know (removed, or a typo) is not used: show
                 # the one in use, as the Select refuses a value it does not list.
