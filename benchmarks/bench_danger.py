@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import json
 import math
 import random
 import sys
@@ -77,10 +78,13 @@ class GameItems:
     least: dict[str, list[float]]
 
 
+#: The danger coefficients per level (the shipped ones, or ``--fit FILE``'s).
+DANGER: dict[str, Sequence[float]] = {level: fit.danger for level, fit in calibration.FITS.items()}
+
+
 def game_items(positions: Sequence[PositionRows], level: str) -> GameItems:
     """The items of one game's positions under every estimate."""
-    fits = {"fast": calibration.FITS[level].danger, "strong-fit": calibration.FITS["strong"].danger,
-            "before": BEFORE}
+    fits = {"fast": DANGER[level], "strong-fit": DANGER["strong"], "before": BEFORE}
     out = GameItems({name: [] for name in ESTIMATES}, [], {name: [] for name in ESTIMATES})
     for position in positions:
         per_kind: dict[str, list[float]] = {name: [] for name in ESTIMATES}
@@ -260,12 +264,18 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--boot", type=int, default=1000)
     parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument("--fit", type=Path, default=None,
+                        help="measure this danger_fit.json instead of the shipped one")
     args = parser.parse_args()
+    if args.fit is not None:
+        loaded = json.loads(args.fit.read_text(encoding="utf-8"))
+        DANGER.update({level: loaded["levels"][level]["danger"] for level in LEVELS})
     started = time.perf_counter()
     levels = tuple(args.levels.split(","))
     positions = load_rows(args.cache, args.seed, args.games, levels)
+    fit_note = (f"{args.fit}" if args.fit is not None else f"shipped: {calibration.FIT}")
     print(f"bench_danger: {args.games} games per level (seed {args.seed}), odd games held out; "
-          f"shipped fit: {calibration.FIT}")
+          f"fit {fit_note}")
     for level in levels:
         mine = [p for p in positions if p.level == level]
         played = len([m for m in load_games(args.cache, args.seed, args.games, (level,),

@@ -21,6 +21,7 @@ from minefield.paths import progress_path
 from minefield.records.format import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import ChooseHand, Discard, Game, PlayerView, Seat
+from minefield.rules.names import name_text
 from minefield.rules.prepared import game_with_hands
 from minefield.rules.tiles import kind_str, parse_tiles
 from minefield.session import LocalSession
@@ -67,10 +68,9 @@ def hotseat(game: Game, aids: bool) -> LocalSession:
 
 
 def fast_app(preferences: Preferences | None = None) -> MinefieldApp:
-    """An app at the menu, honors written 1z-7z as the estimates' reasons are (the names are
-    tests/tui/test_honor_names.py's subject)."""
-    return MinefieldApp(think_seconds=0, catch_errors=False, preferences=preferences or
-                        Preferences(hint="off", honor_names="numbers"))
+    """An app at the menu."""
+    return MinefieldApp(think_seconds=0, preferences=preferences or Preferences(hint="off"),
+                        catch_errors=False)
 
 
 def text_of(app: MinefieldApp, selector: str) -> str:
@@ -174,7 +174,7 @@ async def test_hotseat_overlay_when_both_agreed_shows_only_the_seats_own_view() 
 
 
 async def test_feedback_after_a_discard_names_the_danger_and_the_safest_tile() -> None:
-    app = fast_app(Preferences(hint="off", discard_feedback=True, honor_names="numbers"))
+    app = fast_app(Preferences(hint="off", discard_feedback=True))
     async with app.run_test(size=(100, 32)) as pilot:
         await app.play(practice(prepared()))
         await settle(pilot)
@@ -187,8 +187,10 @@ async def test_feedback_after_a_discard_names_the_danger_and_the_safest_tile() -
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen) and app.screen.view.my_turn
         log = text_of(app, "#log-text")
-        assert expected in log
-        assert f"{kind_str(chosen.kind)}: {percent(report.of(kind_str(chosen.kind)).danger)}" in log
+        # Honors by name, as the default setting calls them (the trainer writes mpsz).
+        assert name_text(expected, "letters") in log
+        assert name_text(f"{kind_str(chosen.kind)}: "
+                         f"{percent(report.of(kind_str(chosen.kind)).danger)}", "letters") in log
         assert ("safest was" in expected) or ("that was the safest tile" in expected)
 
 
@@ -312,13 +314,13 @@ async def test_review_after_a_practice_game_steps_through_the_discards() -> None
         taken = sum(a.taken for a in screen.assessed[Seat.EAST])
         least = sum(a.least for a in screen.assessed[Seat.EAST])
         assert f"Danger taken in total {taken:.2f}" in info and f"possible {least:.2f}" in info
-        assert "their waits: 2z" in info
-        assert "1z" in text_of(app, "#review-detail") and "was safe" in text_of(
+        assert "their waits: S" in info  # 2z, by name
+        assert "E" in text_of(app, "#review-detail") and "was safe" in text_of(
             app, "#review-detail")
         await pilot.press("end")
         await pilot.pause()
         assert end.winner is Seat.WEST
-        assert "2z dealt in here" in text_of(app, "#review-detail")
+        assert "S dealt in here" in text_of(app, "#review-detail")
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ResultScreen)
@@ -336,7 +338,7 @@ async def test_review_of_a_hotseat_game_covers_both_seats() -> None:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ReviewScreen) and screen.seat is Seat.EAST
-        assert "2z dealt in here" in text_of(app, "#review-detail")
+        assert "S dealt in here" in text_of(app, "#review-detail")
         await pilot.press("w")
         await pilot.pause()
         assert screen.seat is Seat.WEST
@@ -389,8 +391,7 @@ def _record(folder: Path) -> Path:
 async def test_review_of_a_record_file(tmp_path: Path) -> None:
     review, names = load_review(_record(tmp_path), None)
     assert review.seat is Seat.WEST and names[Seat.WEST] == "You"  # the player, not the bot
-    app = ReviewApp(review, names, "normal",
-                    preferences=Preferences(hint="off", honor_names="numbers"))
+    app = ReviewApp(review, names, "normal", preferences=Preferences(hint="off"))
     async with app.run_test(size=(100, 32)) as pilot:
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
@@ -440,13 +441,13 @@ async def test_a_drill_is_answered_by_keyboard_explained_and_saved() -> None:
         assert drill is not None and drill.kind == "is_mangan"
         assert "Mangan or not" in screen_text(app) and "is_mangan" not in screen_text(app)
         question = text_of(app, "#drill-question")
-        assert drill.prompt[0] in question and "R14" in question
+        assert name_text(drill.prompt[0], "letters") in question and "R14" in question
         expected = answer(drill, True)
         await pilot.press("y", "enter")
         await pilot.pause()
         shown = text_of(app, "#drill-answer")
         assert ("Right" if expected.correct else "Not right") in shown
-        assert expected.explanation[0] in shown and "The truth" in shown
+        assert name_text(expected.explanation[0], "letters") in shown and "The truth" in shown
         history = store.drill_history()
         assert [(r.kind, r.correct) for r in history] == [("is_mangan", expected.correct)]
         await pilot.press("enter")  # the next drill
@@ -489,8 +490,7 @@ def test_overlay_snapshot_80x24(snap_compare: Any) -> None:
         await pilot.press("d", "right", "right")
         await pilot.pause()
 
-    app = fast_app(Preferences(hint="off"))  # honors by letters, the default
-    assert snap_compare(app, terminal_size=(80, 24), run_before=overlay_on)
+    assert snap_compare(fast_app(), terminal_size=(80, 24), run_before=overlay_on)
 
 
 def test_review_snapshot_80x24(snap_compare: Any) -> None:
@@ -502,8 +502,7 @@ def test_review_snapshot_80x24(snap_compare: Any) -> None:
         await pilot.press("end")
         await pilot.pause()
 
-    app = fast_app(Preferences(hint="off"))  # honors by letters, the default
-    assert snap_compare(app, terminal_size=(80, 24), run_before=review)
+    assert snap_compare(fast_app(), terminal_size=(80, 24), run_before=review)
 
 
 async def test_the_hotseat_form_asks_whether_both_players_agree_to_the_aids() -> None:

@@ -26,6 +26,7 @@ from textual.widgets import Footer, OptionList, Select, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
+from minefield.cli.review import default_seat
 from minefield.records.history import HistoryEntry, MatchEntry, group_history, list_history
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.replay import Replay, load_match, replay_record
@@ -53,8 +54,6 @@ MODE_NAMES = {"practice": "practice", "hotseat": "hot-seat", "network": "network
 #: The columns of a line (cells): date, mode, players, result, points: 74 with the spaces
 #: (the list's border, padding and scroll bar take the rest of 80 columns).
 COLUMNS = (16, 8, 19, 15, 12)
-#: How practice records name the bot's seat (the review shows the player's seat first).
-BOT_PREFIX = "Bot ("
 
 
 def fit(text: str, width: int) -> str:
@@ -130,16 +129,6 @@ def matches_filter(entry: Entry, choice: str) -> bool:
     if choice == "match":
         return isinstance(entry, MatchEntry)
     return entry.mode == choice
-
-
-def default_seat(entry: HistoryEntry) -> Seat:
-    """The seat a review shows first: the player's in practice (the other is the bot), else
-    East (as ``minefield review`` without ``--seat``)."""
-    if entry.mode == "practice" and entry.players is not None:
-        for seat in Seat:
-            if not entry.players.of(seat).startswith(BOT_PREFIX):
-                return seat
-    return Seat.EAST
 
 
 class GameReplayScreen(ReplayScreen):
@@ -321,7 +310,8 @@ class GamesScreen(Screen[None]):
             self._tell(f"{entry.path.name}: {error}")
             return
         names = {seat: record.header.players.of(seat) for seat in Seat}
-        first = default_seat(entry)
+        # The player's seat first in practice, as ``minefield review`` without ``--seat``.
+        first = default_seat(record.header)
         self.app.push_screen(ReviewScreen(reviews, opponent_of(names[first.other]), names,
                                           first))
 
@@ -354,5 +344,5 @@ class GamesScreen(Screen[None]):
         return f"GamesScreen(folder={str(self.folder)!r}, {len(self.entries)} entries)"
 
 
-__all__ = ["FILTERS", "GameReplayScreen", "GamesScreen", "default_seat", "entry_line",
+__all__ = ["FILTERS", "GameReplayScreen", "GamesScreen", "entry_line",
            "fit", "matches_filter"]
