@@ -1,7 +1,8 @@
 """``minefield lobby``: the game server's lobby, then what the player chose there, then back.
 
 The first screen of a session over ``minefield ssh-server`` (nothing typed after the host).
-Enter on a public table runs ``join CODE``, ``h`` runs ``host --public``, ``b`` ``host --bot
+Enter on a public table runs ``join CODE``, Enter or ``w`` on a game being played ``watch
+GAME``, ``h`` runs ``host --public``, ``b`` ``host --bot
 normal``, ``m`` the menu; when that ends the lobby comes back, until the player quits it.
 """
 
@@ -29,9 +30,11 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def choice_argv(action: str, code: str | None, bot: str | None, player: str | None,
-                socket: Path | None) -> list[str]:
+                socket: Path | None, game: str | None = None) -> list[str]:
     """The ``minefield`` arguments of a lobby choice.
 
+    >>> choice_argv("watch", None, None, "ann", None, game="20250102T030405.678Z-network-1f")
+    ['watch', '20250102T030405.678Z-network-1f', '--player', 'ann']
     >>> choice_argv("join", "K7Q3PX", None, "ann", None)
     ['join', 'K7Q3PX', '--player', 'ann']
     >>> choice_argv("host", None, None, None, Path("/s"))
@@ -42,6 +45,7 @@ def choice_argv(action: str, code: str | None, bot: str | None, player: str | No
     if action == "menu":
         return []
     argv = (["join", code or ""] if action == "join"
+            else ["watch", game or ""] if action == "watch"
             else ["host", "--bot", bot] if bot else ["host", "--public"])
     if player is not None:
         argv += ["--player", player]
@@ -73,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
         choice = app.choice
         if choice is None:
             return 0
-        main(choice_argv(choice.action, choice.code, choice.bot, args.player, args.socket))
+        main(choice_argv(choice.action, choice.code, choice.bot, args.player, args.socket,
+                         choice.game))
 
 
 __all__ = ["COMMANDS", "add_parser", "choice_argv", "run"]

@@ -1,8 +1,8 @@
 """``minefield lobby``: the daemon's lobby, the first screen over ``minefield ssh-server``.
 
 Who is connected and what they do, the public tables (Enter joins one) and the games being
-played; ``h`` opens a public table, ``b`` plays a bot, ``m`` opens the menu (practice,
-settings). The app only chooses: it leaves a :class:`LobbyChoice` in ``choice``, which the
+played (Enter or ``w`` watches one); ``h`` opens a public table, ``b`` plays a bot, ``m``
+opens the menu (practice, settings). The app only chooses: it leaves a :class:`LobbyChoice` in ``choice``, which the
 command line then runs (:mod:`minefield.cli.lobby`), coming back to the lobby afterwards.
 """
 
@@ -27,19 +27,21 @@ States = Callable[[], AsyncIterator[LobbyState]]
 
 @dataclass(frozen=True, slots=True)
 class LobbyChoice:
-    """What the player chose: join the table ``code``, host (a public table, or a bot game
-    with ``bot``), the menu, or quit (the app returns None)."""
+    """What the player chose: join the table ``code``, watch the game ``game``, host (a
+    public table, or a bot game with ``bot``), the menu, or quit (the app returns None)."""
 
-    action: Literal["join", "host", "menu"]
+    action: Literal["join", "watch", "host", "menu"]
     code: str | None = None
     bot: str | None = None
+    game: str | None = None
 
 
 class LobbyScreen(Screen[None]):
     """The lobby's one screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "join", "Join the table"),
+        Binding("enter", "join", "Join or watch"),
+        Binding("w", "watch", "Watch the game"),
         Binding("h", "host", "Open a public table"),
         Binding("b", "bot", "Play a bot"),
         Binding("m", "menu", "Menu"),
@@ -56,7 +58,7 @@ class LobbyScreen(Screen[None]):
         yield SteadyHeader()
         yield Static("Connecting to the game server...", id="lobby-online")
         table: DataTable[str] = DataTable(id="lobby-tables", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Table", "Host", "Rules", "Players")
+        table.add_columns("Table", "Host", "Rules", "Players", "Watching")
         yield table
         yield Static("", id="lobby-hint")
         yield Footer()
@@ -90,13 +92,14 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for entry in self.tables:
             where = f"join {entry.code}" if entry.code else "playing"
-            table.add_row(where, entry.host, entry.rules, " vs ".join(entry.players))
+            table.add_row(where, entry.host, entry.rules, " vs ".join(entry.players),
+                          str(entry.watchers) if entry.game else "")
         keys = [self._key(entry) for entry in self.tables]
         if chosen in keys:
             table.move_cursor(row=keys.index(chosen))
         self.query_one("#lobby-hint", Static).update(
             "No open tables yet: h opens a public one, b plays a bot." if not self.tables else
-            "Enter joins a table waiting for a player.")
+            "Enter joins a table waiting for a player, or watches a game (w).")
 
     @staticmethod
     def _key(entry: LobbyTable) -> str:
@@ -107,18 +110,31 @@ class LobbyScreen(Screen[None]):
         event.stop()
         self.action_join()
 
-    def action_join(self) -> None:
-        """Join the table under the cursor."""
+    def _chosen(self) -> LobbyTable | None:
         table: DataTable[str] = self.query_one("#lobby-tables", DataTable)
         if not self.tables or not 0 <= table.cursor_row < len(self.tables):
+            return None
+        return self.tables[table.cursor_row]
+
+    def action_join(self) -> None:
+        """Join the table under the cursor, or watch it if it is a game being played."""
+        entry = self._chosen()
+        if entry is None:
             self.notify("No table to join: h opens one.", severity="warning")
             return
-        entry = self.tables[table.cursor_row]
         if entry.code is None:
-            self.notify("That game is being played (watching is not offered yet).",
-                        severity="warning")
+            self.action_watch()
             return
         self.choose(LobbyChoice("join", code=entry.code))
+
+    def action_watch(self) -> None:
+        """Watch the game under the cursor (no seat: only what both players see, R26)."""
+        entry = self._chosen()
+        if entry is None or entry.game is None:
+            self.notify("No game being played there: a table waiting for a player has "
+                        "nothing to watch yet.", severity="warning")
+            return
+        self.choose(LobbyChoice("watch", game=entry.game))
 
     def action_host(self) -> None:
         """Open a public table (listed here for anyone to join)."""
