@@ -3,7 +3,8 @@
 Who is connected and what they do, the public tables (Enter joins one) and the games being
 played (Enter or ``w`` watches one); ``h`` opens a public table, ``b`` plays a bot, ``m``
 opens the menu (practice, settings). The app only chooses: it leaves a :class:`LobbyChoice`
-in ``choice``, which the command line then runs (:mod:`minefield.cli.lobby`), coming back to the lobby afterwards.
+in ``choice``, which the command line then runs (:mod:`minefield.cli.lobby`), coming back
+to the lobby afterwards.
 """
 
 from __future__ import annotations
