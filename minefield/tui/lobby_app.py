@@ -42,7 +42,7 @@ class LobbyScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "join", "Join or watch"),
-        Binding("w", "watch", "Watch the game"),
+        Binding("w", "watch", "Watch"),
         Binding("h", "host", "Open a public table"),
         Binding("b", "bot", "Play a bot"),
         Binding("m", "menu", "Menu"),
