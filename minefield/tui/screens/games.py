@@ -27,13 +27,12 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from minefield.cli.review import default_seat
-from minefield.defense.position import Method
 from minefield.records.history import HistoryEntry, MatchEntry, group_history, list_history
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.replay import Replay, load_match, replay_record
 from minefield.records.scoreboard import final_line, scoreboard_table
 from minefield.rules.game import Seat
-from minefield.trainer.review import ReviewError, review_of_game
+from minefield.trainer.review import ReviewError, opponent_of, review_of_game
 from minefield.tui.screens.replay import ReplayScreen
 from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.textual_private import SteadyHeader
@@ -140,7 +139,8 @@ class GameReplayScreen(ReplayScreen):
 
 class GamesScreen(Screen[None]):
     """The saved games of ``folder``, newest first, or the games of one ``match`` under its
-    scoreboard. ``method`` is the danger estimate a review asks for."""
+    scoreboard. A review's estimate is fitted for the record's opponent (a bot's level, else a
+    person: :func:`~minefield.trainer.review.opponent_of`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Replay"),
@@ -150,11 +150,9 @@ class GamesScreen(Screen[None]):
         Binding("escape,q", "close", "Back"),
     ]
 
-    def __init__(self, folder: Path, method: Method = "posterior",
-                 match: MatchEntry | None = None) -> None:
+    def __init__(self, folder: Path, match: MatchEntry | None = None) -> None:
         super().__init__()
         self.folder = folder
-        self.method: Method = method
         self.match = match
         self.entries: list[Entry] = list(match.games) if match is not None else []
         self.shown: list[Entry] = []
@@ -289,7 +287,7 @@ class GamesScreen(Screen[None]):
         if entry is None:
             return
         if isinstance(entry, MatchEntry):
-            self.app.push_screen(GamesScreen(self.folder, self.method, match=entry))
+            self.app.push_screen(GamesScreen(self.folder, match=entry))
             return
         loaded = self._load(entry)
         if loaded is not None:
@@ -313,8 +311,9 @@ class GamesScreen(Screen[None]):
             return
         names = {seat: record.header.players.of(seat) for seat in Seat}
         # The player's seat first in practice, as ``minefield review`` without ``--seat``.
-        self.app.push_screen(ReviewScreen(reviews, self.method, names,
-                                          default_seat(record.header)))
+        first = default_seat(record.header)
+        self.app.push_screen(ReviewScreen(reviews, opponent_of(names[first.other]), names,
+                                          first))
 
     def _load(self, entry: HistoryEntry) -> tuple[ReadRecord, Replay] | None:
         """The record and its replay, or None with the reason told (unreadable, or a record
