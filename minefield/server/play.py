@@ -42,6 +42,7 @@ from minefield.session.wire import RoomState
 
 if TYPE_CHECKING:
     from minefield.server.room import Room
+    from minefield.server.watch import Audience
 
 log = logging.getLogger("minefield.server.room")
 
@@ -86,6 +87,8 @@ class Play:
     ended_at: float | None
     closed: bool
     lock: asyncio.Lock
+    #: The room's watchers (:mod:`~minefield.server.watch`), once someone watches.
+    audience: Audience | None
     _timer: asyncio.TimerHandle | None
     _bot_task: asyncio.Task[None] | None
     _tasks: set[asyncio.Task[None]]
@@ -148,6 +151,8 @@ class Play:
             client = self.seats[message.seat].client
             if client is not None:
                 client.send(message)
+        if self.audience is not None:  # what both players were just told, and no more
+            self.audience.heard(self.id, messages)
 
     def _tell(self, text: str,
               severity: Literal["information", "warning", "error"] = "information") -> None:

@@ -103,6 +103,7 @@ class Room(Play):
         self.rematch_asks: set[Seat] = set()
         self.closed = False
         self.lock = asyncio.Lock()
+        self.audience = None
         self._drafts: dict[Seat, str] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._bot_task: asyncio.Task[None] | None = None
@@ -469,6 +470,8 @@ class Room(Play):
                 seated.client = None
         if self.recorder is not None:
             self.recorder.close()
+        if self.audience is not None:
+            self.audience.closed(reason)
         self._finish_records()
         self.services.room_closed(self)
         log.info("room %s: closed%s", self.id, " (abandoned)" if abandoned else "")

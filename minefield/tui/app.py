@@ -495,7 +495,7 @@ class MinefieldApp(App[int]):
                     self.notify(str(error), title="Review", severity="error", markup=False)
                     return
         if reviews and not isinstance(self.screen, ReviewScreen):
-            await self.push_screen(ReviewScreen(reviews, self.trainer.review_method,
+            await self.push_screen(ReviewScreen(reviews, self.trainer.opponent,
                                                  table.names()))
 
     async def action_stats(self) -> None:
@@ -512,8 +512,7 @@ class MinefieldApp(App[int]):
         from minefield.tui.screens.games import GamesScreen
 
         if not isinstance(self.screen, GamesScreen):
-            await self.push_screen(GamesScreen(self._record_folder or records_dir(),
-                                               self.trainer.review_method))
+            await self.push_screen(GamesScreen(self._record_folder or records_dir()))
 
     async def action_watch(self) -> None:
         """Two bots of chosen levels play on the table at a chosen pace."""

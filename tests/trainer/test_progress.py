@@ -26,7 +26,7 @@ from minefield.trainer.progress import (
     ProgressError,
     ProgressStore,
     open_progress,
-    review_game,
+    progress_of_game,
     week_of,
 )
 
@@ -285,7 +285,7 @@ def test_review_game_records_each_discard_of_the_seat(path: Path, seed: int) -> 
     game = Game(seed)
     end = play_game(game, make_bot("normal", 1), make_bot("strong", 2))
     for seat in Seat:
-        record, discards = review_game(game, seat, "practice")
+        record, discards = progress_of_game(game, seat, "practice")
         own = [c for s, c in game.commands if s is seat and c.type == "discard"]
         assert [d.tile for d in discards] == [c.tile for c in own]
         assert all(d.danger is not None and d.least_danger is not None
@@ -306,7 +306,7 @@ def test_review_game_records_each_discard_of_the_seat(path: Path, seed: int) -> 
 
 def test_review_game_needs_a_finished_game() -> None:
     with pytest.raises(ValueError, match="has not ended"):
-        review_game(Game(1), Seat.EAST, "practice")
+        progress_of_game(Game(1), Seat.EAST, "practice")
 
 
 def test_threads_share_one_store(path: Path) -> None:
