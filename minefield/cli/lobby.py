@@ -2,7 +2,8 @@
 
 The first screen of a session over ``minefield ssh-server`` (nothing typed after the host).
 Enter on a public table runs ``join CODE``, ``h`` runs ``host --public``, ``b`` ``host --bot
-normal``, an accepted invitation or a quick match ``resume --game ID``, ``m`` the menu;
+normal``, an accepted invitation or a quick match ``resume --game ID``, Enter or ``w`` on a
+game being played ``watch GAME``, ``m`` the menu;
 when that ends the lobby comes back, until the player quits it.
 """
 
@@ -36,6 +37,8 @@ def choice_argv(action: str, code: str | None, bot: str | None, player: str | No
 
     >>> choice_argv("resume", None, None, "ann", None, game="20261201T120000.000Z-network-ab")
     ['resume', '--game', '20261201T120000.000Z-network-ab', '--player', 'ann']
+    >>> choice_argv("watch", None, None, "ann", None, game="20261201T120000.000Z-network-ab")
+    ['watch', '20261201T120000.000Z-network-ab', '--player', 'ann']
     >>> choice_argv("join", "K7Q3PX", None, "ann", None)
     ['join', 'K7Q3PX', '--player', 'ann']
     >>> choice_argv("host", None, None, None, Path("/s"))
@@ -47,6 +50,7 @@ def choice_argv(action: str, code: str | None, bot: str | None, player: str | No
         return []
     argv = (["join", code or ""] if action == "join"
             else ["resume", "--game", game or ""] if action == "resume"
+            else ["watch", game or ""] if action == "watch"
             else ["host", "--bot", bot] if bot else ["host", "--public"])
     if player is not None:
         argv += ["--player", player]

@@ -760,7 +760,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         assert door.accounts is not None
         self.account = door.accounts.by_key(fingerprint)
         action = command.action
-        if action in ("whoami", "who", "ladder", "name", "key-add", "watch"):
+        if action in ("whoami", "who", "ladder", "name", "key-add"):
             await self._answer(command, fingerprint)
             return
         if action in APP_ACTIONS and not self.terminal:
@@ -786,9 +786,6 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self._say(door.who(command.json, await door.tables()) + "\n")
         elif action == "ladder":
             self._say(door.ladder(command.json) + "\n")
-        elif action == "watch":
-            self._refuse("watching games is not offered by this server yet")
-            return
         elif action == "name":
             assert command.name is not None
             try:
@@ -896,10 +893,11 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         argv = ["lobby"] if entry.action == "menu" else entry.argv()
         if command.public:
             argv.append("--public")
-        if entry.action in ("menu", "host", "join", "resume"):
+        if entry.action in ("menu", "host", "join", "resume", "watch"):
             argv += ["--player", account.name, "--socket", str(self.door.socket)]
         self.status = {"menu": "lobby", "host": "hosting", "join": "playing",
-                       "resume": "playing", "history": "history"}[entry.action]
+                       "resume": "playing", "history": "history",
+                       "watch": "watching"}[entry.action]
         env = self.door.spawn_env(account, self.chan.get_terminal_type(),
                                   self.chan.get_environment().get("COLORTERM"), self.terminal)
         for folder in ("data", "config"):

@@ -1,9 +1,10 @@
 """``minefield lobby``: the daemon's lobby, the first screen over ``minefield ssh-server``.
 
 Who is connected and what they do, the public tables (Enter joins one) and the games being
-played; ``h`` opens a public table, ``b`` plays a bot, ``i`` invites a player in the lobby
-(they are asked, accept or decline), ``k`` asks for a quick match (the next player who asks,
-or a bot offered after 30 s), ``m`` opens the menu (practice, settings).
+played (Enter or ``w`` watches one, with only what both players see); ``h`` opens a public
+table, ``b`` plays a bot, ``i`` invites a player in the lobby (they are asked, accept or
+decline), ``k`` asks for a quick match (the next player who asks, or a bot offered after
+30 s), ``m`` opens the menu (practice, settings).
 The app only chooses: it leaves a :class:`LobbyChoice` in ``choice``, which the
 command line then runs (:mod:`minefield.cli.lobby`), coming back to the lobby afterwards.
 """
@@ -81,9 +82,9 @@ class InviteScreen(ModalScreen[str | None]):
 class LobbyChoice:
     """What the player chose: join the table ``code``, host (a public table, or a bot game
     with ``bot``), sit at the room ``game`` the lobby made (an invitation, a quick match),
-    the menu, or quit (the app returns None)."""
+    watch the game ``game``, the menu, or quit (the app returns None)."""
 
-    action: Literal["join", "host", "menu", "resume"]
+    action: Literal["join", "host", "menu", "resume", "watch"]
     code: str | None = None
     bot: str | None = None
     game: str | None = None
@@ -93,7 +94,8 @@ class LobbyScreen(Screen[None]):
     """The lobby's one screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "join", "Join the table"),
+        Binding("enter", "join", "Join or watch"),
+        Binding("w", "watch", "Watch", show=False),
         Binding("h", "host", "Public table"),
         Binding("b", "bot", "Play a bot"),
         Binding("i", "invite", "Invite"),
@@ -121,7 +123,7 @@ class LobbyScreen(Screen[None]):
         yield SteadyHeader()
         yield Static("Connecting to the game server...", id="lobby-online")
         table: DataTable[str] = DataTable(id="lobby-tables", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Table", "Host", "Rules", "Players")
+        table.add_columns("Table", "Host", "Rules", "Players", "Watching")
         yield table
         yield Static("", id="lobby-hint")
         yield Footer()
@@ -199,7 +201,8 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for entry in self.tables:
             where = f"join {entry.code}" if entry.code else "playing"
-            table.add_row(where, entry.host, entry.rules, " vs ".join(entry.players))
+            table.add_row(where, entry.host, entry.rules, " vs ".join(entry.players),
+                          str(entry.watchers) if entry.game else "")
         keys = [self._key(entry) for entry in self.tables]
         if chosen in keys:
             table.move_cursor(row=keys.index(chosen))
@@ -213,7 +216,8 @@ class LobbyScreen(Screen[None]):
             f"Nobody yet: b plays a bot ({matching.bot}) now, or keep waiting (Escape stops)."
             if matching is not None else
             "No open tables yet: h opens a public one, b plays a bot, k finds a player."
-            if not self.tables else "Enter joins a table waiting for a player.")
+            if not self.tables else
+            "Enter joins a table waiting for a player, or watches a game being played (w).")
 
     @staticmethod
     def _key(entry: LobbyTable) -> str:
@@ -224,18 +228,31 @@ class LobbyScreen(Screen[None]):
         event.stop()
         self.action_join()
 
-    def action_join(self) -> None:
-        """Join the table under the cursor."""
+    def _chosen(self) -> LobbyTable | None:
         table: DataTable[str] = self.query_one("#lobby-tables", DataTable)
         if not self.tables or not 0 <= table.cursor_row < len(self.tables):
+            return None
+        return self.tables[table.cursor_row]
+
+    def action_join(self) -> None:
+        """Join the table under the cursor, or watch it if it is a game being played."""
+        entry = self._chosen()
+        if entry is None:
             self.notify("No table to join: h opens one.", severity="warning")
             return
-        entry = self.tables[table.cursor_row]
         if entry.code is None:
-            self.notify("That game is being played (watching is not offered yet).",
-                        severity="warning")
+            self.action_watch()
             return
         self.choose(LobbyChoice("join", code=entry.code))
+
+    def action_watch(self) -> None:
+        """Watch the game under the cursor (no seat: only what both players see, R26)."""
+        entry = self._chosen()
+        if entry is None or entry.game is None:
+            self.notify("No game being played there: a table waiting for a player has "
+                        "nothing to watch yet.", severity="warning")
+            return
+        self.choose(LobbyChoice("watch", game=entry.game))
 
     def action_host(self) -> None:
         """Open a public table (listed here for anyone to join)."""

@@ -1,5 +1,5 @@
 """The lobby screen: the players and tables as the server sends them, Enter joins a public
-table, the keys choose; an 80x24 snapshot."""
+table or watches a game being played, the keys choose; an 80x24 snapshot."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ STATE = LobbyState(
     tables=[LobbyTable(code="K7Q3PX", host="Ann", rules="beginner", public=True,
                        players=["Ann"]),
             LobbyTable(game="20261201T120000.000Z-network-abcd", host="Bob", rules="standard",
-                       public=False, players=["Bob", "Cat"])])
+                       public=False, players=["Bob", "Cat"], watchers=2)])
 
 
 def states_of(*sent: LobbyState) -> Any:
@@ -59,6 +59,8 @@ async def test_the_lobby_shows_players_and_tables() -> None:
     (["b"], LobbyChoice("host", bot="normal")),
     (["m"], LobbyChoice("menu")),
     (["q"], None),
+    (["down", "enter"], LobbyChoice("watch", game="20261201T120000.000Z-network-abcd")),
+    (["down", "w"], LobbyChoice("watch", game="20261201T120000.000Z-network-abcd")),
 ])
 async def test_the_keys_choose(keys: list[str], choice: LobbyChoice | None) -> None:
     app = LobbyApp(states_of(STATE))
@@ -69,14 +71,15 @@ async def test_the_keys_choose(keys: list[str], choice: LobbyChoice | None) -> N
     assert app.choice == choice
 
 
-async def test_a_game_being_played_is_not_joined() -> None:
+async def test_a_table_waiting_for_a_player_has_nothing_to_watch() -> None:
     app = LobbyApp(states_of(STATE))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
-        await pilot.press("down", "enter")
+        await pilot.press("w")
         await settle(pilot)
         assert app.is_running and app.choice is None
-        assert any("watching is not offered yet" in n.message for n in app._notifications)
+        assert any("nothing to watch yet" in n.message for n in app._notifications)
+        assert "Bob vs Cat" in screen_text(app) and "2" in screen_text(app)
     assert app.choice is None
 
 
