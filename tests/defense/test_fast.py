@@ -91,7 +91,7 @@ def test_report_has_exactly_the_pool_kinds(pos: Position) -> None:
 def test_feedback_line() -> None:
     report = estimate(SUJI)
     line = feedback(report, "2p")
-    assert line.startswith("2p: 1% (suji of 5p (covers ryanmen 34p)")
+    assert line.startswith("2p: 2% (suji of 5p (covers ryanmen 34p)")
     assert line.endswith("; safest was 5p (genbutsu)")
     assert feedback(report, "5p").endswith("; that was the safest tile")
     with pytest.raises(KeyError):

@@ -165,7 +165,7 @@ async def test_hotseat_overlay_when_both_agreed_shows_only_the_seats_own_view() 
         screen = app.screen
         assert isinstance(screen, PlayScreen) and screen.seat is Seat.WEST
         assert screen.has_class("-danger")
-        west = estimate(Position.from_view(screen.view))
+        west = estimate(Position.from_view(screen.view), "person")  # hot-seat
         first = west.of(kind_str(screen.query_one("#pool", TileRow).tiles[0].kind))
         assert f"{first.tile} {percent(first.danger)}" in text_of(app, "#danger-text")
 
@@ -180,7 +180,7 @@ async def test_feedback_after_a_discard_names_the_danger_and_the_safest_tile() -
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, PlayScreen)
-        report = estimate(Position.from_view(screen.view))
+        report = estimate(Position.from_view(screen.view), "easy")  # the bot
         chosen = screen.query_one("#pool", TileRow).tiles[0]
         expected = feedback(report, kind_str(chosen.kind))
         await pilot.press("enter")  # discard the first pool tile; the bot answers
@@ -218,7 +218,7 @@ async def test_a_practice_game_is_recorded_with_the_danger_of_each_discard() -> 
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, PlayScreen)
-        report = estimate(Position.from_view(screen.view))
+        report = estimate(Position.from_view(screen.view), "easy")  # the bot
         await pilot.press("2", "z", "enter")  # West's only wait: a deal-in (R13)
         await settle(pilot)
         assert isinstance(app.screen, ResultScreen)
