@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from pathlib import Path
 from typing import Any
 
 from minefield.rules.auto import auto_command
@@ -14,7 +15,7 @@ from minefield.server.daemon import Daemon
 from minefield.server.watch import CANNOT_PLAY
 from minefield.session.remote import RemoteSession, host, join
 from minefield.session.watching import WatchLink, WatchTable
-from tests.server.conftest import Raw, autoplay
+from tests.server.conftest import Raw, autoplay, start_daemon
 from tests.server.test_lobby import until_lobby
 
 SEED = "5"
@@ -244,3 +245,23 @@ async def test_nothing_a_watcher_sends_moves_the_game_or_breaks_the_daemon(
     for session in (ann, bob):
         await session.close()
     dan.close()
+
+
+async def test_a_watchers_flood_is_limited_as_a_players_is(short_dir: Path) -> None:
+    server = await start_daemon(short_dir, burst=2, rate=0.01, abuse=1)
+    try:
+        ann, bob = await two_players(server)
+        cat, _ = await watch(server, ann.game_id)
+        for number in range(4):
+            cat.send({"type": "command", "command_id": f"f{number}",
+                      "command": {"type": "discard", "tile": "1m"}})
+        answers = [await cat.recv() for _ in range(4)]
+        assert [a and a["type"] for a in answers] == ["rejected"] * 3 + ["error"]
+        assert [a and a.get("reason") for a in answers[:2]] == [CANNOT_PLAY] * 2
+        assert answers[2] is not None and "too many messages" in answers[2]["reason"]
+        assert answers[3] is not None and answers[3]["code"] == "rate_limited"
+        assert answers[3]["fatal"] and await cat.recv() is None
+        for session in (ann, bob):
+            await session.close()
+    finally:
+        await server.stop()
