@@ -440,8 +440,10 @@ class FrontDoor:
             lines.append("No open tables.")
         for table in tables:
             where = (f"join {table['code']}" if "code" in table else f"game {table['game']}")
+            watching = (f", {table['watchers']} watching (watch {table['game']})"
+                        if table.get("watchers") else "")
             lines.append(f"{where}: {table['host']}'s table ({table['rules']}), players "
-                         f"{', '.join(table['players'])}")
+                         f"{', '.join(table['players'])}{watching}")
         return "\n".join(lines)
 
     async def tables(self) -> list[dict[str, Any]]:

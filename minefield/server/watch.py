@@ -172,9 +172,16 @@ def _answer(conn: Connection, line: bytes, received: float) -> None:
         if not conn.abuse.take(received):
             conn.fail("rate_limited", "too many messages: disconnected")
             return
-        conn.send(WireError(code="rate_limited", message=(
-            f"too many messages: at most {conn.config.rate:g} a second "
-            f"(bursts of {conn.config.burst}); this one was dropped")))
+        text = (f"too many messages: at most {conn.config.rate:g} a second "
+                f"(bursts of {conn.config.burst}); this one was dropped")
+        try:
+            dropped = parse_in_game(line)
+        except WireProblem:
+            dropped = None
+        if isinstance(dropped, SendCommand):  # every command is answered under its id
+            conn.send(WatchRejected(command_id=dropped.command_id, reason=text))
+        else:
+            conn.send(WireError(code="rate_limited", message=text))
         return
     try:
         message = parse_in_game(line)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from pathlib import Path
 from typing import Any
 
 from minefield.rules.auto import auto_command
@@ -14,7 +15,7 @@ from minefield.server.daemon import Daemon
 from minefield.server.watch import CANNOT_PLAY
 from minefield.session.remote import RemoteSession, host, join
 from minefield.session.watching import WatchLink, WatchTable
-from tests.server.conftest import Raw, autoplay
+from tests.server.conftest import Raw, autoplay, start_daemon
 from tests.server.test_lobby import until_lobby
 
 SEED = "5"
@@ -177,3 +178,90 @@ async def test_a_closed_room_tells_its_watchers(daemon: Daemon) -> None:
     assert link.closed_reason is not None and "against the bot" in link.closed_reason
     await link.close()
     player.close()
+
+
+async def test_a_match_is_watched_game_after_game_with_its_scoreboard(daemon: Daemon) -> None:
+    """R30: the scoreboard is in every table; the next game goes on in the same stream, under
+    its own id, its hands hidden again until its end (R26)."""
+    ann = await host(socket=daemon.config.socket, player="ann", seed=SEED, bot="easy",
+                     match=True)
+    first_id = ann.game_id
+    cat, first = await watch(daemon, first_id)
+    assert first["table"]["match"]["game"] == 1 and first["table"]["match"]["players"]
+    await ann.open()
+    await autoplay(ann, game=1)
+    ended = first["table"]
+    while ended["end"] is None:
+        ended = (await cat.until("watch"))["table"]
+    assert ended["match"]["last"] is not None and ended["match"]["scores"]
+    start = len(cat.received)
+    await ann.next_game()
+    table = ended
+    while table["game"] == first_id:
+        table = (await cat.until("watch"))["table"]
+    assert table["match"]["game"] == 2 and table["end"] is None and table["seq"] == 0
+    assert table["discards"] == {"east": [], "west": []}
+    for line in cat.received[start:]:
+        for key in PRIVATE_KEYS:
+            assert key.encode() not in line
+    await ann.close()
+    cat.close()
+
+
+async def test_nothing_a_watcher_sends_moves_the_game_or_breaks_the_daemon(
+        daemon: Daemon) -> None:
+    """A watcher throwing the players' own moves, a second hello, bad JSON and a line too long:
+    each answered, the game unchanged, the players and another watcher unaffected."""
+    ann, bob = await two_players(daemon)
+    cat, _ = await watch(daemon, ann.game_id)
+    tiles = Game(SEED).view(Seat.EAST).own_tiles
+    lines: list[dict[str, Any] | bytes] = [
+        {"type": "command", "command_id": "x1", "command": {"type": "choose_hand",
+                                                            "tiles": tiles[:26]}},
+        {"type": "command", "command_id": "x2", "seat": "east",
+         "command": {"type": "discard", "tile": "1m"}},
+        {"type": "hello", "version": 1, "action": "join", "code": ann.code or "K7Q3PX"},
+        {"type": "leave", "x": 1},
+        b"not json\n",
+        b"[1, 2]\n",
+    ]
+    for line in lines:
+        cat.send(line)
+    answers = [await cat.recv() for _ in lines]
+    assert [a["type"] for a in answers if a is not None] == [
+        "rejected", "rejected", "error", "error", "error", "error"]
+    assert all(a is not None and (a["type"] == "rejected" or not a["fatal"]) for a in answers)
+    cat.send(b"x" * 70_000 + b"\n")
+    assert (await cat.until("error"))["code"] == "too_long"
+    assert await cat.recv() is None
+    dan, table = await watch(daemon, ann.game_id, "dan")
+    assert table["table"]["seq"] == 0 and table["table"]["ready"] == {"east": False,
+                                                                      "west": False}
+    await ann.open()
+    await bob.open()
+    await asyncio.gather(autoplay(ann), autoplay(bob))  # the game is played to its end
+    while (await dan.until("watch"))["table"]["end"] is None:
+        pass
+    for session in (ann, bob):
+        await session.close()
+    dan.close()
+
+
+async def test_a_watchers_flood_is_limited_as_a_players_is(short_dir: Path) -> None:
+    server = await start_daemon(short_dir, burst=2, rate=0.01, abuse=1)
+    try:
+        ann, bob = await two_players(server)
+        cat, _ = await watch(server, ann.game_id)
+        for number in range(4):
+            cat.send({"type": "command", "command_id": f"f{number}",
+                      "command": {"type": "discard", "tile": "1m"}})
+        answers = [await cat.recv() for _ in range(4)]
+        assert [a and a["type"] for a in answers] == ["rejected"] * 3 + ["error"]
+        assert [a and a.get("reason") for a in answers[:2]] == [CANNOT_PLAY] * 2
+        assert answers[2] is not None and "too many messages" in answers[2]["reason"]
+        assert answers[3] is not None and answers[3]["code"] == "rate_limited"
+        assert answers[3]["fatal"] and await cat.recv() is None
+        for session in (ann, bob):
+            await session.close()
+    finally:
+        await server.stop()
