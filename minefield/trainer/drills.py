@@ -401,7 +401,7 @@ def reader_lines(position: Position) -> list[str]:
       m 3 1 1 1 1 1 1 1 3
       p 2 3 2 2 2 2 2 0 0
       s 1 1 1 1 1 1 1 0 1
-      z 0 0 0 0 0 0 0
+      z 0 0 0 0 0 0 0   (z: 1-4 the winds E S W N, 5-7 the dragons Wh Gr Rd)
     """
     opponent = _seat_name(position.opponent)
     theirs = " ".join(str(t) for t in position.opponent_discards) or "none yet"
@@ -415,6 +415,7 @@ def reader_lines(position: Position) -> list[str]:
     for suit, letter in enumerate("mpsz"):
         size = 7 if letter == "z" else 9
         lines.append(f"  {letter} " + " ".join(str(seen[suit * 9 + i]) for i in range(size)))
+    lines[-1] += "   (z: 1-4 the winds E S W N, 5-7 the dragons Wh Gr Rd)"
     return lines
 
 

@@ -291,7 +291,8 @@ def test_the_reader_sees_the_rows_in_order_the_dora_and_the_copies() -> None:
     assert lines[0] == (f"Dora indicator {position.dora_indicator}, so the dora is "
                         f"{kind_str(position.dora)}")
     assert lines[1].endswith(" ".join(str(t) for t in position.opponent_discards))
-    grid = {row.split()[0]: [int(n) for n in row.split()[1:]] for row in lines[-4:]}
+    grid = {row.split()[0]: [int(n) for n in row.split("(")[0].split()[1:]]
+            for row in lines[-4:]}
     seen = [4 - n for n in position.unseen]
     assert grid["m"] + grid["p"] + grid["s"] + grid["z"] == seen
 
