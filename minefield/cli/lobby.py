@@ -1,6 +1,8 @@
 """``minefield lobby``: the game server's lobby, then what the player chose there, then back.
 
-The first screen of a session over ``minefield ssh-server`` (nothing typed after the host).
+The first screen of a session over either SSH route, nothing typed after the host:
+``minefield ssh-server``'s and the OpenSSH forced command's (``ssh-entry``), where ``m`` opens
+the menu with the server's rooms. Both show the daemon's lobby: the players of that host.
 Enter on a public table runs ``join CODE``, ``h`` runs ``host --public``, ``b`` ``host --bot
 normal``, an accepted invitation or a quick match ``resume --game ID``, Enter or ``w`` on a
 game being played ``watch GAME``, ``m`` the menu;
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from minefield.cli.common import Subparsers
@@ -61,6 +63,14 @@ def choice_argv(action: str, code: str | None, bot: str | None, player: str | No
 
 def run(args: argparse.Namespace) -> int:
     """The lobby, and each choice made there, until the player quits; the exit status."""
+    return lobby_loop(args.socket, args.player)
+
+
+def lobby_loop(socket: Path | None, player: str | None,
+               menu: Callable[[], object] | None = None) -> int:
+    """The lobby of the server at ``socket`` as ``player`` (None: the Unix user), and each
+    choice made there, until the player quits; the exit status. ``menu``: what ``m`` opens
+    (default: ``minefield``'s menu; ``ssh-entry`` gives the menu with the server's rooms)."""
     from pydantic import BaseModel
 
     from minefield.cli import main
@@ -71,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     links: list[LobbyLink] = []
 
     async def states() -> AsyncIterator[LobbyEvent]:
-        link = await LobbyLink.open(socket=args.socket, player=args.player)
+        link = await LobbyLink.open(socket=socket, player=player)
         links[:] = [link]
         try:
             async for state in link.states():
@@ -86,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
     # Who this player is: the name the front door gives, else the Unix user (as the server
     # tells it: an invitation to this name is one to answer).
-    me = args.player or user_name(os.getuid())
+    me = player or user_name(os.getuid())
     while True:
         app = LobbyApp(states, send, me)
         app.run()
@@ -95,8 +105,10 @@ def run(args: argparse.Namespace) -> int:
         choice = app.choice
         if choice is None:
             return 0
-        main(choice_argv(choice.action, choice.code, choice.bot, args.player, args.socket,
-                         choice.game))
+        if choice.action == "menu" and menu is not None:
+            menu()
+            continue
+        main(choice_argv(choice.action, choice.code, choice.bot, player, socket, choice.game))
 
 
-__all__ = ["COMMANDS", "add_parser", "choice_argv", "run"]
+__all__ = ["COMMANDS", "add_parser", "choice_argv", "lobby_loop", "run"]

@@ -7,7 +7,7 @@ sshd runs it instead of whatever the player typed (``ForceCommand`` in ``sshd_co
 ========================================  ==========================================
 typed after ``ssh -t HOST``                runs
 ========================================  ==========================================
-(nothing)                                  the menu, as ``minefield`` does
+(nothing)                                  the lobby (``minefield lobby``; ``m``: the menu)
 ``host [--bot L] [--rules P] [--match]``   ``minefield host`` (and ``--rule NAME=VALUE``)
 ``join CODE``                              ``minefield join CODE``
 ``resume``                                 ``minefield resume``
@@ -62,7 +62,7 @@ MAX_COMMAND_BYTES = 256
 PLAYER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 #: Shell syntax: refused with its own message (no shell runs here, so it could only mislead).
 SHELL_SYNTAX = frozenset(";&|<>`$(){}*?[]!~#")
-ALLOWED = ("allowed: nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match] "
+ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
            "[--rule NAME=VALUE]..., join CODE, resume, history, watch GAME")
 #: A game's id as ``who`` and the lobby list it (the wire's rule).
 GAME_ID = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
@@ -245,8 +245,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     entry = sub.add_parser(
         "ssh-entry", help="the forced command of SSH logins (set by the server's administrator)",
         description="Run what an SSH player typed (in $SSH_ORIGINAL_COMMAND) if it is one of: "
-        "nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match] [--rule NAME=VALUE]..., "
-        "join CODE, resume, history, watch GAME. "
+        "nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
+        "[--rule NAME=VALUE]..., join CODE, resume, history, watch GAME. "
         "The options here are the administrator's, written in the forced command.")
     entry.add_argument("--player", default=None, metavar="NAME",
                        help="the player's name on a shared SSH account (one authorized_keys "
@@ -312,6 +312,15 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
 
 
 def _menu(player: str | None, socket: Path | None) -> int:
+    """Nothing typed: the game server's lobby (the players of this host, its public tables,
+    invitations, quick match), whose ``m`` opens the menu with the server's rooms first (host,
+    join a code, resume)."""
+    from minefield.cli.lobby import lobby_loop
+
+    return lobby_loop(socket, player, menu=lambda: _rooms_menu(player, socket))
+
+
+def _rooms_menu(player: str | None, socket: Path | None) -> int:
     """The menu, with the game server's rooms first (host, join a code, resume)."""
     from minefield.tui.app import MinefieldApp
     from minefield.tui.screens.rooms import ServerAddress

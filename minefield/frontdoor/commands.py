@@ -44,7 +44,7 @@ Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami",
 #: Actions that run the app in a pseudo-terminal.
 APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch"})
 #: What may be typed, for the refusal message.
-ALLOWED = ("allowed: nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match] "
+ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
            "[--public], join CODE, resume, watch GAME, history, whoami [--json], who [--json], "
            "ladder [--json], name NEW, key add PUBLIC-KEY")
 #: The longest public key line accepted by ``key add`` (ed25519 is about 100 bytes; RSA 4096

@@ -289,3 +289,20 @@ def test_watch_over_ssh_shows_a_game_with_its_hands_face_down(site: Site) -> Non
     bob.keys("q")
     wait_for("bob's ssh ends", lambda: site.terminals.ended(bob.terminal), bob.report)
     alice.drop_link()
+
+
+def test_nothing_typed_opens_the_lobby_with_the_hosts_players_and_an_invitation_seats_both(
+        site: Site) -> None:
+    alice, bob = Player(site, "alice"), Player(site, "bob")
+    alice.login()
+    alice.wait("the lobby", lambda screen: "Online (1): alice (lobby)" in screen)
+    bob.login()
+    bob.wait("the lobby with both", lambda screen: "alice (lobby), bob (lobby)" in screen)
+    alice.wait("bob in the lobby", lambda screen: "alice (lobby), bob (lobby)" in screen)
+    alice.keys("i")
+    alice.wait("the invitation's form", lambda screen: "In the lobby: bob" in screen)
+    alice.keys("Enter")  # the name offered: bob
+    bob.wait("the invitation", lambda screen: "alice invites you to a game" in screen)
+    bob.keys("y")
+    alice.wait("alice seated", lambda screen: "Hand 0/13" in screen and "vs bob" in screen)
+    bob.wait("bob seated", lambda screen: "Hand 0/13" in screen and "vs alice" in screen)
