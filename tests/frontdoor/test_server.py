@@ -321,6 +321,11 @@ def test_a_game_between_two_keys_survives_kill_9_and_is_rated(
                    for row in rows)
         ratings = {row["name"]: row["rating"] for row in rows}
         assert door.json(ann, "whoami", "--json")["rating"] == ratings["Ann"]
+        # Ann's result screen shows both ratings before and after (sent as the game ended).
+        wait_for("the ratings on Ann's result screen",
+                 lambda: f"Ann 1500 → {ratings['Ann']}" in terminals.screen("ann2")
+                 and f"Bob 1500 → {ratings['Bob']}" in terminals.screen("ann2"),
+                 lambda: terminals.screen("ann2") + door.report())
         log = door.report()
         assert "rated game" in log and "seed" not in log.lower()
     finally:
