@@ -48,6 +48,7 @@ from minefield.server.identity import (
 from minefield.server.invites import PairRefused
 from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
 from minefield.server.lobby import Lobby
+from minefield.server.rating import RateGame, schedule
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
 from minefield.server.watch import serve_watcher
@@ -112,6 +113,9 @@ class Daemon:
         self._stopped = asyncio.Event()
         self._handlers: set[asyncio.Task[Any]] = set()
         self._accounts: dict[int, str] = {}
+        #: Rates a finished game between two people (set by whoever keeps ratings: the SSH
+        #: front door); None: games are not rated (:mod:`~minefield.server.rating`).
+        self.rate_game: RateGame | None = None
 
     # -- Services (for rooms) ----------------------------------------------------------------------
 
@@ -136,6 +140,10 @@ class Daemon:
                     rooms.discard(room)
                     if not rooms:
                         del self.by_player[seated.identity.key]
+
+    def game_ended(self, room: Room) -> None:
+        """A room's game has ended: rate it (when ratings are kept)."""
+        schedule(room, self.rate_game)
 
     def room_renamed(self, room: Room, old_id: str) -> None:
         """A rematch: the room plays a new game under a new id."""

@@ -71,6 +71,10 @@ class Services(Protocol):
         """``room`` plays a new game under a new id (a next game, a rematch)."""
         ...
 
+    def game_ended(self, room: Room) -> None:
+        """``room``'s game has ended (its result recorded): rate it, if ratings are kept."""
+        ...
+
 
 class Play:
     """The game in play at a room (see the module); :class:`~minefield.server.room.Room`
@@ -261,6 +265,7 @@ class Play:
         if self.ended and self.ended_at is None and self.series is not None:
             self.ended_at = self._now()
             log.info("game %s: ended", self.id)
+            self.services.game_ended(self)  # type: ignore[arg-type]  # a Play is a Room
             if self.series.over:
                 view = self.series.view()
                 if view is not None:

@@ -41,12 +41,14 @@ from minefield.rules.settings import RuleSettings
 from minefield.server.durable import HeldRecorder
 from minefield.server.identity import Identity
 from minefield.server.play import Play, Services, new_game_id, weakly
+from minefield.server.rating import rated_for
 from minefield.server.seats import WAITING_NAME, Client, RoomMatch, Seated
 from minefield.session.protocol import (
     Closed,
     MatchView,
     Notice,
     PlayerInfo,
+    Rated,
     SeatClock,
     Snapshot,
     TableView,
@@ -100,6 +102,8 @@ class Room(Play):
         self.public = False
         self.rules_name = "standard"
         self.ended_at: float | None = None
+        #: The ratings of the room's finished game, when rated (:mod:`~minefield.server.rating`).
+        self.rated: Rated | None = None
         self.rematch_asks: set[Seat] = set()
         self.closed = False
         self.lock = asyncio.Lock()
@@ -230,6 +234,9 @@ class Room(Play):
             client.send(self._snapshot(seat, now))
             if self.ended and self.rematch_asks:
                 client.send(RoomState(seat=seat, rematch=sorted(self.rematch_asks)))
+            rated = rated_for(self, seat)
+            if rated is not None:
+                client.send(rated)
             self._send(self._presence(seat, now))
             self._after_change()
 

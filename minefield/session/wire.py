@@ -54,6 +54,7 @@ from minefield.session.protocol import (
     Link,
     Notice,
     Presence,
+    Rated,
     Rejected,
     SendCommand,
     ServerMessageType,
@@ -332,7 +333,7 @@ AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
-    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Welcome
+    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
     | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated,
     Field(discriminator="type")])
 

@@ -30,6 +30,7 @@ from minefield.session.protocol import (
     MatchView,
     Notice,
     Presence,
+    Rated,
     Rejected,
     ServerMessageType,
     Snapshot,
@@ -92,6 +93,8 @@ class TableController:
         self._holding: Seat | None = None
         self._link: LinkScreen | None = None
         self._ready: Seat | None = None  # hot-seat: the seat whose curtain was lifted
+        #: The ratings of the game that has just ended (a server that rates sends them).
+        self.rated: Rated | None = None
         self.closed = False
 
     def __repr__(self) -> str:
@@ -208,6 +211,11 @@ class TableController:
         elif isinstance(message, Link):
             await self._show_link(message)
             return
+        elif isinstance(message, Rated):
+            self.rated = message
+            if isinstance(self.app.screen, ResultScreen):
+                self.app.screen.show_ratings(message)
+            return
         else:  # closed
             return
         if self.ready:
@@ -246,6 +254,7 @@ class TableController:
         if stale or next_game or (old is not None and snapshot.table.seq < old.seq):
             self.tables = {}
             self._holding = None
+            self.rated = None
             if self.game_screen is not None:
                 self.game_screen.clear_private()
             self.forget_screen()
@@ -330,7 +339,8 @@ class TableController:
                 await self._replace(ResultScreen(view.end, names, self.session.traits.mode,
                                                  view.dora_indicator, view.discards,
                                                  self.app.scores, match=table.match,
-                                                 washizu=washizu_on(self.app)), key)
+                                                 washizu=washizu_on(self.app),
+                                                 rated=self.rated), key)
             return
         if key == self._screen_key and self.game_screen is not None:
             if isinstance(self.game_screen, PlayScreen):
