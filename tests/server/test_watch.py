@@ -9,12 +9,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Game, Seat
+from minefield.server.connection import Connection
 from minefield.server.daemon import Daemon
 from minefield.server.watch import CANNOT_PLAY
+from minefield.session.protocol import Applied, Snapshot
 from minefield.session.remote import RemoteSession, host, join
-from minefield.session.watching import WatchLink, WatchTable
+from minefield.session.watching import WatchLink, WatchState, WatchTable
 from tests.server.conftest import Raw, autoplay, start_daemon
 from tests.server.test_lobby import until_lobby
 
@@ -265,3 +269,36 @@ async def test_a_watchers_flood_is_limited_as_a_players_is(short_dir: Path) -> N
             await session.close()
     finally:
         await server.stop()
+
+
+async def test_a_watcher_is_told_of_each_move_after_both_players(
+        daemon: Daemon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing sooner than the players: every message the daemon queues is noted in order;
+    each table a watcher gets (by its seq) comes after both seats were sent that seq."""
+    sent: list[tuple[str, int]] = []  # (who, seq) in the order the daemon queued them
+    original = Connection.send
+
+    def noting(conn: Connection, message: Any) -> None:
+        if isinstance(message, WatchState):
+            sent.append(("watcher", message.table.seq))
+        elif isinstance(message, Applied | Snapshot) and conn.seat is not None:
+            sent.append((conn.seat.value, message.table.seq))
+        original(conn, message)
+
+    monkeypatch.setattr(Connection, "send", noting)
+    ann, bob = await two_players(daemon)
+    cat, _ = await watch(daemon, ann.game_id)
+    await ann.open()
+    await bob.open()
+    await asyncio.gather(autoplay(ann), autoplay(bob))
+    while (await cat.until("watch"))["table"]["end"] is None:
+        pass
+    told = [seq for who, seq in sent if who == "watcher"]
+    assert len(told) > 10 and told[-1] > 0
+    for index, (who, seq) in enumerate(sent):
+        if who == "watcher" and seq > 0:
+            before = {w for w, s in sent[:index] if s >= seq and w != "watcher"}
+            assert before == {"east", "west"}, (seq, sent[:index + 1][-6:])
+    for session in (ann, bob):
+        await session.close()
+    cat.close()
