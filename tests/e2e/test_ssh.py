@@ -293,16 +293,22 @@ def test_watch_over_ssh_shows_a_game_with_its_hands_face_down(site: Site) -> Non
 
 def test_nothing_typed_opens_the_lobby_with_the_hosts_players_and_an_invitation_seats_both(
         site: Site) -> None:
+    """``ssh -t HOST`` with nothing typed: the daemon's lobby, as over ``ssh-server``, with
+    the players of this host (the module's other tests may still have theirs connected, busy);
+    alice invites bob, who accepts on his screen, and both sit at a new table."""
     alice, bob = Player(site, "alice"), Player(site, "bob")
+    alice.logins = bob.logins = 300  # terminals of their own
     alice.login()
-    alice.wait("the lobby", lambda screen: "Online (1): alice (lobby)" in screen)
+    alice.wait("the lobby", lambda screen: "Online (" in screen and "alice (" in screen)
     bob.login()
-    bob.wait("the lobby with both", lambda screen: "alice (lobby), bob (lobby)" in screen)
-    alice.wait("bob in the lobby", lambda screen: "alice (lobby), bob (lobby)" in screen)
+    bob.wait("the lobby with both", lambda screen: "alice (" in screen and "bob (" in screen)
+    alice.wait("bob in the lobby", lambda screen: "bob (" in screen)
     alice.keys("i")
-    alice.wait("the invitation's form", lambda screen: "In the lobby: bob" in screen)
-    alice.keys("Enter")  # the name offered: bob
+    alice.wait("the invitation's form", lambda screen: "Invite whom?" in screen)
+    alice.keys("C-a", "C-k", "b", "o", "b", "Enter")
     bob.wait("the invitation", lambda screen: "alice invites you to a game" in screen)
     bob.keys("y")
     alice.wait("alice seated", lambda screen: "Hand 0/13" in screen and "vs bob" in screen)
     bob.wait("bob seated", lambda screen: "Hand 0/13" in screen and "vs alice" in screen)
+    alice.drop_link()
+    bob.drop_link()
