@@ -305,7 +305,11 @@ def test_nothing_typed_opens_the_lobby_with_the_hosts_players_and_an_invitation_
     alice.wait("bob in the lobby", lambda screen: "bob (" in screen)
     alice.keys("i")
     alice.wait("the invitation's form", lambda screen: "Invite whom?" in screen)
-    alice.keys("C-a", "C-k", "b", "o", "b", "Enter")
+    alice.keys("C-a", "C-k")  # the name offered (someone free in the lobby) cleared
+    alice.wait("an empty name", lambda screen: re.search(r"▊ +name +▎", screen))
+    alice.keys("b", "o", "b")
+    alice.wait("bob typed", lambda screen: re.search(r"▊ +bob +▎", screen))
+    alice.keys("Enter")
     bob.wait("the invitation", lambda screen: "alice invites you to a game" in screen)
     bob.keys("y")
     alice.wait("alice seated", lambda screen: "Hand 0/13" in screen and "vs bob" in screen)
