@@ -26,7 +26,7 @@ from minefield.rules.game import Seat
 from minefield.rules.settings import PRESETS
 
 if TYPE_CHECKING:
-    from minefield.tui.app import GameRequest
+    from minefield.tui.games import GameRequest
 
 
 MATCH_HELP = ("play a match (R30): several games with scores kept, dealer and counter sticks; "
@@ -53,7 +53,7 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 def request_from_args(args: argparse.Namespace) -> GameRequest | None:
     """The game the command line asks for (None: show the menu)."""
-    from minefield.tui.app import GameRequest  # Textual loads only for the game itself
+    from minefield.tui.games import GameRequest  # Textual loads only for the game itself
 
     # The match preset plays a match (RULES.md presets), as `host --rules match` does.
     match = bool(getattr(args, "match", False)) or getattr(args, "rules", None) == "match"

@@ -91,6 +91,18 @@ class MatchSession(Protocol):
         ...
 
 
+@runtime_checkable
+class RoomSession(Protocol):
+    """A network room's session: the code to share while the room waits for its second player
+    (None once both are in), and a rematch asked for after a game."""
+
+    code: str | None
+
+    async def rematch(self) -> None:
+        """After the game: ask for a rematch (or accept the other player's request)."""
+        ...
+
+
 class SeatFailed(Exception):
     """The other seat (the bot; later a remote peer) failed.
 

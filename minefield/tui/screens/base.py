@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from time import monotonic
+from typing import Any
 
 from textual import events
 from textual.screen import Screen
@@ -12,6 +13,7 @@ from textual.timer import Timer
 from minefield.rules.game import PlayerView, Seat
 from minefield.rules.tiles import Tile, TileError
 from minefield.session.protocol import MatchView, TableView
+from minefield.tui.host import washizu_on
 from minefield.tui.widgets.scoreboard import Scoreboard
 
 #: Only these are tile digits: ``str.isdigit`` is also true of ``²`` (a key of AZERTY
@@ -19,11 +21,6 @@ from minefield.tui.widgets.scoreboard import Scoreboard
 DIGIT_KEYS = "0123456789"
 #: The suit letters, either case (``5P`` is ``5p``).
 SUIT_KEYS = "mpszMPSZ"
-
-
-def washizu_on(app: object) -> bool:
-    """True when ``app``'s preferences show Washizu's stakes (cc of blood) beside points."""
-    return bool(getattr(getattr(app, "preferences", None), "washizu", False))
 
 
 def clock_text(seconds: float) -> str:
@@ -37,22 +34,57 @@ def clock_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
+def size_classes(screen: Screen[Any], width: int, height: int) -> set[str]:
+    """The breakpoint classes Textual gives ``screen`` at ``width`` x ``height`` (its, else
+    the app's, ``HORIZONTAL_BREAKPOINTS`` and ``VERTICAL_BREAKPOINTS``: the largest threshold
+    reached on each axis).
+
+    >>> class Tall(Screen[None]):
+    ...     HORIZONTAL_BREAKPOINTS = []
+    ...     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    >>> sorted(size_classes(Tall(), 80, 24)), sorted(size_classes(Tall(), 80, 40))
+    (['-short'], ['-tall'])
+    """
+    classes = set()
+    for size, breakpoints in (
+            (width, screen.HORIZONTAL_BREAKPOINTS if screen.HORIZONTAL_BREAKPOINTS is not None
+             else screen.app.HORIZONTAL_BREAKPOINTS),
+            (height, screen.VERTICAL_BREAKPOINTS if screen.VERTICAL_BREAKPOINTS is not None
+             else screen.app.VERTICAL_BREAKPOINTS)):
+        reached = [(threshold, name) for threshold, name in breakpoints or [] if size >= threshold]
+        if reached:
+            classes.add(max(reached)[1])
+    return classes
+
+
 #: The name the game server gives a seat nobody has taken yet (not "disconnected").
 WAITING = "(waiting)"
 
 
 class SeatScreen(Screen[None]):
-    """A screen showing one seat's private view. Its repr never shows tiles."""
+    """A screen showing one seat's private view. Its repr never shows tiles.
 
-    def __init__(self, view: PlayerView, names: dict[Seat, str]) -> None:
+    ``table`` (the players, clocks and match around the view) is shown from the first frame:
+    a screen never appears without its scoreboard."""
+
+    def __init__(self, view: PlayerView, names: dict[Seat, str],
+                 table: TableView | None = None) -> None:
         super().__init__()
         self.seat = view.seat
         self.view = view
         self.names = names
         self._typed_digit = ""
-        self.table: TableView | None = None
+        self.table: TableView | None = table
         self._table_at = 0.0
         self._ticker: Timer | None = None
+        # The size classes Textual sets on the first resize, set before the first styling:
+        # set after, they would restyle every widget again (half the time of a hot-seat
+        # hand-over; benchmarks/bench_handover.py).
+        self.set_class(True, *size_classes(self, self.app.size.width, self.app.size.height))
+
+    def _on_mount(self, event: events.Mount) -> None:
+        if self.table is not None:
+            self.update_table(self.table)
 
     def update_view(self, view: PlayerView) -> None:
         """Show a newer view of the same seat."""

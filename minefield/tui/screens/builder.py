@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import ClassVar
 
 from textual import work
@@ -12,10 +11,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.widgets import Footer, Label, Static
 
-from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
+from minefield.rules.game import ChooseHand, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
+from minefield.session.protocol import TableView
 from minefield.tui.analysis import HandAnalysis, analyze_choice
+from minefield.tui.games import HintSource
 from minefield.tui.messages import CommandChosen, DraftChanged
 from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
@@ -24,8 +25,6 @@ from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
 from minefield.tui.widgets.scoreboard import Scoreboard
 from minefield.tui.widgets.tiles import TileRow
-
-HintSource = Callable[[PlayerView], ChooseHand | Discard]
 
 
 class HandBuilderScreen(SeatScreen):
@@ -48,8 +47,8 @@ class HandBuilderScreen(SeatScreen):
     ]
 
     def __init__(self, view: PlayerView, names: dict[Seat, str],
-                 hint_source: HintSource | None = None) -> None:
-        super().__init__(view, names)
+                 hint_source: HintSource | None = None, table: TableView | None = None) -> None:
+        super().__init__(view, names, table)
         self.own_tiles: list[Tile] = parse_tiles(view.own_tiles)
         self.chosen: list[int] = []
         self.cursor = 0

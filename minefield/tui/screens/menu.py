@@ -16,6 +16,8 @@ from minefield.bots.base import LEVELS, Level
 from minefield.rules.game import Seat
 from minefield.rules.settings import PRESETS, RuleSettings
 from minefield.tui.config import Preferences
+from minefield.tui.games import GameRequest
+from minefield.tui.host import preferences_of
 from minefield.tui.messages import GameChosen
 from minefield.tui.textual_private import SteadyHeader
 
@@ -136,13 +138,14 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         """The game the form describes now."""
         rules = str(self.query_one("#rules", Select).value)
         if self.mode == "hotseat":
-            return GameChosen("hotseat", rules, aids=self.query_one("#aids", Checkbox).value,
-                              match=self.match)
+            return GameChosen(GameRequest("hotseat", rules=rules, match=self.match,
+                                          aids=self.query_one("#aids", Checkbox).value))
         level_value = self.query_one("#level", Select).value
         level: Level = next((lv for lv in LEVELS if lv == level_value), self.preferences.bot_level)
         seat_value = self.query_one("#seat", Select).value
         seat = None if seat_value == RANDOM_SEAT or self.match else Seat(str(seat_value))
-        return GameChosen("practice", rules, level=level, seat=seat, match=self.match)
+        return GameChosen(GameRequest("practice", rules=rules, level=level, seat=seat,
+                                      match=self.match))
 
     def action_start(self) -> None:
         """Start the game."""
@@ -192,10 +195,8 @@ class MenuScreen(Screen[None]):
         """Run one menu entry; a game first asks how it should be played."""
         if choice in ("practice", "hotseat"):
             mode: GameMode = "practice" if choice == "practice" else "hotseat"
-            preferences = getattr(self.app, "preferences", None)
-            if not isinstance(preferences, Preferences):
-                preferences = Preferences()
-            await self.app.push_screen(NewGameScreen(mode, preferences), self._chosen)
+            await self.app.push_screen(NewGameScreen(mode, preferences_of(self.app)),
+                                       self._chosen)
         elif choice == "help":
             await self.app.run_action("app.help")
         elif choice == "settings":

@@ -13,7 +13,9 @@ from textual.widgets import Footer, Label, Static
 from minefield.rules.game import DISCARDS_PER_SEAT, Discard, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles
+from minefield.session.protocol import TableView
 from minefield.tui.analysis import analyze_choice
+from minefield.tui.host import preferences_of, trainer_of
 from minefield.tui.messages import CommandChosen, TurnPassed
 from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
@@ -74,8 +76,8 @@ class PlayScreen(SeatScreen):
     ]
 
     def __init__(self, view: PlayerView, names: dict[Seat, str], hold: bool = False,
-                 announce_furiten: bool = True) -> None:
-        super().__init__(view, names)
+                 announce_furiten: bool = True, table: TableView | None = None) -> None:
+        super().__init__(view, names, table)
         self.hold = hold
         self._announce_furiten = announce_furiten
         self.cursor = 0
@@ -211,7 +213,7 @@ class PlayScreen(SeatScreen):
         if action == "pass_turn":
             return self.hold
         if action in ("toggle_danger", "toggle_feedback"):
-            trainer = getattr(self.app, "trainer", None)
+            trainer = trainer_of(self.app)
             return trainer is not None and trainer.aids
         if action == "scroll_lower":
             lower = self.query_one("#play-lower", VerticalScroll)
@@ -256,13 +258,13 @@ class PlayScreen(SeatScreen):
     # -- the defense trainer (its state is the app's: screens come and go behind the curtain)
 
     def _trainer_notes(self) -> dict[int, str]:
-        trainer = getattr(self.app, "trainer", None)
-        wanted = getattr(getattr(self.app, "preferences", None), "discard_feedback", False)
+        trainer = trainer_of(self.app)
+        wanted = preferences_of(self.app).discard_feedback
         return trainer.notes_of(self.seat) if trainer is not None and wanted else {}
 
     def _show_danger(self) -> None:
         """Shade the pool by danger and explain the highlighted tile (overlay on, own turn)."""
-        trainer = getattr(self.app, "trainer", None)
+        trainer = trainer_of(self.app)
         report = (trainer.overlay_report(self.view)
                   if trainer is not None and not self.hold else None)
         shade(self.query_one("#pool", TileRow), self._pool, report)
@@ -272,7 +274,7 @@ class PlayScreen(SeatScreen):
 
     def action_toggle_danger(self) -> None:
         """Danger overlay on or off: each pool tile shaded, the reasons beside the pool."""
-        trainer = getattr(self.app, "trainer", None)
+        trainer = trainer_of(self.app)
         if trainer is not None and trainer.aids:
             trainer.overlay = not trainer.overlay
             self._show_danger()

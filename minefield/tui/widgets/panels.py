@@ -127,6 +127,11 @@ class WaitPanel(Widget):
         self._parts: list[str | WaitEntry] = []
         self._cache: tuple[int, Content] | None = None
 
+    @property
+    def parts(self) -> list[str | WaitEntry]:
+        """What the panel shows: lines and waits."""
+        return list(self._parts)
+
     def set_parts(self, parts: Sequence[str | WaitEntry], layout: bool = True) -> None:
         """Show these lines (markup) and waits, in order."""
         self._parts = list(parts)

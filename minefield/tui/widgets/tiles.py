@@ -17,13 +17,13 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from minefield.rules.tiles import Tile
+from minefield.tui.host import tile_style_of
 from minefield.tui.render import BACK_LABEL, EMPTY_LABEL, TileStyle, suit_class, tile_label
 
 
 def current_tile_style(widget: Widget) -> TileStyle:
     """The tile style the app is set to (``box`` when the app has none)."""
-    style: TileStyle = getattr(widget.app, "tile_style", "box")
-    return style
+    return tile_style_of(widget.app)
 
 
 class TileWidget(Widget):

@@ -1,0 +1,81 @@
+"""Local games: what ``minefield practice`` / ``hotseat`` or the menu's form asked for, and the
+session that plays it (no Textual here; the app shows the session with a
+:class:`~minefield.tui.table.TableController`)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from minefield.bots.base import Bot, Level
+from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
+from minefield.rules.seed import derive_int, parse_seed, random_seed
+from minefield.rules.settings import RuleSettings, SettingsError
+from minefield.session import LocalSession, Session
+from minefield.session.base import SeatFailed
+from minefield.tui.config import Preferences
+
+#: The bot whose hand the builder's hint shows.
+HINT_LEVEL: Level = "strong"
+
+BotFactory = Callable[[str, int], Bot]
+#: The hand builder's hint: what a bot would do in the seat's view.
+HintSource = Callable[[PlayerView], ChooseHand | Discard]
+GameMode = Literal["practice", "hotseat"]
+
+
+@dataclass(frozen=True)
+class GameRequest:
+    """A game to start: what ``minefield practice`` / ``hotseat`` or the menu asked for.
+    None fields fall back to the saved preferences (a random seed for ``seed``)."""
+
+    mode: GameMode
+    seed: int | str | None = None
+    level: Level | None = None
+    seat: Seat | None = None
+    rules: str | None = None
+    aids: bool = False  # hot-seat: both players agreed to the defense trainer's aids
+    match: bool = False  # a whole match (R30), by default under the match preset
+
+
+def open_session(request: GameRequest, preferences: Preferences, *, bot_factory: BotFactory,
+                 think_seconds: float, record_to: Path | None,
+                 on_failure: Callable[[SeatFailed], None]) -> tuple[Session, str | None]:
+    """The session of ``request`` (``preferences`` fill its gaps), and a problem to tell the
+    player (an unknown rules preset: the standard rules are played instead)."""
+    seed = parse_seed(request.seed) if request.seed is not None else random_seed()
+    problem = None
+    try:
+        settings = RuleSettings.preset(
+            request.rules or ("match" if request.match else preferences.rules))
+    except SettingsError as error:
+        problem, settings = str(error), RuleSettings()
+    if request.mode == "practice":
+        level = request.level or preferences.bot_level
+        session: Session = LocalSession.practice(
+            # The bot's seed follows from the game's but does not reveal it (R2).
+            seed, bot_factory(level, derive_int(seed, "practice bot")),
+            human=request.seat, settings=settings, think_seconds=think_seconds,
+            record_to=record_to, on_failure=on_failure, match=request.match)
+    else:
+        session = LocalSession.hotseat(seed, settings, record_to=record_to,
+                                       trainer_aids=request.aids, match=request.match)
+    return session, problem
+
+
+def hint_source(preferences: Preferences, session: Session,
+                bot_factory: BotFactory) -> HintSource | None:
+    """The hand builder's hint for ``session`` as the preferences ask (None: no hint; never
+    in a network game, and in practice only when the session allows hints)."""
+    hint, traits = preferences.hint, session.traits
+    if traits.mode == "network" or hint == "off" or (
+            hint == "practice" and not traits.hints_allowed):
+        return None
+    seed = secrets.randbelow(2**31)
+    return lambda view: bot_factory(HINT_LEVEL, seed).act(view)
+
+
+__all__ = ["BotFactory", "GameMode", "GameRequest", "HintSource", "hint_source", "open_session"]
