@@ -67,7 +67,8 @@ class MinefieldApp(TrainerActions, RecoveringApp):
         Binding("f2", "settings", "Settings", show=False),
         # Replaces Textual's own ctrl+q, which quits at once even in the middle of a game.
         Binding("ctrl+q", "quit", "Quit (asks first during a game)", show=False, priority=True),
-        Binding("ctrl+z", "suspend_process", "Suspend (fg resumes)", show=False),
+        # As in other terminal programs (Textual binds nothing to it); even in a text field.
+        Binding("ctrl+z", "suspend_process", "Suspend (fg resumes)", show=False, priority=True),
     ]
 
     def __init__(self, request: GameRequest | None = None, *,
