@@ -21,7 +21,15 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from minefield.cli.common import LEVEL_NAMES, SEATS, SEED_HELP, Subparsers, seed_argument
+from minefield.cli.common import (
+    LEVEL_NAMES,
+    SEATS,
+    SEED_HELP,
+    Subparsers,
+    UsageError,
+    name_argument,
+    seed_argument,
+)
 from minefield.rules.game import Seat
 from minefield.rules.settings import PRESETS
 
@@ -30,7 +38,7 @@ if TYPE_CHECKING:
 
 
 MATCH_HELP = ("play a match (R30): several games with scores kept, dealer and counter sticks; "
-              "the first dealer is drawn from the seed, so --seat is not used")
+              "the first dealer is drawn from the seed")
 
 
 def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -42,13 +50,35 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--seat", choices=SEATS, default=None, help="your seat")
     p.add_argument("--rules", choices=list(PRESETS), default=None,
                    help="rule preset ('match' plays a match; a match: 'match' unless given)")
-    p.add_argument("--match", action="store_true", help=MATCH_HELP)
+    p.add_argument("--match", action="store_true", help=f"{MATCH_HELP}, so --seat is not used")
+    p.add_argument("--name", type=name_argument, default=None, metavar="NAME",
+                   help="your name on the table, the result and the record (default: You)")
     h = sub.add_parser("hotseat", help="two players at one terminal")
     h.add_argument("--seed", type=seed_argument, default=None, metavar="SEED",
                    help=SEED_HELP)
     h.add_argument("--rules", choices=list(PRESETS), default=None,
                    help="rule preset ('match' plays a match; a match: 'match' unless given)")
     h.add_argument("--match", action="store_true", help=MATCH_HELP)
+    for seat, default in (("east", "East; in a match Player 1"),
+                          ("west", "West; in a match Player 2")):
+        h.add_argument(f"--{seat}", type=name_argument, default=None, metavar="NAME",
+                       help=f"the {seat.title()} player's name (default: {default}; in a match "
+                       "the two players, whose first seats are drawn from the seed)")
+
+
+def hotseat_names(east: str | None, west: str | None, match: bool) -> tuple[str, str] | None:
+    """The hot-seat players' names from ``--east`` and ``--west`` (None: neither given; a
+    missing one is its default). Two equal names are a usage error."""
+    from minefield.session.base import PlayerNameError, two_names
+    from minefield.session.local import HOTSEAT_MATCH_NAMES
+
+    if east is None and west is None:
+        return None
+    defaults = HOTSEAT_MATCH_NAMES if match else ("East", "West")
+    try:
+        return two_names(east or defaults[0], west or defaults[1])
+    except PlayerNameError as error:
+        raise UsageError(f"--east/--west: {error}") from None
 
 
 def request_from_args(args: argparse.Namespace) -> GameRequest | None:
@@ -60,9 +90,10 @@ def request_from_args(args: argparse.Namespace) -> GameRequest | None:
     if args.command == "practice":
         return GameRequest("practice", seed=args.seed, level=args.level,
                            seat=Seat(args.seat) if args.seat and not match else None,
-                           rules=args.rules, match=match)
+                           rules=args.rules, match=match, player=args.name)
     if args.command == "hotseat":
-        return GameRequest("hotseat", seed=args.seed, rules=args.rules, match=match)
+        return GameRequest("hotseat", seed=args.seed, rules=args.rules, match=match,
+                           players=hotseat_names(args.east, args.west, match))
     return None
 
 

@@ -39,6 +39,9 @@ class GameRequest:
     rules: str | None = None
     aids: bool = False  # hot-seat: both players agreed to the defense trainer's aids
     match: bool = False  # a whole match (R30), by default under the match preset
+    player: str | None = None  # practice: the player's name (None: "You")
+    players: tuple[str, str] | None = None  # hot-seat: East's and West's names (a match: the
+    # two players, seated by the seed); None: the seats' names (a match: Player 1 and 2)
 
 
 def open_session(request: GameRequest, preferences: Preferences, *, bot_factory: BotFactory,
@@ -59,9 +62,12 @@ def open_session(request: GameRequest, preferences: Preferences, *, bot_factory:
             # The bot's seed follows from the game's but does not reveal it (R2).
             seed, bot_factory(level, derive_int(seed, "practice bot")),
             human=request.seat, settings=settings, think_seconds=think_seconds,
-            record_to=record_to, on_failure=on_failure, match=request.match)
+            record_to=record_to, on_failure=on_failure, match=request.match,
+            name=request.player or "You")
     else:
-        session = LocalSession.hotseat(seed, settings, record_to=record_to,
+        names = (dict(zip(Seat, request.players, strict=True)) if request.players is not None
+                 else None)
+        session = LocalSession.hotseat(seed, settings, names=names, record_to=record_to,
                                        trainer_aids=request.aids, match=request.match)
     return session, problem
 

@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Footer, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from minefield.bots.base import LEVELS, Level
 from minefield.rules.game import Seat
 from minefield.rules.settings import PRESETS, RuleSettings
+from minefield.session.base import MAX_PLAYER_NAME, PlayerNameError, player_name, two_names
 from minefield.tui.config import Preferences
 from minefield.tui.games import GameRequest
 from minefield.tui.host import preferences_of
@@ -102,8 +103,15 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
                     yield Label("Your seat")
                     yield Select(SEATS, value=RANDOM_SEAT, allow_blank=False, id="seat")
                 if self.mode == "hotseat":
+                    yield Label("Players")
+                    with Horizontal(id="names"):
+                        yield Input(placeholder="East", max_length=MAX_PLAYER_NAME, id="east")
+                        yield Input(placeholder="West", max_length=MAX_PLAYER_NAME, id="west")
                     yield Label("Trainer")
                     yield Checkbox("Trainer aids: both agree", id="aids")
+                else:
+                    yield Label("Your name")
+                    yield Input(placeholder="You", max_length=MAX_PLAYER_NAME, id="name")
                 yield Label("Rules")
                 yield Select([(name, name) for name in PRESETS], value=prefs.rules,
                              allow_blank=False, id="rules")
@@ -130,26 +138,49 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
             rules.value = "match" if self.match else self.preferences.rules
             for seat in self.query("#seat").results(Select):
                 seat.disabled = self.match
+            for field, seat_name, player in (("#east", "East", "Player 1"),
+                                             ("#west", "West", "Player 2")):
+                for names in self.query(field).results(Input):
+                    names.placeholder = player if self.match else seat_name
         if isinstance(rules.value, str):
             note = match_note(rules.value) if self.match else preset_note(rules.value)
             self.query_one("#preset-note", Static).update(note)
 
     def choice(self) -> GameChosen:
-        """The game the form describes now."""
+        """The game the form describes now; a name that cannot be used raises
+        :class:`~minefield.session.base.PlayerNameError`."""
         rules = str(self.query_one("#rules", Select).value)
         if self.mode == "hotseat":
+            east, west = (self.query_one(f"#{seat}", Input) for seat in ("east", "west"))
+            players = None
+            if east.value.strip() or west.value.strip():
+                players = two_names(east.value.strip() or east.placeholder,
+                                    west.value.strip() or west.placeholder)
             return GameChosen(GameRequest("hotseat", rules=rules, match=self.match,
-                                          aids=self.query_one("#aids", Checkbox).value))
+                                          aids=self.query_one("#aids", Checkbox).value,
+                                          players=players))
+        typed = self.query_one("#name", Input).value.strip()
+        player = player_name(typed) if typed else None
         level_value = self.query_one("#level", Select).value
         level: Level = next((lv for lv in LEVELS if lv == level_value), self.preferences.bot_level)
         seat_value = self.query_one("#seat", Select).value
         seat = None if seat_value == RANDOM_SEAT or self.match else Seat(str(seat_value))
         return GameChosen(GameRequest("practice", rules=rules, level=level, seat=seat,
-                                      match=self.match))
+                                      match=self.match, player=player))
 
     def action_start(self) -> None:
-        """Start the game."""
-        self.dismiss(self.choice())
+        """Start the game (a name that cannot be used is said under the form instead)."""
+        try:
+            choice = self.choice()
+        except PlayerNameError as error:
+            self.query_one("#preset-note", Static).update(f"Name: {error}.")
+            return
+        self.dismiss(choice)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a name field starts the game, as the Start button does."""
+        event.stop()
+        self.action_start()
 
     def action_cancel(self) -> None:
         """Back to the menu without a game."""
