@@ -21,6 +21,8 @@ from minefield.tui.widgets.scoreboard import Scoreboard
 DIGIT_KEYS = "0123456789"
 #: The suit letters, either case (``5P`` is ``5p``).
 SUIT_KEYS = "mpszMPSZ"
+#: The most digits a typed group holds (a hand is 13 tiles).
+MAX_TYPED_GROUP = 13
 
 
 def clock_text(seconds: float) -> str:
@@ -139,28 +141,41 @@ class SeatScreen(Screen[None]):
     def tile_typed(self, tile: Tile) -> None:
         """The player typed a tile such as ``5p``."""
 
+    def tiles_typed(self, tiles: list[Tile], text: str) -> None:
+        """The player typed a group such as ``234p`` (``text``); one tile is :meth:`tile_typed`.
+        Screens that take one tile at a time say so."""
+        if len(tiles) == 1:
+            self.tile_typed(tiles[0])
+        else:
+            self.typing_status(f"{text}: type one tile at a time here (such as 5p).")
+
     def typing_status(self, text: str) -> None:
         """Show what is being typed."""
 
     def on_key(self, event: events.Key) -> None:
-        """A digit then a suit letter (``5`` ``p`` or ``P``) types a tile; ``0`` is a red five."""
+        """Digits then a suit letter type tiles: ``5`` ``p`` (or ``P``) is 5p, ``2`` ``3``
+        ``4`` ``p`` the group 2p 3p 4p; ``0`` is a red five."""
         char = event.character
         if char is None or len(char) != 1:
             return
         if char in DIGIT_KEYS:
-            self._typed_digit = char
-            self.typing_status(f"Typing {char}… (then m, p, s or z)")
+            self._typed_digit = (self._typed_digit + char)[-MAX_TYPED_GROUP:]
+            self.typing_status(f"Typing {self._typed_digit}… (then m, p, s or z)")
             event.stop()
         elif char in SUIT_KEYS and self._typed_digit:
-            text = self._typed_digit + char.lower()
+            suit = char.lower()
+            text = self._typed_digit + suit
             self._typed_digit = ""
             event.stop()
-            try:
-                tile = Tile.parse(text)
-            except TileError:
-                self.typing_status(f"{text} is not a tile.")
-                return
-            self.tile_typed(tile)
+            tiles = []
+            for digit in text[:-1]:
+                try:
+                    tiles.append(Tile.parse(digit + suit))
+                except TileError:
+                    self.typing_status(f"{digit}{suit} is not a tile"
+                                       + (f" (in {text})." if len(text) > 2 else "."))
+                    return
+            self.tiles_typed(tiles, text)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seat={self.seat.value}, <tiles hidden>)"

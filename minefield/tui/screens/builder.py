@@ -147,6 +147,36 @@ class HandBuilderScreen(SeatScreen):
         self._set_cursor(index)
         self.toggle(index)
 
+    def tiles_typed(self, tiles: list[Tile], text: str) -> None:
+        """Typing a group such as ``234p`` adds each of its tiles (a free copy of each), or
+        nothing when one cannot be added: the message says which and why."""
+        if len(tiles) == 1:
+            self.tile_typed(tiles[0])
+            return
+        free = [i for i in range(len(self.own_tiles)) if i not in self.chosen]
+        picked: list[int] = []
+        for tile in tiles:
+            index = next((i for i in free if self.own_tiles[i] == tile and i not in picked), None)
+            if index is None:
+                have = sum(t == tile for t in self.own_tiles)
+                if not have:
+                    why = f"you have no {tile}"
+                elif tiles.count(tile) > have:
+                    why = f"you have {have} {tile}, not {tiles.count(tile)}"
+                else:
+                    why = f"your {tile} {'is' if have == 1 else 'are'} already in the hand"
+                self.typing_status(f"{text}: nothing added, {why}.")
+                return
+            picked.append(index)
+        if len(self.chosen) + len(picked) > HAND_SIZE:
+            self.typing_status(f"{text}: nothing added, {len(picked)} tiles do not fit: "
+                               f"{HAND_SIZE - len(self.chosen)} places are left.")
+            return
+        self.chosen.extend(picked)
+        self._set_cursor(picked[-1])
+        self.typing_status(f"Added {' '.join(str(self.own_tiles[i]) for i in picked)}.")
+        self._refresh_choice()
+
     def typing_status(self, text: str) -> None:
         """Show a short message under the hint (one line: no new layout)."""
         self.query_one("#status", Static).update(text, layout=False)

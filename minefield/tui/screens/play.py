@@ -64,7 +64,8 @@ class PlayScreen(SeatScreen):
         Binding("right", "move(1)", "Right", show=False),
         Binding("up", "move_row(-1)", "Up", show=False),
         Binding("down", "move_row(1)", "Down", show=False),
-        Binding("enter,space", "discard", "Discard"),
+        Binding("space", "select", "Select"),
+        Binding("enter", "discard", "Discard"),
         Binding("enter", "pass_turn", "Pass the keyboard"),
         Binding("escape", "app.menu", "Menu"),
         Binding("pagedown", "scroll_lower(1)", "More below"),
@@ -81,6 +82,8 @@ class PlayScreen(SeatScreen):
         self.hold = hold
         self._announce_furiten = announce_furiten
         self.cursor = 0
+        #: With "confirm discards": the pool place whose discard waits for a second press.
+        self.armed: int | None = None
         self._pool: list[Tile] = []
         self._furiten_seen = view.own_furiten is not None
 
@@ -125,6 +128,7 @@ class PlayScreen(SeatScreen):
         if pool != self._pool:
             self._pool = pool
             self.cursor = min(self.cursor, max(0, len(pool) - 1))
+            self.armed = None
         self.query_one("#pool", TileRow).set_tiles(pool)
         self.query_one("#pool", TileRow).cursor = self.cursor if view.my_turn else None
         self.query_one("#pool-label", Label).update(f"Pool {len(pool)}")
@@ -176,8 +180,11 @@ class PlayScreen(SeatScreen):
             return (f"You discarded {view.discards[self.seat][-1]}. Press Enter to pass the "
                     f"keyboard to {self.seat.other.value.title()}.")
         if view.my_turn and self._pool:
-            return (f"Selected {self._pool[self.cursor]}: Enter discards it (arrows move; or "
-                    "type a tile such as 5p)")
+            tile = self._pool[self.cursor]
+            if self.armed == self.cursor:
+                return f"Discard {tile}? Enter (or a click on it) again discards it."
+            return (f"Selected {tile}: Enter discards it (arrows move; or type a tile such "
+                    "as 5p)")
         return ""
 
     def _show_waits(self, view: PlayerView, theirs: list[Tile]) -> None:
@@ -206,7 +213,7 @@ class PlayScreen(SeatScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Discarding only on the own turn; passing only while holding (hot-seat)."""
-        if action == "discard":
+        if action in ("discard", "select"):
             if self.hold:
                 return False
             return (self.view.my_turn and bool(self._pool)) or None
@@ -234,9 +241,18 @@ class PlayScreen(SeatScreen):
     def action_move(self, delta: int) -> None:
         """Move the selection over the pool."""
         if self._pool and self.view.my_turn:
-            self.cursor = max(0, min(len(self._pool) - 1, self.cursor + delta))
-            self.query_one("#pool", TileRow).cursor = self.cursor
-            self.set_status(self._status_text(self.view))
+            self._select(max(0, min(len(self._pool) - 1, self.cursor + delta)))
+
+    def _select(self, index: int, note: str = "") -> None:
+        self.cursor = index
+        self.armed = None
+        self.query_one("#pool", TileRow).cursor = index
+        self.set_status(self._status_text(self.view) + note)
+
+    def action_select(self) -> None:
+        """Select the pool tile under the cursor (it is discarded by Enter, never by Space)."""
+        if self._pool and self.view.my_turn:
+            self._select(self.cursor)
 
     def action_scroll_log(self, lines: int) -> None:
         """Scroll the game log by a few lines."""
@@ -247,11 +263,16 @@ class PlayScreen(SeatScreen):
         self.action_move(rows * self.query_one("#pool", TileRow).columns)
 
     def action_discard(self) -> None:
-        """Discard the selected pool tile."""
+        """Discard the selected pool tile (with "confirm discards": at the second press)."""
         if not self.view.my_turn or not self._pool:
             self.set_status("It is not your turn." if self.view.phase == "discarding"
                             else "You cannot discard now.")
             return
+        if preferences_of(self.app).confirm_discards and self.armed != self.cursor:
+            self.armed = self.cursor
+            self.set_status(self._status_text(self.view))
+            return
+        self.armed = None
         tile = self._pool[self.cursor]
         self.post_message(CommandChosen(self.seat, Discard(tile=str(tile))))
 
@@ -298,9 +319,7 @@ class PlayScreen(SeatScreen):
         if tile not in self._pool:
             self.set_status(f"There is no {tile} in your pool.")
             return
-        self.cursor = self._pool.index(tile)
-        self.query_one("#pool", TileRow).cursor = self.cursor
-        self.set_status(self._status_text(self.view) + " (Enter discards it)")
+        self._select(self._pool.index(tile))
 
     def on_tile_row_selected(self, event: TileRow.Selected) -> None:
         """A click selects a pool tile; a click on the selected tile discards it."""
@@ -309,9 +328,7 @@ class PlayScreen(SeatScreen):
         if event.index == self.cursor:
             self.action_discard()
         else:
-            self.cursor = event.index
-            event.row.cursor = event.index
-            self.set_status(self._status_text(self.view) + " (click again to discard)")
+            self._select(event.index, " (click again to discard)")
 
     def clear_private(self) -> None:
         """Empty the hand, pool, furiten, waits and log."""
