@@ -56,7 +56,8 @@ def game_key_sections(everywhere: list[BindingType]) -> list[tuple[str, list[Bin
     """The help's key tables of the game app, screen by screen (``everywhere``: the app's own
     bindings), read from the screens' ``BINDINGS``."""
     return [
-        ("Building the hand (type a tile such as 5p to toggle it)", HandBuilderScreen.BINDINGS),
+        ("Building the hand (type a tile such as 5p to toggle it, a group such as 234p to add "
+         "it)", HandBuilderScreen.BINDINGS),
         ("Playing (type a tile such as 5p to select it)", PlayScreen.BINDINGS),
         ("Hot-seat curtain", CurtainScreen.BINDINGS),
         ("Result", ResultScreen.BINDINGS),

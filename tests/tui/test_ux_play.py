@@ -17,6 +17,7 @@ from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.widgets.log import GameLog, log_lines
+from minefield.tui.widgets.panels import WaitEntry, WaitPanel
 from minefield.tui.widgets.tiles import TileRow
 from tests.tui.conftest import make_app, screen_text, settle
 from tests.tui.test_practice import HAND, type_tiles
@@ -212,3 +213,28 @@ async def test_confirm_discards_takes_a_second_enter_on_the_same_tile() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert session.view(Seat.EAST).discards[Seat.EAST][:1] == [tile]
+
+
+def wait_texts(screen: PlayScreen) -> list[str]:
+    """The waits panel's lines and each wait's columns."""
+    return [part.prefix if isinstance(part, WaitEntry) else part
+            for part in screen.query_one("#waits", WaitPanel).parts]
+
+
+async def test_a_furiten_hand_says_no_wait_can_win() -> None:
+    """R15: after the bot's 7p froze this hand, no wait says "ron ok" any more."""
+    app = make_app(seat=Seat.EAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await choose(pilot, HAND)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        before = wait_texts(screen)
+        assert any("ron ok" in part for part in before)  # tenpai, eligible waits
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.view.own_furiten is not None
+        after = wait_texts(screen)
+        assert after[0] == "Your waits (furiten: none can win, R15):"
+        assert not any("ron ok" in part for part in after)
+        assert sum("furiten" in part for part in after[1:]) == len(before) - 1

@@ -199,6 +199,10 @@ class PlayScreen(SeatScreen):
         if not analysis.waits:
             panel.set_parts(["Your hand is not tenpai."])
             return
+        if view.own_furiten is not None:  # R15: no wait can win any more
+            panel.set_parts(["Your waits (furiten: none can win, R15):",
+                             *wait_entries(analysis.waits, furiten=True)])
+            return
         panel.set_parts(["Your waits (value without ura):", *wait_entries(analysis.waits)])
 
     def set_status(self, text: str) -> None:
