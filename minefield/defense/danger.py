@@ -37,9 +37,7 @@ import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from minefield.rules.tiles import DRAGONS, NUM_KINDS, TERMINALS_AND_HONORS
-
-_SUIT_KINDS = 27
+from minefield.rules.tiles import DRAGONS, NUM_KINDS, SUIT_KINDS, TERMINALS_AND_HONORS
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,16 +99,16 @@ def wait_shapes(unseen: Sequence[int], safe: Collection[int], dora: int | None,
     for kind in range(NUM_KINDS):
         copies = unseen[kind]
         honor = 1.0
-        if kind >= _SUIT_KINDS:
+        if kind >= SUIT_KINDS:
             yakuhai = kind in DRAGONS or kind == opponent_wind
             honor = priors.yakuhai_factor if yakuhai else priors.honor_factor
         if copies >= 1:
-            prior = priors.honor_tanki if kind >= _SUIT_KINDS else priors.tanki
+            prior = priors.honor_tanki if kind >= SUIT_KINDS else priors.tanki
             push("tanki", (kind,), (kind,), prior * copies * honor)
         if copies >= 2:
             push("shanpon", (kind,), (kind, kind),
                  priors.shanpon * copies * (copies - 1) / 2 * honor)
-        if kind >= _SUIT_KINDS:
+        if kind >= SUIT_KINDS:
             continue
         pos = kind % 9
         if pos <= 7:
@@ -151,7 +149,7 @@ def tile_dangers(unseen: Sequence[int], safe: Collection[int], dora: int | None,
         danger[kind] = 0.0
     if opponent_discards and priors.suit_signal:
         factors = suit_factors(unseen, opponent_discards, priors.suit_signal)
-        for kind in range(_SUIT_KINDS):
+        for kind in range(SUIT_KINDS):
             danger[kind] *= factors[kind // 9]
     return danger
 

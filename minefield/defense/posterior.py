@@ -109,10 +109,15 @@ from minefield.rules.game import Seat, ron_context
 from minefield.rules.hand import HAND_SIZE, waits
 from minefield.rules.score import WinContext, score_counts
 from minefield.rules.settings import RuleSettings
-from minefield.rules.tiles import DRAGONS, NUM_KINDS, counts_of, dora_from_indicator
+from minefield.rules.tiles import (
+    DRAGONS,
+    NUM_KINDS,
+    SUIT_KINDS,
+    counts_of,
+    dora_from_indicator,
+)
 from minefield.rules.wall import DEAL_SIZE
 
-_SUIT_KINDS = 27
 _LOG_ZERO = float("-inf")
 _KINDS = tuple(range(NUM_KINDS))
 
@@ -273,7 +278,7 @@ def view_dangers(kinds: Sequence[int], unseen: Sequence[int], safe: frozenset[in
             continue
         c = unseen[kind]
         danger = 0.0
-        if kind >= _SUIT_KINDS:
+        if kind >= SUIT_KINDS:
             honor = priors.yakuhai_factor if kind in yakuhai else priors.honor_factor
             single = priors.honor_tanki * c + priors.shanpon * c * (c - 1) / 2
             danger = single * honor * (priors.dora_factor if kind == dora else 1.0)
@@ -620,7 +625,7 @@ def prior_shapes(problem: Problem, model: PosteriorModel) -> list[PriorShape]:
                              model.priors, problem.opponent.wind):
         if shape.name == "kokushi":
             continue
-        if shape.held[0] < _SUIT_KINDS:
+        if shape.held[0] < SUIT_KINDS:
             shape = Shape(shape.name, shape.waits, shape.held,
                           shape.weight * suit[shape.held[0] // 9])
         if len(shape.held) == 1:
@@ -647,7 +652,7 @@ class Completions:
         for kind in range(NUM_KINDS):
             if self.unseen[kind] >= 3:
                 groups.append(((kind,) * 3, float(math.comb(self.unseen[kind], 3))))
-            if kind < _SUIT_KINDS and kind % 9 <= 6:
+            if kind < SUIT_KINDS and kind % 9 <= 6:
                 ways = self.unseen[kind] * self.unseen[kind + 1] * self.unseen[kind + 2]
                 if ways:
                     groups.append(((kind, kind + 1, kind + 2), float(ways)))

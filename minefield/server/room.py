@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +35,7 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from minefield.bots.base import bot_level, bot_name
 from minefield.records.format import MatchHeader, Players, RecordHeader
 from minefield.records.reader import ReadRecord, RecordError
 from minefield.records.replay import replay_match, replay_record
@@ -51,6 +51,7 @@ from minefield.server.identity import Identity, display_name
 from minefield.server.wire import RoomState, Welcome, WireError
 from minefield.session.match_table import MatchTable, RecorderFactory
 from minefield.session.protocol import (
+    WAITING_NAME,
     Applied,
     Closed,
     MatchView,
@@ -69,8 +70,6 @@ from minefield.session.table import GameTable, Recorder
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
-_BOT_NAME = re.compile(r"^Bot \((easy|normal|strong)\)$")
-WAITING_NAME = "(waiting)"
 FINISHED_FOLDER = "finished"
 
 
@@ -134,13 +133,13 @@ class Seated:
     def record_name(self) -> str:
         """The player as the record has it: an identity key or ``Bot (level)``."""
         if self.level is not None:
-            return f"Bot ({self.level})"
+            return bot_name(self.level)
         return self.identity.key if self.identity is not None else WAITING_NAME
 
     def info(self, now: float) -> PlayerInfo:
         """The player as both seats see them."""
         if self.level is not None:
-            return PlayerInfo(name=f"Bot ({self.level})", kind="bot")
+            return PlayerInfo(name=bot_name(self.level), kind="bot")
         if self.identity is None:
             return PlayerInfo(name=WAITING_NAME, present=False)
         grace = None
@@ -151,9 +150,9 @@ class Seated:
 
 
 def _seated_from_record(name: str, grace: float, now: float) -> Seated:
-    bot = _BOT_NAME.match(name)
-    if bot:
-        return Seated(level=bot.group(1))
+    level = bot_level(name)
+    if level is not None:
+        return Seated(level=level)
     return Seated(identity=Identity(key=name, name=display_name(name)), grace_budget=grace,
                   grace_until=now + grace)
 
@@ -171,7 +170,7 @@ def shown_names(players: Sequence[str]) -> dict[str, str]:
     >>> shown_names(["bob@games", "bob"])
     {'bob@games': 'bob', 'bob': 'bob (2)'}
     """
-    shown = {name: display_name(name) if not _BOT_NAME.match(name) else name
+    shown = {name: display_name(name) if bot_level(name) is None else name
              for name in players}
     if len(set(shown.values())) < len(shown):
         for number, name in enumerate(list(players)[1:], start=2):
@@ -258,7 +257,7 @@ class Room:
         dealer is drawn from the seed)."""
         config = services.config
         if match:
-            guest = f"Bot ({bot})" if bot is not None else WAITING_NAME
+            guest = bot_name(bot) if bot is not None else WAITING_NAME
             provisional = Match(seed or random_seed(), (identity.key, guest), settings)
             seat = provisional.seat_of(identity.key)
             seats = {seat: Seated(identity=identity, grace_budget=config.grace_seconds),

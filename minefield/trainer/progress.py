@@ -641,7 +641,7 @@ class ProgressStore:
             self._db.close()
 
 
-def review_game(game: Game, seat: Seat, mode: str, method: Method = "fast"
+def progress_of_game(game: Game, seat: Seat, mode: str, method: Method = "fast"
                 ) -> tuple[GameRecord, list[DiscardRecord]]:
     """What :meth:`ProgressStore.record_game` saves for ``seat`` of a finished ``game``: the
     result and points, and each of the seat's discards with the estimated danger it took and
@@ -708,5 +708,5 @@ __all__ = [
     "EMPTY_SUMMARY", "FILE_MODE", "MIGRATIONS", "SCHEMA_VERSION",
     "DefenseStats", "DiscardRecord", "DrillRecord", "DrillStats", "GameRecord", "NullProgress",
     "Progress", "ProgressError", "ProgressStore", "ProgressSummary", "open_progress",
-    "review_game", "utc_now", "week_of",
+    "progress_of_game", "utc_now", "week_of",
 ]

@@ -23,6 +23,7 @@ from minefield.rules.game import TOTAL_DISCARDS, ChooseHand, Discard, Discarded,
 from minefield.rules.settings import PRESETS, RuleSettings
 from minefield.session.base import MatchSession, RoomSession, Session
 from minefield.session.protocol import (
+    WAITING_NAME,
     Applied,
     Clocks,
     Link,
@@ -45,7 +46,7 @@ from minefield.tui.messages import (
     TableIntent,
     TurnPassed,
 )
-from minefield.tui.screens.base import WAITING, SeatScreen
+from minefield.tui.screens.base import SeatScreen
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import CurtainScreen, LinkScreen
 from minefield.tui.screens.play import PlayScreen
@@ -226,7 +227,7 @@ class TableController:
         other = self.session.local_seats[0].other
         code = self.session.code if isinstance(self.session, RoomSession) else None
         seated = self.tables[self.session.local_seats[0]].players[other]
-        if code and seated.kind == "human" and not seated.present and seated.name == WAITING:
+        if code and seated.kind == "human" and not seated.present and seated.name == WAITING_NAME:
             return f"Room {code} · to join: minefield join {code}{rules}"
         return f"Playing against {self.names()[other]}{rules}"
 

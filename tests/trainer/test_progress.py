@@ -26,7 +26,7 @@ from minefield.trainer.progress import (
     ProgressError,
     ProgressStore,
     open_progress,
-    review_game,
+    progress_of_game,
     week_of,
 )
 
@@ -279,13 +279,13 @@ def test_stats_survive_a_kill_mid_write(path: Path) -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_review_game_records_each_discard_of_the_seat(path: Path, seed: int) -> None:
+def test_progress_of_game_records_each_discard_of_the_seat(path: Path, seed: int) -> None:
     """The record of a bot game: R13 (a loss is a deal-in on the seat's own discard), the
     seat's 17 or fewer discards (R10), each with the danger taken and the least available."""
     game = Game(seed)
     end = play_game(game, make_bot("normal", 1), make_bot("strong", 2))
     for seat in Seat:
-        record, discards = review_game(game, seat, "practice")
+        record, discards = progress_of_game(game, seat, "practice")
         own = [c for s, c in game.commands if s is seat and c.type == "discard"]
         assert [d.tile for d in discards] == [c.tile for c in own]
         assert all(d.danger is not None and d.least_danger is not None
@@ -304,9 +304,9 @@ def test_review_game_records_each_discard_of_the_seat(path: Path, seed: int) -> 
         store.close()
 
 
-def test_review_game_needs_a_finished_game() -> None:
+def test_progress_of_game_needs_a_finished_game() -> None:
     with pytest.raises(ValueError, match="has not ended"):
-        review_game(Game(1), Seat.EAST, "practice")
+        progress_of_game(Game(1), Seat.EAST, "practice")
 
 
 def test_threads_share_one_store(path: Path) -> None:

@@ -12,7 +12,7 @@ from textual.timer import Timer
 
 from minefield.rules.game import PlayerView, Seat
 from minefield.rules.tiles import Tile, TileError
-from minefield.session.protocol import MatchView, TableView
+from minefield.session.protocol import WAITING_NAME, MatchView, TableView
 from minefield.tui.host import washizu_on
 from minefield.tui.widgets.scoreboard import Scoreboard
 
@@ -57,10 +57,6 @@ def size_classes(screen: Screen[Any], width: int, height: int) -> set[str]:
         if reached:
             classes.add(max(reached)[1])
     return classes
-
-
-#: The name the game server gives a seat nobody has taken yet (not "disconnected").
-WAITING = "(waiting)"
 
 
 class SeatScreen(Screen[None]):
@@ -126,7 +122,7 @@ class SeatScreen(Screen[None]):
                     table.name(seat))
                 parts.append(f"{who} {clock_text(clock.remaining - elapsed)}")
         for player in table.players.values():
-            if not player.present and player.name != WAITING:
+            if not player.present and player.name != WAITING_NAME:
                 away = f"{player.name} disconnected"
                 if player.grace_left is not None:
                     away += f" - {clock_text(player.grace_left - elapsed)} until auto-play"

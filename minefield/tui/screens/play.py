@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.widgets import Footer, Label, Static
 
-from minefield.rules.game import DISCARDS_PER_SEAT, Discard, PlayerView, Seat
+from minefield.rules.game import DISCARDS_PER_SEAT, POOL_SIZE, Discard, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles
 from minefield.session.protocol import TableView
@@ -32,8 +32,6 @@ from minefield.tui.widgets.panels import (
 )
 from minefield.tui.widgets.scoreboard import Scoreboard
 from minefield.tui.widgets.tiles import TileRow
-
-POOL_SIZE = 21
 
 
 def _tiles(texts: list[str]) -> list[Tile]:

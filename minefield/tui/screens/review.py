@@ -22,15 +22,13 @@ from textual.worker import get_current_worker
 
 from minefield.defense.estimate import feedback, percent
 from minefield.defense.position import Method
-from minefield.rules.game import Seat
+from minefield.rules.game import POOL_SIZE, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
 from minefield.trainer.review import AssessedStep, GameReview, ReviewStep, assess, totals
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import shade
 from minefield.tui.widgets.tiles import TileRow
-
-POOL_SIZE = 21
 
 
 def pool_tiles(step: ReviewStep) -> list[Tile]:
