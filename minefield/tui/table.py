@@ -12,6 +12,7 @@ whether the other seat is a bot, a person at this keyboard or one far away: only
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -108,7 +109,7 @@ class TableController:
         self.closed = True
         self.app.workers.cancel_group(self.app, "session")
         if self.game_screen is not None:
-            self.game_screen.clear_private()
+            _empty(self.game_screen)
         self.forget_screen()
         await self.session.close()
 
@@ -416,7 +417,15 @@ class TableController:
         stack = self.app.screen_stack
         for screen in [s for s in self._released if s not in stack]:
             self._released.remove(screen)
-            screen.clear_private()
+            _empty(screen)
             self.app.uninstall_screen(screen)
             if screen.is_attached:
                 screen.remove()
+
+
+def _empty(screen: SeatScreen) -> None:
+    """Empty a screen's private widgets, if it still has them (a screen already removed has
+    none left)."""
+    if screen.is_attached:
+        with contextlib.suppress(NoMatches):  # its widgets are being removed
+            screen.clear_private()
