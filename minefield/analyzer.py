@@ -77,6 +77,18 @@ def describe_request_error(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def rules_preset(name: str, error: type[RequestError]) -> RuleSettings:
+    """The settings of the preset ``name``; ``error`` (a :class:`RequestError` class) naming the
+    presets when there is no such preset, quoting only a short prefix of ``name``."""
+    if name not in PRESETS:  # SettingsError would quote the whole name
+        raise error(f"unknown rules preset {quote_prefix(name)}: choose one of "
+                    f"{', '.join(PRESETS)}")
+    try:
+        return RuleSettings.preset(name)
+    except SettingsError as problem:
+        raise error(str(problem)) from None
+
+
 def indicator_kind(value: str | None, what: str, settings: RuleSettings) -> int | None:
     """The kind of a dora or ura indicator (``None`` or ``"none"``: no indicator).
 
@@ -94,27 +106,25 @@ def indicator_kind(value: str | None, what: str, settings: RuleSettings) -> int 
     return tile.kind
 
 
-def context_for(seat: Seat, discard: str, dora: int | None, ura: int | None) -> WinContext:
-    """The win context for a ron on the ``first``, a ``middle`` or the ``last`` discard.
+def context_for(seat: Seat, discard: str, dora: int | None, ura: int | None,
+                settings: RuleSettings | None = None) -> WinContext:
+    """The win context for a ron on the ``first``, a ``middle`` or the ``last`` discard, under
+    ``settings`` (default: the standard rules).
 
     ``first`` is the opponent's first discard (ippatsu, R16); ``last`` is discard 34 (houtei,
-    R17), which only East can win on.
+    R17), which only East can win on. With ``dealer_bonus`` (the ``match`` preset) East is the
+    dealer and paid dealer values (R23).
     """
     if discard == "last" and seat is Seat.WEST:
         raise AnalyzeError("west cannot win on the last discard: discard 34 is west's own (R17)")
+    dealer = settings is not None and settings.dealer_bonus and seat is Seat.EAST
     return WinContext(seat_wind=seat.wind, ippatsu=discard == "first", houtei=discard == "last",
-                      dora_indicator=dora, ura_indicator=ura)
+                      dora_indicator=dora, ura_indicator=ura, dealer=dealer)
 
 
 def analyze_request(request: AnalyzeRequest) -> AnalyzeResult:
     """Analyze one request; raises :class:`AnalyzeError` with a clear message."""
-    if request.rules not in PRESETS:  # SettingsError would quote the whole name
-        raise AnalyzeError(f"unknown rules preset {quote_prefix(request.rules)}: choose one of "
-                           f"{', '.join(PRESETS)}")
-    try:
-        settings = RuleSettings.preset(request.rules)
-    except SettingsError as error:
-        raise AnalyzeError(str(error)) from None
+    settings = rules_preset(request.rules, AnalyzeError)
     try:
         hand = Hand.parse(request.hand)
     except TileError as error:
@@ -123,7 +133,7 @@ def analyze_request(request: AnalyzeRequest) -> AnalyzeResult:
         raise AnalyzeError(f"hand: {RED_FIVES_UNUSED}")
     ctx = context_for(request.seat, request.discard,
                       indicator_kind(request.dora, "dora", settings),
-                      indicator_kind(request.ura, "ura", settings))
+                      indicator_kind(request.ura, "ura", settings), settings)
     reports = [WaitReport.from_value(v) for v in analyze(hand, ctx, settings)]
     return AnalyzeResult(hand=str(hand), tenpai=bool(reports), waits=reports)
 

@@ -257,3 +257,41 @@ def test_red_five_indicator_is_refused_without_red_fives(capsys: pytest.CaptureF
     assert code == 2 and out == ""
     assert err == (f"minefield: {what} indicator: red fives (0m/0p/0s) are not used in these "
                    "rules (R1)\n")
+
+
+def test_match_rules_pay_east_dealer_values(capsys: pytest.CaptureFixture[str]) -> None:
+    """R23: under the ``match`` preset (``dealer_bonus``) East is the dealer, paid 1.5 times a
+    non-dealer; West is not. 2 han 40 fu: 2600 for a non-dealer, 3900 for the dealer; the
+    kiriage mangan: 8000 and 12000."""
+    def points(*argv: str) -> list[tuple[str, int, int]]:
+        code, out, _ = run(capsys, "analyze", *argv, "--json")
+        assert code == 0
+        return [(w["tile"], w["points"], w["points_without_ura"])
+                for w in json.loads(out)["waits"]]
+
+    assert points("123m456p789s1112z", "--seat", "east") == [("2z", 2600, 2600)]
+    assert points("123m456p789s1112z", "--seat", "east", "--rules", "match") == [
+        ("2z", 3900, 3900)]
+    assert points("123m456p789s3332z", "--seat", "west", "--rules", "match") == [
+        ("2z", 2600, 2600)]
+    assert points("23m456m345p678s55s", "--dora", "2m", "--rules", "match") == [
+        ("1m", 5800, 5800), ("4m", 12000, 12000), ("7m", 12000, 12000)]
+    code, out, _ = run(capsys, "analyze", "123m456p789s1112z", "--rules", "match")
+    assert code == 0 and "3900" in out and "2600" not in out
+
+
+def test_jsonl_match_rules_pay_east_dealer_values(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """R23 in ``--jsonl``: each line's ``rules`` decide; a ``--rules`` option beside
+    ``--jsonl`` would be ignored, so it is refused."""
+    lines = [{"hand": "123m456p789s1112z", "rules": "match"},
+             {"hand": "123m456p789s1112z", "seat": "west", "rules": "match"},
+             {"hand": "123m456p789s1112z"}]
+    data = "".join(json.dumps(x) + "\n" for x in lines).encode()
+    code, out, _ = jsonl(capsys, monkeypatch, data)
+    assert code == 0
+    assert [json.loads(x)["waits"][0]["points"] for x in out] == [3900, 1300, 2600]
+    code, out, err = jsonl(capsys, monkeypatch, data, "analyze", "--jsonl", "--rules", "match")
+    assert code == 2 and out == []
+    assert err == ('minefield: --jsonl takes the rules from each line\'s "rules" key: give no '
+                   "--rules\n")

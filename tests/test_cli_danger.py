@@ -167,3 +167,36 @@ def test_posterior_while_missing_is_an_error_line(capsys: pytest.CaptureFixture[
     assert json.loads(lines[0]) == {
         "error": "line 1: method 'posterior': the posterior estimate is not available yet"}
     check_result(json.loads(lines[1]))
+
+
+def test_match_rules_pay_an_east_opponent_dealer_values(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """R23: under ``--rules match`` (``dealer_bonus``) East's rons are paid dealer values, so
+    West's expected loss on each tile is 1.5 times the single game's, the chances unchanged;
+    East discarding against West loses the same as in a single game. The same in ``--jsonl``
+    through each line's ``rules``."""
+    west = ["danger", "--tiles", TILES, "--hand", HAND, "--dora", "9s", "--east", "4s,3z,1m",
+            "--west", "2p,5p", "--json"]
+    results = {}
+    for name, argv in (("west", west), ("east", [*ARGS, "--json"])):
+        for rules in ("standard", "match"):
+            code, out, _ = run(capsys, *argv, "--rules", rules)
+            assert code == 0
+            results[name, rules] = json.loads(out)["tiles"]
+    single, dealt = results["west", "standard"], results["west", "match"]
+    assert [t["danger"] for t in dealt] == [t["danger"] for t in single]
+    assert any(t["loss"] for t in single)
+    assert all(abs(d["loss"] - 1.5 * s["loss"]) <= 1 for d, s in zip(dealt, single, strict=True))
+    assert results["east", "match"] == results["east", "standard"]
+    request = {**REQUEST, "seat": "west", "discards": {"east": ["4s", "3z", "1m"],
+                                                       "west": ["2p", "5p"]}}
+    data = b"".join(json.dumps({**request, "rules": rules}).encode() + b"\n"
+                    for rules in ("match", "standard", "matches"))
+    code, lines, _ = jsonl(capsys, monkeypatch, data)
+    assert code == 0
+    assert [json.loads(x)["tiles"] for x in lines[:2]] == [dealt, single]
+    assert json.loads(lines[2]) == {"error": "line 3: unknown rules preset 'matches': choose one "
+                                             "of standard, beginner, match"}
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    code, out, err = run(capsys, "danger", "--jsonl", "--rules", "match")
+    assert code == 2 and out == "" and "give no --rules" in err

@@ -23,6 +23,9 @@ ABOVE: dict[str, set[str]] = {
     "defense": {"bots", "trainer"} | FRONT_ENDS,
     "bots": {"trainer"} | FRONT_ENDS,
     "trainer": FRONT_ENDS,
+    # The client's side: the wire messages live in session, and a client never loads the
+    # daemon (ARCHITECTURE 9); the screens are above it.
+    "session": {"server", "tui", "cli"},
 }
 
 

@@ -5,9 +5,10 @@ A bot never peeks: it gets the same :class:`~minefield.rules.game.PlayerView` a 
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from minefield.rules.game import ChooseHand, Discard, PlayerView
+if TYPE_CHECKING:  # the level names are read by the command line before any game is loaded
+    from minefield.rules.game import ChooseHand, Discard, PlayerView
 
 Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")

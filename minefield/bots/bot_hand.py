@@ -11,7 +11,12 @@ import random
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from minefield.analyzer import RED_FIVES_UNUSED, RequestError, describe_request_error
+from minefield.analyzer import (
+    RED_FIVES_UNUSED,
+    RequestError,
+    describe_request_error,
+    rules_preset,
+)
 from minefield.bots.base import Level
 from minefield.bots.hands import DealtTiles
 from minefield.bots.levels import HAND_POLICIES
@@ -32,6 +37,7 @@ class BotHandRequest(BaseModel):
     seat: Seat = Seat.EAST
     dora: str | None = None
     level: Level = "strong"
+    rules: str = "standard"
 
 
 class BotHandResult(BaseModel):
@@ -51,8 +57,11 @@ class BotHandError(RequestError):
 
 def bot_hand(request: BotHandRequest, settings: RuleSettings | None = None
              ) -> tuple[BotHandResult, DealtTiles]:
-    """The hand the bot of ``request.level`` keeps from the 34 tiles."""
-    settings = settings or RuleSettings()
+    """The hand the bot of ``request.level`` keeps from the 34 tiles, under ``settings``
+    (default: the preset ``request.rules`` names; East is paid dealer values under
+    ``dealer_bonus``, R23)."""
+    if settings is None:
+        settings = rules_preset(request.rules, BotHandError)
     try:
         tiles = parse_tiles(request.tiles)
     except TileError as error:

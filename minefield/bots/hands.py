@@ -89,18 +89,28 @@ PREVIOUS_MODEL = ValueModel(copy_chance=0.15, opponent_win=9000.0, pool_risk_dis
 
 @dataclass(frozen=True)
 class DealtTiles:
-    """What a seat knows when it builds its hand: its 34 tiles, the dora indicator, its seat."""
+    """What a seat knows when it builds its hand: its 34 tiles, the dora indicator, its seat.
+
+    ``dealer``: the seat's rons are paid dealer values (East in a match with ``dealer_bonus``,
+    R23).
+    """
 
     counts: Counts
     dora_indicator: int | None
     seat: Seat
     settings: RuleSettings
     red_suits: frozenset[int] = frozenset()
+    dealer: bool = False
 
     @classmethod
     def from_tiles(cls, tiles: Iterable[Tile], dora_indicator: int | None, seat: Seat,
-                   settings: RuleSettings | None = None) -> DealtTiles:
-        """Build from 34 tiles; :class:`TileError` when they are not 34 or hold five of a kind."""
+                   settings: RuleSettings | None = None, dealer: bool | None = None
+                   ) -> DealtTiles:
+        """Build from 34 tiles; :class:`TileError` when they are not 34 or hold five of a kind.
+
+        ``dealer`` defaults to what ``settings`` say: East is the dealer under
+        ``dealer_bonus`` (R23).
+        """
         tiles = list(tiles)
         extra = [Tile(dora_indicator)] if dora_indicator is not None else []
         check_copies(tiles + extra)
@@ -111,18 +121,23 @@ class DealtTiles:
             counts[tile.kind] += 1
         settings = settings or RuleSettings()
         reds = frozenset(t.kind // 9 for t in tiles if t.red) if settings.red_fives else frozenset()
-        return cls(tuple(counts), dora_indicator, seat, settings, reds)
+        if dealer is None:
+            dealer = settings.dealer_bonus and seat is Seat.EAST
+        return cls(tuple(counts), dora_indicator, seat, settings, reds, dealer)
 
     @classmethod
     def from_view(cls, view: PlayerView) -> DealtTiles:
-        """What ``view`` shows of the deal."""
+        """What ``view`` shows of the deal (the game's terms say whether East is paid dealer
+        values, R23)."""
         indicator = Tile.parse(view.dora_indicator).kind
-        return cls.from_tiles(parse_tiles(view.own_tiles), indicator, view.seat, view.settings)
+        return cls.from_tiles(parse_tiles(view.own_tiles), indicator, view.seat, view.settings,
+                              dealer=view.terms.dealer_bonus and view.seat is Seat.EAST)
 
     @property
     def context(self) -> WinContext:
         """The win context of a ron on an ordinary discard (no ippatsu, no houtei, no ura)."""
-        return WinContext(seat_wind=self.seat.wind, dora_indicator=self.dora_indicator)
+        return WinContext(seat_wind=self.seat.wind, dora_indicator=self.dora_indicator,
+                          dealer=self.dealer)
 
     @property
     def dora(self) -> int | None:

@@ -7,65 +7,47 @@ never a traceback. In ``--jsonl`` modes every input line gets exactly one output
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
-from minefield.cli import analyze, bots, danger, game, network, records, review, ssh_entry, stats
-from minefield.cli.common import UsageError
+from minefield import __version__
+from minefield.cli.registry import COMMANDS, MENU_MODULE
 
-DESCRIPTION = ("Minefield mahjong in the terminal: the two-player riichi variant from Kaiji. "
-               "Without a command, the menu opens.")
-
-
-def _version() -> str:
-    try:
-        return version("minefield")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "unknown"
+TYPE_CHECKING = False  # typing itself is not imported: --version loads only what it prints
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``minefield`` command."""
-    parser = argparse.ArgumentParser(prog="minefield", description=DESCRIPTION)
-    parser.add_argument("--version", action="version", version=f"minefield {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    game.add_parsers(sub)
-    analyze.add_parser(sub)
-    danger.add_parser(sub)
-    bots.add_parsers(sub)
-    records.add_parsers(sub)
-    network.add_parsers(sub)
-    ssh_entry.add_parser(sub)
-    stats.add_parser(sub)
-    review.add_parser(sub)
-    return parser
+def build_parser(command: str | None = None, *, full: bool = True) -> argparse.ArgumentParser:
+    """The argument parser of the ``minefield`` command (see :mod:`minefield.cli.parser`):
+    with ``full``, every subcommand whole; otherwise only ``command``'s."""
+    from minefield.cli import parser
+
+    return parser.build_parser(command, full=full)
+
+
+def command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option (the top level
+    has only ``--help`` and ``--version``, which take no value); None for none."""
+    for word in argv:
+        if word == "--" or word.startswith("-"):
+            continue
+        return word
+    return None
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.command == "analyze":
-        return analyze.run(args)
-    if args.command == "danger":
-        return danger.run(args)
-    if args.command in ("bot-hand", "simulate"):
-        return bots.run(args)
-    if args.command in records.COMMANDS:
-        return records.run(args)
-    if args.command in network.COMMANDS:
-        return network.run(args)
-    if args.command in ssh_entry.COMMANDS:
-        return ssh_entry.run(args)
-    if args.command in stats.COMMANDS:
-        return stats.run(args)
-    if args.command in review.COMMANDS:
-        return review.run(args)
-    return game.run(args)
+    from minefield.cli.parser import module_of
+
+    module_name = COMMANDS[args.command][0] if args.command else MENU_MODULE
+    status: int = module_of(module_name).run(args)
+    return status
 
 
 def _stdout_to_devnull() -> None:
     """Point file descriptor 1 at /dev/null, so the interpreter's last flush cannot fail."""
+    import os
+
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -75,7 +57,13 @@ def _stdout_to_devnull() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``minefield`` console script."""
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    if words == ["--version"]:  # the version alone: no parser to build
+        print(f"minefield {__version__}")
+        return 0
+    from minefield.cli.common import UsageError
+
+    args = build_parser(command_of(words), full=False).parse_args(words)
     try:
         status = _run(args)
         if sys.stdout is not None:

@@ -15,7 +15,7 @@ from minefield.analyzer import (
     analyze_line,
     analyze_request,
 )
-from minefield.cli.common import SEATS, Subparsers, UsageError
+from minefield.cli.common import SEATS, Subparsers, UsageError, check_no_rules_option
 from minefield.cli.jsonl import serve_jsonl
 from minefield.rules.game import Seat
 from minefield.rules.settings import PRESETS
@@ -39,7 +39,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         default="middle",
         help="first: ippatsu (R16); last: houtei (R17, East only)",
     )
-    p.add_argument("--rules", choices=list(PRESETS), default="standard", help="rule preset")
+    p.add_argument("--rules", choices=list(PRESETS), default="standard",
+                   help="rule preset (match: East is paid dealer values, R23)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument(
@@ -54,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.hand:
             raise UsageError("--jsonl reads hands from stdin: give no HAND argument")
+        check_no_rules_option(args)
         return serve_jsonl(analyze_line)
     if not args.hand:
         raise UsageError("analyze needs a HAND (or --jsonl)")

@@ -29,7 +29,14 @@ from minefield.bots.simulate import (
     summarize,
     summarize_matches,
 )
-from minefield.cli.common import LEVEL_NAMES, SEATS, Subparsers, UsageError, seed_argument
+from minefield.cli.common import (
+    LEVEL_NAMES,
+    SEATS,
+    Subparsers,
+    UsageError,
+    check_no_rules_option,
+    seed_argument,
+)
 from minefield.cli.jsonl import serve_jsonl
 from minefield.cli.records import check_record_folder
 from minefield.rules.game import Seat
@@ -47,6 +54,8 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
     b.add_argument("--seat", choices=SEATS, default="east", help="the bot's seat wind")
     b.add_argument("--dora", default=None, metavar="IND", help="dora indicator")
     b.add_argument("--level", choices=LEVEL_NAMES, default="strong", help="bot level")
+    b.add_argument("--rules", choices=list(PRESETS), default="standard",
+                   help="rule preset (match: East is paid dealer values, R23)")
     out = b.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument("--jsonl", action="store_true", help="JSON requests on stdin, one per line")
@@ -98,11 +107,12 @@ def _run_bot_hand(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.tiles:
             raise UsageError("--jsonl reads requests from stdin: give no TILES argument")
+        check_no_rules_option(args)
         return serve_jsonl(bot_hand_line)
     if not args.tiles:
         raise UsageError("bot-hand needs TILES, 34 tiles in mpsz notation (or --jsonl)")
     request = BotHandRequest(tiles=args.tiles, seat=Seat(args.seat), dora=args.dora,
-                             level=args.level)
+                             level=args.level, rules=args.rules)
     try:
         result, deal = bot_hand(request)
     except BotHandError as error:

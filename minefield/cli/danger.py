@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from minefield.cli.common import SEATS, Subparsers, UsageError
+from minefield.cli.common import SEATS, Subparsers, UsageError, check_no_rules_option
 from minefield.cli.jsonl import serve_jsonl
 from minefield.defense.estimate import percent
 from minefield.defense.request import (
@@ -19,6 +19,7 @@ from minefield.defense.request import (
     danger_request,
 )
 from minefield.rules.game import Seat
+from minefield.rules.settings import PRESETS
 
 EPILOG = """\
 The position is what the discarding seat sees (R26): its 34 tiles, its 13-tile hand, the dora
@@ -31,7 +32,8 @@ danger is the chance that the tile deals in now (it is a wait, the ron reaches t
 with this discard's ippatsu or houtei, R14-R17, and the opponent is not furiten); loss is the
 expected points lost. With --jsonl each stdin line is one request:
 {"seat": "east", "tiles": "...", "hand": "...", "dora": "3m",
- "discards": {"east": ["5p", "1z"], "west": ["2s"]}, "method": "fast"}
+ "discards": {"east": ["5p", "1z"], "west": ["2s"]}, "method": "fast",
+ "rules": "standard"}
 and each output line is {"discard": N, "opponent_furiten": p, "tiles": [{"tile", "danger",
 "loss", "reasons"}, ...]} or {"error": "line N: ..."}."""
 
@@ -56,6 +58,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--west", default="", metavar="T,T,...", help="West's discards, likewise")
     p.add_argument("--method", choices=["fast", "posterior"], default="fast",
                    help="fast: the calibrated heuristic; posterior: the sampled estimate")
+    p.add_argument("--rules", choices=list(PRESETS), default="standard",
+                   help="rule preset (match: an East opponent is paid dealer values, R23)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument(
@@ -78,7 +82,7 @@ def request_of(args: argparse.Namespace) -> DangerRequest:
     seat = Seat(args.seat) if args.seat else (
         Seat.EAST if len(discards[Seat.EAST]) == len(discards[Seat.WEST]) else Seat.WEST)
     return DangerRequest(seat=seat, tiles=args.tiles, hand=args.hand, dora=args.dora,
-                         discards=discards, method=args.method)
+                         discards=discards, method=args.method, rules=args.rules)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.tiles or args.hand or args.dora or args.east or args.west or args.seat:
             raise UsageError("--jsonl reads positions from stdin: give no position options")
+        check_no_rules_option(args)
         return serve_jsonl(danger_line)
     request = request_of(args)
     try:

@@ -69,8 +69,8 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
 def hotseat_names(east: str | None, west: str | None, match: bool) -> tuple[str, str] | None:
     """The hot-seat players' names from ``--east`` and ``--west`` (None: neither given; a
     missing one is its default). Two equal names are a usage error."""
-    from minefield.session.base import PlayerNameError, two_names
     from minefield.session.local import HOTSEAT_MATCH_NAMES
+    from minefield.session.names import PlayerNameError, two_names
 
     if east is None and west is None:
         return None

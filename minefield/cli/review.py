@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import get_args
 
+from minefield.bots.base import bot_level
 from minefield.cli.common import Subparsers, UsageError
 from minefield.defense.estimate import feedback
 from minefield.defense.position import Method
@@ -21,6 +22,7 @@ from minefield.records.format import RecordHeader
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
 from minefield.rules.game import Seat
+from minefield.rules.names import HONOR_NAMES, HonorNames, name_text
 from minefield.rules.tiles import Tile, kind_str
 from minefield.trainer.review import (
     AssessedStep,
@@ -32,7 +34,6 @@ from minefield.trainer.review import (
 )
 
 COMMANDS = ("review",)
-BOT_PREFIX = "Bot ("  # how practice records name the bot's seat
 
 
 def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -50,13 +51,16 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
                    help="the danger estimate (default: posterior; the fast one when the "
                    "posterior cannot be used, and the review says so)")
     r.add_argument("--text", action="store_true", help="print the review instead of showing it")
+    r.add_argument("--honors", choices=HONOR_NAMES, default=None,
+                   help="how honors are written: letters (E S W N Wh Gr Rd), kanji or numbers "
+                   "(1z-7z); default: the app's setting \"Honor names\"")
 
 
 def default_seat(header: RecordHeader) -> Seat:
     """The seat to review: the player's in a practice game (the other is the bot), else East."""
     if header.mode == "practice":
         for seat in Seat:
-            if not header.players.of(seat).startswith(BOT_PREFIX):
+            if bot_level(header.players.of(seat)) is None:
                 return seat
     return Seat.EAST
 
@@ -81,8 +85,15 @@ def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, st
     return review, names
 
 
-def review_lines(review: GameReview, names: dict[Seat, str], method: Method) -> Iterator[str]:
-    """The review as plain lines: one per discard, then the totals."""
+def review_lines(review: GameReview, names: dict[Seat, str], method: Method,
+                 honors: HonorNames = "numbers") -> Iterator[str]:
+    """The review as plain lines: one per discard, then the totals (honors called by
+    ``honors``)."""
+    for line in _review_lines(review, names, method):
+        yield name_text(line, honors)
+
+
+def _review_lines(review: GameReview, names: dict[Seat, str], method: Method) -> Iterator[str]:
     seat, opponent = review.seat, review.seat.other
     yield (f"Review of {names[seat]} ({seat.value}) against {names[opponent]}: "
            f"their hand {review.opponent_hand or 'none'}, waits "
@@ -114,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``review``; returns the exit status."""
     review, names = load_review(args.file, args.seat)
     if args.text or not _terminal_attached():
-        for line in review_lines(review, names, args.method):
+        honors: HonorNames = args.honors or saved_honor_names()
+        for line in review_lines(review, names, args.method, honors):
             print(line)
         return 0
     from minefield.tui.review_app import ReviewApp  # Textual loads only for the screen
@@ -122,6 +134,23 @@ def run(args: argparse.Namespace) -> int:
     app = ReviewApp(review, names, args.method)
     app.run()
     return app.return_code or 0
+
+
+def saved_honor_names() -> HonorNames:
+    """The app's "Honor names" setting, read without changing the file (its default when the
+    settings cannot be read: a broken file is the app's to report and set aside)."""
+    from minefield.paths import settings_path
+    from minefield.tui.config import (  # pydantic only, no Textual
+        UnusableFile,
+        parse_preferences,
+        read_settings_file,
+    )
+
+    try:
+        data = read_settings_file(settings_path())
+    except (OSError, UnusableFile):
+        return "letters"
+    return parse_preferences(data)[0].honor_names
 
 
 def _terminal_attached() -> bool:

@@ -47,7 +47,7 @@ from typing import Literal
 from minefield.bots.base import LEVELS
 from minefield.cli.common import Subparsers, UsageError
 from minefield.rules.settings import PRESETS
-from minefield.server.codes import normalize_code
+from minefield.session.codes import normalize_code
 
 COMMANDS = ("ssh-entry",)
 #: The variable in which sshd passes what the player typed.
@@ -105,11 +105,12 @@ def _shown(word: str) -> str:
     return repr(word if len(word) <= 24 else word[:21] + "...")
 
 
-def _text(raw: bytes | str) -> str:
-    """``raw`` as text once it is known to be short, printable ASCII."""
+def checked_text(raw: bytes | str, max_bytes: int = MAX_COMMAND_BYTES) -> str:
+    """``raw`` as text once it is known to be short (``max_bytes``), printable ASCII with no
+    shell syntax; :class:`Refused` if not."""
     data = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else raw
-    if len(data) > MAX_COMMAND_BYTES:
-        raise Refused(f"the command is too long (over {MAX_COMMAND_BYTES} bytes)")
+    if len(data) > max_bytes:
+        raise Refused(f"the command is too long (over {max_bytes} bytes)")
     for byte in data:
         if byte >= 0x80:
             raise Refused("only plain ASCII is accepted")
@@ -164,7 +165,7 @@ def parse_original_command(raw: bytes | str | None) -> EntryCommand:
     """
     if raw is None:
         return EntryCommand("menu")
-    text = _text(raw)
+    text = checked_text(raw)
     try:
         words = shlex.split(text, comments=False, posix=True)
     except ValueError:  # shlex: "No closing quotation", "No escaped character"
@@ -269,4 +270,4 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
 
 
 __all__ = ["ALLOWED", "COMMANDS", "MAX_COMMAND_BYTES", "EntryCommand", "Refused", "add_parser",
-           "entry_argv", "parse_original_command", "run"]
+           "checked_text", "entry_argv", "parse_original_command", "run"]

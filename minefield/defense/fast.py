@@ -36,6 +36,7 @@ from minefield.defense.position import Estimate, Position
 from minefield.rules.game import TOTAL_DISCARDS, ron_context
 from minefield.rules.tiles import NUM_KINDS, TERMINALS_AND_HONORS, is_honor
 
+DEALER_FACTOR = 1.5  # R23: a dealer's ron pays 1.5 times a non-dealer's
 _SHARE_FLOOR = 1e-4  # a live kind the heuristic gives no weight is still not proven safe
 NO_SUJI, HALF_SUJI, FULL_SUJI = 0, 1, 2
 
@@ -149,9 +150,11 @@ def value_category(position: Position, kind: int) -> str:
 
 def mean_ron_value(position: Position, kind: int, bonus_han: bool) -> float:
     """The average points of a ron on ``kind`` (fitted by :func:`value_category`, with or
-    without ippatsu/houtei)."""
+    without ippatsu/houtei), 1.5 times as much when the opponent is paid dealer values
+    (R23)."""
     return calibration.MEAN_RON_POINTS[value_category(position, kind)] * (
-        calibration.BONUS_HAN_VALUE_FACTOR if bonus_han else 1.0)
+        calibration.BONUS_HAN_VALUE_FACTOR if bonus_han else 1.0) * (
+        DEALER_FACTOR if position.opponent_dealer else 1.0)
 
 
 def fast_dangers(position: Position) -> Estimate:

@@ -89,6 +89,12 @@ class Position:
         return self.seat.other
 
     @property
+    def opponent_dealer(self) -> bool:
+        """Whether the opponent's rons are paid dealer values: it is East and the rules have
+        ``dealer_bonus`` (matches, R23)."""
+        return self.settings.dealer_bonus and self.opponent is Seat.EAST
+
+    @property
     def number(self) -> int:
         """The number (1-34) of the discard about to be made."""
         return sum(len(row) for row in self.discards.values()) + 1

@@ -111,6 +111,7 @@ from minefield.rules.score import WinContext, score_counts
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import (
     DRAGONS,
+    EAST,
     NUM_KINDS,
     SUIT_KINDS,
     counts_of,
@@ -220,9 +221,11 @@ class Problem:
 @lru_cache(maxsize=1 << 18)
 def _win(hand: tuple[int, ...], wait: int, seat_wind: int, ippatsu: bool, houtei: bool,
          indicator: int, settings: RuleSettings) -> tuple[bool, int]:
-    """Whether a ron on ``wait`` is eligible (R14) and what it pays without ura."""
+    """Whether a ron on ``wait`` is eligible (R14) and what it pays without ura (East's at
+    dealer values under ``dealer_bonus``, R23)."""
     ctx = WinContext(seat_wind=seat_wind, ippatsu=ippatsu, houtei=houtei,
-                     dora_indicator=indicator)
+                     dora_indicator=indicator,
+                     dealer=settings.dealer_bonus and seat_wind == EAST)
     value = score_counts(hand, wait, ctx, settings)
     if value is None:
         return False, 0

@@ -3,7 +3,7 @@
 A request is what the discarding seat sees (R26)::
 
     {"seat": "east", "tiles": "<own 34>", "hand": "<own 13>", "dora": "<indicator>",
-     "discards": {"east": ["5p", "1z"], "west": ["2s"]}, "method": "fast"}
+     "discards": {"east": ["5p", "1z"], "west": ["2s"]}, "method": "fast", "rules": "standard"}
 
 and the result names the discard about to be made and one entry per kind left in the pool::
 
@@ -18,7 +18,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from minefield.analyzer import RED_FIVES_UNUSED, RequestError, describe_request_error
+from minefield.analyzer import (
+    RED_FIVES_UNUSED,
+    RequestError,
+    describe_request_error,
+    rules_preset,
+)
 from minefield.defense.estimate import estimate
 from minefield.defense.position import DangerReport, Method, Position, PositionError
 from minefield.rules.game import DISCARDS_PER_SEAT, Seat
@@ -43,10 +48,13 @@ class DangerRequest(BaseModel):
     dora: str
     discards: dict[Seat, list[str]] = Field(default_factory=dict)
     method: Method = "fast"
+    rules: str = "standard"
 
     def position(self) -> Position:
-        """The position this request describes; :class:`DangerRequestError` when it cannot
-        occur."""
+        """The position this request describes, under the rules it names (the ``match``
+        preset pays an East opponent dealer values, R23); :class:`DangerRequestError` when it
+        cannot occur."""
+        settings = rules_preset(self.rules, DangerRequestError)
         tiles = _tiles(self.tiles, "tiles")
         try:
             hand = Hand.parse(self.hand)
@@ -66,7 +74,7 @@ class DangerRequest(BaseModel):
         _check_visible(tiles, dora, discards.get(self.seat.other, ()), self.seat.other)
         try:
             return Position(seat=self.seat, tiles=tuple(tiles), hand=hand, dora_indicator=dora,
-                            discards=discards)
+                            discards=discards, settings=settings)
         except PositionError as error:
             raise DangerRequestError(str(error)) from None
 

@@ -7,20 +7,53 @@ private file; :func:`read_record` reads it tolerantly; :func:`replay_record` reb
 and checks the stored result; :func:`list_history` lists a folder of them.
 """
 
-from minefield.records.format import (
-    CommandLine,
-    MatchHeader,
-    Mode,
-    Players,
-    RecordDeal,
-    RecordHeader,
-    RecordResult,
-    ResultLine,
-)
-from minefield.records.history import HistoryEntry, list_history
-from minefield.records.reader import Problem, ReadRecord, RecordError, read_record
-from minefield.records.replay import Replay, replay_record
-from minefield.records.writer import MatchRecorder, RecordWriter, new_record_path, write_game
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from minefield._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from minefield.records.format import (
+        CommandLine,
+        MatchHeader,
+        Mode,
+        Players,
+        RecordDeal,
+        RecordHeader,
+        RecordResult,
+        ResultLine,
+    )
+    from minefield.records.history import HistoryEntry, list_history
+    from minefield.records.reader import Problem, ReadRecord, RecordError, read_record
+    from minefield.records.replay import Replay, replay_record
+    from minefield.records.writer import MatchRecorder, RecordWriter, new_record_path, write_game
+
+#: Each exported name and its module, imported when the name is first used (PEP 562).
+_EXPORTS = {
+    "CommandLine": "minefield.records.format",
+    "MatchHeader": "minefield.records.format",
+    "Mode": "minefield.records.format",
+    "Players": "minefield.records.format",
+    "RecordDeal": "minefield.records.format",
+    "RecordHeader": "minefield.records.format",
+    "RecordResult": "minefield.records.format",
+    "ResultLine": "minefield.records.format",
+    "HistoryEntry": "minefield.records.history",
+    "list_history": "minefield.records.history",
+    "Problem": "minefield.records.reader",
+    "ReadRecord": "minefield.records.reader",
+    "RecordError": "minefield.records.reader",
+    "read_record": "minefield.records.reader",
+    "Replay": "minefield.records.replay",
+    "replay_record": "minefield.records.replay",
+    "MatchRecorder": "minefield.records.writer",
+    "RecordWriter": "minefield.records.writer",
+    "new_record_path": "minefield.records.writer",
+    "write_game": "minefield.records.writer",
+}
+if not TYPE_CHECKING:  # type checkers read the imports above
+    __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 __all__ = [
     "CommandLine", "HistoryEntry", "MatchHeader", "MatchRecorder", "Mode", "Players",

@@ -111,7 +111,7 @@ def _hidden_args(model: BaseModel, hidden: set[str]) -> Iterator[tuple[str | Non
 class Players(BaseModel):
     """Who sat where: a name, a bot level (``"A strong"``) or a player id."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     east: str
     west: str
@@ -134,7 +134,7 @@ class MatchHeader(BaseModel):
     besides the rules). Build it with :meth:`of_match`.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(pattern=_HEX32)
     game: int = Field(ge=1)
@@ -186,7 +186,7 @@ class RecordHeader(BaseModel):
     """Line 1: what is needed to deal the game again (R2) and who played it; ``match`` for a
     game of a match (absent for a single game)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     record: Literal["minefield"] = RECORD_NAME
     version: Literal[1] = RECORD_VERSION
@@ -237,21 +237,43 @@ class RecordHeader(BaseModel):
                 " ...)")
 
 
-class CommandLine(BaseModel):
-    """One accepted command: its number in the game (from 1), the seat and when."""
+#: A client's id for a command (the wire's ``command_id``), as a record keeps it.
+CommandId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+
+class CommandLine(BaseModel):
+    """One accepted command: its number in the game (from 1), the seat and when.
+
+    Two keys are optional and left out when they do not apply (older records never have
+    them): ``command_id``, the id the player's client sent the command with (network games:
+    a restarted daemon still knows which ids it applied), and ``automatic``, true for a move
+    played for the seat when its clock ran out (R25, R25b), never by the player.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     seq: int = Field(ge=1)
     seat: Seat
     command: Command
     at: UtcTime
+    command_id: CommandId | None = None
+    automatic: bool = False
+
+    @model_serializer(mode="wrap")
+    def _drop_defaults(self, handler: SerializerFunctionWrapHandler,
+                       info: SerializationInfo) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("command_id", False) is None:
+            del data["command_id"]
+        if data.get("automatic", True) is False:
+            del data["automatic"]
+        return data
 
 
 class FuritenBySeat(BaseModel):
     """Each seat's furiten cause at the end (R15), or None."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     east: FuritenCause | None
     west: FuritenCause | None
@@ -265,7 +287,7 @@ class RecordResult(BaseModel):
     0 dora and ura. ``aka`` (red fives, R1) is written only when it is not 0.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["ron", "draw"]
     winner: Seat | None
@@ -350,7 +372,7 @@ class RecordDeal(BaseModel):
     Its repr hides the tiles (a traceback must not show them; the file itself is private).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     east: str
     west: str
@@ -408,7 +430,7 @@ class RecordDeal(BaseModel):
 class ResultLine(BaseModel):
     """The last line: the result and the revealed deal."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     result: RecordResult
     deal: RecordDeal

@@ -181,14 +181,17 @@ class RecordWriter:
             raise
         return writer, record
 
-    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
-        """Append accepted command number ``seq`` (the next one) of ``seat``."""
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard, *,
+                command_id: str | None = None, automatic: bool = False) -> None:
+        """Append accepted command number ``seq`` (the next one) of ``seat``; ``command_id``
+        is the id the client sent it with, ``automatic`` marks a move its clock played."""
         if self._ended:
             raise ValueError(f"{self.path.name}: the record already has its result")
         if seq != self.seq + 1:
             raise ValueError(f"{self.path.name}: command {seq} written after {self.seq}")
         self._write(dump_line(CommandLine(seq=seq, seat=seat, command=command,
-                                          at=self._clock())))
+                                          at=self._clock(), command_id=command_id,
+                                          automatic=automatic)))
         self.seq = seq
 
     def result(self, game: Game, settlement: Settlement | None = None) -> None:
@@ -264,9 +267,10 @@ class MatchRecorder:
         self.match = match
         self.settlement: Settlement | None = None
 
-    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard, *,
+                command_id: str | None = None, automatic: bool = False) -> None:
         """Append one accepted command (:meth:`RecordWriter.command`)."""
-        self.writer.command(seq, seat, command)
+        self.writer.command(seq, seat, command, command_id=command_id, automatic=automatic)
 
     def result(self, game: Game) -> None:
         """Append the result line of the ended ``game`` with its settlement (settling the

@@ -86,7 +86,7 @@ class GameTerms(BaseModel):
     True
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     dealer_bonus: bool = False
     ryanshi: bool = False
@@ -150,7 +150,7 @@ def _canonical_tiles(value: str, expected: int | None) -> str:
 class ChooseHand(BaseModel):
     """Phase 1: keep these 13 of your 34 tiles as your hand (R7)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: Literal["choose_hand"] = "choose_hand"
     tiles: str
@@ -170,7 +170,7 @@ class ChooseHand(BaseModel):
 class Discard(BaseModel):
     """Phase 2: discard one tile of your pool (R10)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: Literal["discard"] = "discard"
     tile: str
@@ -182,7 +182,8 @@ class Discard(BaseModel):
 
 
 Command = Annotated[ChooseHand | Discard, Field(discriminator="type")]
-COMMAND_ADAPTER: TypeAdapter[ChooseHand | Discard] = TypeAdapter(Command)
+COMMAND_ADAPTER: TypeAdapter[ChooseHand | Discard] = TypeAdapter(
+    Command, config=ConfigDict(defer_build=True))
 
 
 def parse_command(data: Any) -> ChooseHand | Discard:
@@ -198,7 +199,7 @@ def parse_command(data: Any) -> ChooseHand | Discard:
 class FuritenCause(BaseModel):
     """Why a player became furiten (R15, R27)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["own_discard", "passed_wait"]
     tile: str
@@ -211,7 +212,7 @@ class FuritenCause(BaseModel):
 
 
 class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     def for_seat(self, viewer: Seat) -> _Event | None:
         """This event as ``viewer`` may see it (None: not at all)."""
@@ -290,7 +291,7 @@ Event = Annotated[
 ]
 EVENT_ADAPTER: TypeAdapter[
     GameStarted | HandChosen | DiscardsBegin | Discarded | BecameFuriten | GameEnded
-] = TypeAdapter(Event)
+] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -300,7 +301,7 @@ EVENT_ADAPTER: TypeAdapter[
 class PlayerView(BaseModel):
     """Everything one seat may see, and nothing else (R26, R27)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     seat: Seat
     phase: Literal["choosing", "discarding", "ended"]

@@ -20,7 +20,7 @@ from minefield.rules.tiles import kind_str
 class YakuEntry(BaseModel):
     """One yaku and its han (yakuman count 13 each)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str
     han: int
@@ -29,7 +29,7 @@ class YakuEntry(BaseModel):
 class WaitReport(BaseModel):
     """What a ron on one wait is worth: R14's verdict and the best reading as paid (R18)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     tile: str
     eligible: bool

@@ -13,11 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-PRESETS: dict[str, dict[str, Any]] = {
-    "standard": {},
-    "beginner": {"minimum": "none"},
-    "match": {"dealer_bonus": True},
-}
+from minefield.rules.presets import PRESETS as PRESETS  # re-exported: where it always was
+
 MAX_HANDS = 16
 """The longest match a setting may ask for (R30): 16 dealerships, a long evening."""
 

@@ -1,9 +1,27 @@
-"""The game daemon (``minefield serve``) and its wire protocol (ARCHITECTURE: server).
+"""The game daemon (``minefield serve``): every network game, kept whole across restarts.
 
-The daemon holds every network game: rooms and their codes, seats bound to Unix users, the
-authoritative engine, per-seat messages (R26), clocks (R25), bots in worker processes, matches
-(R30-R35: a game after another, scores kept) and a record per game that lets it restart without
-losing a move. Clients reach it over a Unix
-socket with :class:`~minefield.session.remote.RemoteSession`; ``assets/protocol.md`` is the
-protocol for clients written in other languages.
+A map, by job (ARCHITECTURE 8 and 9):
+
+- :mod:`~minefield.server.daemon`: the daemon's life (start, restore, stop) and the hello:
+  which room and seat a ``host``, ``join`` or ``resume`` gets (codes, open-game limits).
+- :mod:`~minefield.server.connection`: the connection layer: the socket, one client's
+  stream, its lines validated (:mod:`minefield.session.wire`) and rate limited
+  (:mod:`~minefield.server.limits`) before they reach a room; idle connections closed.
+- :mod:`~minefield.server.room`: a room: its seats and the series of games they play
+  (:mod:`minefield.session.series`), the requests between games, and **the one start path,
+  :meth:`Room._begin <minefield.server.room.Room._begin>`: where every game starts** (the
+  first, a match's next game, a rematch: a new series linked to the old by id).
+- :mod:`~minefield.server.play`: the game in play at a room (which a room is): moves applied,
+  recorded and paced, the clocks' alarm (R25), the bot's turns, the series' records.
+- :mod:`~minefield.server.seats`: who sits where: seat holders, presence and grace (R25b).
+- :mod:`~minefield.server.durable` and :mod:`~minefield.server.restore`: durability: each
+  game's record written and fsynced before anyone hears of a command, and the one restore
+  the daemon runs at start.
+- :mod:`~minefield.server.bots`: bot seats in worker processes;
+  :mod:`~minefield.server.identity`: who a peer is; :mod:`~minefield.server.config`: settings;
+  :mod:`~minefield.server.commands`: the ``serve`` subcommand.
+
+The wire messages are not here: they are the session's (:mod:`minefield.session.wire`), so
+that a client never imports the server. ``assets/protocol.md`` is the protocol for clients
+written in other languages.
 """

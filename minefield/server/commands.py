@@ -78,7 +78,10 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--test-seeds", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--discard-pace", type=float, default=0.010, help=argparse.SUPPRESS)
     parser.add_argument("--message-rate", type=_positive, default=None, help=argparse.SUPPRESS)
-    parser.add_argument("--verbose", "-v", action="store_true", help="log every connection")
+    parser.add_argument("--max-connections", type=int, default=10_000, metavar="N",
+                        help="connections in all; each player may hold 8 (default 10000)")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="log details too (every connection is logged anyway)")
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -142,6 +145,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         code_seconds=args.code_seconds,
         test_seeds=args.test_seeds,
         discard_pace=max(0.0, args.discard_pace),
+        max_connections=max(1, args.max_connections),
         **({} if getattr(args, "message_rate", None) is None else  # tests: fast clients
            {"rate": args.message_rate, "burst": max(40, int(args.message_rate))}),
     )

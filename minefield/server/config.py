@@ -8,31 +8,18 @@ the user data folder (:func:`minefield.paths.server_data_dir`).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from minefield.paths import server_data_dir
+from minefield.session.address import (
+    SOCKET_ENV,
+    SOCKET_NAME,
+    default_socket_path,
+    socket_path,
+)
 
-SOCKET_ENV = "MINEFIELD_SOCKET"
 SHARED_ACCOUNT_ENV = "MINEFIELD_SHARED_ACCOUNT"
-SOCKET_NAME = "minefield.sock"
-
-
-def default_socket_path() -> Path:
-    """The socket when none is given: ``$MINEFIELD_SOCKET``, the runtime folder, or /tmp."""
-    explicit = os.environ.get(SOCKET_ENV)
-    if explicit:
-        return Path(explicit)
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    if runtime and Path(runtime).is_dir():
-        return Path(runtime) / "minefield" / SOCKET_NAME
-    return Path(f"/tmp/minefield-{os.getuid()}") / SOCKET_NAME
-
-
-def socket_path(explicit: str | Path | None = None) -> Path:
-    """``explicit`` if given, else :func:`default_socket_path`."""
-    return Path(explicit) if explicit else default_socket_path()
 
 
 @dataclass(slots=True)
@@ -77,8 +64,14 @@ class ServerConfig:
     code_retry_seconds: float = 20.0
     #: Open games (or waiting rooms) one person may hold.
     max_games_per_player: int = 4
-    #: Connections one person may hold at once.
+    #: Connections one person may hold at once (for an account that is one person, that is
+    #: every account but the shared one, its connections before the hello count too).
     max_connections_per_player: int = 8
+    #: Connections of one Unix account that have not said hello yet (the shared account's
+    #: players are known only from their hello).
+    max_unnamed_per_account: int = 64
+    #: Connections in all (each is a file descriptor: the service allows 16384).
+    max_connections: int = 10_000
     #: Accept a seed in the hello (tests and benchmarks only: a seed reveals both deals).
     test_seeds: bool = False
     #: Bytes queued for a client that does not read before it is dropped.
@@ -90,5 +83,5 @@ class ServerConfig:
         return self.data / "games"
 
 
-__all__ = ["SHARED_ACCOUNT_ENV", "SOCKET_ENV", "ServerConfig", "default_socket_path",
-           "socket_path"]
+__all__ = ["SHARED_ACCOUNT_ENV", "SOCKET_ENV", "SOCKET_NAME", "ServerConfig",
+           "default_socket_path", "socket_path"]

@@ -1,13 +1,11 @@
-"""The game daemon: a Unix socket, its connections, the rooms and their codes.
+"""The game daemon's life and its front desk: start (restore), the hello, the rooms, stop.
 
-``Daemon(config).run()`` restores every unfinished game from its record (and every match that
-is not over from the records of its games), listens on the socket and serves until SIGTERM or
-SIGINT. Each connection is read line by line: the first
-line is the :class:`~minefield.server.wire.Hello` (host, join or resume), then session
-messages. The peer's Unix user (``SO_PEERCRED``) is the player. Nothing a client sends can
-crash the daemon or touch another game: every line is validated before it reaches a room, a
-line over 64 KiB closes the connection, a connection that sends too fast is answered
-``rate_limited`` and closed if it goes on, and idle or silent connections are closed on a timer.
+``Daemon(config).run()`` takes up every unfinished game (:func:`~minefield.server.restore.
+restore_rooms`), listens on the socket and serves until SIGTERM or SIGINT. Each connection
+(:mod:`~minefield.server.connection`) first sends a :class:`~minefield.session.wire.Hello`
+(host, join or resume): the daemon finds its room and seat here (:meth:`Daemon._place`),
+then the connection's lines go to that room. The peer's Unix user (``SO_PEERCRED``) is the
+player. Nothing a client sends can crash the daemon or touch another game.
 
 Logs go to stderr and never hold hidden information: a seat's failures are logged by kind,
 never with their text.
@@ -18,64 +16,49 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import grp
-import json
 import logging
 import math
 import os
 import signal
-import socket
-import stat
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
-
-from minefield.records.reader import ReadRecord, RecordError, read_record
-from minefield.records.writer import RECORD_SUFFIX, ensure_folder
 from minefield.rules.game import Seat
 from minefield.rules.settings import RuleSettings, SettingsError
 from minefield.server.bots import BotPool
-from minefield.server.codes import new_code
 from minefield.server.config import ServerConfig
-from minefield.server.identity import Identity, IdentityError, identify, peer_credentials
-from minefield.server.limits import TokenBucket
-from minefield.server.room import FINISHED_FOLDER, MatchOver, Room
-from minefield.server.wire import (
-    AskNextGame,
-    AskRematch,
-    ErrorCode,
-    Hello,
-    Ping,
-    Pong,
-    WireError,
-    WireProblem,
-    encode,
-    error_text,
-    parse_hello,
-    parse_in_game,
+from minefield.server.connection import (
+    LISTEN_BACKLOG,
+    Connection,
+    ServeError,
+    dispatch,
+    prepare_socket_folder,
+    read_line,
+    sweep,
 )
-from minefield.session.protocol import (
-    MAX_LINE_BYTES,
-    Closed,
-    Draft,
-    Leave,
-    Rejected,
-    SendCommand,
+from minefield.server.identity import (
+    Identity,
+    IdentityError,
+    identify,
+    peer_credentials,
+    user_name,
 )
+from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
+from minefield.server.restore import restore_rooms
+from minefield.server.room import Room
+from minefield.session.codes import new_code
+from minefield.session.protocol import MAX_LINE_BYTES
+from minefield.session.wire import ErrorCode, Hello, WireProblem, parse_hello
 
 log = logging.getLogger("minefield.server")
 
 _T = TypeVar("_T")
+#: A placed hello, as the log says it.
+_DONE = {"host": "opened", "join": "joined", "resume": "resumed"}
 #: Retired codes are remembered this long (to say "expired" or "used" rather than "unknown").
 RETIRED_CODE_SECONDS = 3600.0
-#: Connections waiting to be accepted (many players arrive at once after a restart).
-LISTEN_BACKLOG = 4096
-#: A connection being closed that still has not flushed after this long is cut.
-CLOSE_GRACE_SECONDS = 5.0
 
 
 #: The garbage collector's thresholds in the daemon's process. A full collection visits every
@@ -102,96 +85,6 @@ class Refusal(Exception):
         self.code: ErrorCode = code
 
 
-class ServeError(Exception):
-    """The daemon cannot start (socket in use, bad folder, unknown group): one line."""
-
-
-class _Outbox:
-    """A connection's messages waiting for the end of the event loop's step.
-
-    Writing from a loop callback rather than from the code that sent (a room's methods) also
-    keeps a failed write's traceback, which asyncio keeps on the stream, from holding the
-    room's frames: otherwise every game with a client gone ends as a reference cycle (room,
-    game, connections) that only the full garbage collections free, and those stall the
-    loop for hundreds of milliseconds once a thousand games are open. Holds no connection.
-    """
-
-    __slots__ = ("chunks", "size", "transport")
-
-    def __init__(self, transport: asyncio.WriteTransport) -> None:
-        self.transport = transport
-        self.chunks: list[bytes] = []
-        self.size = 0
-
-    def write_out(self) -> None:
-        """Write every waiting message (one system call for all of them)."""
-        chunks, self.chunks, self.size = self.chunks, [], 0
-        if chunks and not self.transport.is_closing():
-            self.transport.write(b"".join(chunks))
-
-    def close(self) -> None:
-        """Write what waits, then close (the transport flushes its buffer first)."""
-        self.write_out()
-        self.transport.close()
-
-
-class Connection:
-    """One client connection: its stream, its player and seat, its rate limits."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 config: ServerConfig, now: float) -> None:
-        self.reader = reader
-        self.writer = writer
-        self.config = config
-        self.opened = now
-        self.last_seen = now
-        self.closing_since: float | None = None
-        self.bucket = TokenBucket(config.burst, config.rate, now)
-        self.abuse = TokenBucket(config.abuse, 1.0, now)
-        self.identity: Identity | None = None
-        self.room: Room | None = None
-        self.seat: Seat | None = None
-        self.left = False
-        self.outbox = _Outbox(writer.transport)
-
-    def __repr__(self) -> str:
-        who = self.identity.key if self.identity else "?"
-        return f"Connection({who}, seat={self.seat})"
-
-    def send(self, message: BaseModel) -> None:
-        """Queue one message; a client whose unread output passes the limit is cut off.
-
-        The messages queued while the event loop runs one step go out together, in one write
-        at the end of that step (:class:`_Outbox`).
-        """
-        if self.closing_since is not None:
-            return
-        transport = self.writer.transport
-        if transport.is_closing():
-            return
-        outbox = self.outbox
-        if not outbox.chunks:
-            asyncio.get_running_loop().call_soon(outbox.write_out)
-        data = encode(message)
-        outbox.chunks.append(data)
-        outbox.size += len(data)
-        if outbox.size + transport.get_write_buffer_size() > self.config.max_write_buffer:
-            log.warning("%r does not read its messages: disconnected", self)
-            outbox.chunks.clear()
-            transport.abort()
-
-    def close(self) -> None:
-        """Close after the queued messages are written."""
-        if self.closing_since is None:
-            loop = asyncio.get_running_loop()
-            self.closing_since = loop.time()
-            loop.call_soon(self.outbox.close)  # after the write already scheduled
-
-    def fail(self, code: ErrorCode, message: str) -> None:
-        """Send a fatal error and close."""
-        self.send(WireError(code=code, message=error_text(message), fatal=True))
-        self.close()
-
 
 class Daemon:
     """The game server. ``await daemon.start()`` then ``await daemon.wait_closed()``; or
@@ -206,11 +99,15 @@ class Daemon:
         self.by_player: dict[str, set[Room]] = {}
         self.code_failures: dict[str, TokenBucket] = {}
         self.connections: set[Connection] = set()
+        self._refusals = LogThrottle(60.0)  # refused connections: a line a minute per account
+        self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
+                                   config.max_connections_per_player, config.shared_account)
         self._io = ThreadPoolExecutor(config.io_threads, thread_name_prefix="record")
         self._server: asyncio.AbstractServer | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
         self._handlers: set[asyncio.Task[Any]] = set()
+        self._accounts: dict[int, str] = {}
 
     # -- Services (for rooms) ----------------------------------------------------------------------
 
@@ -243,96 +140,26 @@ class Daemon:
 
     # -- life ----------------------------------------------------------------------------------
 
-    def restore(self) -> int:
-        """Take up every unfinished game in the records folder; how many."""
-        folder = ensure_folder(self.config.games_dir)
-        for private in (self.config.data, folder):  # players must not read records
-            os.chmod(private, 0o700)
-        restored = 0
-        matches: dict[str, list[Path]] = {}
-        for path in sorted(folder.glob(f"*{RECORD_SUFFIX}")):
-            match = _match_of(path)
-            if match is not None:  # the games of a match go on together, below
-                matches.setdefault(match, []).append(path)
-                continue
-            try:
-                room = Room.restore(self, path)
-            except RecordError:  # its text may quote a command's tiles: not in the log
-                if _ended(path):  # ended before it could be moved aside
-                    finished = ensure_folder(folder / FINISHED_FOLDER)
-                    path.rename(finished / path.name)
-                    continue
-                log.warning("record %s cannot go on (ended, damaged or not a network game): "
-                            "left as it is", path.name)
-                continue
-            except OSError as error:
-                log.warning("record %s not resumed (%s)", path.name, type(error).__name__)
-                continue
-            self._register(room)
-            restored += 1
-        for match_id, paths in matches.items():
-            restored += self._restore_match(folder, match_id, paths)
-        return restored
-
-    def _restore_match(self, folder: Path, match_id: str, paths: list[Path]) -> int:
-        """Take up the match ``match_id`` whose records in ``folder`` are ``paths``: 1 if it
-        goes on, else 0 (a match that is over has its records moved to ``finished/``).
-
-        When they do not replay by themselves (a daemon killed while it moved a match's
-        records aside), the match's records in ``finished/`` are added and it is tried again.
-        """
-        records: list[ReadRecord] = []
-        for path in paths:
-            try:
-                records.append(read_record(path))
-            except RecordError:
-                log.warning("record %s of a match cannot be read: the match is left as it is",
-                            path.name)
-                return 0
-        finished = folder / FINISHED_FOLDER
-        for attempt in range(2):
-            try:
-                room = Room.restore_match(self, records)
-            except MatchOver:
-                ensure_folder(finished)
-                for path in paths:
-                    path.rename(finished / path.name)
-                return 0
-            except RecordError:  # its text may quote a command's tiles: not in the log
-                more = _match_records_in(finished, match_id) if attempt == 0 else []
-                if more:
-                    records += more
-                    continue
-                log.warning("the match of record %s cannot go on (damaged or not a network "
-                            "game): left as it is", paths[-1].name)
-                return 0
-            except OSError as error:
-                log.warning("the match of record %s not resumed (%s)", paths[-1].name,
-                            type(error).__name__)
-                return 0
-            self._register(room)
-            return 1
-        return 0  # pragma: no cover - the loop returns
-
     async def start(self) -> None:
         """Restore the games, listen on the socket, start the timers."""
         try:
-            restored = self.restore()
+            rooms = restore_rooms(self)
         except OSError as error:
             raise ServeError(f"cannot use the data folder {self.config.data}: "
                              f"{(error.strerror or str(error)).lower()}") from None
-        for room in list(self.rooms.values()):
+        for room in rooms:
+            self._register(room)
             room.wake()  # the clocks and bots of restored games
         path = self.config.socket
-        gid = _prepare_socket_folder(path, self.config.group)
+        gid = prepare_socket_folder(path, self.config.group)
         self._server = await asyncio.start_unix_server(self._handle, path=str(path),
                                                        limit=MAX_LINE_BYTES + 2,
                                                        backlog=LISTEN_BACKLOG)
         os.chmod(path, 0o660 if gid is not None else 0o600)
         if gid is not None:
             os.chown(path, -1, gid)
-        self._sweeper = asyncio.create_task(self._sweep())
-        log.info("listening on %s (%d unfinished games resumed)", path, restored)
+        self._sweeper = asyncio.create_task(sweep(self.connections, self.config, self.now))
+        log.info("listening on %s (%d unfinished games resumed)", path, len(rooms))
 
     async def stop(self) -> None:
         """Stop serving: connections are cut (clients reconnect to the next daemon), games stay
@@ -381,34 +208,20 @@ class Daemon:
         try:
             await self._serve(conn)
         except Exception as error:  # never let one connection take the daemon down
-            log.error("%r failed (%s)", conn, type(error).__name__)
+            log.error("%s failed (%s)", repr(conn), type(error).__name__)
         finally:
             self.connections.discard(conn)
+            if conn.account is not None:
+                self.caps.remove(conn.account, conn.identity.key if conn.identity else None)
+            log.info("%s: disconnected (%s)", repr(conn), conn.why or "closed by the server")
             if conn.room is not None and conn.seat is not None:
                 if conn.identity is not None:  # the seat may have changed (R31)
                     conn.seat = conn.room.seat_of(conn.identity) or conn.seat
                 try:
                     await conn.room.detach(conn.seat, conn, conn.left)
                 except Exception as error:
-                    log.error("%r: detaching failed (%s)", conn, type(error).__name__)
+                    log.error("%s: detaching failed (%s)", repr(conn), type(error).__name__)
             conn.close()
-
-    async def _read_line(self, conn: Connection) -> bytes | None:
-        """The next line, or None at the end (EOF, a broken link, a line too long)."""
-        try:
-            line = await conn.reader.readline()
-        except ValueError:  # the StreamReader's limit: no newline within 64 KiB
-            conn.fail("too_long", f"a line is longer than {MAX_LINE_BYTES} bytes: closing")
-            return None
-        except (ConnectionError, OSError):
-            return None
-        if not line.endswith(b"\n"):
-            return None  # EOF, perhaps in the middle of a line
-        if len(line) > MAX_LINE_BYTES + 1:
-            conn.fail("too_long", f"a line is longer than {MAX_LINE_BYTES} bytes: closing")
-            return None
-        conn.last_seen = self.now()
-        return line
 
     async def _serve(self, conn: Connection) -> None:
         try:
@@ -416,7 +229,20 @@ class Daemon:
         except (IdentityError, OSError) as error:
             conn.fail("not_allowed", f"cannot tell who connected: {error}")
             return
-        line = await self._read_line(conn)
+        account = self._account(peer.uid)
+        refused = self.caps.refuse_new(account)
+        if refused is not None:
+            held = self._refusals.allow(account, self.now())
+            if held is not None:
+                log.warning("a connection from the account %s refused: %s (%d more refused "
+                            "since the last line; the next line in a minute at the earliest)",
+                            account, refused, held)
+            conn.fail("not_allowed", refused)
+            return
+        self.caps.add(account)
+        conn.account = account
+        log.info("%s: connected", repr(conn))
+        line = await read_line(conn, self.now)
         if line is None:
             return
         try:
@@ -428,71 +254,39 @@ class Daemon:
         except IdentityError as error:
             conn.fail("not_allowed", str(error))
             return
-        if sum(1 for c in self.connections
-               if c.identity is not None and c.identity.key == identity.key
-               ) >= self.config.max_connections_per_player:
-            conn.fail("not_allowed", "too many connections for one player")
+        refused = self.caps.refuse_named(account, identity.key)
+        if refused is not None:
+            log.warning("%s: hello refused: %s", repr(conn), refused)
+            conn.fail("not_allowed", refused)
             return
+        self.caps.name(account, identity.key)
         conn.identity = identity
+        log.info("%s: hello (%s)", repr(conn), hello.action)
         try:
             room, seat, resumed = self._place(identity, hello)
         except Refusal as refusal:
-            log.debug("%s: %s refused (%s)", identity.key, hello.action, refusal.code)
+            log.info("%s: %s refused (%s)", repr(conn), hello.action, refusal.code)
             conn.fail(refusal.code, str(refusal))
             return
         conn.room, conn.seat = room, seat
-        log.debug("%s: %s game %s as %s", identity.key, hello.action, room.id, seat)
+        log.info("%s: %s game %s as %s", repr(conn), _DONE[hello.action], room.id, seat)
         await room.attach(seat, conn, resumed)
-        while (line := await self._read_line(conn)) is not None:
+        while (line := await read_line(conn, self.now)) is not None:
             # The seat of a player changes with a rematch or a match's next game (R31).
             seat = room.seat_of(identity) or seat
             conn.seat = seat
-            await self._message(conn, room, seat, line)
+            await dispatch(conn, room, seat, line, self.now())
             if conn.closing_since is not None:
                 return
             if conn.room is not room:  # pragma: no cover - rooms never move a connection
                 return
 
-    async def _message(self, conn: Connection, room: Room, seat: Seat, line: bytes) -> None:
-        """One line after the handshake."""
-        received = self.now()
-        if not conn.bucket.take(received):
-            if not conn.abuse.take(received):
-                log.warning("%r: too many messages: disconnected", conn)
-                conn.fail("rate_limited", "too many messages: disconnected")
-                return
-            text = (f"too many messages: at most {self.config.rate:g} a second "
-                    f"(bursts of {self.config.burst}); this one was dropped")
-            try:
-                message = parse_in_game(line)
-            except WireProblem:
-                message = None
-            if isinstance(message, SendCommand):
-                conn.send(Rejected(seat=seat, command_id=message.command_id, reason=text))
-            else:
-                conn.send(WireError(code="rate_limited", message=text))
-            return
-        try:
-            message = parse_in_game(line)
-        except WireProblem as problem:
-            log.debug("%r: a bad message (%s)", conn, problem.code)
-            conn.send(WireError(code=problem.code, message=str(problem)))
-            return
-        if isinstance(message, SendCommand):
-            await room.command(seat, message.command_id, message.command, received)
-        elif isinstance(message, Draft):
-            room.draft(seat, message.tiles)
-        elif isinstance(message, Ping):
-            conn.send(Pong())
-        elif isinstance(message, AskRematch):
-            await room.rematch(seat)
-        elif isinstance(message, AskNextGame):
-            await room.next_game(seat)
-        elif isinstance(message, Leave):
-            conn.left = True
-            conn.send(Closed(seat=seat, reason="You left the table; the game goes on under "
-                             "the clocks (resume to come back)."))
-            conn.close()
+    def _account(self, uid: int) -> str:
+        """The name of the Unix account ``uid`` (looked up once)."""
+        name = self._accounts.get(uid)
+        if name is None:
+            name = self._accounts[uid] = user_name(uid)
+        return name
 
     # -- rooms -------------------------------------------------------------------------------------
 
@@ -596,104 +390,6 @@ class Daemon:
         seat = room.seat_of(identity)
         assert seat is not None
         return room, seat, True
-
-    # -- timers --------------------------------------------------------------------------------
-
-    async def _sweep(self) -> None:
-        """Close connections that never said hello, went silent, or will not close."""
-        period = max(0.05, min(2.0, self.config.idle_seconds / 4, self.config.hello_seconds / 4))
-        while True:
-            await asyncio.sleep(period)
-            now = self.now()
-            for conn in list(self.connections):
-                if conn.closing_since is not None:
-                    if now - conn.closing_since > CLOSE_GRACE_SECONDS:
-                        conn.writer.transport.abort()
-                elif conn.identity is None and now - conn.opened > self.config.hello_seconds:
-                    conn.fail("handshake", "no hello in time: closing")
-                elif now - conn.last_seen > self.config.idle_seconds:
-                    log.debug("%r: idle: disconnected", conn)
-                    conn.fail("idle", f"nothing received for {self.config.idle_seconds:g} s "
-                              "(clients ping every 10 s): closing")
-
-
-def _match_of(path: Path) -> str | None:
-    """The public id of the match the record at ``path`` belongs to (its header's
-    ``match.id``), None for a single game or a header that cannot be read."""
-    try:
-        with path.open("rb") as file:
-            line = file.readline(MAX_LINE_BYTES + 1)
-        header = json.loads(line)
-    except (OSError, ValueError):
-        return None
-    match = header.get("match") if isinstance(header, dict) else None
-    ident = match.get("id") if isinstance(match, dict) else None
-    return ident if isinstance(ident, str) else None
-
-
-def _match_records_in(folder: Path, match_id: str) -> list[ReadRecord]:
-    """The readable records of the match ``match_id`` in ``folder`` (none if it cannot be
-    listed)."""
-    records = []
-    try:
-        paths = sorted(folder.glob(f"*{RECORD_SUFFIX}"))
-    except OSError:
-        return []
-    for path in paths:
-        if _match_of(path) == match_id:
-            with contextlib.suppress(RecordError):
-                records.append(read_record(path))
-    return records
-
-
-def _ended(path: Path) -> bool:
-    """True when the record at ``path`` has its result line."""
-    try:
-        return read_record(path).ended
-    except RecordError:
-        return False
-
-
-def _prepare_socket_folder(path: Path, group: str | None) -> int | None:
-    """Create the socket's folder (0700, or 0750 of ``group``), clear a stale socket; the
-    group's id. :class:`ServeError` when another daemon listens there or the place is unsafe."""
-    gid = None
-    if group is not None:
-        try:
-            gid = grp.getgrnam(group).gr_gid
-        except KeyError:
-            raise ServeError(f"no group named {group!r}") from None
-    folder = path.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        info = os.lstat(folder)
-        if not stat.S_ISDIR(info.st_mode):
-            raise ServeError(f"{folder} is not a folder")
-        if info.st_uid != os.getuid():
-            raise ServeError(f"{folder} belongs to another user: choose another --socket")
-        if gid is not None:
-            os.chown(folder, -1, gid)
-        os.chmod(folder, 0o750 if gid is not None else 0o700)
-    except OSError as error:
-        raise ServeError(f"cannot prepare {folder}: "
-                         f"{(error.strerror or str(error)).lower()}") from None
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        return gid
-    if not stat.S_ISSOCK(info.st_mode):
-        raise ServeError(f"{path} exists and is not a socket")
-    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        probe.settimeout(1.0)
-        probe.connect(str(path))
-    except OSError:
-        path.unlink()  # stale: its daemon is gone
-    else:
-        raise ServeError(f"a game server is already running at {path}")
-    finally:
-        probe.close()
-    return gid
 
 
 __all__ = ["Connection", "Daemon", "Refusal", "ServeError"]

@@ -11,54 +11,86 @@ system call releases the GIL) instead of running the game's Python code against 
 
 >>> import tempfile
 >>> from pathlib import Path
->>> from minefield.records.format import Players
+>>> from minefield.records.format import Players, RecordHeader
 >>> from minefield.records.reader import read_record
->>> from minefield.records.writer import RecordWriter
 >>> from minefield.rules.game import Discard, Game, Seat
 >>> game = Game(seed=7)
 >>> with tempfile.TemporaryDirectory() as folder:
-...     held = HeldRecorder(RecordWriter.start(game, "network", Players(east="a", west="b"),
-...                                            Path(folder)))
-...     held.command(1, Seat.EAST, Discard(tile="1m"))
-...     before = len(read_record(held.writer.path).commands)
+...     header = RecordHeader.for_game(game, "network", Players(east="a", west="b"))
+...     held = HeldRecorder.new(Path(folder) / "game.jsonl", header)
+...     held.command(1, Seat.EAST, Discard(tile="1m"), command_id="c1")
+...     created = held.path.exists()
 ...     held.flush()
-...     after = len(read_record(held.writer.path).commands)
+...     lines = read_record(held.path).commands
 ...     held.close()
->>> before, after, held.pending
-(0, 1, False)
+>>> created, [(line.seq, line.command_id) for line in lines], held.pending
+(False, [(1, 'c1')], False)
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
+from minefield.records.format import RecordHeader
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Settlement
 
+#: The folder (in ``games/``) where records of games that are over go: a restart reads only
+#: the unfinished ones.
+FINISHED_FOLDER = "finished"
+
 
 class HeldRecorder:
-    """A :class:`RecordWriter` whose lines wait for :meth:`flush` (see the module).
+    """A record whose lines wait for :meth:`flush` (see the module).
 
-    One flush at a time; :meth:`close` waits for a running flush (a descriptor is never
-    closed under a thread that writes to it). A failed flush raises the writer's error
-    (:class:`OSError`; the writer has closed itself) and drops the lines after it.
+    Made with :meth:`new` for a game that starts (the file is created, its header written and
+    fsynced, by the first flush: in a record thread, before anyone hears of the game) or with
+    a :class:`RecordWriter` resumed after a restart. One flush at a time; :meth:`close` waits
+    for a running flush (a descriptor is never closed under a thread that writes to it). A
+    failed flush raises the writer's error (:class:`OSError`, or ValueError for a header that
+    cannot be written; the writer has closed itself) and drops the lines after it.
 
     For a game of a match, ``settlement`` gives what the match settled for the game when it
     ended (:class:`~minefield.session.match_table.MatchTable` settles before the record hears
     of the end): the result line carries it (R31-R33).
     """
 
-    def __init__(self, writer: RecordWriter,
+    def __init__(self, writer: RecordWriter | None = None, *, path: Path | None = None,
+                 header: RecordHeader | None = None,
                  settlement: Callable[[], Settlement | None] | None = None) -> None:
-        self.writer = writer
+        if writer is None and (path is None or header is None):
+            raise ValueError("a held record needs a writer, or the path and header of a new one")
+        self._writer = writer
+        self.path = writer.path if writer is not None else path
         self._settlement = settlement
         self._lines: list[Callable[[], None]] = []
         self._lock = threading.Lock()
+        self._closed = False
+        if writer is None:
+            assert path is not None and header is not None
+            self._lines.append(lambda: self._create(path, header))
+
+    @classmethod
+    def new(cls, path: Path, header: RecordHeader,
+            settlement: Callable[[], Settlement | None] | None = None) -> HeldRecorder:
+        """The record of a game that starts: created at ``path`` by the first :meth:`flush`."""
+        return cls(path=path, header=header, settlement=settlement)
+
+    def _create(self, path: Path, header: RecordHeader) -> None:
+        self._writer = RecordWriter(path, header)
 
     def __repr__(self) -> str:
-        return f"HeldRecorder({self.writer!r}, {len(self._lines)} waiting)"
+        return f"HeldRecorder({self.path}, {len(self._lines)} waiting)"
+
+    @property
+    def writer(self) -> RecordWriter:
+        """The file's writer (once the first flush created it)."""
+        if self._writer is None:
+            raise ValueError(f"{self.path}: the record is not created yet")
+        return self._writer
 
     @property
     def pending(self) -> bool:
@@ -68,11 +100,15 @@ class HeldRecorder:
     @property
     def closed(self) -> bool:
         """True once the writer is closed (after the result, an error or :meth:`close`)."""
-        return self.writer.closed
+        return self._closed or (self._writer is not None and self._writer.closed)
 
-    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
-        """Queue accepted command number ``seq`` of ``seat`` (written by :meth:`flush`)."""
-        self._lines.append(lambda: self.writer.command(seq, seat, command))
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard, *,
+                command_id: str | None = None, automatic: bool = False) -> None:
+        """Queue accepted command number ``seq`` of ``seat`` (written by :meth:`flush`) with
+        the id its client sent it with (a restarted daemon still knows it was applied)."""
+        self._lines.append(lambda: self.writer.command(seq, seat, command,
+                                                       command_id=command_id,
+                                                       automatic=automatic))
 
     def result(self, game: Game) -> None:
         """Queue the result line of the ended ``game`` (the writer closes after it)."""
@@ -83,6 +119,8 @@ class HeldRecorder:
         """Append and fsync every waiting line, in order (in a record thread)."""
         with self._lock:
             lines, self._lines = self._lines, []
+            if self._closed:
+                return
             for line in lines:
                 line()
 
@@ -90,7 +128,9 @@ class HeldRecorder:
         """Close the file; lines still waiting are dropped (nobody was told of them)."""
         with self._lock:
             self._lines = []
-            self.writer.close()
+            self._closed = True
+            if self._writer is not None:
+                self._writer.close()
 
 
-__all__ = ["HeldRecorder"]
+__all__ = ["FINISHED_FOLDER", "HeldRecorder"]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,7 @@ from minefield.session.protocol import (
     Rejected,
     ServerMessageType,
 )
+from minefield.session.series import Series, SingleGame
 from minefield.session.table import GameTable, Recorder
 
 #: The pause before a bot's discard, so that a player can follow the game.
@@ -61,26 +62,28 @@ log = logging.getLogger(__name__)
 FailureHandler = Callable[[SeatFailed], None]
 
 
-class MatchGameRecord:
-    """The record of one game of a match: its header holds the match before the game, and its
-    result line the game's settlement (R31-R33), which the match made before the record hears
-    of the end (:class:`~minefield.session.match_table.MatchTable`)."""
+class LocalRecord:
+    """The record of one game played in this process. For a game of a match, its header holds
+    the match before the game and its result line the game's settlement (R31-R33), which the
+    match made before the record hears of the end (:class:`MatchTable`). The ids of local
+    commands are not kept (nothing resends them); automatic moves are marked (R25)."""
 
     def __init__(self, writer: RecordWriter,
-                 settlement: Callable[[], Settlement | None]) -> None:
+                 settlement: Callable[[], Settlement | None] | None = None) -> None:
         self.writer = writer
         self._settlement = settlement
 
-    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard, *,
+                command_id: str | None = None, automatic: bool = False) -> None:
         """Append one accepted command."""
-        self.writer.command(seq, seat, command)
+        self.writer.command(seq, seat, command, automatic=automatic)
 
     def result(self, game: Game) -> None:
-        """Append the result line with the game's settlement."""
-        self.writer.result(game, self._settlement())
+        """Append the result line (with the game's settlement in a match)."""
+        self.writer.result(game, self._settlement() if self._settlement is not None else None)
 
     def __repr__(self) -> str:
-        return f"MatchGameRecord({self.writer!r})"
+        return f"LocalRecord({self.writer!r})"
 
 
 def start_record(game: Game, mode: SessionMode, players: dict[Seat, PlayerInfo],
@@ -132,16 +135,15 @@ class LocalSession:
         self._record_to = record_to
         self._record_problem: str | None = None
         self._local_names = tuple(players[seat].name for seat in self._local_seats)
-        self._match: MatchTable | None = None
-        self._single: GameTable | None = None
+        #: What this terminal plays: one game, or a match (ARCHITECTURE 8).
+        self._series: Series
         if isinstance(game, MatchTable):  # made already (prepared deals: tests, puzzles)
-            self._match = game
+            self._series = game
         elif isinstance(game, Match):
             infos = {info.name: info for info in players.values()}
-            self._match = MatchTable(game, infos, recorders=self._match_record)
+            self._series = MatchTable(game, infos, recorders=self._match_record)
         else:
-            recorder, self._record_problem = start_record(game, mode, players, record_to)
-            self._single = GameTable(game, players, recorder=recorder)
+            self._series = SingleGame(game, players, recorders=self._game_record)
         self._on_failure = on_failure
         self._queue: asyncio.Queue[ServerMessageType] = asyncio.Queue()
         self._ids = itertools.count(1)
@@ -214,6 +216,13 @@ class LocalSession:
                              hints_allowed=self._mode == "practice", resumable=False,
                              trainer_aids=self._mode == "practice" or self.trainer_aids)
 
+    def _game_record(self, game: Game, seats: Mapping[Seat, str]) -> Recorder | None:
+        """The record of a single game (a problem is told when the game starts)."""
+        players = {seat: PlayerInfo(name=name) for seat, name in seats.items()}
+        writer, self._record_problem = start_record(game, self._mode, players,
+                                                    self._record_to)
+        return LocalRecord(writer) if writer is not None else None
+
     def _match_record(self, game: Game, match: Match) -> Recorder | None:
         """The record of one game of the match (a problem is told when the game starts)."""
         players = {seat: PlayerInfo(name=name) for seat, name in match.seats.items()}
@@ -221,42 +230,37 @@ class LocalSession:
                                                     self._record_to, match)
         if writer is None:
             return None
-        return MatchGameRecord(writer, lambda: (self._match.settlement
-                                                if self._match is not None else None))
+        return LocalRecord(writer, lambda: self._series.settlement)
 
     @property
     def local_seats(self) -> tuple[Seat, ...]:
         """The seats played at this terminal, East first (in a practice match the player's
         seat changes when the deal passes, R31)."""
-        if self._match is None:
+        if self._series.kind == "single":
             return self._local_seats
-        seats = (self._match.seat_of(name) for name in self._local_names)
+        seats = (self._series.seat_of(name) for name in self._local_names)
         return tuple(sorted(seats, key=lambda s: s is not Seat.EAST))
 
     @property
     def _table(self) -> GameTable:
         """The table of the game being played (in a match, its current game)."""
-        if self._match is not None:
-            return self._match.table
-        assert self._single is not None
-        return self._single
+        return self._series.table
 
     @property
     def match(self) -> MatchView | None:
         """The match's public state (None: a single game)."""
-        return self._match.view() if self._match is not None else None
+        return self._series.view()
 
     async def next_game(self) -> None:
         """Start the match's next game after the end of one (at one terminal nobody else has
         to agree): a snapshot of it for each local seat, which may have changed (R31).
-        Raises :class:`~minefield.rules.match.MatchError` during a game or after the match,
-        and :class:`IllegalCommand` in a single game."""
-        if self._match is None:
-            raise IllegalCommand("a single game has no next game")
+        Raises :class:`~minefield.rules.match.MatchError` during a game, after the match and
+        in a single game (:meth:`Series.next_game <minefield.session.series.Series.next_game>`,
+        where every next game starts)."""
         if self._closed:
             return
         now = self._now()
-        messages = self._match.next_game(now)
+        messages = self._series.next_game(now)
         self._table.start_clocks(now)
         self._push(messages)
         self._tell_record_problem()
@@ -381,10 +385,19 @@ class LocalSession:
         self._react()
 
     async def _bot_move(self, seat: Seat, seq: int) -> None:
-        """The bot thinks in a thread, pauses before a discard, then plays (if still its move)."""
+        """The bot thinks in a thread, pauses before a discard, then plays (if still its move).
+
+        Its hand it starts building only after the pause: the player's first screen of the game
+        is drawn meanwhile, not slowed by the search (the player takes longer than that).
+        """
         assert self._bot is not None
         table = self._table
         view = table.game.view(seat)
+        if view.phase == "choosing" and self.think_seconds:
+            await asyncio.sleep(self.think_seconds)
+            if self._table is not table or self._closed or not table.must_act(seat):
+                return  # a new game began, or the clock played for it meanwhile
+            seq, view = table.seq, table.game.view(seat)  # the player may have chosen meanwhile
         started = self._now()
         try:
             command = await asyncio.to_thread(self._bot.act, view)

@@ -23,18 +23,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from minefield.rules.game import Game, GameTerms, Seat
-from minefield.rules.match import Match, MatchError, Settlement
+from minefield.rules.match import Match, Settlement
 from minefield.rules.wall import Deal
 from minefield.session.protocol import (
     MatchView,
     PlayerInfo,
-    ServerMessageType,
     SettlementView,
     StandingView,
 )
+from minefield.session.series import Series, SeriesKind
 from minefield.session.table import GameTable, Recorder
 
 #: Makes the record of each game of a match (None: not recorded); it gets the game and the match
@@ -64,8 +64,9 @@ def settlement_view(settlement: Settlement) -> SettlementView:
         paarenchan=settlement.paarenchan, match_over=settlement.match_over)
 
 
-class MatchTable:
-    """A match between two players at one table, one :class:`GameTable` per game.
+class MatchTable(Series):
+    """A match between two players at one table, one :class:`GameTable` per game: the
+    :class:`~minefield.session.series.Series` of a match.
 
     ``players`` are the match's two players by name (their :class:`PlayerInfo`: kind,
     presence); each game seats them as the match says (R30, R31). ``recorders`` makes each
@@ -74,19 +75,20 @@ class MatchTable:
     ends, :attr:`settlement` says what it did to the match.
     """
 
+    kind: ClassVar[SeriesKind] = "match"
+
     def __init__(self, match: Match, players: Mapping[str, PlayerInfo], *,
                  recorders: RecorderFactory | None = None,
-                 deals: Mapping[int, Deal] | None = None, now: float | None = None) -> None:
+                 deals: Mapping[int, Deal] | None = None, now: float | None = None,
+                 rematch_of: str | None = None) -> None:
         if set(players) != set(match.players):
             raise ValueError(f"players must be the match's two players, {match.players!r}")
+        super().__init__(players, rematch_of=rematch_of)
         self.match = match
-        self._infos = dict(players)
-        self._recorders = recorders
+        self.recorders = recorders
         self._deals = dict(deals or {})
-        self.settlement: Settlement | None = None
-        self.next_asked: set[str] = set()
         self._start = self._starting()
-        self.table = self._new_table(now)
+        self.table = self._deal(now)
 
     def __repr__(self) -> str:
         return (f"MatchTable(game={self._start.game}, over={self.match.over}, "
@@ -105,9 +107,11 @@ class MatchTable:
                           seats=dict(match.seats), dealer_streak=match.dealer_streak,
                           honba=match.honba, inherited=match.inherited, terms=match.terms)
 
-    def _new_table(self, now: float | None) -> GameTable:
+    def _deal(self, now: float | None) -> GameTable:
+        """Deal the match's next game (the seats and terms the match gives, R31-R35)."""
+        self._start = self._starting()
         game = self.match.new_game(deal=self._deals.get(self.match.game_number))
-        recorder = self._recorders(game, self.match) if self._recorders is not None else None
+        recorder = self.recorders(game, self.match) if self.recorders is not None else None
         infos = {seat: self._infos[name] for seat, name in self._start.seats.items()}
         return GameTable(game, infos, recorder=recorder, now=now, on_end=self._settle,
                          match=self.view)
@@ -116,16 +120,14 @@ class MatchTable:
         self.settlement = self.match.settle(game)
 
     @property
+    def players(self) -> tuple[str, str]:
+        """The match's two players (the first is the host's, R30)."""
+        return self.match.players
+
+    @property
     def seats(self) -> dict[Seat, str]:
         """Who sits where in the game on the table (East is its dealer)."""
         return dict(self._start.seats)
-
-    def seat_of(self, player: str) -> Seat:
-        """The seat of ``player`` in the game on the table."""
-        for seat, name in self._start.seats.items():
-            if name == player:
-                return seat
-        raise ValueError(f"{player!r} does not play in this match")
 
     @property
     def game_ended(self) -> bool:
@@ -137,34 +139,12 @@ class MatchTable:
         """True when the match is over: no next game (R30)."""
         return self.match.over
 
-    def next_game(self, now: float) -> list[ServerMessageType]:
-        """Start the next game at once: a snapshot of it for both seats (the players may have
-        changed seats, R31). Raises :class:`~minefield.rules.match.MatchError` while the game
-        on the table goes on, or when the match is over."""
-        if not self.game_ended:
-            raise MatchError("the game on the table has not ended: no next game yet")
-        if self.match.over:
-            raise MatchError("the match is over: there is no next game")
-        for seat, name in self._start.seats.items():  # presence follows the player
-            self._infos[name] = self.table.players[seat]
-        self.settlement = None
-        self.next_asked = set()
-        self._start = self._starting()
-        self.table = self._new_table(now)
-        return [self.table.snapshot(seat, now) for seat in Seat]
-
-    def ask_next_game(self, player: str, now: float) -> list[ServerMessageType]:
-        """``player`` is ready for the next game (over a network both must be): the next
-        game's snapshots once both asked, else the new table for both seats (who is ready
-        shows in :attr:`MatchView.next_asked <minefield.session.protocol.MatchView>`)."""
-        if player not in self.match.players:
-            raise ValueError(f"{player!r} does not play in this match")
-        if not self.game_ended or self.match.over:
-            return []
-        self.next_asked.add(player)
-        if self.next_asked == set(self.match.players):
-            return self.next_game(now)
-        return [self.table.snapshot(seat, now) for seat in Seat]
+    def rematch(self, seed: int | str) -> MatchTable:
+        """A new match between the same players from ``seed`` (its first dealer drawn again,
+        R30), recorded as this one, linked to it."""
+        infos = {name: self.table.players[seat] for seat, name in self.seats.items()}
+        return type(self)(Match(seed, self.match.players, self.match.settings), infos,
+                          recorders=self.recorders, rematch_of=self.id)
 
     # -- what everyone may see --------------------------------------------------------------------
 

@@ -48,7 +48,7 @@ class ProtocolError(ValueError):
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -59,8 +59,9 @@ class SeatClock(_Message):
     """One seat's clock for its current step (R25): the hand, or one discard.
 
     ``limit`` is the time allowed for the step (None: no clock); ``remaining`` the time left
-    when the message was made; ``running`` whether it counts down now (only the seat that must
-    act has a running clock).
+    when the message was made; ``running`` whether it counts down now (only a seat that must
+    act has a running clock; a seat whose player is away with grace has its clock stopped,
+    its ``remaining`` kept, R25b).
     """
 
     limit: float | None = None
@@ -225,11 +226,14 @@ class Clocks(_Message):
 
 
 class Presence(_Message):
-    """Who is at the table: connected, disconnected (with the grace left), a bot."""
+    """Who is at the table: connected, disconnected (with the grace left), a bot; and both
+    clocks as they are now (R25b: a player's clock stops while they are away with grace and
+    runs again when they return or their grace is spent), when the table has them."""
 
     type: Literal["presence"] = "presence"
     seat: Seat
     players: dict[Seat, PlayerInfo]
+    clocks: dict[Seat, SeatClock] | None = None
 
 
 class Link(_Message):
@@ -265,7 +269,7 @@ ServerMessage = Annotated[
 ]
 SERVER_ADAPTER: TypeAdapter[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed
-] = TypeAdapter(ServerMessage)
+] = TypeAdapter(ServerMessage, config=ConfigDict(defer_build=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -308,7 +312,8 @@ class Leave(_Message):
 
 
 ClientMessage = Annotated[SendCommand | Draft | Leave, Field(discriminator="type")]
-CLIENT_ADAPTER: TypeAdapter[SendCommand | Draft | Leave] = TypeAdapter(ClientMessage)
+CLIENT_ADAPTER: TypeAdapter[SendCommand | Draft | Leave] = TypeAdapter(
+    ClientMessage, config=ConfigDict(defer_build=True))
 
 
 def parse_client_message(data: str | bytes) -> ClientMessageType:

@@ -41,22 +41,9 @@ from pydantic import BaseModel, ValidationError
 
 from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView, Seat
 from minefield.rules.settings import RuleSettings, describe_validation_error
-from minefield.server.codes import normalize_code
-from minefield.server.config import socket_path
-from minefield.server.wire import (
-    AskNextGame,
-    AskRematch,
-    Hello,
-    Ping,
-    Pong,
-    RoomState,
-    Welcome,
-    WireError,
-    WireProblem,
-    encode,
-    parse_server_line,
-)
+from minefield.session.address import socket_path
 from minefield.session.base import SessionTraits
+from minefield.session.codes import normalize_code
 from minefield.session.protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
@@ -71,6 +58,19 @@ from minefield.session.protocol import (
     SendCommand,
     ServerMessageType,
     Snapshot,
+)
+from minefield.session.wire import (
+    AskNextGame,
+    AskRematch,
+    Hello,
+    Ping,
+    Pong,
+    RoomState,
+    Welcome,
+    WireError,
+    WireProblem,
+    encode,
+    parse_server_line,
 )
 
 log = logging.getLogger(__name__)

@@ -46,8 +46,11 @@ REMEMBERED_IDS = 64
 class Recorder(Protocol):
     """Where a table writes its game record (:mod:`minefield.records`), line by line."""
 
-    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
-        """Append one accepted command (durably, before the call returns)."""
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard, *,
+                command_id: str | None = None, automatic: bool = False) -> None:
+        """Append one accepted command (durably, before the call returns): ``command_id`` is
+        the id the seat sent it with (None for a move the table played), ``automatic`` marks
+        a move played because the seat's clock ran out (R25)."""
         ...
 
     def result(self, game: Game) -> None:
@@ -82,7 +85,12 @@ class GameTable:
         self.seq = 0
         self._seen_ids: dict[Seat, OrderedDict[str, int]] = {s: OrderedDict() for s in Seat}
         self._drafts: dict[Seat, str] = {s: "" for s in Seat}
-        self._started: dict[Seat, float | None] = {s: None for s in Seat}
+        #: Each seat's clock (R25): when it runs out while it runs; the time it has left while
+        #: it is stopped (its player away with grace, R25b); neither when it has no step.
+        self._deadline: dict[Seat, float | None] = {s: None for s in Seat}
+        self._left: dict[Seat, float | None] = {s: None for s in Seat}
+        #: The seats whose clocks are stopped because their player is away (R25b).
+        self._stopped: set[Seat] = set()
         if now is not None:
             self.start_clocks(now)
 
@@ -115,25 +123,52 @@ class GameTable:
         return None
 
     def _clock(self, seat: Seat, now: float) -> SeatClock:
-        limit, started = self._limit(seat), self._started[seat]
-        if limit is None or started is None:
+        limit, deadline, left = self._limit(seat), self._deadline[seat], self._left[seat]
+        if limit is None:
             return SeatClock()
-        return SeatClock(limit=limit, remaining=max(0.0, started + limit - now), running=True)
+        if deadline is not None:
+            return SeatClock(limit=limit, remaining=max(0.0, deadline - now), running=True)
+        if left is not None:
+            return SeatClock(limit=limit, remaining=left, running=False)
+        return SeatClock()
 
     def start_clocks(self, now: float) -> None:
-        """Start the clock of every seat that must act and has none running yet, stop the
-        others (after every command; and once when the table opens)."""
+        """Start the clock of every seat that must act and has none yet (stopped from the
+        start for a seat whose player is away, R25b), clear the others (after every command;
+        and once when the table opens)."""
         for seat in Seat:
-            if self._limit(seat) is None:
-                self._started[seat] = None
-            elif self._started[seat] is None:
-                self._started[seat] = now
+            limit = self._limit(seat)
+            if limit is None:
+                self._deadline[seat] = self._left[seat] = None
+            elif self._deadline[seat] is None and self._left[seat] is None:
+                if seat in self._stopped:
+                    self._left[seat] = float(limit)
+                else:
+                    self._deadline[seat] = now + limit
+
+    def stop_clock(self, seat: Seat, now: float) -> None:
+        """``seat``'s player is away with grace (R25b): their clock stops where it is (and a
+        step that starts meanwhile starts stopped) until :meth:`run_clock`."""
+        self._stopped.add(seat)
+        deadline = self._deadline[seat]
+        if deadline is not None:
+            self._left[seat] = max(0.0, deadline - now)
+            self._deadline[seat] = None
+
+    def run_clock(self, seat: Seat, now: float, at_least: float = 0.0) -> None:
+        """``seat``'s clock runs again from where :meth:`stop_clock` stopped it, with
+        ``at_least`` seconds (R25b: a player who returns gets at least 5; one whose grace is
+        spent, what was left). A clock that was not stopped runs on as it was."""
+        self._stopped.discard(seat)
+        left = self._left[seat]
+        if left is not None:
+            self._deadline[seat] = now + max(left, at_least)
+            self._left[seat] = None
 
     def next_deadline(self) -> tuple[float, Seat] | None:
         """When the first running clock runs out, and whose it is."""
-        deadlines = [(started + limit, seat) for seat in Seat
-                     if (started := self._started[seat]) is not None
-                     and (limit := self._limit(seat)) is not None]
+        deadlines = [(deadline, seat) for seat in Seat
+                     if (deadline := self._deadline[seat]) is not None]
         return min(deadlines) if deadlines else None
 
     def must_act(self, seat: Seat) -> bool:
@@ -164,11 +199,11 @@ class GameTable:
             seen[command_id] = self.seq
             while len(seen) > REMEMBERED_IDS:
                 seen.popitem(last=False)
-        self._started[seat] = None
+        self._deadline[seat] = self._left[seat] = None
         self.start_clocks(now)
         if self.game.phase == "ended" and self.on_end is not None:
             self.on_end(self.game)  # a match settles the game before it is recorded
-        problem = self._record(seat)
+        problem = self._record(seat, command_id, automatic)
         messages: list[ServerMessageType] = [
             Applied(seat=viewer, seq=self.seq, by=seat,
                     command_id=command_id if viewer is seat else None,
@@ -178,18 +213,27 @@ class GameTable:
             messages.extend(Notice(seat=s, text=problem, severity="error") for s in Seat)
         return messages
 
-    def _record(self, seat: Seat) -> str | None:
+    def _record(self, seat: Seat, command_id: str | None, automatic: bool) -> str | None:
         """Write the last command (and the result at the end); a message if that failed."""
         if self.recorder is None:
             return None
         try:
-            self.recorder.command(self.seq, seat, self.game.commands[-1][1])
+            self.recorder.command(self.seq, seat, self.game.commands[-1][1],
+                                  command_id=command_id, automatic=automatic)
             if self.game.phase == "ended":
                 self.recorder.result(self.game)
         except OSError as error:
             self.recorder = None
             return f"The game record could not be written ({error.strerror}); it is not saved."
         return None
+
+    def remember(self, seq: int, seat: Seat, command_id: str) -> None:
+        """``seat``'s command number ``seq`` was sent with ``command_id`` (a table rebuilt from
+        its record after a restart: that id is not applied again, as before the restart)."""
+        seen = self._seen_ids[seat]
+        seen[command_id] = seq
+        while len(seen) > REMEMBERED_IDS:
+            seen.popitem(last=False)
 
     def draft(self, seat: Seat, tiles: str) -> None:
         """Remember ``seat``'s hand-builder choice for R25's automatic hand."""
@@ -204,7 +248,7 @@ class GameTable:
             result = self.submit(seat, None, command, now, automatic=True)
             messages.extend(result)
             if any(isinstance(m, Rejected) for m in result):  # never expected: stop that clock
-                self._started[seat] = None
+                self._deadline[seat] = None
                 break
             name = self.players[seat].name
             messages.extend(Notice(seat=s, text=f"Time ran out: the automatic move was played "
@@ -212,12 +256,14 @@ class GameTable:
                                    severity="warning") for s in Seat)
         return messages
 
-    def set_presence(self, seat: Seat, present: bool, grace_left: float | None = None
-                     ) -> list[ServerMessageType]:
-        """A player connected or left: the new presence for every seat."""
+    def set_presence(self, seat: Seat, present: bool, grace_left: float | None = None,
+                     now: float | None = None) -> list[ServerMessageType]:
+        """A player connected or left: the new presence for every seat, with both clocks as
+        of ``now`` when given (a presence change may stop or run a clock, R25b)."""
         self.players[seat] = self.players[seat].model_copy(
             update={"present": present, "grace_left": grace_left})
-        return [Presence(seat=s, players=self.players) for s in Seat]
+        clocks = self.clocks(now) if now is not None else None
+        return [Presence(seat=s, players=self.players, clocks=clocks) for s in Seat]
 
     def clock_messages(self, now: float) -> list[ServerMessageType]:
         """The clocks for every seat (after a pause, or on a timer)."""

@@ -12,21 +12,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from minefield.bots import make_bot
-from minefield.paths import records_dir
-from minefield.session import SeatFailed, Session
-from minefield.session.local import DEFAULT_THINK_SECONDS
 from minefield.tui.commands import ScreenActions, app_commands, game_key_sections
 from minefield.tui.config import Preferences, given_or_saved, save_preferences
 from minefield.tui.crash import RecoveringApp, log_failure
-from minefield.tui.games import BotFactory, GameRequest, hint_source, open_session
+from minefield.tui.games import (
+    BotFactory,
+    GameRequest,
+    default_bot_factory,
+    hint_source,
+    open_session,
+)
+from minefield.tui.link_watch import LinkWatch, LinkWatchingApp
 from minefield.tui.look import STYLESHEET, apply_look
 from minefield.tui.messages import (
     GameChosen,
@@ -37,23 +40,29 @@ from minefield.tui.messages import (
 )
 from minefield.tui.render import TileStyle
 from minefield.tui.screens.dialogs import ConfirmScreen, cover_if_too_small
-from minefield.tui.screens.help import HelpScreen, keys_markdown
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.screens.result import RunningScore
-from minefield.tui.screens.settings import SettingsScreen
-from minefield.tui.table import TableController
 from minefield.tui.trainer import Trainer
 from minefield.tui.trainer_actions import TrainerActions
 from minefield.tui.widgets.tiles import TileWidget
 
+# What only a game, a key or a menu entry needs is imported there, not here: the menu's first
+# frame waits for every import of this module (issue 18: the bots, the session and its wire
+# models, the help's Markdown, the drills' SQLite and the other screens come later).
+if TYPE_CHECKING:
+    from minefield.session import SeatFailed, Session
+    from minefield.tui.screens.settings import SettingsScreen
+    from minefield.tui.table import TableController
+
 __all__ = ["MinefieldApp"]
 
 
-class MinefieldApp(TrainerActions, RecoveringApp):
+class MinefieldApp(TrainerActions, LinkWatchingApp, RecoveringApp):
     """Minefield in the terminal.
 
     ``request`` starts a game at once (else the menu shows). ``think_seconds`` is the bot's
-    pause before each discard, ``bot_factory`` builds bots (tests pass stand-ins), and
+    pause before each discard (None: the session's default), ``bot_factory`` builds bots
+    (tests pass stand-ins), and
     ``catch_errors`` keeps the app and the game alive after an unexpected error. Games are
     recorded in ``record_folder`` (default: the user data folder's ``records/``) unless the
     preferences turn it off. ``session`` plays a game already connected (a network game).
@@ -72,18 +81,19 @@ class MinefieldApp(TrainerActions, RecoveringApp):
     ]
 
     def __init__(self, request: GameRequest | None = None, *,
-                 think_seconds: float = DEFAULT_THINK_SECONDS,
+                 think_seconds: float | None = None,
                  bot_factory: BotFactory | None = None,
                  preferences: Preferences | None = None,
                  catch_errors: bool = True, record_folder: Path | None = None,
-                 session: Session | None = None) -> None:
+                 session: Session | None = None, link_watch: LinkWatch | None = None) -> None:
         super().__init__(catch_errors)
+        self._watch = link_watch  # over SSH: is the terminal still there? (link_watch.py)
         self.preferences, self._startup_problem = given_or_saved(preferences)
         self.tile_style: TileStyle = self.preferences.tile_style
         self.request = request
         self._first_session = session
         self.think_seconds = think_seconds
-        self._bot_factory: BotFactory = bot_factory or make_bot
+        self._bot_factory: BotFactory = bot_factory or default_bot_factory
         self._record_folder = record_folder
         self.table: TableController | None = None
         self._last_request: GameRequest | None = None
@@ -104,6 +114,14 @@ class MinefieldApp(TrainerActions, RecoveringApp):
         elif self.request is not None:
             await self.start_game(self.request)
         cover_if_too_small(self)
+        self.watch_link(self._watch)
+
+    async def close_for_lost_link(self) -> None:
+        """The terminal is gone: close the game's connection (not a leave: the seat waits for
+        its player, the grace period runs)."""
+        table, self.table = self.table, None
+        if table is not None:
+            await table.close()
 
     def _apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
         self.preferences = preferences
@@ -132,6 +150,8 @@ class MinefieldApp(TrainerActions, RecoveringApp):
 
     async def start_game(self, request: GameRequest) -> None:
         """Start a new local game as ``request`` asks (preferences fill the gaps)."""
+        from minefield.paths import records_dir
+
         prefs = self.preferences
         self._last_request = request
         session, problem = open_session(
@@ -144,6 +164,8 @@ class MinefieldApp(TrainerActions, RecoveringApp):
 
     async def play(self, session: Session) -> None:
         """Play ``session`` here (a local game, or a network game with the same screens)."""
+        from minefield.tui.table import TableController
+
         await self._leave_game()
         self.recovery.reset()
         self.trainer.new_game(session.traits, session.local_seats)
@@ -167,13 +189,13 @@ class MinefieldApp(TrainerActions, RecoveringApp):
             await self.push_screen(screen)
         cover_if_too_small(self)
 
-    async def _leave_game(self) -> None:
+    async def _leave_game(self, on_purpose: bool = False) -> None:
         table, self.table = self.table, None
         self.sub_title = ""
         while len(self.screen_stack) > self._base_depth:
             await self.pop_screen()
         if table is not None:
-            await table.close()
+            await table.close(on_purpose)
 
     def has_game(self) -> bool:
         """A game is kept here (an unexpected error does not end the app)."""
@@ -225,11 +247,15 @@ class MinefieldApp(TrainerActions, RecoveringApp):
 
     def action_help(self) -> None:
         """The rules in brief and every key."""
+        from minefield.tui.screens.help import HelpScreen, keys_markdown
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(keys_markdown(self, game_key_sections(self.BINDINGS))))
 
     def action_settings(self) -> None:
         """Tile style, theme, hint, bot level and rules."""
+        from minefield.tui.screens.settings import SettingsScreen
+
         if not isinstance(self.screen, SettingsScreen):
             self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
 
@@ -249,7 +275,7 @@ class MinefieldApp(TrainerActions, RecoveringApp):
 
         async def answered(leave: bool | None) -> None:
             if leave:
-                await self._leave_game()
+                await self._leave_game(on_purpose=True)
 
         question = self.table.leaving_question(
             "Leave this match?" if self.table.match is not None else "Leave this game?")
@@ -263,9 +289,11 @@ class MinefieldApp(TrainerActions, RecoveringApp):
             self.exit()
             return
 
-        def answered(leave: bool | None) -> None:
+        async def answered(leave: bool | None) -> None:
             self._quit_question = None
             if leave:
+                if self.table is not None and self.table.against_bot:
+                    await self._leave_game(on_purpose=True)  # the server closes it
                 self.exit()
 
         self._quit_question = ConfirmScreen(

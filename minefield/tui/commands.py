@@ -11,15 +11,6 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from minefield.tui.screens.builder import HandBuilderScreen
-from minefield.tui.screens.dialogs import CurtainScreen
-from minefield.tui.screens.drills import DrillsScreen
-from minefield.tui.screens.menu import MenuScreen, NewGameScreen
-from minefield.tui.screens.play import PlayScreen
-from minefield.tui.screens.result import ResultScreen
-from minefield.tui.screens.review import ReviewScreen
-from minefield.tui.screens.standings import StandingsScreen
-
 
 class ScreenActions(Provider):
     """Every described, enabled binding of the screen the palette was opened on."""
@@ -54,7 +45,16 @@ class ScreenActions(Provider):
 
 def game_key_sections(everywhere: list[BindingType]) -> list[tuple[str, list[BindingType]]]:
     """The help's key tables of the game app, screen by screen (``everywhere``: the app's own
-    bindings), read from the screens' ``BINDINGS``."""
+    bindings), read from the screens' ``BINDINGS`` (imported here: the help loads them)."""
+    from minefield.tui.screens.builder import HandBuilderScreen
+    from minefield.tui.screens.dialogs import CurtainScreen
+    from minefield.tui.screens.drills import DrillsScreen
+    from minefield.tui.screens.menu import MenuScreen, NewGameScreen
+    from minefield.tui.screens.play import PlayScreen
+    from minefield.tui.screens.result import ResultScreen
+    from minefield.tui.screens.review import ReviewScreen
+    from minefield.tui.screens.standings import StandingsScreen
+
     return [
         ("Building the hand (type a tile such as 5p to toggle it, a group such as 234p to add "
          "it)", HandBuilderScreen.BINDINGS),

@@ -23,6 +23,7 @@ from pydantic_core import from_json
 from minefield.bots.base import Level
 from minefield.files import UnusableFileError, read_bounded
 from minefield.paths import settings_path
+from minefield.rules.names import HonorNames
 from minefield.rules.settings import PRESETS
 from minefield.tui.render import TileStyle
 
@@ -42,6 +43,8 @@ class Preferences(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     tile_style: TileStyle = Field("box", description="boxes, compact text, or Unicode glyphs")
+    honor_names: HonorNames = Field("letters", description="how honors are called on screen: "
+                                    "E S W N Wh Gr Rd, 東 南 西 北 白 發 中, or 1z-7z")
     theme: str = Field("textual-dark", max_length=MAX_NAME_LENGTH,
                        description="a Textual theme name")
     hint: HintMode = Field("practice", description="show the bot's best hand while building")

@@ -13,18 +13,19 @@ import traceback
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from time import monotonic
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.traceback import Traceback
 from textual.actions import ActionParseResult
 from textual.app import App
 from textual.dom import DOMNode
 from textual.worker import WorkerFailed
 
 from minefield.paths import error_log_path
-from minefield.session.base import SeatFailed
 from minefield.tui.screens.dialogs import MessageScreen
 from minefield.tui.textual_private import add_exit_report, close_now, default_exception_handler
+
+if TYPE_CHECKING:
+    from minefield.session.base import SeatFailed
 
 #: A crash loop (a recovery that fails again, a new screen that cannot mount) makes errors
 #: milliseconds apart; a player who meets a bug makes at most one per key press or click, with
@@ -88,6 +89,9 @@ def exit_with_report(app: App[Any]) -> None:
     """Exit after an unexpected error with a traceback that shows no local variables (they
     may hold hidden tiles)."""
     app.bell()
+
+    from rich.traceback import Traceback  # loaded only for a crash
+
     add_exit_report(app, Traceback(show_locals=False, width=None))
     close_now(app)
 

@@ -8,15 +8,15 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from minefield.bots.base import Bot, Level
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
-from minefield.rules.seed import derive_int, parse_seed, random_seed
-from minefield.rules.settings import RuleSettings, SettingsError
-from minefield.session import LocalSession, Session
-from minefield.session.base import SeatFailed
-from minefield.tui.config import Preferences
+
+if TYPE_CHECKING:  # the session and the bots load with the first game, not with the menu
+    from minefield.session import Session
+    from minefield.session.base import SeatFailed
+    from minefield.tui.config import Preferences
 
 #: The bot whose hand the builder's hint shows.
 HINT_LEVEL: Level = "strong"
@@ -44,11 +44,24 @@ class GameRequest:
     # two players, seated by the seed); None: the seats' names (a match: Player 1 and 2)
 
 
+def default_bot_factory(level: str, seed: int) -> Bot:
+    """:func:`minefield.bots.make_bot`, imported with the first game."""
+    from minefield.bots import make_bot
+
+    return make_bot(level, seed)
+
+
 def open_session(request: GameRequest, preferences: Preferences, *, bot_factory: BotFactory,
-                 think_seconds: float, record_to: Path | None,
+                 think_seconds: float | None, record_to: Path | None,
                  on_failure: Callable[[SeatFailed], None]) -> tuple[Session, str | None]:
-    """The session of ``request`` (``preferences`` fill its gaps), and a problem to tell the
-    player (an unknown rules preset: the standard rules are played instead)."""
+    """The session of ``request`` (``preferences`` fill its gaps; ``think_seconds`` None: the
+    bot's usual pause), and a problem to tell the player (an unknown rules preset: the
+    standard rules are played instead)."""
+    from minefield.rules.seed import derive_int, parse_seed, random_seed
+    from minefield.rules.settings import RuleSettings, SettingsError
+    from minefield.session import LocalSession
+    from minefield.session.local import DEFAULT_THINK_SECONDS
+
     seed = parse_seed(request.seed) if request.seed is not None else random_seed()
     problem = None
     try:
@@ -61,7 +74,8 @@ def open_session(request: GameRequest, preferences: Preferences, *, bot_factory:
         session: Session = LocalSession.practice(
             # The bot's seed follows from the game's but does not reveal it (R2).
             seed, bot_factory(level, derive_int(seed, "practice bot")),
-            human=request.seat, settings=settings, think_seconds=think_seconds,
+            human=request.seat, settings=settings,
+            think_seconds=DEFAULT_THINK_SECONDS if think_seconds is None else think_seconds,
             record_to=record_to, on_failure=on_failure, match=request.match,
             name=request.player or "You")
     else:
@@ -84,4 +98,5 @@ def hint_source(preferences: Preferences, session: Session,
     return lambda view: bot_factory(HINT_LEVEL, seed).act(view)
 
 
-__all__ = ["BotFactory", "GameMode", "GameRequest", "HintSource", "hint_source", "open_session"]
+__all__ = ["BotFactory", "GameMode", "GameRequest", "HintSource", "default_bot_factory",
+           "hint_source", "open_session"]

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
 from minefield.rules.game import ChooseHand, Discard, Seat
-from minefield.session.protocol import ServerMessageType
-from minefield.tui.games import GameRequest
+
+if TYPE_CHECKING:  # the wire models load with the first game, not with the menu
+    from minefield.session.protocol import ServerMessageType
+    from minefield.tui.games import GameRequest
 
 
 class TableIntent(Message):

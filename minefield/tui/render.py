@@ -5,8 +5,8 @@ The suit letter is always written, so colour is never the only cue (and ``NO_COL
 >>> from minefield.rules.tiles import Tile
 >>> tile_label(Tile.parse("5p"), "box"), tile_label(Tile.parse("0p"), "text")
 ('5p', '0p')
->>> tile_label(Tile.parse("1z"), "unicode")
-'🀀 1z'
+>>> tile_label(Tile.parse("1z"), "unicode"), tile_label(Tile.parse("5z"), "box", "kanji")
+('🀀 E ', '白')
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Literal
 from rich.cells import cell_len
 
 from minefield.rules.game import FuritenCause, Seat
+from minefield.rules.names import HonorNames, tile_name
 from minefield.rules.tiles import SUIT_KINDS, Tile
 
 TileStyle = Literal["box", "text", "unicode"]
@@ -42,15 +43,19 @@ def tile_glyph(tile: Tile) -> str:
     return chr(_SUIT_BASE[tile.kind // 9] + tile.kind % 9)
 
 
-def tile_label(tile: Tile, style: TileStyle) -> str:
-    """The text inside a tile: ``5p`` (box, text) or the glyph and ``5p`` (unicode).
+def tile_label(tile: Tile, style: TileStyle, names: HonorNames = "letters") -> str:
+    """The text inside a tile: ``5p`` or an honor's name (box, text), or the glyph and the
+    same text (unicode): ``🀆 Wh``, never ``🀆 5z`` unless the honors are called by number.
 
-    Glyph labels are padded to four cells (the red dragon glyph is two cells wide).
+    Glyph labels are padded to four cells (the red dragon glyph is two cells wide, and so is
+    a kanji name).
     """
+    name = tile_name(tile, names)
     if style != "unicode":
-        return str(tile)
+        return name
     glyph = tile_glyph(tile)
-    return glyph + " " * (2 - cell_len(glyph)) + str(tile)
+    label = glyph + " " * (2 - cell_len(glyph)) + name
+    return label + " " * (4 - cell_len(label))
 
 
 def suit_class(tile: Tile) -> str:

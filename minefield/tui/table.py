@@ -103,15 +103,33 @@ class TableController:
                 return
             self.app.post_message(SessionUpdate(self, message))
 
-    async def close(self) -> None:
+    async def close(self, on_purpose: bool = False) -> None:
         """Leave the game (its screens are off the stack): the session closes and every private
-        widget is emptied."""
+        widget is emptied.
+
+        ``on_purpose`` (the player chose to leave or quit): a network game against a bot is
+        left for good, so the server closes it rather than waiting for the player.
+        """
         self.closed = True
         self.app.workers.cancel_group(self.app, "session")
         if self.game_screen is not None:
             _empty(self.game_screen)
         self.forget_screen()
+        if on_purpose and self.against_bot:
+            from minefield.session.remote import RemoteSession
+
+            if isinstance(self.session, RemoteSession):
+                await self.session.leave()
         await self.session.close()
+
+    @property
+    def against_bot(self) -> bool:
+        """True when a bot plays the other seat of a network game (leaving closes it)."""
+        seats = [seat for seat in self.session.local_seats if seat in self.tables]
+        if not seats or self.session.traits.mode != "network":
+            return False
+        players = self.tables[seats[0]].players
+        return any(info.kind == "bot" for info in players.values())
 
     @property
     def ready(self) -> bool:
@@ -163,6 +181,8 @@ class TableController:
 
     def leaving_question(self, question: str) -> str:
         """``question`` (leave, quit) with what leaving does to this game."""
+        if self.against_bot:
+            return f"{question} A game against a bot is closed when you leave it."
         if self.session.traits.resumable:
             return (f"{question} The game goes on without you (the clocks play for you); come "
                     "back to it with `minefield resume`.")
@@ -194,8 +214,12 @@ class TableController:
         elif isinstance(message, Clocks | Presence):
             table = self.tables.get(message.seat)
             if table is not None:
-                change = ({"clocks": message.clocks} if isinstance(message, Clocks)
-                          else {"players": message.players})
+                # Clocks come only from the server (R25b): a presence brings both clocks as
+                # they are now, so none is counted from an older message's time.
+                change: dict[str, object] = (
+                    {"clocks": message.clocks} if isinstance(message, Clocks)
+                    else {"players": message.players} if message.clocks is None
+                    else {"players": message.players, "clocks": message.clocks})
                 self.tables[message.seat] = table.model_copy(update=change)
         elif isinstance(message, Notice):
             if message.seat is self.session.local_seats[0]:  # hot-seat: once, not per seat

@@ -11,20 +11,17 @@ cannot be used is reported once and the game goes on without it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from minefield.defense.estimate import estimate, feedback
-from minefield.defense.position import DangerReport, Method, Position, PositionError
 from minefield.rules.game import GameEnded, PlayerView, Seat
 from minefield.rules.tiles import Tile, kind_str
-from minefield.session.base import SessionTraits
-from minefield.trainer.progress import (
-    DiscardRecord,
-    GameRecord,
-    Progress,
-    ProgressError,
-    Result,
-    open_progress,
-)
+
+# The estimate and the progress store (SQLite) load with the first game that uses them, not
+# with the app (issue 18: the menu's first frame waits for every import).
+if TYPE_CHECKING:
+    from minefield.defense.position import DangerReport, Method
+    from minefield.session.base import SessionTraits
+    from minefield.trainer.progress import DiscardRecord, Progress, Result
 
 #: Feedback lines go into the game log under the discard they are about.
 FEEDBACK_PREFIX = "   "
@@ -99,6 +96,9 @@ class Trainer:
         key = (view.seat, view.discards_made)
         report = self._reports.get(key)
         if report is None:
+            from minefield.defense.estimate import estimate
+            from minefield.defense.position import Position, PositionError
+
             try:
                 report = estimate(Position.from_view(view), "fast")
             except PositionError:
@@ -124,6 +124,9 @@ class Trainer:
         except (KeyError, ValueError):
             return None
         number = view.discards_made + 1
+        from minefield.defense.estimate import feedback
+        from minefield.trainer.progress import DiscardRecord
+
         kept = self.discards[view.seat]
         if kept and kept[-1].number >= number:
             return None  # the same discard sent twice (it will be rejected)
@@ -142,6 +145,8 @@ class Trainer:
     def progress(self, tell: Notify) -> Progress:
         """The progress store, opened once; a problem with it is told once."""
         if self._progress is None:
+            from minefield.trainer.progress import open_progress
+
             self._progress, problem = open_progress()
             if problem:
                 self._tell_once(tell, problem)
@@ -165,6 +170,8 @@ class Trainer:
         self._reports = {}
         if self.mode != "practice" or len(self.local_seats) != 1:
             return False
+        from minefield.trainer.progress import DiscardRecord, GameRecord, ProgressError
+
         seat = self.local_seats[0]
         result: Result = "draw"
         points = 0

@@ -4,21 +4,26 @@ progress (stats) and the drills, each screen built from the app's
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import App
 
-from minefield.rules.game import Seat
-from minefield.trainer.review import GameReview, ReviewError, review_game
-from minefield.tui.screens.drills import DrillsScreen, store_recorder
-from minefield.tui.screens.review import ReviewScreen
-from minefield.tui.screens.stats import StatsScreen
-from minefield.tui.table import TableController
-from minefield.tui.trainer import Trainer
+# The screens and the trainer's models load when first asked for, not with the menu.
+if TYPE_CHECKING:
+    from minefield.rules.game import Seat
+    from minefield.trainer.review import GameReview
+    from minefield.tui.screens.review import ReviewScreen
+    from minefield.tui.table import TableController
+    from minefield.tui.trainer import Trainer
 
 
 def review_screen(table: TableController, trainer: Trainer) -> ReviewScreen | None:
     """The review of the finished game on ``table``, each local seat's discards with their
     danger and the opponent's hand revealed (hot-seat: both seats); None before the end.
     A game the review cannot read raises :class:`~minefield.trainer.review.ReviewError`."""
+    from minefield.trainer.review import review_game
+    from minefield.tui.screens.review import ReviewScreen
+
     if not table.ready or table.first_view().end is None:
         return None
     reviews: dict[Seat, GameReview] = {}
@@ -43,6 +48,9 @@ class TrainerActions(App[int]):
     async def action_review_game(self) -> None:
         """Review the finished game's defense: each discard with its danger, the opponent's
         hand revealed (the local seats; hot-seat: both)."""
+        from minefield.trainer.review import ReviewError
+        from minefield.tui.screens.review import ReviewScreen
+
         if self.table is None or isinstance(self.screen, ReviewScreen):
             return
         try:
@@ -55,12 +63,16 @@ class TrainerActions(App[int]):
 
     async def action_stats(self) -> None:
         """The trainer's progress: games, deal-ins, danger over time, drills."""
+        from minefield.tui.screens.stats import StatsScreen
+
         if not isinstance(self.screen, StatsScreen):
             summary = self.trainer.progress(self.tell_progress_problem).summary()
             await self.push_screen(StatsScreen(summary))
 
     async def action_drills(self) -> None:
         """Defense drills: questions from seeded games, each answer saved in your progress."""
+        from minefield.tui.screens.drills import DrillsScreen, store_recorder
+
         if not isinstance(self.screen, DrillsScreen):
             store = self.trainer.progress(self.tell_progress_problem)
             await self.push_screen(DrillsScreen(store_recorder(store.record_drill),

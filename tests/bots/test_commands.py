@@ -206,3 +206,52 @@ def test_simulate_jobs_are_capped(capsys: pytest.CaptureFixture[str],
         outputs.append(out.split("games per second")[0].rsplit("\n", 1)[0])
     assert _CountingPool.sizes == [workers]
     assert outputs[0] == outputs[1]
+
+
+def test_bot_hand_match_rules_pay_east_dealer_values(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """R23: under ``--rules match`` (``dealer_bonus``) East's waits are paid dealer values,
+    exactly as ``analyze --rules match`` reports them; West's are not. The same in
+    ``--jsonl`` through each line's ``rules``."""
+    kokushi = "123456789m123456789p123456789s1234567z"
+    results = {}
+    for seat in ("east", "west"):
+        for rules in ("standard", "match"):
+            status, out, _ = _run(capsys, "bot-hand", kokushi, "--seat", seat, "--rules", rules,
+                                  "--json")
+            assert status == 0
+            results[seat, rules] = json.loads(out)
+    assert {w["points"] for w in results["east", "match"]["waits"]} == {48000}
+    for key in (("east", "standard"), ("west", "standard"), ("west", "match")):
+        assert {w["points"] for w in results[key]["waits"]} == {32000}
+    status, out, _ = _run(capsys, "bot-hand", TILES, "--rules", "match", "--json")
+    result = json.loads(out)
+    analyzed = analyze_request(AnalyzeRequest(hand=result["hand"], rules="match"))
+    assert status == 0 and result["waits"] == json.loads(analyzed.model_dump_json())["waits"]
+    standard = analyze_request(AnalyzeRequest(hand=result["hand"])).waits
+    assert result["waits"] and all(w["points"] > s.points for w, s in zip(
+        result["waits"], standard, strict=True))
+    lines = [json.dumps({"tiles": kokushi, "rules": rules, "seat": seat})
+             for rules, seat in (("match", "east"), ("match", "west"), ("standard", "east"))]
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(("\n".join(lines) + "\n")
+                                                                 .encode())))
+    status, out, _ = _run(capsys, "bot-hand", "--jsonl")
+    assert status == 0
+    assert [json.loads(x)["waits"][0]["points"] for x in out.splitlines()] == [48000, 32000,
+                                                                              32000]
+    status, out, err = _run(capsys, "bot-hand", "--jsonl", "--rules", "match")
+    assert status == 2 and "give no --rules" in err
+
+
+def test_a_match_bot_values_east_hands_at_dealer_values() -> None:
+    """R23 in play: a bot dealt as East in a match game (``dealer_bonus`` terms) values its
+    hands as the dealer; the same tiles in a single game do not."""
+    from minefield.bots.hands import DealtTiles
+    from minefield.rules.game import Game, GameTerms, Seat
+
+    match = RuleSettings.preset("match")
+    in_match = Game(5, match, terms=GameTerms(dealer_bonus=True))
+    single = Game(5)
+    assert DealtTiles.from_view(in_match.view(Seat.EAST)).context.dealer is True
+    assert DealtTiles.from_view(in_match.view(Seat.WEST)).context.dealer is False
+    assert DealtTiles.from_view(single.view(Seat.EAST)).context.dealer is False

@@ -14,6 +14,7 @@ import itertools
 import math
 import random
 from collections import defaultdict
+from dataclasses import replace
 
 import pytest
 
@@ -40,6 +41,7 @@ from minefield.defense.posterior import (
 from minefield.rules.game import Game, Seat
 from minefield.rules.hand import waits
 from minefield.rules.prepared import game_with_hands
+from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import NUM_KINDS, kind_from_str, parse_tiles
 
 M1, M2, M3, M4, M5 = (kind_from_str(f"{n}m") for n in range(1, 6))
@@ -301,3 +303,20 @@ def test_tracker_follows_a_game_and_stays_consistent() -> None:
     assert [again.update(p) for p in positions][-1] == estimate
     with pytest.raises(ValueError):
         tracker.update(seeded_positions(5, Seat.WEST, every=1)[0])
+
+
+@pytest.mark.parametrize("seat", list(Seat))
+def test_dealer_values_under_match_rules(seat: Seat) -> None:
+    """R23: under ``dealer_bonus`` an East opponent's rons are paid dealer values, so the
+    posterior's expected loss is 1.5 times the single game's (every eligible ron is a limit
+    hand under the mangan minimum, R14), the chances unchanged; a West opponent's are not."""
+    match = RuleSettings.preset("match")
+    for position in seeded_positions(21, seat)[:2]:
+        single = posterior_dangers(position, samples=300, seed=1, budget_s=None,
+                                   calibrated=False)
+        dealt = posterior_dangers(replace(position, settings=match), samples=300, seed=1,
+                                  budget_s=None, calibrated=False)
+        assert dealt.danger == single.danger
+        factor = 1.5 if seat is Seat.WEST else 1.0  # the opponent is East
+        assert any(single.loss)
+        assert dealt.loss == pytest.approx([factor * x for x in single.loss])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -112,14 +113,15 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 class Daemon:
     """``minefield serve`` as a process, this user its shared account."""
 
-    def __init__(self, folder: Path, *options: str) -> None:
+    def __init__(self, folder: Path, *options: str, shared: bool = True) -> None:
+        """``shared``: this user is the daemon's shared account (else a personal account)."""
         self.socket = folder / "run" / "minefield.sock"
         self.data = folder / "server"
         self.log = folder / "serve.log"
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
                 [minefield_command(), "serve", "--socket", str(self.socket), "--data",
-                 str(self.data), "--shared-account", ME, *options],
+                 str(self.data), *(["--shared-account", ME] if shared else []), *options],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         wait_for("the game daemon listens", self._listening, self.report)
 
@@ -157,8 +159,15 @@ class Sshd:
     """
 
     def __init__(self, folder: Path, daemon_socket: Path, players: dict[str, Path],
-                 environment: dict[str, str]) -> None:
+                 environment: dict[str, str], netns: str | None = None,
+                 listen: Sequence[str] = ("127.0.0.1",)) -> None:
+        """``netns``: run sshd in that network namespace (made by :class:`DeadLinkNet`),
+        listening on ``listen`` there, on a fixed port (the namespace is the test's own)."""
         self.folder = folder
+        self.prefix = ["ip", "netns", "exec", netns] if netns else []
+        self.listen = tuple(listen)
+        #: Per key: the namespace command prefix and the address its ssh client uses.
+        self.routes: dict[Path, tuple[list[str], str]] = {}
         self.log = folder / "sshd.log"
         command = minefield_command()
         keys_file = folder / "authorized_keys"
@@ -179,10 +188,11 @@ class Sshd:
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
         for _attempt in range(5):  # another program may take the free port first
-            self.port = free_port()
+            self.port = 2222 if netns else free_port()
+            listen_lines = "".join(f"ListenAddress {address}\n" for address in self.listen)
             self.config.write_text(
                 f"Include {drop_in}\n"  # first, as Debian's sshd_config includes its drop-ins
-                f"ListenAddress 127.0.0.1\nPort {self.port}\nHostKey {host_key}\n"
+                f"{listen_lines}Port {self.port}\nHostKey {host_key}\n"
                 f"PidFile {folder / 'sshd.pid'}\nAuthorizedKeysFile {keys_file}\n"
                 f"AllowUsers {ME}\nPubkeyAuthentication yes\nPasswordAuthentication no\n"
                 "KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\n"
@@ -195,8 +205,9 @@ class Sshd:
             if check.returncode != 0:
                 unavailable(f"sshd refuses the test configuration: {check.stderr.strip()}")
             with self.log.open("wb") as log:
-                self.process = subprocess.Popen([tool("sshd"), "-D", "-e", "-f", str(self.config)],
-                                                stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+                self.process = subprocess.Popen(
+                    [*self.prefix, tool("sshd"), "-D", "-e", "-f", str(self.config)],
+                    stdin=subprocess.DEVNULL, stdout=log, stderr=log)
             if self._wait_listening():
                 return
         unavailable(f"sshd did not start\n{self.report()}")
@@ -207,6 +218,13 @@ class Sshd:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 return False
+            if self.prefix:  # in another namespace: its log says when it listens
+                text = self.log.read_text(errors="replace")
+                if all(f"Server listening on {address} port" in text
+                       for address in self.listen):
+                    return True
+                time.sleep(0.1)
+                continue
             with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
                 probe.settimeout(2)
                 try:
@@ -218,11 +236,13 @@ class Sshd:
         return False
 
     def ssh(self, key: Path, *remote: str, tty: bool = True) -> list[str]:
-        """The command line of an ``ssh`` client logging in with ``key``, typing ``remote``."""
-        return [tool("ssh"), "-t" if tty else "-T", "-p", str(self.port), "-i", str(key),
-                "-F", "/dev/null", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
+        """The command line of an ``ssh`` client logging in with ``key``, typing ``remote``
+        (from the namespace and to the address :attr:`routes` gives ``key``)."""
+        prefix, address = self.routes.get(key, (self.prefix, self.listen[0]))
+        return [*prefix, tool("ssh"), "-t" if tty else "-T", "-p", str(self.port), "-i",
+                str(key), "-F", "/dev/null", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
                 "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-                "-o", "LogLevel=ERROR", f"{ME}@127.0.0.1", *remote]
+                "-o", "LogLevel=ERROR", f"{ME}@{address}", *remote]
 
     def report(self) -> str:
         """sshd's log."""
@@ -308,6 +328,68 @@ class Terminals:
         """Stop the tmux server."""
         with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
             self._tmux("kill-server")
+
+
+class DeadLinkNet:
+    """Two network namespaces of this test's own joined by a veth pair: the server side (sshd,
+    and ``127.0.0.1`` inside it for the players who stay) and a player's side, whose link can
+    be taken down. Names and the private /30 are drawn at random per run, and every address
+    lives only inside these namespaces. Needs root (``ip netns``); :func:`unavailable`
+    otherwise.
+    """
+
+    def __init__(self) -> None:
+        if os.geteuid() != 0 or shutil.which("ip") is None:
+            unavailable("a dead link needs root and iproute2 (ip netns)")
+        tag = f"{os.getpid() % 100000:05d}{secrets.token_hex(2)}"
+        self.server, self.player = f"mfe2e{tag}s", f"mfe2e{tag}p"
+        self.server_end, self.player_end = f"mf{tag}s", f"mf{tag}p"  # at most 15 characters
+        base = secrets.randbelow(2**14) * 4  # a /30 of 10.0.0.0/8, as two bytes and a half
+        prefix = f"10.{(base >> 8) & 255}.{base & 252}"
+        self.server_address, self.player_address = f"{prefix}.1", f"{prefix}.2"
+        self._made: list[str] = []
+        try:
+            for name in (self.server, self.player):
+                self._ip("netns", "add", name)
+                self._made.append(name)
+                self._ip("-n", name, "link", "set", "lo", "up")
+            self._ip("-n", self.server, "link", "add", self.server_end, "type", "veth",
+                     "peer", "name", self.player_end, "netns", self.player)
+            self._ip("-n", self.server, "addr", "add", f"{self.server_address}/30", "dev",
+                     self.server_end)
+            self._ip("-n", self.player, "addr", "add", f"{self.player_address}/30", "dev",
+                     self.player_end)
+            self._ip("-n", self.server, "link", "set", self.server_end, "up")
+            self._ip("-n", self.player, "link", "set", self.player_end, "up")
+        except BaseException:
+            self.close()
+            raise
+
+    @staticmethod
+    def _ip(*args: str) -> None:
+        done = subprocess.run(["ip", *args], capture_output=True, text=True, timeout=30,
+                              check=False, stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            unavailable(f"ip {' '.join(args)}: {done.stderr.strip()}")
+
+    def prefix(self, namespace: str) -> list[str]:
+        """The command prefix that runs a program in ``namespace``."""
+        return ["ip", "netns", "exec", namespace]
+
+    def cut(self) -> None:
+        """The player's link goes down: no packet passes either way, nobody is told."""
+        self._ip("-n", self.player, "link", "set", self.player_end, "down")
+
+    def restore(self) -> None:
+        """The player's link comes back."""
+        self._ip("-n", self.player, "link", "set", self.player_end, "up")
+
+    def close(self) -> None:
+        """Delete the namespaces (and with them the veth pair)."""
+        for name in reversed(self._made):
+            subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=30,
+                           check=False, stdin=subprocess.DEVNULL)
+        self._made.clear()
 
 
 @contextlib.contextmanager

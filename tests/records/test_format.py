@@ -167,3 +167,20 @@ def test_reprs_hide_the_seed_and_the_tiles() -> None:
         assert game.seed not in text
         for secret in (deal.east, deal.west, deal.dead_wall, game.commands[0][1].tiles):  # type: ignore[union-attr]
             assert secret not in text
+
+
+def test_a_command_line_keeps_its_id_and_automatic_mark_and_old_lines_still_read() -> None:
+    """``command_id`` and ``automatic`` are optional keys: written only when they apply, so a
+    line without them reads as before (an older record) and a plain line is written as
+    before."""
+    old = (b'{"seq":1,"seat":"east","command":{"type":"discard","tile":"5p"},'
+           b'"at":"2025-03-01T12:00:01.000Z"}')
+    line = CommandLine.model_validate_json(old)
+    assert (line.command_id, line.automatic) == (None, False)
+    assert dump_line(line) == old + b"\n"
+    marked = line.model_copy(update={"command_id": "a1f3-8", "automatic": True})
+    data = json.loads(dump_line(marked))
+    assert (data["command_id"], data["automatic"]) == ("a1f3-8", True)
+    assert CommandLine.model_validate(data) == marked
+    with pytest.raises(ValidationError):
+        CommandLine.model_validate({**data, "command_id": "not an id!"})

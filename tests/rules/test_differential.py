@@ -8,8 +8,10 @@ it (what is paid, R18).
 The reference is configured as RULES.md plays: ron, riichi, ippatsu (R16) and houtei (R17) as
 the discard gives them, kiriage on (R14), no double yakuman for special waits (R20), kazoe
 capped at one yakuman (R21), no red fives (R1), the winner's seat wind as ``player_wind`` and no
-round wind (R6, R19, R22), and non-dealer payment (R23). There is no exception: on every hand
-the two agree (R18 breaks a points tie for a real yakuman over kazoe, as the reference does).
+round wind (R6, R19, R22), and non-dealer payment (R23), or East paid as the dealer under the
+``match`` preset's ``dealer_bonus`` (R23, also through the analyzer's own request). There is no
+exception: on every hand the two agree (R18 breaks a points tie for a real yakuman over kazoe,
+as the reference does).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from mahjong.constants import WEST as REF_WEST
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 
+from minefield.analyzer import AnalyzeRequest, analyze_request
+from minefield.rules.game import Seat
 from minefield.rules.hand import Hand, waits
 from minefield.rules.random_hands import SHAPES, ScoringCase, random_case
 from minefield.rules.score import Score, WinContext, WinValue, score_counts
@@ -247,6 +251,39 @@ def test_dealer_values_without_kiriage_agree_with_reference() -> None:
     settings = RuleSettings(kiriage=False)
     problems = [problem for case in cases()[:VARIANT_HANDS]
                 for problem in compare(case, settings, dealer=True)]
+    assert not problems, f"{len(problems)} disagreements:\n" + "\n".join(problems[:20])
+
+
+def test_the_analyzer_under_match_rules_pays_east_as_dealer_like_the_reference() -> None:
+    """R23 through ``minefield analyze --rules match``: the analyzer builds its own context
+    from the request, and under ``dealer_bonus`` East is paid dealer values and West not; the
+    reference is told who the dealer is from the seat alone (East under the ``match`` preset)."""
+    match = RuleSettings.preset("match")
+    problems = []
+    dealers = 0
+    for case in cases()[:VARIANT_HANDS]:
+        dealer = case.seat_wind == EAST
+        dealers += dealer
+        request = AnalyzeRequest(hand=kinds_to_str(
+            [kind for kind, count in enumerate(case.counts) for _ in range(count)]),
+            seat=Seat.EAST if dealer else Seat.WEST, dora=kind_str(case.dora_indicator),
+            ura=kind_str(case.ura_indicator), discard=case.discard, rules="match")
+        reports = analyze_request(request).waits
+        if [kind_from_str(r.tile) for r in reports] != list(reference_waits(case.counts)):
+            problems.append(f"{case}: waits {[r.tile for r in reports]}")
+            continue
+        for report in reports:
+            theirs = reference_verdict(case.counts, kind_from_str(report.tile),
+                                       case.context(dealer=dealer), match)
+            yakuman = any(y.name in _OUR_YAKUMAN for y in report.yaku)
+            paid = Value(report.han, report.fu, report.points, yakuman)
+            if (report.eligible, report.points_without_ura, report.han_without_ura) != (
+                    theirs.eligible, theirs.basis.points, theirs.basis.han) or not (
+                    paid.same_as(theirs.paid)):
+                problems.append(f"{case}: ron on {report.tile}: ours {report.eligible} "
+                                f"{report.han_without_ura} han {report.points_without_ura}, "
+                                f"paid {paid}; reference {theirs}")
+    assert dealers >= VARIANT_HANDS // 4  # East dealers and West non-dealers both compared
     assert not problems, f"{len(problems)} disagreements:\n" + "\n".join(problems[:20])
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import re
 import stat
 from pathlib import Path
 
@@ -315,7 +317,7 @@ async def test_bad_messages_are_named_and_the_game_goes_on(daemon: Daemon) -> No
     welcome = await raw.until("welcome")
     await raw.until("snapshot")
     for line in (b"not json\n", b"[1, 2]\n", b'{"type": "fly"}\n',
-                 b'{"type": "command", "command_id": "x", "command": {"type": "discard"}}\n',
+                 b'{"type": "command", "command_id": 7, "command": {"type": "discard"}}\n',
                  b'{"type": "hello", "version": 1, "action": "resume"}\n', b"\xff\xfe\n"):
         raw.send(line)
         error = await raw.until("error")
@@ -375,3 +377,81 @@ async def test_an_ended_record_left_behind_is_moved_aside_on_start(short_dir: Pa
         assert not server.rooms
     finally:
         await server.stop()
+
+
+async def test_the_log_has_one_info_line_per_event_and_no_seed_or_tile(
+        short_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="minefield")
+    server = await start_daemon(short_dir, idle_seconds=0.5)
+    try:
+        ann = await host(socket=server.config.socket, player="ann", seed=SEED)
+        bob = await join(ann.code or "", socket=server.config.socket, player="bob")
+        await ann.open()
+        await bob.open()
+        await asyncio.gather(autoplay(ann), autoplay(bob))
+        await bob.close()
+        again = await resume(socket=server.config.socket, player="ann")
+        await again.open()
+        await ann.close()
+        await again.close()
+        idle = await Raw.connect(server.config.socket)
+        idle.hello("host", player="cat", bot="easy")
+        await idle.drain()  # closed for being idle
+        for _ in range(100):  # the daemon logs the last disconnect after the client sees it
+            if sum("disconnected" in r.getMessage() for r in caplog.records) >= 4:
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        await server.stop()
+    lines = [record.getMessage() for record in caplog.records
+             if record.levelno == logging.INFO and record.name.startswith("minefield")]
+    text = "\n".join(lines)
+
+    def count(pattern: str) -> int:
+        return sum(1 for line in lines if re.search(pattern, line))
+
+    # The connect line names the Unix account (the person is known from the hello).
+    assert count(rf"\({re.escape(ME)}, seat=None\): connected") == 4, text
+    assert count(r"ann@.*: hello \(host\)") == 1, text
+    assert count(r"ann@.*: opened game \S+ as (east|west)") == 1, text
+    assert count(r"bob@.*: joined game \S+ as (east|west)") == 1, text
+    assert count(r"ann@.*: resumed game \S+ as (east|west)") == 1, text
+    assert count(r"game \S+: ended") >= 1, text
+    assert count(r"cat@.*: idle for 0.5 s: closing") == 1, text
+    assert count(r"cat@.*: disconnected \(error idle\)") == 1, text
+    assert count(r"bob@.*: disconnected \(the client closed the connection\)") == 1, text
+    # Never a seed or a tile (the players' names and game ids hold neither).
+    assert SEED not in " ".join(re.findall(r"seed\S*", text))
+    assert not re.search(r"\b[0-9]+[mpsz]\b", text), text
+
+
+async def test_leaving_a_bot_game_closes_it(short_dir: Path) -> None:
+    """Quitting a game against a bot ends it: it no longer counts among the player's open
+    games (4), and a restart does not take it up again."""
+    server = await start_daemon(short_dir, max_games_per_player=2)
+    try:
+        for number in range(4):  # twice the limit: each one left is closed
+            raw = await Raw.connect(server.config.socket)
+            raw.hello("host", player="ann", bot="easy", match=number % 2 == 1)
+            await raw.until("snapshot")
+            raw.send({"type": "leave"})
+            closed = await raw.until("closed")
+            assert "against the bot: it is closed" in closed["reason"]
+            raw.close()
+        with pytest.raises(RemoteError, match="no unfinished game"):
+            await resume(socket=server.config.socket, player="ann")
+        # Just disconnecting is not leaving: that game waits for its player.
+        kept = await host(socket=server.config.socket, player="ann", bot="easy")
+        await kept.open()
+        await next_of(kept, Snapshot)
+        await kept.close()
+    finally:
+        await server.stop()
+    games = server.config.games_dir
+    assert len(list(games.glob("*.jsonl"))) == 1  # the game just disconnected from
+    assert len(list((games / "finished").glob("*.jsonl"))) >= 4
+    again = await start_daemon(short_dir)
+    try:
+        assert len(again.rooms) == 1
+    finally:
+        await again.stop()

@@ -12,8 +12,8 @@ import pytest
 from minefield.cli.ssh_entry import EntryCommand, Refused, entry_argv, parse_original_command
 from minefield.server import commands
 from minefield.server.daemon import Daemon
-from minefield.server.wire import Hello, encode, parse_hello
 from minefield.session.protocol import PROTOCOL_VERSION, Snapshot
+from minefield.session.wire import Hello, encode, parse_hello
 from tests.server.conftest import next_of
 
 

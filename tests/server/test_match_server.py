@@ -21,7 +21,6 @@ from minefield.rules.match import Match, Settlement
 from minefield.rules.seed import parse_seed
 from minefield.rules.settings import RuleSettings
 from minefield.server.daemon import Daemon
-from minefield.server.wire import parse_server_line
 from minefield.session.protocol import (
     Applied,
     Closed,
@@ -32,6 +31,7 @@ from minefield.session.protocol import (
     TableView,
 )
 from minefield.session.remote import RemoteSession, host, join, resume
+from minefield.session.wire import parse_server_line
 from tests.server.conftest import LIMIT, ME, Raw, autoplay, next_of, start_daemon
 from tests.server.test_crash import DaemonProcess
 

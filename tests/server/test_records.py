@@ -40,8 +40,9 @@ async def test_nothing_is_sent_before_its_line_is_fsynced(daemon: Daemon,
     sent: list[int] = []
     command, send = RecordWriter.command, Connection.send
 
-    def command_then_note(self: RecordWriter, seq: int, seat: Seat, what: Any) -> None:
-        command(self, seq, seat, what)
+    def command_then_note(self: RecordWriter, seq: int, seat: Seat, what: Any,
+                          **keys: Any) -> None:
+        command(self, seq, seat, what, **keys)
         written.append(seq)
 
     def send_and_check(self: Connection, message: BaseModel) -> None:
@@ -67,7 +68,8 @@ async def test_nothing_is_sent_before_its_line_is_fsynced(daemon: Daemon,
 async def test_a_disk_that_fails_is_told_and_the_game_goes_on(daemon: Daemon,
                                                                monkeypatch: pytest.MonkeyPatch
                                                                ) -> None:
-    def full(self: RecordWriter, seq: int, seat: Seat, command: object) -> None:
+    def full(self: RecordWriter, seq: int, seat: Seat, command: object, **keys: object
+             ) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(RecordWriter, "command", full)

@@ -136,3 +136,25 @@ async def test_a_failing_bot_is_replaced_by_the_automatic_move_and_its_text_neve
 def test_repr_shows_no_tile() -> None:
     session = LocalSession.hotseat(seed=3)
     assert "tiles hidden" in repr(session)
+
+
+async def test_the_bot_builds_its_hand_after_its_pause_even_when_the_player_is_quicker(
+) -> None:
+    """The bot starts its hand search only after ``think_seconds`` (so that the player's first
+    screen is drawn without it); a player who chooses first meanwhile does not stop it."""
+    loop = asyncio.get_running_loop()
+    session = LocalSession.practice(seed=3, bot=StandIn(), human=WEST, think_seconds=0.2)
+    await session.open()
+    started = loop.time()
+    updates = session.updates()
+    first = await anext(updates)
+    assert isinstance(first, Snapshot)
+    await session.send(WEST, auto_command(first.table.view))  # at once, during the pause
+    mine = await next_of(updates, Applied)
+    assert isinstance(mine, Applied) and mine.by is WEST
+    assert not mine.table.view.opponent_ready
+    theirs = await next_of(updates, Applied)
+    assert isinstance(theirs, Applied) and theirs.by is EAST
+    assert theirs.table.view.phase == "discarding"
+    assert loop.time() - started >= 0.2
+    await session.close()

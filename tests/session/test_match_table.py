@@ -186,7 +186,8 @@ def test_each_game_gets_its_own_record() -> None:
         def __init__(self) -> None:
             self.results = 0
 
-        def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
+        def command(self, seq: int, seat: Seat, command: ChooseHand | Discard, *,
+                    command_id: str | None = None, automatic: bool = False) -> None:
             pass
 
         def result(self, game: Game) -> None:

@@ -13,7 +13,9 @@ from minefield.session.protocol import (
     Applied,
     Notice,
     PlayerInfo,
+    Presence,
     Rejected,
+    SeatClock,
     Snapshot,
     parse_server_message,
 )
@@ -28,13 +30,16 @@ class ListRecorder:
 
     def __init__(self, fail: bool = False) -> None:
         self.lines: list[tuple[int, Seat, str]] = []
+        self.marks: list[tuple[str | None, bool]] = []  # each line's command id and mark
         self.ended = False
         self.fail = fail
 
-    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard) -> None:
+    def command(self, seq: int, seat: Seat, command: ChooseHand | Discard, *,
+                command_id: str | None = None, automatic: bool = False) -> None:
         if self.fail:
             raise OSError(28, "No space left on device")
         self.lines.append((seq, seat, command.model_dump_json()))
+        self.marks.append((command_id, automatic))
 
     def result(self, game: Game) -> None:
         self.ended = True
@@ -101,6 +106,27 @@ def test_commands_are_recorded_before_anyone_hears_of_them() -> None:
     assert [(seq, seat) for seq, seat, _ in recorder.lines] == [(1, EAST)]
 
 
+def test_the_record_keeps_each_commands_id_and_marks_automatic_moves() -> None:
+    """A command's line carries the id its seat sent it with (a restart still knows it,
+    protocol 7); a move played because a clock ran out is marked automatic (R25, R25b)."""
+    recorder = ListRecorder()
+    settings = RuleSettings(hand_seconds=30, discard_seconds=10)
+    table = GameTable(Game(4, settings), PLAYERS, recorder=recorder, now=0.0)
+    table.submit(EAST, "east-1", lowest_hand(table, EAST), now=1.0)
+    table.expire(30.0)  # West's hand clock runs out
+    assert recorder.marks == [("east-1", False), (None, True)]
+
+
+def test_a_table_rebuilt_after_a_restart_remembers_the_ids_applied_before() -> None:
+    table = GameTable(Game(4), PLAYERS)
+    hand = lowest_hand(table, EAST)
+    table.game.apply(EAST, hand)  # the record's line, replayed
+    table.seq = 1
+    table.remember(1, EAST, "east-1")
+    (answer,) = table.submit(EAST, "east-1", lowest_hand(table, WEST), now=0.0)
+    assert answer.type == "snapshot" and table.seq == 1
+
+
 def test_a_record_that_cannot_be_written_is_told_and_the_game_goes_on() -> None:
     table = GameTable(Game(4), PLAYERS, recorder=ListRecorder(fail=True))
     messages = table.submit(EAST, None, lowest_hand(table, EAST), now=0.0)
@@ -158,3 +184,36 @@ def test_r25_discard_clock_plays_the_safest_tile_and_the_game_is_never_aborted()
         table.expire(now)
     assert table.game.phase == "ended" and table.seq == len(table.game.commands)
     assert now == pytest.approx(100.0 + 10 * table.game.discard_count)
+
+
+# --- R25b: a player away has their clock stopped ------------------------------------------------
+
+def test_r25b_a_stopped_clock_keeps_its_time_and_is_found_with_at_least_5_seconds() -> None:
+    table = timed(hand=None, discard=10)
+    for seat in Seat:
+        table.submit(seat, None, lowest_hand(table, seat), now=100.0)
+    turn = table.game.turn
+    assert turn is not None and table.next_deadline() == (110.0, turn)
+    table.stop_clock(turn, now=107.0)  # away with 3 s left
+    assert table.clocks(150.0)[turn] == SeatClock(limit=10, remaining=3.0, running=False)
+    assert table.next_deadline() is None and table.expire(150.0) == []  # nothing played
+    table.run_clock(turn, now=150.0, at_least=5.0)  # back: never below 5 s
+    assert table.clocks(150.0)[turn] == SeatClock(limit=10, remaining=5.0, running=True)
+    table.stop_clock(turn, now=151.0)
+    table.run_clock(turn, now=200.0)  # the grace is spent: it runs on from where it stopped
+    assert table.next_deadline() == (204.0, turn)
+
+
+def test_r25b_a_step_that_starts_while_its_player_is_away_starts_stopped() -> None:
+    table = timed(hand=None, discard=10)
+    for seat in Seat:
+        table.submit(seat, None, lowest_hand(table, seat), now=100.0)
+    turn = table.game.turn
+    assert turn is not None
+    table.stop_clock(turn.other, now=100.0)  # the other player is away, not to move yet
+    view = table.game.view(turn)
+    table.submit(turn, None, auto_command(view), now=101.0)
+    assert table.clocks(120.0)[turn.other] == SeatClock(limit=10, remaining=10.0,
+                                                        running=False)
+    messages = table.set_presence(turn.other, False, grace_left=30.0, now=120.0)
+    assert all(isinstance(m, Presence) and m.clocks == table.clocks(120.0) for m in messages)

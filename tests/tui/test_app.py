@@ -146,7 +146,8 @@ async def test_other_tile_styles_keep_the_suit_letter(style: str) -> None:
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         text = screen_text(app)
-        assert "1m" in text and "7z" in text
+        # Honors by their names (the default "letters"): the red dragon is Rd, never 7z.
+        assert "1m" in text and "Rd" in text and "7z" not in text
         assert "╭──╮" not in text.split("Hand")[0].split("\n", 4)[-1]
 
 

@@ -7,18 +7,24 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from textual import events
 from textual.pilot import Pilot
 
 from minefield.rules.game import Seat
-from minefield.session.remote import host, join
+from minefield.session.protocol import Presence
+from minefield.session.remote import RemoteError, host, join, resume
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
+from minefield.tui.link_watch import LinkWatch
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen, LinkScreen
 from minefield.tui.screens.play import PlayScreen
 from tests.server.conftest import (
+    ME,
     autoplay,
     make_config,
+    next_of,
     short_dir,  # noqa: F401  (a fixture)
     start_daemon,
 )
@@ -80,3 +86,56 @@ async def test_the_opponent_moves_by_itself_and_the_game_survives_a_server_resta
     bob_plays.cancel()
     await bob.close()
     await daemon.stop()
+
+
+async def test_quitting_a_game_against_a_bot_closes_it_on_the_server(
+        short_dir: Path) -> None:  # noqa: F811
+    daemon = await start_daemon(short_dir)
+    try:
+        socket = make_config(short_dir).socket
+        session = await host(socket=socket, player="alice", bot="easy")
+        app = MinefieldApp(session=session, catch_errors=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, HandBuilderScreen), "the builder")
+            await until(pilot, lambda: daemon.by_player.get(f"alice@{ME}") is not None,
+                        "the room")
+            await pilot.press("ctrl+q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            question = app.screen
+            assert isinstance(question, ConfirmScreen)
+            assert "A game against a bot is closed when you leave it." in question.question
+            await pilot.press("y")
+            await until(pilot, lambda: f"alice@{ME}" not in daemon.by_player, "the room closed")
+        with pytest.raises(RemoteError, match="no unfinished game"):
+            await resume(socket=socket, player="alice")
+    finally:
+        await daemon.stop()
+
+
+async def test_a_terminal_that_stops_answering_ends_the_app_and_the_seat_waits(
+        short_dir: Path) -> None:  # noqa: F811
+    """The link watch (over SSH): a terminal that answered and then went silent is a dead
+    link; the app leaves, the server starts the seat's grace period and tells the other."""
+    daemon = await start_daemon(short_dir)
+    try:
+        socket = make_config(short_dir).socket
+        session = await host(socket=socket, player="alice", seed="7")
+        bob = await join(session.code or "", socket=socket, player="bob")
+        await bob.open()
+        app = MinefieldApp(session=session, catch_errors=False,
+                           link_watch=LinkWatch(probe=0.05, silence=0.4))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, HandBuilderScreen), "the builder")
+            app.post_message(events.CursorPosition(0, 0))  # the terminal answers, once
+            await pilot.pause(0.2)
+            assert app.is_running  # silent for less than the limit: still there
+            await until(pilot, lambda: not app.is_running, "the app leaves")
+        assert app.return_code == 3
+        presence = await next_of(bob, Presence)
+        while presence.players[presence.seat.other].present:
+            presence = await next_of(bob, Presence)
+        alice = presence.players[presence.seat.other]
+        assert alice.name == "alice" and alice.grace_left is not None and alice.grace_left > 0
+        await bob.close()
+    finally:
+        await daemon.stop()

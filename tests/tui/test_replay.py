@@ -26,6 +26,7 @@ from minefield.records.reader import read_record
 from minefield.records.replay import replay_record
 from minefield.records.writer import write_game
 from minefield.rules.game import Discard, Game, Seat
+from minefield.rules.names import tile_name
 from minefield.rules.tiles import Tile, parse_tiles
 from minefield.tui.config import Preferences
 from minefield.tui.replay_app import ReplayApp
@@ -247,7 +248,8 @@ async def test_the_end_shows_the_breakdown_and_the_ura_indicator(tmp_path: Path)
         assert "Ron! Ann (East) wins on Bot normal (West)'s" in text
         for yaku in result.yaku:
             assert yaku.name.replace("_", " ") in text
-        assert record.result.deal.ura_indicator in wall_rows(app)[2]
+        ura = tile_name(Tile.parse(record.result.deal.ura_indicator), "letters")
+        assert ura in wall_rows(app)[2]  # by the honor's name (the default setting)
         await pilot.press("left")
         await pilot.pause()
         assert "▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒" in wall_rows(app)[2]  # hidden again

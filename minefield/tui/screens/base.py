@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from minefield.rules.game import PlayerView, Seat
+from minefield.rules.names import KANJI, LETTERS, longer_names, name_prefixes, parse_tile_name
 from minefield.rules.tiles import Tile, TileError
 from minefield.session.protocol import WAITING_NAME, MatchView, TableView
 from minefield.tui.host import washizu_on
@@ -23,6 +24,9 @@ DIGIT_KEYS = "0123456789"
 SUIT_KEYS = "mpszMPSZ"
 #: The most digits a typed group holds (a hand is 13 tiles).
 MAX_TYPED_GROUP = 13
+#: The honors' letter names, lower case (``wh``), and the keys that begin one (``g``, ``r``).
+NAME_KEYS = frozenset(name.lower() for name in LETTERS)
+NAME_STARTS = name_prefixes()
 
 
 def clock_text(seconds: float) -> str:
@@ -72,6 +76,7 @@ class SeatScreen(Screen[None]):
         self.view = view
         self.names = names
         self._typed_digit = ""
+        self._typed_name = ""  # letters of an honor's name typed so far (``w``, ``g``)
         self.table: TableView | None = table
         self._table_at = 0.0
         self._ticker: Timer | None = None
@@ -145,15 +150,24 @@ class SeatScreen(Screen[None]):
         else:
             self.typing_status(f"{text}: type one tile at a time here (such as 5p).")
 
+    def tile_retyped(self, typed: Tile, tile: Tile) -> None:
+        """The next key made a longer name of the tile just typed (``W`` then ``h`` is
+        ``Wh``): ``tile`` instead of ``typed``."""
+        self.tile_typed(tile)
+
     def typing_status(self, text: str) -> None:
         """Show what is being typed."""
 
     def on_key(self, event: events.Key) -> None:
         """Digits then a suit letter type tiles: ``5`` ``p`` (or ``P``) is 5p, ``2`` ``3``
-        ``4`` ``p`` the group 2p 3p 4p; ``0`` is a red five."""
+        ``4`` ``p`` the group 2p 3p 4p; ``0`` is a red five. An honor is typed by any of its
+        names, in any case: ``1`` ``z``, ``E``, ``W`` ``h`` (``W`` alone is West, taken at
+        once; the ``h`` makes it White), ``東``."""
         char = event.character
         if char is None or len(char) != 1:
             return
+        key, typed_name = char.lower(), self._typed_name
+        self._typed_name = ""
         if char in DIGIT_KEYS:
             self._typed_digit = (self._typed_digit + char)[-MAX_TYPED_GROUP:]
             self.typing_status(f"Typing {self._typed_digit}… (then m, p, s or z)")
@@ -172,6 +186,25 @@ class SeatScreen(Screen[None]):
                                        + (f" (in {text})." if len(text) > 2 else "."))
                     return
             self.tiles_typed(tiles, text)
+        elif typed_name and typed_name + key in NAME_KEYS:
+            event.stop()
+            tile = parse_tile_name(typed_name + key)
+            if typed_name in NAME_KEYS:  # W was West until the h came
+                self.tile_retyped(parse_tile_name(typed_name), tile)
+            else:
+                self.tile_typed(tile)
+        elif key in NAME_KEYS or char in KANJI:
+            event.stop()
+            self._typed_digit = ""
+            self._typed_name = key if longer_names(key) else ""
+            self.tile_typed(parse_tile_name(char))
+        elif key in NAME_STARTS:
+            event.stop()
+            self._typed_digit = ""
+            self._typed_name = key
+            follow = " or ".join(name[len(key):] for name in LETTERS
+                                 if name.lower().startswith(key))
+            self.typing_status(f"Typing {char.upper()}… (then {follow})")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seat={self.seat.value}, <tiles hidden>)"

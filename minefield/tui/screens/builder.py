@@ -24,7 +24,7 @@ from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
 from minefield.tui.widgets.scoreboard import Scoreboard
-from minefield.tui.widgets.tiles import TileRow
+from minefield.tui.widgets.tiles import TileRow, named
 
 
 class HandBuilderScreen(SeatScreen):
@@ -58,6 +58,7 @@ class HandBuilderScreen(SeatScreen):
         self._hint_source = hint_source
         self._had_choice = False
         self._had_more = False
+        self._last_typed: tuple[Tile, int] | None = None  # the tile typed last, where it was
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
@@ -88,7 +89,8 @@ class HandBuilderScreen(SeatScreen):
         self._refresh_choice()
         if self._hint_source is not None:
             self.query_one("#hint", Static).update("Hint: the bot is looking for a hand…")
-            self._compute_hint(self._hint_source)
+            # The search starts once the screen is drawn: its thread would slow the first frame.
+            self.call_after_refresh(self._compute_hint, self._hint_source)
 
     # -- the choice ------------------------------------------------------------------------------
 
@@ -146,6 +148,14 @@ class HandBuilderScreen(SeatScreen):
             max((i for i in same if i in self.chosen), default=same[0]))
         self._set_cursor(index)
         self.toggle(index)
+        self._last_typed = (tile, index)
+
+    def tile_retyped(self, typed: Tile, tile: Tile) -> None:
+        """``W`` then ``h``: the West just toggled is toggled back, and White is typed."""
+        last, self._last_typed = self._last_typed, None
+        if last is not None and last[0] == typed:
+            self.toggle(last[1])
+        self.tile_typed(tile)
 
     def tiles_typed(self, tiles: list[Tile], text: str) -> None:
         """Typing a group such as ``234p`` adds each of its tiles (a free copy of each), or
@@ -179,7 +189,7 @@ class HandBuilderScreen(SeatScreen):
 
     def typing_status(self, text: str) -> None:
         """Show a short message under the hint (one line: no new layout)."""
-        self.query_one("#status", Static).update(text, layout=False)
+        self.query_one("#status", Static).update(named(self, text), layout=False)
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -303,7 +313,7 @@ class HandBuilderScreen(SeatScreen):
             remaining = [(i, t) for i, t in remaining if i != match]
         self.hint = indices
         self.query_one("#hint", Static).update(
-            f"Hint: the bot would keep {tiles_to_str(tiles)} (press i to use it).")
+            named(self, f"Hint: the bot would keep {tiles_to_str(tiles)} (press i to use it)."))
         self.refresh_bindings()
 
     def clear_private(self) -> None:

@@ -22,6 +22,7 @@ from textual.widgets import Footer, Input, Label, Select, Static
 from textual.worker import Worker, WorkerState
 
 from minefield.defense.estimate import percent
+from minefield.rules.names import to_mpsz
 from minefield.rules.seed import derive_seed, parse_seed
 from minefield.rules.tiles import kind_str, tiles_to_str
 from minefield.trainer.drills import (
@@ -37,15 +38,16 @@ from minefield.trainer.drills import (
 )
 from minefield.trainer.progress import DrillRecord, ProgressError
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.tiles import named
 
 #: The kind choice that lets the spaced repetition pick (patterns missed come back sooner).
 DUE = "due"
 #: What each kind asks for, as the answer line's placeholder.
 PLACEHOLDERS = {
-    "safest": "type the safest tile of your pool, e.g. 1z, then Enter",
-    "read_wait": "type the kinds you think they wait on, e.g. 2p 5p, then Enter",
+    "safest": "type the safest tile of your pool, e.g. 9p or E, then Enter",
+    "read_wait": "type the kinds you think they wait on, e.g. 2p 5p Wh, then Enter",
     "is_mangan": "y (the ron is allowed) or n, then Enter",
-    "safe_hand": "type your 13 tiles, e.g. 123m456p789s1122z, then Enter",
+    "safe_hand": "type your 13 tiles, e.g. 123m456p789s E E S S, then Enter",
 }
 
 Recorder = Callable[[DrillRecord], str | None]
@@ -184,7 +186,7 @@ class DrillsScreen(Screen[None]):
 
     def _show_drill(self, drill: Drill) -> None:
         self.drill = drill
-        self.query_one("#drill-question", Static).update("\n".join(drill_lines(drill)))
+        self.query_one("#drill-question", Static).update(named(self, "\n".join(drill_lines(drill))))
         field = self.query_one("#drill-input", Input)
         field.placeholder = PLACEHOLDERS[drill.kind]
         field.focus()
@@ -199,7 +201,7 @@ class DrillsScreen(Screen[None]):
             return
         if self.drill is None or not text:
             return
-        response: str | bool = text
+        response: str | bool = to_mpsz(text)  # E, Wh or 東 are tiles as 1z is
         if self.drill.kind == "is_mangan":
             if text.lower() not in ("y", "yes", "n", "no"):
                 self._say("Answer y or n.")
@@ -216,14 +218,14 @@ class DrillsScreen(Screen[None]):
         if problem:
             lines.append(f"[$text-warning]{escape(problem)}[/]")
         lines.append("[dim]Enter or Ctrl+N: the next drill[/]")
-        self.query_one("#drill-answer", Static).update("\n".join(lines))
+        self.query_one("#drill-answer", Static).update(named(self, "\n".join(lines)))
         event.input.value = ""
         self.query_one("#drill-answer").add_class("-shown")
         self.query_one("#drill-body", VerticalScroll).scroll_home(animate=False)
 
     def _say(self, text: str) -> None:
         answer_area = self.query_one("#drill-answer", Static)
-        answer_area.update(text)
+        answer_area.update(named(self, text))
         answer_area.add_class("-shown")
 
     def action_scroll_body(self, pages: int) -> None:

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from minefield.bots.base import LEVELS, Level
 from minefield.rules.game import Seat
 from minefield.rules.settings import PRESETS, RuleSettings
-from minefield.session.base import MAX_PLAYER_NAME, PlayerNameError, player_name, two_names
+from minefield.session.names import MAX_PLAYER_NAME, PlayerNameError, player_name, two_names
 from minefield.tui.config import Preferences
 from minefield.tui.games import GameRequest
 from minefield.tui.host import preferences_of
@@ -94,6 +94,14 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         with Vertical(id="new-game-box"):
             yield Static(title, classes="dialog-title")
             with Grid(id="new-game-grid"):
+                if self.mode == "hotseat":
+                    yield Label("Players")
+                    with Horizontal(id="names"):
+                        yield Input(placeholder="East", max_length=MAX_PLAYER_NAME, id="east")
+                        yield Input(placeholder="West", max_length=MAX_PLAYER_NAME, id="west")
+                else:
+                    yield Label("Your name")
+                    yield Input(placeholder="You", max_length=MAX_PLAYER_NAME, id="name")
                 yield Label("Play")
                 yield Select(KINDS, value="single", allow_blank=False, id="kind")
                 if self.mode == "practice":
@@ -103,15 +111,8 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
                     yield Label("Your seat")
                     yield Select(SEATS, value=RANDOM_SEAT, allow_blank=False, id="seat")
                 if self.mode == "hotseat":
-                    yield Label("Players")
-                    with Horizontal(id="names"):
-                        yield Input(placeholder="East", max_length=MAX_PLAYER_NAME, id="east")
-                        yield Input(placeholder="West", max_length=MAX_PLAYER_NAME, id="west")
                     yield Label("Trainer")
                     yield Checkbox("Trainer aids: both agree", id="aids")
-                else:
-                    yield Label("Your name")
-                    yield Input(placeholder="You", max_length=MAX_PLAYER_NAME, id="name")
                 yield Label("Rules")
                 yield Select([(name, name) for name in PRESETS], value=prefs.rules,
                              allow_blank=False, id="rules")
@@ -148,7 +149,7 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
 
     def choice(self) -> GameChosen:
         """The game the form describes now; a name that cannot be used raises
-        :class:`~minefield.session.base.PlayerNameError`."""
+        :class:`~minefield.session.names.PlayerNameError`."""
         rules = str(self.query_one("#rules", Select).value)
         if self.mode == "hotseat":
             east, west = (self.query_one(f"#{seat}", Input) for seat in ("east", "west"))

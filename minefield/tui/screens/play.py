@@ -31,7 +31,7 @@ from minefield.tui.widgets.panels import (
     wait_entries,
 )
 from minefield.tui.widgets.scoreboard import Scoreboard
-from minefield.tui.widgets.tiles import TileRow
+from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
 
 
 def _tiles(texts: list[str]) -> list[Tile]:
@@ -148,8 +148,9 @@ class PlayScreen(SeatScreen):
             if self._announce_furiten:
                 # Practice only: in hot-seat a toast could be seen by the other player.
                 # Short: at 80x24 the toast lies over the waits; the cause is on screen.
-                self.notify(f"Your hand can no longer win ({view.own_furiten.tile}, R15).",
-                            title="You are furiten", severity="warning")
+                self.notify(named(self, f"Your hand can no longer win "
+                                        f"({view.own_furiten.tile}, R15)."),
+                            title="You are furiten", severity="warning", timeout=10)
         self._show_waits(view, theirs)
         self._show_danger()
         self.set_status(self._status_text(view))
@@ -182,7 +183,7 @@ class PlayScreen(SeatScreen):
             if self.armed == self.cursor:
                 return f"Discard {tile}? Enter (or a click on it) again discards it."
             return (f"Selected {tile}: Enter discards it (arrows move; or type a tile such "
-                    "as 5p)")
+                    "as 5p or Wh)")
         return ""
 
     def _show_waits(self, view: PlayerView, theirs: list[Tile]) -> None:
@@ -197,15 +198,16 @@ class PlayScreen(SeatScreen):
         if not analysis.waits:
             panel.set_parts(["Your hand is not tenpai."])
             return
+        names = current_honor_names(self)
         if view.own_furiten is not None:  # R15: no wait can win any more
             panel.set_parts(["Your waits (furiten: none can win, R15):",
-                             *wait_entries(analysis.waits, furiten=True)])
+                             *wait_entries(analysis.waits, names, furiten=True)])
             return
-        panel.set_parts(["Your waits (value without ura):", *wait_entries(analysis.waits)])
+        panel.set_parts(["Your waits (value without ura):", *wait_entries(analysis.waits, names)])
 
     def set_status(self, text: str) -> None:
-        """Show a one-line message about the current action."""
-        self.query_one("#status", Static).update(text)
+        """Show a one-line message about the current action (honors called as chosen)."""
+        self.query_one("#status", Static).update(named(self, text))
 
     def typing_status(self, text: str) -> None:
         """Show what is being typed."""

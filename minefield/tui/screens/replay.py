@@ -42,7 +42,7 @@ from minefield.tui.screens.result import value_lines
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.panels import DeadWall, DiscardRow
 from minefield.tui.widgets.replay import SeatTiles
-from minefield.tui.widgets.tiles import TileRow
+from minefield.tui.widgets.tiles import TileRow, named
 
 Perspective = Literal["east", "west", "both"]
 #: The order Tab goes through.
@@ -215,7 +215,7 @@ class ReplayScreen(Screen[None]):
         end = view.end
         self.set_class(end is not None, "-ended")
         self.query_one("#replay-end", Static).update(
-            self._end_text(end) if end is not None else "")
+            named(self, self._end_text(end)) if end is not None else "")
         self._show_wall(end)
         self.query_one("#replay-info", Static).update(self._info_text(step, view))
         self.refresh_bindings()

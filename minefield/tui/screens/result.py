@@ -17,6 +17,7 @@ from textual.widgets import Footer, Label, Static
 
 from minefield.rules.game import TOTAL_DISCARDS, GameEnded, Seat
 from minefield.rules.hand import HAND_SIZE
+from minefield.rules.names import tile_name
 from minefield.rules.report import WaitReport
 from minefield.rules.tiles import Tile, parse_tiles
 from minefield.session.protocol import MatchView
@@ -27,7 +28,7 @@ from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.log import log_lines
 from minefield.tui.widgets.panels import DeadWall, yaku_name
 from minefield.tui.widgets.scoreboard import Scoreboard, payment_lines, scoreboard_text
-from minefield.tui.widgets.tiles import TileRow
+from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
 
 
 def value_lines(value: WaitReport) -> list[str]:
@@ -145,22 +146,23 @@ class ResultScreen(Screen[None]):
             yield Scoreboard(scoreboard_text(self.match, self.washizu), id="scoreboard",
                              classes="-match")
         with Horizontal(id="topbar"):
-            yield Static(self._headline(), id="headline")
+            yield Static(named(self, self._headline()), id="headline")
             yield DeadWall(Tile.parse(self._dora_indicator))
         with VerticalScroll(id="result-body"):
             if self.end.value is not None:
-                yield Static("\n".join(value_lines(self.end.value)), id="value")
+                yield Static(named(self, "\n".join(value_lines(self.end.value))), id="value")
             for seat in (Seat.EAST, Seat.WEST):
                 hand = parse_tiles(self.end.hands[seat] or "")
                 with Horizontal(classes="tile-bar"):
                     yield Label(self._who(seat), classes="row-title")
                     yield TileRow(HAND_SIZE, hand, id=f"hand-{seat.value}")
-                yield Static(self._seat_text(seat), classes="seat-result")
+                yield Static(named(self, self._seat_text(seat)), classes="seat-result")
             if self._discards is not None:
                 yield Static("[b]Game log[/]", classes="result-title")
-                yield Static("\n".join(log_lines(self._discards, self.names, self.end.furiten,
-                                                 self.end)), id="result-log")
-            yield Static(f"Ura dora indicator {self.end.ura_indicator} · seed {self.end.seed}",
+                yield Static(named(self, "\n".join(log_lines(
+                    self._discards, self.names, self.end.furiten, self.end))), id="result-log")
+            ura = tile_name(Tile.parse(self.end.ura_indicator), current_honor_names(self))
+            yield Static(f"Ura dora indicator {ura} · seed {self.end.seed}",
                          id="result-seed")
         yield Footer()
 

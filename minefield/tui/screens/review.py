@@ -28,7 +28,7 @@ from minefield.rules.tiles import Tile, kind_str, parse_tiles
 from minefield.trainer.review import AssessedStep, GameReview, ReviewStep, assess, totals
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import shade
-from minefield.tui.widgets.tiles import TileRow
+from minefield.tui.widgets.tiles import TileRow, named
 
 
 def pool_tiles(step: ReviewStep) -> list[Tile]:
@@ -156,7 +156,7 @@ class ReviewScreen(Screen[None]):
         """Show the current step of the current seat."""
         review = self.review
         opponent = self.names[self.seat.other]
-        self.query_one("#review-info", Static).update(self._info())
+        self.query_one("#review-info", Static).update(named(self, self._info()))
         self.query_one("#review-their-label", Label).update(
             f"{escape(opponent)}\nhand" if len(opponent) <= 10 else "Their\nhand")
         self.query_one("#review-their-hand", TileRow).set_tiles(
@@ -177,7 +177,7 @@ class ReviewScreen(Screen[None]):
             pool.mark(index, "-deals-in", name in step.deal_ins)
         assessed = self.current()
         shade(pool, tiles, assessed.report if assessed else None)
-        detail.update("\n".join(self._detail(step, assessed, opponent)))
+        detail.update(named(self, "\n".join(self._detail(step, assessed, opponent))))
 
     def _info(self) -> str:
         review, seat = self.review, self.seat

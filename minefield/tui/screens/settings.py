@@ -1,5 +1,6 @@
-"""Settings: tile style, theme, hint, bot level, rule preset, the stakes of matches (Washizu's
-cc of blood), confirming discards and saving games, saved at once; all on one 80x24 screen."""
+"""Settings: tile style, honor names, theme, hint, bot level, rule preset, the stakes of
+matches (Washizu's cc of blood), confirming discards and saving games, saved at once; all on
+one 80x24 screen."""
 
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Select, Static
 
 from minefield.bots.base import LEVELS
+from minefield.rules.names import HONOR_NAMES
 from minefield.rules.settings import PRESETS
 from minefield.tui.config import Preferences
 from minefield.tui.render import TILE_STYLES
 
 HINTS = (("off", "off"), ("practice", "in practice"), ("always", "always (also hot-seat)"))
+HONOR_CHOICES = {"letters": "letters: E S W N Wh Gr Rd", "kanji": "kanji: 東 南 西 北 白 發 中",
+                 "numbers": "numbers: 1z-7z"}
 STYLE_NAMES = {"box": "boxes (default)", "text": "compact text", "unicode": "Unicode glyphs "
                "(may misalign in some terminals)"}
 
@@ -51,6 +55,8 @@ class SettingsScreen(ModalScreen[None]):
         return [
             ("Tiles", "tile_style", [(f"tiles: {STYLE_NAMES[s]}", s) for s in TILE_STYLES],
              prefs.tile_style),
+            ("Honor names", "honor_names", [(f"honors in {HONOR_CHOICES[n]}", n)
+                                            for n in HONOR_NAMES], prefs.honor_names),
             ("Theme", "theme", [(f"theme: {t}", t) for t in self._themes], theme),
             ("Hint", "hint", [(f"hint: {label}", key) for key, label in HINTS], prefs.hint),
             ("Bot level", "bot_level", [(f"{level} bot", level) for level in LEVELS],

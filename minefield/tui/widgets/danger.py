@@ -18,7 +18,7 @@ from textual.widgets import Static
 from minefield.defense.estimate import percent
 from minefield.defense.position import DangerReport
 from minefield.rules.tiles import Tile, kind_str
-from minefield.tui.widgets.tiles import TileRow
+from minefield.tui.widgets.tiles import TileRow, named
 
 DANGER_CLASSES = ("-danger-safe", "-danger-low", "-danger-mid", "-danger-high")
 #: The upper bounds of the low and mid shades (chances of dealing in now).
@@ -84,7 +84,7 @@ class DangerPanel(VerticalScroll, can_focus=False):
     def show(self, report: DangerReport | None, tile: Tile | None) -> None:
         """Show ``report`` for the highlighted ``tile`` (None: empty)."""
         text = "\n".join(danger_lines(report, tile)) if report is not None else ""
-        self.query_one("#danger-text", Static).update(text)
+        self.query_one("#danger-text", Static).update(named(self, text))
 
     def clear(self) -> None:
         """Empty the panel (hot-seat curtain)."""

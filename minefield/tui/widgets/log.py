@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from minefield.rules.game import TOTAL_DISCARDS, FuritenCause, GameEnded, Seat
 from minefield.tui.render import furiten_reason, possessive, verb
+from minefield.tui.widgets.tiles import named
 
 
 def discard_order(discards: Mapping[Seat, Sequence[str]]) -> list[tuple[int, Seat, str]]:
@@ -79,7 +80,8 @@ class GameLog(VerticalScroll, can_focus=False):
 
     def show(self, lines: Sequence[str]) -> None:
         """Show these lines and scroll to the newest."""
-        self.query_one("#log-text", Static).update("\n".join(lines) or "No discards yet.")
+        self.query_one("#log-text", Static).update(named(self, "\n".join(lines))
+                                                   or "No discards yet.")
         self.call_after_refresh(self.scroll_end, animate=False)
 
     def clear_lines(self) -> None:

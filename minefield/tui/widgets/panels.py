@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -16,10 +17,11 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from minefield.rules.game import FuritenCause
-from minefield.rules.tiles import Tile, dora_from_indicator, kind_str
+from minefield.rules.names import HonorNames, tile_name
+from minefield.rules.tiles import Tile, dora_from_indicator
 from minefield.tui.analysis import HandAnalysis, WaitLine
 from minefield.tui.render import BACK_LABEL
-from minefield.tui.widgets.tiles import TileRow
+from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
 
 DORA_PLACE = 2
 WALL_ROW = 7
@@ -47,10 +49,12 @@ class DeadWall(Static):
         def row(face_up: Tile | None) -> str:
             places = [BACK_LABEL] * WALL_ROW
             if face_up is not None:
-                places[DORA_PLACE] = f"[reverse b]{face_up}[/]"
+                name = tile_name(face_up, names)  # two cells, as the backs (E is one)
+                places[DORA_PLACE] = f"[reverse b]{name}{' ' * (2 - cell_len(name))}[/]"
             return " ".join(places)
 
-        dora = kind_str(dora_from_indicator(self._dora_indicator.kind))
+        names = current_honor_names(self)
+        dora = tile_name(Tile(dora_from_indicator(self._dora_indicator.kind)), names)
         self.update(f"[dim]Dead wall · dora {dora}[/]\n{row(self._dora_indicator)}\n"
                     f"{row(self._ura_indicator)}")
 
@@ -69,10 +73,11 @@ class WaitEntry:
     tokens: tuple[str, ...]
 
 
-def wait_entries(waits: Sequence[WaitLine], furiten: bool = False) -> list[WaitEntry]:
-    """The waits as aligned columns: tile, live copies, ron verdict, value, points and limit,
-    then the yaku (and dora) that make the value. A ``furiten`` hand can no longer win
-    (R15): no wait says "ron ok", each says "furiten"."""
+def wait_entries(waits: Sequence[WaitLine], names: HonorNames = "numbers",
+                 furiten: bool = False) -> list[WaitEntry]:
+    """The waits as aligned columns: tile (honors called by ``names``), live copies, ron
+    verdict, value, points and limit, then the yaku (and dora) that make the value. A
+    ``furiten`` hand can no longer win (R15): no wait says "ron ok", each says "furiten"."""
     limit_width = max((len(w.report.limit) + 1 for w in waits
                        if w.report.limit and w.report.eligible), default=0)
     entries = []
@@ -83,7 +88,9 @@ def wait_entries(waits: Sequence[WaitLine], furiten: bool = False) -> list[WaitE
         value = f"{report.han_without_ura} han {report.fu} fu"
         limit = f" {report.limit}" if report.limit and report.eligible else ""
         live = f"{wait.live} live" if wait.live is not None else ""
-        prefix = (f"[b]{wait.tile:<3}[/] {live:<7} {verdict}  {value:<11} "
+        tile = tile_name(Tile.parse(wait.tile), names)
+        tile += " " * (3 - cell_len(tile))
+        prefix = (f"[b]{tile}[/] {live:<7} {verdict}  {value:<11} "
                   f"{report.points_without_ura:>6}{limit:<{limit_width}}  ")
         tokens = [f"{yaku_name(y.name)} {y.han}" for y in report.yaku]
         tokens += [f"dora {report.dora}"] if report.dora else []
@@ -148,7 +155,7 @@ class WaitPanel(Widget):
                 if isinstance(part, WaitEntry):  # (width 0: not laid out yet)
                     lines.extend(wrap_wait(part, width or UNWRAPPED))
                 else:
-                    lines.append(part)
+                    lines.append(named(self, part))
             self._cache = (width, Content.from_markup("\n".join(lines)))
         return self._cache[1]
 
@@ -181,7 +188,7 @@ class AnalysisPanel(WaitPanel):
             count = len(analysis.waits)
             parts.append(f"[b]Tenpai[/], {count} wait{'s' if count != 1 else ''} "
                          "(value without ura, and without ippatsu):")
-            parts.extend(wait_entries(analysis.waits))
+            parts.extend(wait_entries(analysis.waits, current_honor_names(self)))
         for warning in analysis.warnings:
             parts.append(f"[$text-warning]! {escape(warning)}[/]")
         self._show(parts)
@@ -210,8 +217,8 @@ class FuritenPanel(Static):
         elif cause is None:
             self.update("Not furiten.")
         else:
-            self.update(f"[b]FURITEN[/] since discard {cause.discard_number}: "
-                        f"{escape(cause.detail)}. You can no longer win this game (R15).")
+            self.update(named(self, f"[b]FURITEN[/] since discard {cause.discard_number}: "
+                              f"{escape(cause.detail)}. You can no longer win this game (R15)."))
 
 
 class DiscardRow(Widget):

@@ -22,7 +22,7 @@ from minefield.rules.hand import HAND_SIZE, Hand, waits
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
 from minefield.rules.wall import DEAL_SIZE
 from minefield.tui.render import BACK_LABEL
-from minefield.tui.widgets.tiles import TileRow
+from minefield.tui.widgets.tiles import TileRow, named
 
 
 def without(tiles: Iterable[Tile], removed: Iterable[str]) -> list[Tile]:
@@ -131,7 +131,7 @@ class SeatTiles(Widget):
         self._set_note(note)
 
     def _set_note(self, note: str) -> None:
-        self.query_one(".seat-note", Static).update(note)
+        self.query_one(".seat-note", Static).update(named(self, note))
 
     def __repr__(self) -> str:
         return f"SeatTiles(id={self.id!r}, <tiles hidden>)"

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from minefield.rules.names import HonorNames, name_text
 from minefield.rules.tiles import Tile
 from minefield.tui.host import tile_style_of
 from minefield.tui.render import BACK_LABEL, EMPTY_LABEL, TileStyle, suit_class, tile_label
@@ -24,6 +25,19 @@ from minefield.tui.render import BACK_LABEL, EMPTY_LABEL, TileStyle, suit_class,
 def current_tile_style(widget: Widget) -> TileStyle:
     """The tile style the app is set to (``box`` when the app has none)."""
     return tile_style_of(widget.app)
+
+
+def current_honor_names(widget: Widget) -> HonorNames:
+    """How the app calls honors (``letters`` when the app does not say)."""
+    names: HonorNames = getattr(getattr(widget.app, "preferences", None), "honor_names",
+                                "letters")
+    return names
+
+
+def named(widget: Widget, text: str) -> str:
+    """``text`` with its honors (written ``5z`` by the rules and the trainer) called as the
+    player chose: every sentence about tiles goes through this before it is shown."""
+    return name_text(text, current_honor_names(widget))
 
 
 class TileWidget(Widget):
@@ -52,7 +66,7 @@ class TileWidget(Widget):
             return BACK_LABEL
         if self.tile is None:
             return EMPTY_LABEL
-        return tile_label(self.tile, current_tile_style(self))
+        return tile_label(self.tile, current_tile_style(self), current_honor_names(self))
 
     def set_flag(self, css_class: str, on: bool) -> None:
         """Add or remove a state class (``-chosen``, ``-cursor``, ``-latest``)."""

@@ -15,7 +15,7 @@ served), :class:`AskRematch` and :class:`RoomState` (a new game in the same room
 >>> parse_hello(b'{"type": "hello", "version": 99, "action": "resume"}')
 Traceback (most recent call last):
 ...
-minefield.server.wire.WireProblem: this server speaks protocol version 1, the client 99: \
+minefield.session.wire.WireProblem: this server speaks protocol version 1, the client 99: \
 update minefield on the side that is older
 """
 
@@ -29,6 +29,8 @@ from pydantic import (
     Field,
     SerializationInfo,
     SerializerFunctionWrapHandler,
+    StrictBool,
+    StrictInt,
     TypeAdapter,
     ValidationError,
     field_validator,
@@ -39,13 +41,14 @@ from pydantic_core import from_json
 from minefield.bots.base import Level
 from minefield.rules.game import Seat
 from minefield.rules.settings import describe_validation_error
-from minefield.server.codes import normalize_code
+from minefield.session.codes import normalize_code
 from minefield.session.protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     Applied,
     Clocks,
     Closed,
+    CommandId,
     Draft,
     Leave,
     Link,
@@ -77,11 +80,24 @@ ErrorCode = Literal[
 
 
 class WireProblem(ValueError):
-    """A line that is not a valid message; ``code`` is the :data:`ErrorCode` to answer with."""
+    """A line that is not a valid message; ``code`` is the :data:`ErrorCode` to answer with.
 
-    def __init__(self, message: str, code: ErrorCode = "bad_message") -> None:
+    ``fatal``: the connection closes after the error (a line too long: the rest of the stream
+    cannot be trusted to start a new line). ``command_id``: the line was a ``command`` with a
+    valid id whose command is malformed (a 12-tile hand, a tile that is no tile): it is
+    answered with a ``rejected`` for that id, as every command is (protocol 3).
+    """
+
+    def __init__(self, message: str, code: ErrorCode = "bad_message",
+                 command_id: str | None = None) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
+        self.command_id = command_id
+
+    @property
+    def fatal(self) -> bool:
+        """True when the connection must close after this problem's error."""
+        return self.code == "too_long"
 
 
 class _Wire(BaseModel):
@@ -105,7 +121,7 @@ class Hello(_Wire):
     """
 
     type: Literal["hello"] = "hello"
-    version: int
+    version: StrictInt
     action: Literal["host", "join", "resume"]
     bot: Level | None = None
     rules: str | None = Field(None, max_length=20)
@@ -113,7 +129,7 @@ class Hello(_Wire):
     game: GameId | None = None
     player: PlayerName | None = None
     seed: str | None = Field(None, max_length=40, pattern=r"^[0-9a-fA-F]+$")
-    match: bool = False
+    match: StrictBool = False
 
     @model_serializer(mode="wrap")
     def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
@@ -227,7 +243,11 @@ def error_text(text: str) -> str:
 
 
 def _json_object(data: bytes | str) -> dict[str, Any]:
-    if len(data) > MAX_LINE_BYTES:
+    if isinstance(data, bytes):
+        size = len(data) - data.endswith(b"\n")
+    else:
+        size = len(data.encode()) - data.endswith("\n")
+    if size > MAX_LINE_BYTES:  # the newline does not count (protocol 1)
         raise WireProblem(f"line longer than {MAX_LINE_BYTES} bytes", "too_long")
     try:
         value = from_json(data)
@@ -257,6 +277,9 @@ def parse_hello(data: bytes | str) -> Hello:
     if value.get("type") != "hello":
         raise WireProblem('the first message must be {"type": "hello", ...}', "handshake")
     version = value.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise WireProblem("field 'version': a whole number is needed (the protocol version, "
+                          f"{PROTOCOL_VERSION})")
     if version != PROTOCOL_VERSION:
         shown = str(version)[:20]
         raise WireProblem(f"this server speaks protocol version {PROTOCOL_VERSION}, the client "
@@ -269,7 +292,25 @@ def parse_in_game(data: bytes | str) -> InGameMessage:
     value = _json_object(data)
     if value.get("type") == "hello":
         raise WireProblem("already greeted: hello is sent once, first", "handshake")
-    return _validate(IN_GAME_ADAPTER, value)
+    try:
+        return _validate(IN_GAME_ADAPTER, value)
+    except WireProblem as problem:
+        if value.get("type") == "command":
+            problem.command_id = _valid_command_id(value.get("command_id"))
+        raise
+
+
+_COMMAND_ID_ADAPTER: TypeAdapter[str] = TypeAdapter(CommandId)
+
+
+def _valid_command_id(value: object) -> str | None:
+    """``value`` if it is a valid ``command_id``, else None."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return _COMMAND_ID_ADAPTER.validate_python(value)
+    except ValidationError:
+        return None
 
 
 def parse_server_line(data: bytes | str) -> AnyServerMessage:

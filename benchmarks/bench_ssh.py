@@ -1,0 +1,303 @@
+"""``minefield ssh-server`` under load: the first frame of a session, memory per session, and
+the game daemon's latency at the same time.
+
+The script starts ``minefield ssh-server --open`` on a free port in a temporary folder (limits
+raised so that one address may open every session), claims a name for a fresh key, then:
+
+1. first frame: ``ssh -tt -p PORT 127.0.0.1`` in a new pseudo-terminal of 100x32, from the
+   launch of ``ssh`` (key exchange and authentication included) to the menu's text on the
+   screen; ``--runs`` times (median and p95; goal 0.5 s). For scale, the same ``ssh`` running
+   ``whoami`` (the SSH part alone) and the plain local ``minefield`` (no SSH, a fresh
+   interpreter) are timed too;
+2. memory: with 1, 50 and 200 sessions open at the menu (``--sessions``), the USS (pages only
+   that process has: ``Private_Clean + Private_Dirty`` of ``/proc/PID/smaps_rollup``) and the
+   PSS of each session's client, and of the front door and its process server (goal: at most
+   30 MB of USS per session);
+3. while those sessions are open, the embedded daemon's round trip (a ``ping`` answered by a
+   ``pong`` on its socket, every 120 ms as the daemon allows 10 messages a second, ``--pings``
+   of them): p50 and p99. The daemon runs in the front door's event loop, so this is also that
+   loop's latency.
+
+Usage: ``nice -n 5 python benchmarks/bench_ssh.py [--runs 20] [--sessions 1,50,200]
+[--pings 200]``. Not a test: it only prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+GOAL_SECONDS = 0.5
+GOAL_USS_MB = 30.0
+COLUMNS, ROWS = 100, 32
+MENU_MARKER = b"Practice against a bot"
+LIMIT = 120.0
+OSC = re.compile(rb"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+def _minefield() -> str:
+    beside = Path(sys.executable).parent / "minefield"
+    found = str(beside) if beside.exists() else shutil.which("minefield")
+    if found is None:
+        sys.exit("bench_ssh: the minefield command is not installed (pip install -e .)")
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Terminal:
+    """A program in a new pseudo-terminal of COLUMNS x ROWS; what it wrote so far."""
+
+    def __init__(self, argv: Sequence[str], env: dict[str, str]) -> None:
+        self.started = time.perf_counter()
+        pid, master = pty.fork()
+        if pid == 0:
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+                os.execve(argv[0], list(argv), env)
+            finally:
+                os._exit(127)
+        self.pid, self.master = pid, master
+        self.output = b""
+
+    def read_until(self, marker: bytes, limit: float = LIMIT) -> float:
+        """Seconds from the launch until ``marker`` was written (inf if never)."""
+        deadline = time.perf_counter() + limit
+        while time.perf_counter() < deadline:
+            ready, _, _ = select.select([self.master], [], [], 0.5)
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:
+                    return float("inf")
+                if not data:
+                    return float("inf")
+                self.output += data
+                if marker in OSC.sub(b"", self.output):
+                    return time.perf_counter() - self.started
+        return float("inf")
+
+    def drain(self) -> None:
+        """Read what is waiting (so the program never blocks on a full terminal)."""
+        while True:
+            ready, _, _ = select.select([self.master], [], [], 0)
+            if not ready:
+                return
+            try:
+                if not os.read(self.master, 65536):
+                    return
+            except OSError:
+                return
+
+    def close(self) -> None:
+        """Hang up and reap."""
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGTERM)
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+
+def _memory(pid: int) -> tuple[float, float]:
+    """USS and PSS of ``pid`` in MB."""
+    fields: dict[str, int] = {}
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        for line in rollup:
+            parts = line.split()
+            if len(parts) >= 2 and parts[1].isdigit():
+                fields[parts[0].rstrip(":")] = int(parts[1])
+    uss = fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)
+    return uss / 1024, fields.get("Pss", 0) / 1024
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (any of its threads)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def _quantile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+@contextlib.contextmanager
+def front_door(folder: Path, sessions: int) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """A running ssh-server (its process and port)."""
+    port = _free_port()
+    log = (folder / "door.log").open("wb")
+    allowance = str(max(sessions * 2, 100))
+    process = subprocess.Popen(
+        [_minefield(), "ssh-server", "--open", "--listen", f"127.0.0.1:{port}", "--data",
+         str(folder / "door"), "--max-sessions", allowance, "--sessions-per-key", allowance,
+         "--sessions-per-address", allowance, "--auth-per-minute", "100000",
+         "--pending-per-address", allowance],
+        stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    deadline = time.monotonic() + LIMIT
+    while f"listening on 127.0.0.1:{port}" not in (folder / "door.log").read_text():
+        if process.poll() is not None or time.monotonic() > deadline:
+            sys.exit("bench_ssh: ssh-server did not start:\n" + (folder / "door.log").read_text())
+        time.sleep(0.1)
+    try:
+        yield process, port
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+def _ssh(key: Path, port: int, *remote: str, tty: bool = False) -> list[str]:
+    return [shutil.which("ssh") or "ssh", "-tt" if tty else "-T", "-p", str(port), "-i",
+            str(key), "-F", "/dev/null", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+            "-o", "LogLevel=ERROR", "127.0.0.1", *remote]
+
+
+def _ping_latencies(socket_path: Path, count: int) -> list[float]:
+    """Round trips of ``ping`` on the daemon's socket (a probe player in a bot game)."""
+    from minefield.session.protocol import PROTOCOL_VERSION
+
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(LIMIT)
+    probe.connect(str(socket_path))
+    reader = probe.makefile("rb")
+    hello = {"type": "hello", "version": PROTOCOL_VERSION, "action": "host", "bot": "easy",
+             "player": "benchprobe"}
+    probe.sendall(json.dumps(hello).encode() + b"\n")
+    times = []
+    for _ in range(count):
+        time.sleep(0.12)  # under the daemon's 10 messages a second per connection
+        start = time.perf_counter()
+        probe.sendall(b'{"type": "ping"}\n')
+        while True:
+            line = reader.readline()
+            if not line:
+                raise RuntimeError("the daemon closed the probe")
+            if b'"pong"' in line:
+                break
+        times.append(time.perf_counter() - start)
+    probe.close()
+    return times
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the measurements and print them."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--sessions", default="1,50,200")
+    parser.add_argument("--pings", type=int, default=200)
+    args = parser.parse_args(argv)
+    levels = [int(word) for word in args.sessions.split(",")]
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": "xterm-256color",
+           "LANG": "C.UTF-8", "HOME": os.environ.get("HOME", "/tmp")}
+    with tempfile.TemporaryDirectory(prefix="mfbench", dir="/tmp") as name:
+        folder = Path(name)
+        key = folder / "key"
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)],
+                       check=True)
+        with front_door(folder, max(levels)) as (door, port):
+            subprocess.run(_ssh(key, port, "name", "Bench"), check=True,
+                           capture_output=True, timeout=LIMIT)
+            print(f"first frame of `ssh -tt -p PORT 127.0.0.1` (the menu), {args.runs} runs "
+                  f"(goal {GOAL_SECONDS} s):")
+            frames = []
+            for _ in range(args.runs):
+                terminal = Terminal(_ssh(key, port, tty=True), env)
+                frames.append(terminal.read_until(MENU_MARKER))
+                terminal.close()
+                time.sleep(0.2)
+            print(f"  median {statistics.median(frames):.3f} s, p95 "
+                  f"{_quantile(frames, 0.95):.3f} s, min {min(frames):.3f} s, max "
+                  f"{max(frames):.3f} s")
+            logins = []
+            for _ in range(min(args.runs, 10)):
+                start = time.perf_counter()
+                subprocess.run(_ssh(key, port, "whoami"), check=True, capture_output=True,
+                               timeout=LIMIT)
+                logins.append(time.perf_counter() - start)
+            print(f"  for scale: `ssh ... whoami` (SSH alone) median "
+                  f"{statistics.median(logins):.3f} s")
+            local = []
+            for _ in range(min(args.runs, 5)):
+                terminal = Terminal([_minefield()], {**env, "MINEFIELD_DATA_DIR":
+                                                     str(folder / "local")})
+                local.append(terminal.read_until(MENU_MARKER))
+                terminal.close()
+            print(f"  for scale: local `minefield` (a fresh interpreter, no SSH) median "
+                  f"{statistics.median(local):.3f} s")
+            zygotes = _children(door.pid)
+            daemon_socket = folder / "door" / "run" / "daemon.sock"
+            print(f"\nmemory per session at the menu (goal: USS <= {GOAL_USS_MB:g} MB); daemon "
+                  f"ping round trip meanwhile ({args.pings} pings):")
+            open_terminals: list[Terminal] = []
+            try:
+                for level in levels:
+                    while len(open_terminals) < level:
+                        terminal = Terminal(_ssh(key, port, tty=True), env)
+                        if terminal.read_until(MENU_MARKER) == float("inf"):
+                            print("  a session did not show the menu:",
+                                  terminal.output[-300:])
+                            return 1
+                        open_terminals.append(terminal)
+                        for other in open_terminals:
+                            other.drain()
+                    time.sleep(2.0)
+                    sessions = [pid for zygote in zygotes for pid in _children(zygote)]
+                    memory = [_memory(pid) for pid in sessions]
+                    uss = [m[0] for m in memory]
+                    pss = [m[1] for m in memory]
+                    door_uss, _door_pss = _memory(door.pid)
+                    zygote_uss, zygote_pss = _memory(zygotes[0]) if zygotes else (0.0, 0.0)
+                    pings = _ping_latencies(daemon_socket, args.pings)
+                    print(f"  {level:>3} sessions ({len(sessions)} clients): USS per session "
+                          f"mean {statistics.mean(uss):.1f} MB, max {max(uss):.1f} MB; PSS "
+                          f"mean {statistics.mean(pss):.1f} MB; front door USS "
+                          f"{door_uss:.1f} MB, process server USS {zygote_uss:.1f} MB (PSS "
+                          f"{zygote_pss:.1f}); daemon ping p50 "
+                          f"{statistics.median(pings) * 1000:.2f} ms, p99 "
+                          f"{_quantile(pings, 0.99) * 1000:.2f} ms")
+            finally:
+                for terminal in open_terminals:
+                    terminal.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""The ``minefield`` command's argument parser, built for the command being run.
+
+Only the module of that command is imported (:data:`minefield.cli.COMMANDS`); the others are
+listed by name and help alone, which is all ``--help`` and a bad command need.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from minefield import __version__
+from minefield.cli.registry import COMMANDS
+
+DESCRIPTION = ("Minefield mahjong in the terminal: the two-player riichi variant from Kaiji. "
+               "Without a command, the menu opens.")
+
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, its width found as :func:`shutil.get_terminal_size` finds it
+    (``$COLUMNS``, else the terminal, else 80) without importing :mod:`shutil`, whose
+    compression modules cost ``--help`` more than everything else it loads."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=_columns() - 2)
+
+
+def _columns() -> int:
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the version line, printed as is (argparse's own action lays it out with a
+    help formatter first)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        sys.stdout.write(f"minefield {__version__}\n")
+        parser.exit()
+
+
+def module_of(name: str) -> ModuleType:
+    """The module ``minefield.cli.NAME``, imported now if it was not yet."""
+    return importlib.import_module(f"minefield.cli.{name}")
+
+
+def _add_module_parsers(module: ModuleType, sub: argparse._SubParsersAction[
+        argparse.ArgumentParser]) -> None:
+    adder = getattr(module, "add_parsers", None) or module.add_parser
+    adder(sub)
+
+
+def build_parser(command: str | None = None, *, full: bool = True) -> argparse.ArgumentParser:
+    """The argument parser of the ``minefield`` command.
+
+    With ``full`` every subcommand has all its options (each module is imported). Otherwise
+    only the module of ``command`` is imported and adds its subcommands whole; the others are
+    listed by name and help alone, which is all ``--help`` and a bad command need.
+    """
+    parser = argparse.ArgumentParser(prog="minefield", description=DESCRIPTION,
+                                     formatter_class=_Formatter)
+    parser.add_argument("--version", action=_VersionAction,
+                        help="show program's version number and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    wanted = COMMANDS[command][0] if command in COMMANDS else None
+    added: set[str] = set()
+    for name, (module_name, summary) in COMMANDS.items():
+        if full or module_name == wanted:
+            if module_name not in added:
+                added.add(module_name)
+                _add_module_parsers(module_of(module_name), sub)
+        else:
+            sub.add_parser(name, help=summary, formatter_class=_Formatter)
+    return parser

@@ -1,0 +1,150 @@
+"""``minefield ssh-server``: the SSH front door (players need only a key; see
+:mod:`minefield.frontdoor`).
+
+>>> parse_listen("0.0.0.0:22")
+('0.0.0.0', 22)
+>>> parse_listen("[::1]:2222")
+('::1', 2222)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from pathlib import Path
+
+from minefield.cli.common import Subparsers, UsageError
+from minefield.paths import data_dir
+
+COMMANDS = ("ssh-server",)
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``ADDR:PORT`` (``[v6]:PORT`` for IPv6) as the address and the port."""
+    address, colon, port_text = text.rpartition(":")
+    if not colon or not address:
+        raise argparse.ArgumentTypeError(f"{text!r}: give ADDRESS:PORT, such as 127.0.0.1:2222")
+    if address.startswith("[") and address.endswith("]"):
+        address = address[1:-1]
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: the port is not a number") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r}: the port is 1 to 65535")
+    return address, port
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 1 or more")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < 1e7:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
+
+
+def default_data() -> Path:
+    """The front door's data folder when ``--data`` is not given."""
+    return data_dir() / "ssh-server"
+
+
+def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
+    """Add ``ssh-server``."""
+    p = sub.add_parser(
+        "ssh-server", help="let friends play over SSH with just their key (no accounts)",
+        description="Run an SSH server for Minefield: players type `ssh -p PORT HOST` and "
+        "their public key is who they are (a name is asked on the first login). The game "
+        "server runs in the same process unless --socket names a running one. Logs on stderr.")
+    p.add_argument("--listen", type=parse_listen, default=("127.0.0.1", 2222),
+                   metavar="ADDR:PORT", help="where to listen (default 127.0.0.1:2222; give "
+                   "0.0.0.0:2222 to let other machines in)")
+    p.add_argument("--host-key", type=Path, default=None, metavar="PATH",
+                   help="the server's ed25519 host key (default: in the data folder, made on "
+                   "first start with mode 0600)")
+    p.add_argument("--data", type=Path, default=None, metavar="DIR",
+                   help="players, ratings, host key and games (default: ssh-server/ in the "
+                   "user data folder)")
+    p.add_argument("--socket", type=Path, default=None, metavar="PATH",
+                   help="a running game server (minefield serve --shared-account THIS-USER) "
+                   "instead of one in this process")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--open", action="store_true",
+                     help="any key may come in and claim a name")
+    who.add_argument("--allow", type=Path, default=None, metavar="FILE",
+                     help="only the keys of this authorized_keys-style file (default: "
+                     "allowed_keys in the data folder; empty: nobody)")
+    p.add_argument("--max-sessions", type=_count, default=200, metavar="N",
+                   help="sessions open at once (default 200)")
+    p.add_argument("--sessions-per-key", type=_count, default=4, help=argparse.SUPPRESS)
+    p.add_argument("--sessions-per-address", type=_count, default=20, help=argparse.SUPPRESS)
+    p.add_argument("--auth-per-minute", type=_count, default=30, help=argparse.SUPPRESS)
+    p.add_argument("--pending-per-address", type=_count, default=10, help=argparse.SUPPRESS)
+    p.add_argument("--idle-seconds", type=_seconds, default=900.0, help=argparse.SUPPRESS)
+    p.add_argument("--discard-seconds", type=int, default=15, help=argparse.SUPPRESS)
+    p.add_argument("--hand-seconds", type=int, default=180, help=argparse.SUPPRESS)
+    p.add_argument("--grace-seconds", type=_seconds, default=60.0, help=argparse.SUPPRESS)
+    p.add_argument("--bot-think", type=float, default=0.7, help=argparse.SUPPRESS)
+    p.add_argument("--bot-workers", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--verbose", "-v", action="store_true", help="log more")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the front door until SIGTERM or SIGINT; the exit status."""
+    from minefield.frontdoor.limits import Limits
+    from minefield.frontdoor.server import FrontDoorConfig, FrontDoorError
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s minefield-ssh %(levelname)s: %(message)s")
+    logging.getLogger("minefield").setLevel(logging.DEBUG if args.verbose else logging.INFO)
+    host, port = args.listen
+    limits = Limits(max_sessions=args.max_sessions, sessions_per_key=args.sessions_per_key,
+                    sessions_per_address=args.sessions_per_address,
+                    pending_per_address=args.pending_per_address,
+                    auth_per_minute=args.auth_per_minute, idle_seconds=args.idle_seconds)
+    config = FrontDoorConfig(
+        data=args.data or default_data(), host=host, port=port, host_key=args.host_key,
+        socket=args.socket, open=args.open, allow=args.allow, limits=limits,
+        daemon_options={"discard_seconds": args.discard_seconds,
+                        "hand_seconds": args.hand_seconds, "grace_seconds": args.grace_seconds,
+                        "bot_think": max(0.0, args.bot_think), "bot_workers": args.bot_workers})
+    try:
+        asyncio.run(_serve(config))
+    except FrontDoorError as error:
+        raise UsageError(f"ssh-server: {error}") from None
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+async def _serve(config: object) -> None:
+    from minefield.frontdoor.server import FrontDoor, FrontDoorConfig
+
+    assert isinstance(config, FrontDoorConfig)
+    door = FrontDoor(config)
+    await door.start()
+    print(f"minefield ssh-server: host key {door.fingerprint}; players connect with: "
+          f"ssh -p {config.port} {config.host}", file=sys.stderr, flush=True)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stop.set)
+    await stop.wait()
+    await door.stop()
+
+
+__all__ = ["COMMANDS", "add_parser", "parse_listen", "run"]

@@ -1,0 +1,954 @@
+"""The SSH server of ``minefield ssh-server``: keys in, the client in a pseudo-terminal out.
+
+:class:`FrontDoor` owns everything: the host key, the players' database, the limits, the
+process server of the sessions (:mod:`.spawner`) and, unless told of a running one, the game
+daemon in the same event loop. Each SSH connection gets a :class:`_Connection` (authentication,
+limits) and each session channel a :class:`_Session` (the command, the name prompt, the bytes
+between the channel and the child's terminal).
+
+Only public keys authenticate; passwords, keyboard-interactive, host-based and GSS are not
+offered. No shell, no subsystem (sftp), no scp, no agent or X11 forwarding, no port
+forwarding of any kind: asyncssh refuses what is not asked for, and every request a session
+can make is answered here. Log lines name the key's fingerprint and the address, never a seed
+or a tile (the front door never sees one: the bytes of a game pass through unread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from minefield.bots.base import bot_name
+from minefield.cli.ssh_entry import Refused
+from minefield.frontdoor.accounts import Account, Accounts, KeyRefused, NameRefused
+from minefield.frontdoor.commands import ALLOWED, APP_ACTIONS, FrontCommand, parse_command
+from minefield.frontdoor.limits import Gate, Limits
+from minefield.frontdoor.ratings import Rater
+from minefield.frontdoor.spawner import Child, Spawner, SpawnError, set_size
+from minefield.paths import CONFIG_ENV, DATA_ENV
+from minefield.server.config import SOCKET_ENV, ServerConfig
+from minefield.server.identity import user_name
+
+log = logging.getLogger("minefield.frontdoor")
+
+HOST_KEY_NAME = "ssh_host_ed25519_key"
+ACCOUNTS_NAME = "players.sqlite"
+ALLOW_NAME = "allowed_keys"
+#: How often finished games are looked for, to rate them.
+RATING_PERIOD = 2.0
+#: Tries at the name prompt before the session closes.
+NAME_TRIES = 5
+#: Connections refused with words at once; past this, a flood: they are cut without any.
+MAX_REFUSING = 1000
+#: The longest a Unix socket path may be (sun_path is 108 bytes with its NUL).
+MAX_SOCKET_PATH = 100
+
+
+class FrontDoorError(Exception):
+    """The front door cannot start (one line)."""
+
+
+@dataclass(slots=True)
+class FrontDoorConfig:
+    """Everything ``ssh-server`` can be told."""
+
+    data: Path
+    host: str = "127.0.0.1"
+    port: int = 2222
+    host_key: Path | None = None
+    #: A running daemon's socket; None: run one in this process.
+    socket: Path | None = None
+    #: True: any key may come in; else the keys of ``allow`` (default: ``allowed_keys`` in
+    #: the data folder, created empty).
+    open: bool = False
+    allow: Path | None = None
+    limits: Limits = field(default_factory=Limits)
+    #: Options of the embedded daemon (tests shorten its clocks).
+    daemon_options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def host_key_path(self) -> Path:
+        """Where the host key is (made on first start)."""
+        return self.host_key or self.data / HOST_KEY_NAME
+
+    @property
+    def allow_path(self) -> Path:
+        """The allow-list (``--allow``, else ``allowed_keys`` in the data folder)."""
+        return self.allow or self.data / ALLOW_NAME
+
+
+def load_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
+    """The host key at ``path``, made (ed25519, mode 0600) when there is none; and whether it
+    was made now."""
+    if path.exists():
+        mode = path.stat().st_mode & 0o777
+        if mode & 0o077:
+            raise FrontDoorError(f"the host key {path} is readable by others (mode "
+                                 f"{mode:o}): chmod 600 it")
+        try:
+            return asyncssh.read_private_key(path), False
+        except (OSError, asyncssh.KeyImportError) as error:
+            raise FrontDoorError(f"cannot read the host key {path}: {error}") from None
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="minefield ssh-server")
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(key.export_private_key())
+    return key, True
+
+
+def read_allowed(path: Path) -> set[str]:
+    """The SHA256 fingerprints of the keys in an ``authorized_keys``-style file (options
+    before a key are allowed and ignored; lines that hold no key are skipped, and logged)."""
+    allowed: set[str] = set()
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return allowed
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        for index, word in enumerate(words[:-1]):
+            if word.startswith(("ssh-", "ecdsa-", "sk-")):
+                try:
+                    key = asyncssh.import_public_key(f"{word} {words[index + 1]}")
+                except (asyncssh.KeyImportError, ValueError):
+                    continue
+                allowed.add(key.get_fingerprint("sha256"))
+                break
+        else:
+            log.warning("%s line %d holds no public key: skipped", path, number)
+    return allowed
+
+
+def daemon_socket_path(data: Path) -> Path:
+    """The embedded daemon's socket: in the data folder, or in /tmp when that path is too long
+    for a Unix socket."""
+    path = data / "run" / "daemon.sock"
+    if len(str(path)) <= MAX_SOCKET_PATH:
+        return path
+    import hashlib
+
+    tag = hashlib.sha256(str(data).encode()).hexdigest()[:12]
+    return Path(f"/tmp/minefield-ssh-{os.getuid()}-{tag}") / "daemon.sock"
+
+
+class FrontDoor:
+    """The server: ``await door.start()``, then ``await door.stop()``."""
+
+    def __init__(self, config: FrontDoorConfig) -> None:
+        self.config = config
+        self.gate = Gate(config.limits)
+        self.accounts: Accounts | None = None
+        self.spawner = Spawner()
+        self.daemon: Any = None  # minefield.server.daemon.Daemon when embedded
+        self.socket: Path = config.socket or daemon_socket_path(config.data)
+        self.shared_account = user_name(os.getuid())
+        self.sessions: set[_Session] = set()
+        self.fingerprint = ""
+        #: Connections being refused (they get a key exchange so that they can be told why).
+        self.refusing = 0
+        self._allowed: set[str] = set()
+        self._allow_mtime: float | None = None
+        self._server: asyncssh.SSHAcceptor | None = None
+        self._rater: Rater | None = None
+        self._rating_task: asyncio.Task[None] | None = None
+        self._respawn_lock = asyncio.Lock()
+
+    # -- life ----------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Make the data folder and host key, start the sessions' process server and the
+        daemon, listen."""
+        config = self.config
+        try:
+            config.data.mkdir(parents=True, exist_ok=True, mode=0o700)
+            os.chmod(config.data, 0o700)
+            host_key, made = load_host_key(config.host_key_path)
+            self.accounts = Accounts(config.data / ACCOUNTS_NAME)
+        except OSError as error:
+            raise FrontDoorError(f"cannot use the data folder {config.data}: "
+                                 f"{(error.strerror or str(error)).lower()}") from None
+        self.fingerprint = host_key.get_fingerprint("sha256")
+        log.info("host key %s (%s)%s", self.fingerprint, config.host_key_path,
+                 ", made now" if made else "")
+        if config.open:
+            log.info("open: any key may come in and claim a name")
+        else:
+            path = config.allow_path
+            if config.allow is None and not path.exists():
+                path.touch(mode=0o600)
+            elif config.allow is not None and not path.is_file():
+                raise FrontDoorError(f"--allow {path}: no such file")
+            self._reload_allowed()
+            if not self._allowed:
+                log.warning("allow-list %s is empty: nobody may come in (add keys to it, or "
+                            "run with --open)", path)
+            else:
+                log.info("allow-list %s: %d keys", path, len(self._allowed))
+        await asyncio.get_running_loop().run_in_executor(None, self.spawner.start)
+        try:
+            await self._start_daemon()
+            self._server = await asyncssh.create_server(
+                lambda: _Connection(self), config.host, config.port,
+                server_host_keys=[host_key], server_version="Minefield",
+                public_key_auth=True, password_auth=False, kbdint_auth=False,
+                host_based_auth=False, gss_auth=False,
+                agent_forwarding=False, x11_forwarding=False, allow_scp=False,
+                sftp_factory=None, encoding=None, line_editor=False,
+                login_timeout=config.limits.login_seconds, keepalive_interval=30,
+                keepalive_count_max=4, reuse_address=True)
+        except OSError as error:
+            self.spawner.stop()
+            raise FrontDoorError(f"cannot listen on {config.host}:{config.port}: "
+                                 f"{(error.strerror or str(error)).lower()}") from None
+        assert self.accounts is not None
+        self._rater = Rater(self.accounts, self._games_dir(), self.shared_account)
+        self._rating_task = asyncio.create_task(self._rate_forever())
+        log.info("listening on %s:%d (the game server: %s)", config.host, config.port,
+                 "in this process" if self.daemon is not None else self.socket)
+
+    def _games_dir(self) -> Path:
+        if self.daemon is not None:
+            return Path(self.daemon.config.games_dir)
+        return self.config.data / "server" / "games"
+
+    async def _start_daemon(self) -> None:
+        if self.config.socket is not None:
+            await _check_shared_account(self.config.socket, self.shared_account)
+            return
+        from minefield.server.daemon import Daemon, ServeError
+
+        options = {"hand_seconds": 180, "discard_seconds": 15, **self.config.daemon_options}
+        daemon_config = ServerConfig(socket=self.socket, data=self.config.data / "server",
+                                     shared_account=self.shared_account, **options)
+        daemon = Daemon(daemon_config)
+        try:
+            await daemon.start()
+        except ServeError as error:
+            raise FrontDoorError(f"the game server: {error}") from None
+        self.daemon = daemon
+
+    async def stop(self) -> None:
+        """Stop listening, end the sessions, stop the daemon and the process server."""
+        if self._server is not None:
+            self._server.close()
+        if self._rating_task is not None:
+            self._rating_task.cancel()
+        for session in list(self.sessions):
+            session.end("the server is stopping")
+        if self.daemon is not None:
+            await self.daemon.stop()
+        self.spawner.stop()
+        if self.accounts is not None:
+            self.accounts.close()
+
+    async def _rate_forever(self) -> None:
+        while True:
+            await asyncio.sleep(RATING_PERIOD)
+            if self._rater is not None:
+                try:
+                    self._rater.scan()
+                except Exception as error:  # a rating problem never stops the server
+                    log.error("rating failed (%s)", type(error).__name__)
+
+    # -- who may come in -----------------------------------------------------------------------
+
+    def _reload_allowed(self) -> None:
+        path = self.config.allow_path
+        try:
+            mtime = path.stat().st_mtime
+        except OSError:
+            mtime = None
+        if mtime != self._allow_mtime:
+            self._allowed = read_allowed(path) if mtime is not None else set()
+            self._allow_mtime = mtime
+
+    def admits(self, fingerprint: str) -> bool:
+        """True when the key may come in (``--open``, or on the allow-list, re-read when the
+        file changes)."""
+        if self.config.open:
+            return True
+        self._reload_allowed()
+        return fingerprint in self._allowed
+
+    def spawn_env(self, account: Account, term: str | None, colorterm: str | None,
+                  terminal: bool) -> dict[str, str]:
+        """The environment of a session's client: its terminal, its own settings and data
+        folders, the daemon's socket; nothing else of the server's."""
+        folder = self.config.data / "players" / str(account.id)
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(folder),
+            "LANG": "C.UTF-8",
+            "TERM": term if terminal and term else "dumb",
+            DATA_ENV: str(folder / "data"),
+            CONFIG_ENV: str(folder / "config"),
+            SOCKET_ENV: str(self.socket),
+        }
+        if colorterm in ("truecolor", "24bit") and terminal:
+            env["COLORTERM"] = colorterm
+        if not terminal:
+            env["NO_COLOR"] = "1"
+        return env
+
+    async def spawn(self, argv: list[str], env: dict[str, str], rows: int, columns: int,
+                    terminal: bool) -> Child:
+        """A session's child; the process server is started again if it has gone (once)."""
+        try:
+            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal)
+        except SpawnError as error:
+            async with self._respawn_lock:
+                if self.spawner.alive():
+                    raise
+                log.error("%s: starting it again", error)
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(None, self.spawner.restart)
+            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal)
+
+    # -- what the commands answer ------------------------------------------------------------
+
+    def whoami(self, fingerprint: str, account: Account | None, as_json: bool) -> str:
+        """``whoami``: the name, the key, the rating."""
+        if as_json:
+            return json.dumps({"name": account.name if account else None,
+                               "fingerprint": fingerprint,
+                               "rating": round(account.rating) if account else None})
+        if account is None:
+            return (f"You have no name yet (key {fingerprint}): ssh -t to this server to "
+                    "choose one, or: name NEW")
+        keys = len(account.fingerprints)
+        return (f"{account.name}: rating {account.rating:.0f} (deviation {account.deviation:.0f},"
+                f" {account.games} rated games); key {fingerprint}"
+                f"{f' and {keys - 1} more' if keys > 1 else ''}")
+
+    def ladder(self, as_json: bool) -> str:
+        """``ladder``: every rated player, best first."""
+        assert self.accounts is not None
+        rows = self.accounts.ladder()
+        if as_json:
+            return json.dumps([{"name": a.name, "rating": round(a.rating),
+                                "deviation": round(a.deviation), "games": a.games}
+                               for a in rows])
+        if not rows:
+            return "No rated games yet: a game between two players here counts."
+        lines = [f"{'#':>3}  {'name':<16} {'rating':>6} {'±':>4} {'games':>5}"]
+        for place, a in enumerate(rows, start=1):
+            lines.append(f"{place:>3}  {a.name:<16} {a.rating:>6.0f} {a.deviation:>4.0f} "
+                         f"{a.games:>5}")
+        return "\n".join(lines)
+
+    def who(self, as_json: bool) -> str:
+        """``who``: the players online and what they do; the open tables."""
+        tables = self._tables()
+        playing = {name for table in tables if "game" in table for name in table["players"]}
+        online: dict[str, str] = {}
+        for session in self.sessions:
+            if session.account is not None and session.status:
+                name = session.account.name
+                status = "playing" if name in playing else session.status
+                if online.get(name) not in ("playing", "hosting"):
+                    online[name] = status
+        if as_json:
+            return json.dumps({"online": [{"name": n, "status": s}
+                                          for n, s in sorted(online.items())],
+                               "tables": tables})
+        lines = [f"Online ({len(online)}): " + (", ".join(f"{n} ({s})"
+                                                       for n, s in sorted(online.items()))
+                                                 or "nobody")]
+        if not tables:
+            lines.append("No open tables.")
+        for table in tables:
+            where = (f"join {table['code']}" if "code" in table else f"game {table['game']}")
+            lines.append(f"{where}: {table['host']}'s table ({table['rules']}), players "
+                         f"{', '.join(table['players'])}")
+        return "\n".join(lines)
+
+    def _tables(self) -> list[dict[str, Any]]:
+        """The public tables waiting for a player, and the games being played (the embedded
+        daemon's rooms; a separate daemon's are not known here)."""
+        if self.daemon is None:
+            return []
+        hosts = {session.account.name: session for session in self.sessions
+                 if session.account is not None and session.command is not None
+                 and session.command.action == "host"}
+        tables: list[dict[str, Any]] = []
+        for room in list(getattr(self.daemon, "rooms", {}).values()):
+            if getattr(room, "closed", True):
+                continue
+            names = [seated.identity.name if seated.identity is not None else
+                     bot_name(str(seated.level)) for seated in room.seats.values()
+                     if seated.taken]
+            host = names[0] if names else "?"
+            hosting = next((hosts[n] for n in names if n in hosts), None)
+            public = bool(hosting is not None and hosting.command is not None
+                          and hosting.command.public)
+            rules = "standard"
+            if hosting is not None and hosting.command is not None:
+                entry = hosting.command.entry
+                if entry is not None:
+                    rules = entry.rules or ("match" if entry.match else "standard")
+                host = hosting.account.name if hosting.account else host
+            if room.waiting:
+                if public and room.code is not None:
+                    tables.append({"code": room.code, "host": host, "rules": rules,
+                                   "public": True, "players": names, "watchers": 0})
+                continue
+            if room.going_on and all(seated.taken for seated in room.seats.values()):
+                tables.append({"game": room.id, "host": host, "rules": rules,
+                               "public": public, "players": names, "watchers": 0})
+        return tables
+
+
+async def _check_shared_account(path: Path, account: str) -> None:
+    """A running daemon at ``path`` must trust this process's user as its shared account
+    (``serve --shared-account USER``), or every player would be one person."""
+    from minefield.session.protocol import PROTOCOL_VERSION
+
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), 5.0)
+    except (OSError, TimeoutError) as error:
+        raise FrontDoorError(f"no game server at {path} ({type(error).__name__}): start one "
+                             "with minefield serve, or leave out --socket") from None
+    try:
+        hello = {"type": "hello", "version": PROTOCOL_VERSION, "action": "join",
+                 "code": "AAAAAA"}
+        writer.write(json.dumps(hello).encode() + b"\n")
+        line = await asyncio.wait_for(reader.readline(), 5.0)
+    except (OSError, TimeoutError):
+        line = b""
+    finally:
+        writer.close()
+    if b"is shared" not in line:
+        raise FrontDoorError(f"the game server at {path} does not trust this user ({account}) "
+                             f"to name its players: run it with --shared-account {account}")
+
+
+class _Connection(asyncssh.SSHServer):
+    """One SSH connection: its address, its key, its limits."""
+
+    def __init__(self, door: FrontDoor) -> None:
+        self.door = door
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.fingerprint: str | None = None
+        self.pending = False
+        self.refusal: str | None = None
+        self.refused_keys: set[str] = set()
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        refusal = self.door.gate.connect(self.address, time.monotonic())
+        if refusal is None:
+            self.pending = True
+            return
+        log.warning("refused %s: %s", self.address, refusal)
+        if self.door.refusing >= MAX_REFUSING:  # a flood: no words, no key exchange
+            conn.abort()
+            return
+        # The OpenSSH client shows nothing the server says before the key exchange, so the
+        # refusal waits for it and is said as a banner and as the reason of the disconnect.
+        self.refusal = refusal
+        self.door.refusing += 1
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.refusal is not None:
+            self.refusal = None
+            self.door.refusing -= 1
+        if self.pending:
+            self.pending = False
+            self.door.gate.logged_in_or_gone(self.address)
+
+    def begin_auth(self, username: str) -> bool:
+        if self.refusal is not None and self.conn is not None:
+            self.conn.send_auth_banner(f"minefield: {self.refusal}\r\n")
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                                 f"minefield: {self.refusal}")
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def host_based_auth_supported(self) -> bool:
+        return False
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        fingerprint = key.get_fingerprint("sha256")
+        if not self.door.admits(fingerprint):
+            if fingerprint not in self.refused_keys:
+                self.refused_keys.add(fingerprint)
+                log.info("key %s from %s is not on the allow-list", fingerprint, self.address)
+                if self.conn is not None:
+                    self.conn.send_auth_banner(
+                        f"minefield: the key {fingerprint} is not allowed on this server: "
+                        "ask its owner to add it\r\n")
+            return False
+        self.fingerprint = fingerprint  # the last key checked is the one that signs (RFC 4252)
+        return True
+
+    def validate_ca_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        return False  # certificates are not accepted: a key is its own identity
+
+    def auth_completed(self) -> None:
+        if self.pending:
+            self.pending = False
+            self.door.gate.logged_in_or_gone(self.address)
+        log.info("login %s from %s", self.fingerprint, self.address)
+
+    def session_requested(self) -> _Session:
+        return _Session(self.door, self)
+
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str,
+                             orig_port: int) -> bool:
+        log.info("refused port forwarding for %s from %s", self.fingerprint, self.address)
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                        "minefield: no port forwarding here")
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        log.info("refused remote forwarding for %s from %s", self.fingerprint, self.address)
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        log.info("refused socket forwarding for %s from %s", self.fingerprint, self.address)
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                        "minefield: no forwarding here")
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        log.info("refused socket forwarding for %s from %s", self.fingerprint, self.address)
+        return False
+
+
+class _Session(asyncssh.SSHServerSession[bytes]):
+    """One session channel: the command, then the child's terminal."""
+
+    def __init__(self, door: FrontDoor, connection: _Connection) -> None:
+        self.door = door
+        self.connection = connection
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.raw_command: str | None = None
+        self.subsystem: str | None = None
+        self.command: FrontCommand | None = None
+        self.account: Account | None = None
+        self.status = ""
+        self.child: Child | None = None
+        self.counted = False
+        self.terminal = False
+        self.size = (80, 24)
+        self.last_input = time.monotonic()
+        self._input: asyncio.Queue[bytes] = asyncio.Queue()
+        self._to_child = bytearray()
+        self._reading = False
+        self._paused = False
+        self._task: asyncio.Task[None] | None = None
+        self._ended = False
+
+    # -- requests ------------------------------------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
+                      term_modes: Any) -> bool:
+        self.terminal = True
+        if term_size[0] > 0 and term_size[1] > 0:
+            self.size = (term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.raw_command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        self.subsystem = subsystem[:40]
+        return True  # answered with a refusal in session_started (no subsystem runs)
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int,
+                              pixheight: int) -> None:
+        if width > 0 and height > 0:
+            self.size = (width, height)
+            if self.child is not None:
+                with contextlib.suppress(OSError):
+                    set_size(self.child.master, height, width)
+
+    def session_started(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    # -- bytes ---------------------------------------------------------------------------------
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        self.last_input = time.monotonic()
+        if self.child is not None:
+            self._to_child += data
+            self._write_child()
+        elif len(data) < 4096:
+            self._input.put_nowait(data)
+
+    def eof_received(self) -> bool:
+        self._input.put_nowait(b"")
+        return True  # the output side stays open until the command is done
+
+    def pause_writing(self) -> None:
+        self._paused = True
+        self._stop_reading()
+
+    def resume_writing(self) -> None:
+        self._paused = False
+        self._start_reading()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._ended = True
+        if self.child is not None:  # closed by _play as its task is cancelled
+            self.child.hang_up()
+            self._stop_reading()
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        else:
+            self._uncount()
+
+    # -- the session ----------------------------------------------------------------------------
+
+    def _say(self, text: str, stderr: bool = False) -> None:
+        if self.chan is None or self._ended:
+            return
+        data = text.encode("utf-8", "replace")
+        if self.terminal:
+            data = data.replace(b"\n", b"\r\n")
+        self.chan.write(data, asyncssh.EXTENDED_DATA_STDERR if stderr else None)
+
+    def _finish(self, status: int) -> None:
+        if self.chan is not None and not self._ended:
+            self._ended = True
+            with contextlib.suppress(OSError, asyncssh.Error):
+                self.chan.exit(status)
+
+    def end(self, why: str) -> None:
+        """Close the session, telling the player why."""
+        self._say(f"\nminefield: {why}\n", stderr=True)
+        if self.child is not None:
+            self.child.hang_up()
+        self._finish(1)
+
+    def _refuse(self, text: str, status: int = 2) -> None:
+        self._say(f"minefield: {text}\n", stderr=True)
+        self._finish(status)
+
+    def _uncount(self) -> None:
+        if self.counted:
+            self.counted = False
+            self.door.sessions.discard(self)
+            fingerprint = self.connection.fingerprint or "?"
+            self.door.gate.close_session(self.connection.address, fingerprint)
+
+    async def _run(self) -> None:
+        try:
+            await self._serve()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # one session never takes the server down
+            log.error("session of %s failed (%s)", self.connection.fingerprint,
+                      type(error).__name__)
+            self._refuse("the session failed on the server", 1)
+        finally:
+            if self.child is not None:  # cancelled before _play took charge of it
+                self.child.hang_up()
+                self._stop_reading()
+                self.child.close()  # the master's end: the kernel hangs up the child
+                self.child = None
+            self._uncount()
+
+    async def _serve(self) -> None:
+        door, connection = self.door, self.connection
+        fingerprint = connection.fingerprint or "?"
+        if self.subsystem is not None:
+            log.info("refused subsystem %r for %s from %s", self.subsystem, fingerprint,
+                     connection.address)
+            self._refuse(f"refused: no subsystem here ({self.subsystem}: no file transfer, "
+                         "no sftp or scp); " + ALLOWED)
+            return
+        try:
+            self.command = command = parse_command(self.raw_command)
+        except Refused as refusal:
+            log.info("refused command from %s at %s (%s)", fingerprint, connection.address,
+                     str(refusal)[:60])
+            self._refuse(f"refused: {refusal}; {ALLOWED}")
+            return
+        full = door.gate.open_session(connection.address, fingerprint)
+        if full is not None:
+            log.warning("refused session of %s from %s: %s", fingerprint, connection.address,
+                        full)
+            self._refuse(full, 1)
+            return
+        self.counted = True
+        door.sessions.add(self)
+        assert door.accounts is not None
+        self.account = door.accounts.by_key(fingerprint)
+        action = command.action
+        if action in ("whoami", "who", "ladder", "name", "key-add", "watch"):
+            self._answer(command, fingerprint)
+            return
+        if action in APP_ACTIONS and not self.terminal:
+            self._refuse("the game needs a terminal: connect with ssh -t")
+            return
+        if self.account is None:
+            if not self.terminal:
+                self._refuse("this key has no name yet: choose one with ssh -t to this "
+                             "server, or: name NEW")
+                return
+            self.account = await self._ask_name(fingerprint)
+            if self.account is None:
+                return
+        await self._play(command)
+
+    def _answer(self, command: FrontCommand, fingerprint: str) -> None:
+        door = self.door
+        assert door.accounts is not None
+        action = command.action
+        if action == "whoami":
+            self._say(door.whoami(fingerprint, self.account, command.json) + "\n")
+        elif action == "who":
+            self._say(door.who(command.json) + "\n")
+        elif action == "ladder":
+            self._say(door.ladder(command.json) + "\n")
+        elif action == "watch":
+            self._refuse("watching games is not offered by this server yet")
+            return
+        elif action == "name":
+            assert command.name is not None
+            try:
+                if self.account is None:
+                    self.account = door.accounts.claim(fingerprint, command.name)
+                    log.info("key %s claimed the name %s", fingerprint, self.account.name)
+                    self._say(f"Welcome, {self.account.name}.\n")
+                else:
+                    old = self.account.name
+                    self.account = door.accounts.rename(self.account.id, command.name)
+                    log.info("%s is now %s (key %s)", old, self.account.name, fingerprint)
+                    self._say(f"You are now {self.account.name}.\n")
+            except NameRefused as refusal:
+                self._refuse(str(refusal))
+                return
+        elif action == "key-add":
+            if self.account is None:
+                self._refuse("this key has no name yet: choose one first (name NEW)")
+                return
+            try:
+                key = asyncssh.import_public_key(command.key or "")
+            except (asyncssh.KeyImportError, ValueError):
+                self._refuse("that is not a public key: key add ssh-ed25519 AAAA...")
+                return
+            new = key.get_fingerprint("sha256")
+            try:
+                self.account = door.accounts.add_key(self.account.id, new)
+            except KeyRefused as refusal:
+                self._refuse(str(refusal))
+                return
+            log.info("%s added the key %s (from key %s)", self.account.name, new, fingerprint)
+            note = ("" if door.admits(new) else
+                    " This server lets in listed keys only: ask its owner to list it too.")
+            self._say(f"The key {new} now logs in as {self.account.name}.{note}\n")
+        self._finish(0)
+
+    async def _read_key(self) -> bytes:
+        idle = self.door.config.limits.idle_seconds
+        try:
+            return await asyncio.wait_for(self._input.get(), idle)
+        except TimeoutError:
+            self._refuse(f"nothing typed for {idle:g} s: closing", 1)
+            return b""
+
+    async def _ask_name(self, fingerprint: str) -> Account | None:
+        """The name prompt of a key's first login (in a terminal)."""
+        door = self.door
+        assert door.accounts is not None
+        self._say(f"Welcome to Minefield. Your key is {fingerprint}.\n"
+                  "Choose the name other players will see (2-16 letters, digits, - or _).\n")
+        for _ in range(NAME_TRIES):
+            self._say("Name: ")
+            name = await self._read_line()
+            if name is None:
+                return None
+            try:
+                account = door.accounts.claim(fingerprint, name)
+            except NameRefused as refusal:
+                self._say(f"{refusal}\n")
+                continue
+            log.info("key %s claimed the name %s", fingerprint, account.name)
+            self._say(f"Welcome, {account.name}.\n")
+            return account
+        self._refuse("no name chosen: try again later", 1)
+        return None
+
+    async def _read_line(self) -> str | None:
+        """A line typed at the prompt (echoed, with backspace); None when the player left."""
+        typed = ""
+        escape = False
+        while True:
+            data = await self._read_key()
+            if not data or self._ended:
+                self._finish(1)
+                return None
+            for byte in data:
+                if escape:  # the rest of an escape sequence (arrow keys...)
+                    escape = not (0x40 <= byte <= 0x7E and byte != 0x5B)
+                    continue
+                if byte == 0x1B:
+                    escape = True
+                elif byte in (0x0D, 0x0A):
+                    self._say("\n")
+                    return typed
+                elif byte in (0x03, 0x04):
+                    self._say("\n")
+                    self._finish(1)
+                    return None
+                elif byte in (0x7F, 0x08):
+                    if typed:
+                        typed = typed[:-1]
+                        self._say("\b \b")
+                elif 0x20 <= byte < 0x7F and len(typed) < 32:
+                    typed += chr(byte)
+                    self._say(chr(byte))
+                elif byte < 0x20 or byte == 0x7F:
+                    typed += "\x00" if len(typed) < 32 else ""  # refused by the name rules
+
+    async def _play(self, command: FrontCommand) -> None:
+        """Run the client in a terminal until it exits."""
+        account = self.account
+        assert account is not None and self.chan is not None and command.entry is not None
+        entry = command.entry
+        argv = entry.argv()
+        if entry.action in ("host", "join", "resume"):
+            argv += ["--player", account.name, "--socket", str(self.door.socket)]
+        self.status = {"menu": "lobby", "host": "hosting", "join": "playing",
+                       "resume": "playing", "history": "history"}[entry.action]
+        env = self.door.spawn_env(account, self.chan.get_terminal_type(),
+                                  self.chan.get_environment().get("COLORTERM"), self.terminal)
+        for folder in ("data", "config"):
+            (Path(env["HOME"]) / folder).mkdir(parents=True, exist_ok=True, mode=0o700)
+        columns, rows = self.size
+        try:
+            child = await self.door.spawn(argv, env, rows, columns, self.terminal)
+            self.child = child
+            pid = await child.started()
+        except SpawnError as error:
+            log.error("session of %s from %s: %s", account.name, self.connection.address, error)
+            self._refuse(f"the game could not start ({error}): try again", 1)
+            return
+        log.info("session of %s (%s) from %s: %s, pid %d", account.name,
+                 self.connection.fingerprint, self.connection.address, entry.action, pid)
+        self._start_reading()
+        watcher = asyncio.create_task(self._idle_watch()) if entry.action == "menu" else None
+        try:
+            status = await child.exited()
+            await self._drain_child()
+        finally:  # also when the player's connection went (the task is cancelled)
+            if watcher is not None:
+                watcher.cancel()
+            self._stop_reading()
+            child.close()  # only here: no read of the link may be pending on a closed socket
+            self.child = None
+            self._uncount()
+        self._finish(status)
+
+    async def _idle_watch(self) -> None:
+        idle = self.door.config.limits.idle_seconds
+        while True:
+            left = self.last_input + idle - time.monotonic()
+            if left <= 0:
+                log.info("session of %s idle in the menu: closed", self.connection.fingerprint)
+                self.end(f"nothing typed for {idle:g} s: closing")
+                return
+            await asyncio.sleep(min(left, 60.0))
+
+    def _start_reading(self) -> None:
+        if self.child is not None and not self._reading and not self._paused:
+            asyncio.get_running_loop().add_reader(self.child.master, self._read_child)
+            self._reading = True
+
+    def _stop_reading(self) -> None:
+        if self._reading and self.child is not None:
+            asyncio.get_running_loop().remove_reader(self.child.master)
+        self._reading = False
+
+    def _read_child(self) -> None:
+        child = self.child
+        if child is None:
+            return
+        try:
+            data = os.read(child.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: every process of the terminal has closed it
+            data = b""
+        if not data:
+            self._stop_reading()
+            return
+        if self.chan is not None and not self._ended:
+            self.chan.write(data)
+
+    async def _drain_child(self) -> None:
+        """What the child wrote before it exited, still in the terminal."""
+        child = self.child
+        if child is None or not self._reading:
+            return
+        for _ in range(100):
+            try:
+                data = os.read(child.master, 65536)
+            except (BlockingIOError, OSError):
+                return
+            if not data:
+                return
+            if self.chan is not None and not self._ended:
+                self.chan.write(data)
+
+    def _write_child(self) -> None:
+        child = self.child
+        if child is None:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            written = os.write(child.master, bytes(self._to_child[:4096]))
+            del self._to_child[:written]
+        except BlockingIOError:
+            pass
+        except OSError:
+            self._to_child.clear()
+            return
+        if len(self._to_child) > 1024 * 1024:  # a client pasting megabytes into a game
+            self._to_child.clear()
+        if self._to_child:
+            loop.add_writer(child.master, self._write_again)
+        else:
+            with contextlib.suppress(ValueError, OSError):
+                loop.remove_writer(child.master)
+
+    def _write_again(self) -> None:
+        if self.child is not None:
+            asyncio.get_running_loop().remove_writer(self.child.master)
+        self._write_child()
+
+
+__all__ = ["FrontDoor", "FrontDoorConfig", "FrontDoorError", "load_host_key", "read_allowed"]

@@ -1,0 +1,316 @@
+"""Sessions' processes: the ordinary ``minefield`` client in a pseudo-terminal, forked from a
+process that has already imported the app.
+
+Why a separate fork server (the *zygote*) rather than ``os.fork()`` in the front door: the
+front door's process runs an asyncio loop, the embedded daemon's record threads and its bot
+worker pool. A fork copies only the forking thread, so a lock that another thread held at that
+moment (the logging module's, the allocator's, a ``ThreadPoolExecutor``'s queue) stays locked
+forever in the child; the child would also inherit the loop's selector, its signal wake-up
+descriptor and every SSH socket. Python warns about exactly this (``DeprecationWarning: This
+process is multi-threaded, use of fork() may lead to deadlocks in the child``). The zygote is
+started once, with :data:`sys.executable`, before any session: a single-threaded process with
+no loop that imports the app (Textual, the screens, the rules) and then only forks. Its
+children share those pages with it; each child becomes a session leader with the pseudo-
+terminal as its controlling terminal, gets a clean environment and runs
+:func:`minefield.cli.main`.
+
+The front door talks to the zygote over a ``SOCK_SEQPACKET`` socket pair: a request is one
+JSON packet (argv, environment) carrying two descriptors, the terminal's slave side and one
+end of a *link* socket. Over the link the child says ``pid N`` once it runs and ``exit S``
+when it is done (no line: it died by a signal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import gc
+import json
+import logging
+import os
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import termios
+import tty
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+log = logging.getLogger("minefield.frontdoor")
+
+#: The largest request packet (argv and environment are a few hundred bytes).
+MAX_REQUEST = 64 * 1024
+#: Environment variables the zygote itself keeps (Textual reads its settings at import).
+ZYGOTE_ENV = ("PATH", "LANG", "LC_ALL", "HOME", "PYTHONPATH", "VIRTUAL_ENV")
+
+
+class SpawnError(Exception):
+    """A session's process could not be started (one line)."""
+
+
+def set_size(fd: int, rows: int, columns: int) -> None:
+    """Set a terminal's size in characters (the kernel tells its foreground processes with
+    SIGWINCH)."""
+    rows = max(1, min(rows, 1000))
+    columns = max(1, min(columns, 1000))
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+
+# -- the zygote ----------------------------------------------------------------------------------
+
+
+def preload() -> None:
+    """Import what a session runs, so that every child shares it with the zygote."""
+    import minefield.cli
+    import minefield.cli.game
+    import minefield.cli.network
+    import minefield.cli.parser  # the parser and each command's module load when first used
+    import minefield.cli.records
+    import minefield.session.remote
+    import minefield.tui.app  # noqa: F401 - Textual, the screens, the widgets
+
+
+def _reopen_standard_streams() -> None:
+    """Python's stdin, stdout and stderr on the new descriptors 0, 1 and 2, in UTF-8."""
+    for number, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        stream = open(number, mode, encoding="utf-8", errors="replace", closefd=False,  # noqa: SIM115
+                      buffering=1 if mode == "w" else -1)
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
+
+
+def _child(request: Mapping[str, object], slave: int, link: socket.socket) -> int:
+    """In the forked child: take the terminal, run the client; its exit status."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    os.setsid()
+    fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    for number in (0, 1, 2):
+        os.dup2(slave, number)
+    if slave > 2:
+        os.close(slave)
+    env = request.get("env")
+    os.environ.clear()
+    if isinstance(env, dict):
+        os.environ.update({str(k): str(v) for k, v in env.items()})
+    os.chdir(str(request.get("cwd") or "/"))
+    _reopen_standard_streams()
+    link.sendall(f"pid {os.getpid()}\n".encode())
+    argv = request.get("argv")
+    from minefield.cli import main
+
+    try:
+        return main([str(word) for word in argv] if isinstance(argv, list) else [])
+    except SystemExit as leaving:  # argparse
+        return leaving.code if isinstance(leaving.code, int) else 2
+    except BaseException as error:  # never a traceback on a player's screen: the kind only
+        print(f"minefield: the session failed ({type(error).__name__})", file=sys.stderr)
+        return 1
+
+
+def serve(control: socket.socket) -> None:
+    """The zygote's life: preload, say ready, then fork a child per request until the front
+    door closes its end."""
+    preload()
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the front door stops us by closing
+    gc.collect()
+    gc.freeze()  # keep the collector off the shared pages in every child
+    control.sendall(b"ready")
+    while True:
+        try:
+            packet, fds, _flags, _address = socket.recv_fds(control, MAX_REQUEST, 2)
+        except InterruptedError:  # pragma: no cover - retried by Python
+            continue
+        except OSError:
+            return
+        if not packet:
+            for fd in fds:
+                os.close(fd)
+            return
+        if len(fds) != 2:
+            for fd in fds:
+                os.close(fd)
+            continue
+        slave, link_fd = fds
+        try:
+            request = json.loads(packet)
+        except ValueError:
+            os.close(slave)
+            os.close(link_fd)
+            continue
+        pid = os.fork()
+        if pid == 0:  # the child
+            status = 1
+            try:
+                control.close()
+                link = socket.socket(fileno=link_fd)
+                status = _child(request, slave, link)
+                with contextlib.suppress(Exception):
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                with contextlib.suppress(OSError):
+                    link.sendall(f"exit {status}\n".encode())
+            finally:
+                os._exit(status if 0 <= status < 256 else 1)
+        os.close(slave)
+        os.close(link_fd)
+
+
+def zygote_main(argv: Sequence[str]) -> int:
+    """``python -m minefield.frontdoor.spawner FD``: be the zygote on the inherited socket."""
+    control = socket.socket(fileno=int(argv[0]))
+    serve(control)
+    return 0
+
+
+# -- the front door's side -----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Child:
+    """A session's process: the terminal's master side and the link that tells its pid and
+    exit status."""
+
+    master: int
+    link: socket.socket
+    pid: int | None = None
+
+    async def started(self) -> int:
+        """The child's pid, once it runs (SpawnError if it never did)."""
+        line = await self._line()
+        if not line.startswith("pid "):
+            raise SpawnError("the session's process did not start")
+        self.pid = int(line.split()[1])
+        return self.pid
+
+    async def exited(self) -> int:
+        """The exit status, once the child is done (1 when it died without one)."""
+        line = await self._line()
+        with contextlib.suppress(ValueError, IndexError):
+            if line.startswith("exit "):
+                return int(line.split()[1])
+        return 1
+
+    async def _line(self) -> str:
+        loop = asyncio.get_running_loop()
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = await loop.sock_recv(self.link, 64)
+            if not chunk:
+                return data.decode(errors="replace")
+            data += chunk
+        return data.decode(errors="replace")
+
+    def hang_up(self) -> None:
+        """End the session: SIGHUP to the child's process group (it leads a session of its
+        own), then SIGKILL a little later if it is still there."""
+        if self.pid is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGHUP)
+        pid = self.pid
+
+        def kill() -> None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().call_later(5.0, kill)
+
+    def close(self) -> None:
+        """Close the front door's descriptors of this child."""
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+        self.link.close()
+
+
+class Spawner:
+    """Starts the zygote and asks it for children."""
+
+    def __init__(self) -> None:
+        self.control: socket.socket | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start the zygote and wait until it has imported the app (a few seconds)."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {name: os.environ[name] for name in ZYGOTE_ENV if name in os.environ}
+        env.setdefault("LANG", "C.UTF-8")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "minefield.frontdoor.spawner", str(theirs.fileno())],
+            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            env=env, start_new_session=True)
+        theirs.close()
+        ours.settimeout(60.0)
+        try:
+            ready = ours.recv(16)
+        except OSError:
+            ready = b""
+        if ready != b"ready":
+            self.process.kill()
+            raise SpawnError("the session process server did not start")
+        ours.settimeout(None)
+        self.control = ours
+
+    def spawn(self, argv: Sequence[str], env: Mapping[str, str], rows: int, columns: int,
+              terminal: bool = True) -> Child:
+        """A child running ``minefield ARGV`` in a new pseudo-terminal of that size.
+
+        ``terminal=False`` (no terminal was asked for): the terminal neither echoes nor turns
+        newlines into CR LF, so what the child prints arrives as it wrote it.
+        """
+        if self.control is None:
+            raise SpawnError("the session process server is not running")
+        master, slave = os.openpty()
+        try:
+            set_size(slave, rows, columns)
+            if not terminal:
+                tty.setraw(slave)
+            os.set_blocking(master, False)
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            packet = json.dumps({"argv": list(argv), "env": dict(env)}).encode()
+            try:
+                socket.send_fds(self.control, [packet], [slave, theirs.fileno()])
+            except OSError as error:
+                ours.close()
+                raise SpawnError(f"the session process server is gone ({error.strerror})"
+                                 ) from None
+            finally:
+                theirs.close()
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+        ours.setblocking(False)
+        return Child(master=master, link=ours)
+
+    def alive(self) -> bool:
+        """True while the zygote runs."""
+        return self.process is not None and self.process.poll() is None
+
+    def restart(self) -> None:
+        """Start a new zygote (after the last one died)."""
+        self.stop()
+        self.start()
+
+    def stop(self) -> None:
+        """Stop the zygote (running sessions go on until they end)."""
+        if self.control is not None:
+            self.control.close()
+            self.control = None
+        if self.process is not None:
+            try:
+                self.process.wait(timeout=5.0)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            self.process = None
+
+
+if __name__ == "__main__":
+    sys.exit(zygote_main(sys.argv[1:]))

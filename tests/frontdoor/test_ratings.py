@@ -1,0 +1,77 @@
+"""Glicko-2 ratings from the daemon's finished records: people rated, bots and strangers not,
+each game once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from minefield.frontdoor.accounts import Accounts
+from minefield.frontdoor.ratings import Rater, rate_pair
+from minefield.records.format import Players
+from minefield.records.writer import RecordWriter
+from minefield.rules.auto import auto_command
+from minefield.rules.game import Game, IllegalCommand, Seat
+from minefield.rules.settings import RuleSettings
+
+ACCOUNT = "games"
+
+
+def play_record(folder: Path, east: str, west: str, seed: str, finish: bool = True) -> Path:
+    """A network game's record played by the R25 automatic moves (ended unless ``finish`` is
+    False); its path."""
+    game = Game(seed, RuleSettings())
+    writer = RecordWriter.start(game, "network", Players(east=east, west=west), folder)
+    seq = 0
+    while game.result is None:
+        for seat in Seat:
+            if game.result is not None:
+                break
+            try:
+                command = auto_command(game.view(seat))
+                game.apply(seat, command)
+            except IllegalCommand:
+                continue
+            seq += 1
+            writer.command(seq, seat, command)
+        if not finish and seq >= 4:
+            return writer.path
+    writer.result(game)
+    return writer.path
+
+
+def test_rate_pair_is_the_glicko2_update_both_ways() -> None:
+    ann, bob = rate_pair((1500.0, 200.0, 0.06), (1400.0, 30.0, 0.06), score=1.0)
+    # Glickman's worked example (1500/200 beats 1400/30): 1563.6, deviation 175.4.
+    assert ann[0] == pytest.approx(1563.6, abs=0.1) and ann[1] == pytest.approx(175.4, abs=0.1)
+    assert bob[0] < 1400.0
+    draw_one, draw_two = rate_pair((1500.0, 350.0, 0.06), (1500.0, 350.0, 0.06), score=0.5)
+    assert draw_one[0] == pytest.approx(1500.0) and draw_two[0] == pytest.approx(1500.0)
+    assert draw_one[1] < 350.0
+
+
+def test_finished_games_between_players_are_rated_once(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    accounts = Accounts(tmp_path / "p.sqlite")
+    ann = accounts.claim("SHA256:a", "Ann")
+    bob = accounts.claim("SHA256:b", "Bob")
+    accounts.claim("SHA256:c", "Cat")
+    rater = Rater(accounts, games, ACCOUNT)
+    play_record(games, f"Ann@{ACCOUNT}", f"Bob@{ACCOUNT}", "1" * 32)
+    (games / "finished").mkdir()
+    play_record(games / "finished", f"Cat@{ACCOUNT}", "Bot (easy)", "2" * 32)  # a bot
+    play_record(games, "Cat", f"Ann@{ACCOUNT}", "3" * 32)  # a Unix user: a stranger here
+    unfinished = play_record(games, f"Ann@{ACCOUNT}", f"Cat@{ACCOUNT}", "4" * 32, finish=False)
+    assert rater.scan() == 1
+    assert rater.scan() == 0  # once
+    assert Rater(accounts, games, ACCOUNT).scan() == 0  # once, after a restart too
+    rated = {a.name: a for a in accounts.ladder()}
+    assert set(rated) == {"Ann", "Bob"}
+    assert rated["Ann"].games == rated["Bob"].games == 1
+    assert rated["Ann"].deviation < 350.0 and rated["Bob"].deviation < 350.0
+    assert rated["Ann"].rating + rated["Bob"].rating == pytest.approx(3000.0)
+    assert accounts.by_key("SHA256:c") is not None and accounts.by_key("SHA256:c").games == 0
+    assert ann.id != bob.id
+    assert unfinished.exists() and not accounts.is_rated(unfinished.stem)

@@ -1,0 +1,161 @@
+"""What each ``minefield`` command loads (issue 18): ``--version`` and ``--help`` nothing but the
+parser, headless commands never Textual. Each command runs in a fresh interpreter that then
+reports its ``sys.modules``; timing is measured by ``benchmarks/bench_startup.py``, not here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import subprocess
+import sys
+from contextlib import redirect_stdout
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from minefield import __version__
+from minefield.bots.base import LEVELS
+from minefield.cli import build_parser, main
+from minefield.cli.common import LEVEL_NAMES, SEATS
+from minefield.cli.registry import COMMANDS
+from minefield.rules.game import Seat
+
+TILES = "123456789m12345678934p1234567899s1122z"
+DANGER = {"seat": "east", "tiles": "123456789m1112z2p5p8p6p4s4s7s3z9p9p1s1s2s5z5z6z6z4z4z7z7z",
+          "hand": "123456789m1112z", "dora": "9s",
+          "discards": {"east": ["4s", "3z"], "west": ["5p", "3p"]}}
+#: Run in a fresh interpreter: the command, then the loaded top-level packages on stderr.
+PROBE = """
+import json, sys
+from minefield.cli import main
+status = main(json.loads(sys.argv[1]))
+sys.stdout.flush()
+loaded = sorted({name.split(".")[0] for name in sys.modules} | set(sys.modules))
+print("\\nLOADED " + json.dumps([status, loaded]), file=sys.stderr)
+"""
+HEAVY = ("textual", "pydantic", "rich", "asyncssh", "sqlite3")
+
+
+def loaded_by(argv: list[str], folder: Path, stdin: str = "") -> tuple[int, set[str]]:
+    """The exit status of ``minefield ARGV`` run in a new interpreter and every module it
+    loaded."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MINEFIELD")}
+    env |= {"MINEFIELD_DATA_DIR": str(folder / "data"),
+            "MINEFIELD_CONFIG_DIR": str(folder / "config")}
+    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(argv)], input=stdin,
+                          capture_output=True, text=True, env=env, timeout=300, check=False)
+    report = done.stderr.rsplit("LOADED ", 1)
+    assert len(report) == 2, f"{argv}: no report: {done.stderr[-2000:]}"
+    status, modules = json.loads(report[1])
+    return status, set(modules)
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"]])
+def test_version_and_help_load_only_the_parser(tmp_path: Path, argv: list[str]) -> None:
+    """``--version`` prints from ``minefield.__version__`` (no package metadata lookup) and
+    ``--help`` lists the commands without importing any of them."""
+    probe = PROBE.replace("status = main(", "try:\n    status = main(").replace(
+        "\nsys.stdout.flush()", "\nexcept SystemExit as done:\n    status = done.code\n"
+        "sys.stdout.flush()")
+    env = {**os.environ, "MINEFIELD_DATA_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", probe, json.dumps(argv)], capture_output=True,
+                          text=True, env=env, timeout=120, check=False)
+    status, modules = json.loads(done.stderr.rsplit("LOADED ", 1)[1])
+    assert status == 0
+    ours = {name for name in modules if name.startswith("minefield.")}
+    allowed = {"minefield.cli", "minefield.cli.registry", "minefield.cli.parser",
+               "minefield.cli.common"}
+    assert ours <= allowed, f"{argv} imported {sorted(ours - allowed)}"
+    assert not set(HEAVY) & set(modules)
+    assert "importlib.metadata" not in modules
+    if argv == ["--version"]:
+        assert "argparse" not in modules and done.stdout == f"minefield {__version__}\n"
+
+
+def _record(folder: Path) -> Path:
+    status, _ = loaded_by(["simulate", "--games", "1", "--jobs", "1", "--east", "easy",
+                           "--west", "easy", "--records", str(folder / "records")], folder)
+    assert status == 0
+    (record,) = (folder / "records").glob("*.jsonl")
+    return record
+
+
+def test_headless_commands_never_load_textual(tmp_path: Path) -> None:
+    """Issue 18: the tools other programs call (and the text modes) import only what they use:
+    no Textual, whatever they print."""
+    record = _record(tmp_path)
+    jsonl = {"analyze": json.dumps({"hand": "123m456p789s1112z"}) + "\n",
+             "danger": json.dumps(DANGER) + "\n",
+             "bot-hand": json.dumps({"tiles": TILES, "level": "easy"}) + "\n"}
+    runs: list[tuple[list[str], str]] = [
+        (["analyze", "123m456p789s1112z", "--json"], ""),
+        (["analyze", "123m456p789s1112z"], ""),
+        (["danger", "--tiles", DANGER["tiles"], "--hand", DANGER["hand"], "--dora", "9s",
+          "--east", "4s,3z", "--west", "5p,3p", "--json"], ""),
+        (["bot-hand", TILES, "--level", "easy", "--json"], ""),
+        (["simulate", "--games", "1", "--jobs", "1", "--east", "easy", "--west", "easy"], ""),
+        (["history", "--json", "--dir", str(record.parent)], ""),
+        (["history", "--dir", str(record.parent)], ""),
+        (["replay", "--json", str(record)], ""),
+        (["review", "--text", "--method", "fast", str(record)], ""),
+        (["stats", "--json", "--file", str(tmp_path / "progress.sqlite3")], ""),
+        *(([command, "--jsonl"], line) for command, line in jsonl.items()),
+    ]
+    for argv, stdin in runs:
+        status, modules = loaded_by(argv, tmp_path, stdin)
+        assert status == 0, argv
+        assert "textual" not in modules, f"minefield {' '.join(argv)} imported Textual"
+    status, modules = loaded_by(["analyze", "--jsonl"], tmp_path, jsonl["analyze"])
+    assert not {"asyncssh", "sqlite3", "minefield.server", "minefield.tui",
+                "minefield.bots", "minefield.defense"} & modules  # the analyzer alone
+
+
+def test_a_probe_sees_textual_when_it_is_loaded() -> None:
+    """The check above can fail: importing the app (as the game commands do) loads Textual."""
+    done = subprocess.run([sys.executable, "-c", "import sys, minefield.tui.app; "
+                           "print('textual' in sys.modules)"], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stdout.strip() == "True"
+
+
+def test_the_registry_is_what_the_modules_add() -> None:
+    """Each command's module adds exactly the commands the registry gives it, with the same
+    one-line help, in the same order; so the lazily built parser's ``--help`` is the full
+    one's."""
+    full = build_parser()
+    (sub,) = [a for a in full._actions if isinstance(a, argparse._SubParsersAction)]
+    assert [a.dest for a in sub._choices_actions] == list(COMMANDS)
+    assert {a.dest: a.help for a in sub._choices_actions} == {
+        name: summary for name, (_, summary) in COMMANDS.items()}
+    lazy = build_parser(None, full=False)
+    assert lazy.format_help() == full.format_help()
+    for name in COMMANDS:  # a command's own parser is whole in its lazy parser
+        own = build_parser(name, full=False)
+        (lazy_sub,) = [a for a in own._actions if isinstance(a, argparse._SubParsersAction)]
+        assert lazy_sub.choices[name].format_help() == sub.choices[name].format_help()
+
+
+def test_the_parser_constants_are_the_engines() -> None:
+    """The seat and level names the parser offers without loading the engine are its own."""
+    assert [seat.value for seat in Seat] == SEATS
+    assert list(LEVELS) == LEVEL_NAMES
+
+
+def test_version_and_help_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same answers through ``main`` in this process."""
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"minefield {__version__}\n"
+    assert version("minefield") == __version__  # pyproject reads it from there
+    out = io.StringIO()
+    with redirect_stdout(out), pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    assert all(name in out.getvalue() for name in COMMANDS)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["anlyze", "1m"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'anlyze'" in capsys.readouterr().err
