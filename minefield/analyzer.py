@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -77,14 +78,15 @@ def describe_request_error(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def rules_preset(name: str, error: type[RequestError]) -> RuleSettings:
-    """The settings of the preset ``name``; ``error`` (a :class:`RequestError` class) naming the
-    presets when there is no such preset, quoting only a short prefix of ``name``."""
+def rules_preset(name: str, error: type[RequestError], rule: Sequence[str] = ()) -> RuleSettings:
+    """The settings of the preset ``name`` with the ``NAME=VALUE`` settings ``rule`` over it
+    (``--rule``); ``error`` (a :class:`RequestError` class) naming the presets when there is no
+    such preset, quoting only a short prefix of ``name``, or naming the setting at fault."""
     if name not in PRESETS:  # SettingsError would quote the whole name
         raise error(f"unknown rules preset {quote_prefix(name)}: choose one of "
                     f"{', '.join(PRESETS)}")
     try:
-        return RuleSettings.preset(name)
+        return RuleSettings.chosen(name, rule)
     except SettingsError as problem:
         raise error(str(problem)) from None
 
@@ -122,9 +124,10 @@ def context_for(seat: Seat, discard: str, dora: int | None, ura: int | None,
                       dora_indicator=dora, ura_indicator=ura, dealer=dealer)
 
 
-def analyze_request(request: AnalyzeRequest) -> AnalyzeResult:
-    """Analyze one request; raises :class:`AnalyzeError` with a clear message."""
-    settings = rules_preset(request.rules, AnalyzeError)
+def analyze_request(request: AnalyzeRequest, rule: Sequence[str] = ()) -> AnalyzeResult:
+    """Analyze one request under its preset with the ``NAME=VALUE`` settings ``rule`` over it
+    (``--rule``); raises :class:`AnalyzeError` with a clear message."""
+    settings = rules_preset(request.rules, AnalyzeError, rule)
     try:
         hand = Hand.parse(request.hand)
     except TileError as error:

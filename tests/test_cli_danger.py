@@ -196,7 +196,7 @@ def test_match_rules_pay_an_east_opponent_dealer_values(
     assert code == 0
     assert [json.loads(x)["tiles"] for x in lines[:2]] == [dealt, single]
     assert json.loads(lines[2]) == {"error": "line 3: unknown rules preset 'matches': choose one "
-                                             "of standard, beginner, match"}
+                                             "of standard, beginner, match, club"}
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
     code, out, err = run(capsys, "danger", "--jsonl", "--rules", "match")
     assert code == 2 and out == "" and "give no --rules" in err

@@ -15,10 +15,16 @@ from minefield.analyzer import (
     analyze_line,
     analyze_request,
 )
-from minefield.cli.common import SEATS, Subparsers, UsageError, check_no_rules_option
+from minefield.cli.common import (
+    SEATS,
+    Subparsers,
+    UsageError,
+    add_rule_arguments,
+    check_no_rules_option,
+    chosen_rules,
+)
 from minefield.cli.jsonl import serve_jsonl
 from minefield.rules.game import Seat
-from minefield.rules.settings import PRESETS
 
 
 def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -39,8 +45,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         default="middle",
         help="first: ippatsu (R16); last: houtei (R17, East only)",
     )
-    p.add_argument("--rules", choices=list(PRESETS), default="standard",
-                   help="rule preset (match: East is paid dealer values, R23)")
+    add_rule_arguments(p, "rule preset (default standard; match and club: East is paid dealer "
+                       "values, R23)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument(
@@ -52,6 +58,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``analyze``; the exit status."""
+    rules = args.rules or "standard"
+    chosen_rules(rules, args.rule)  # a bad --rule is one line before anything is read
     if args.jsonl:
         if args.hand:
             raise UsageError("--jsonl reads hands from stdin: give no HAND argument")
@@ -65,10 +73,10 @@ def run(args: argparse.Namespace) -> int:
         dora=args.dora,
         ura=args.ura,
         discard=args.discard,
-        rules=args.rules,
+        rules=rules,
     )
     try:
-        result = analyze_request(request)
+        result = analyze_request(request, args.rule)
     except AnalyzeError as error:
         raise UsageError(str(error)) from None
     if args.json:

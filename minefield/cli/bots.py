@@ -34,14 +34,16 @@ from minefield.cli.common import (
     SEATS,
     Subparsers,
     UsageError,
+    add_rule_arguments,
     check_no_rules_option,
+    chosen_rules,
     seed_argument,
 )
 from minefield.cli.jsonl import serve_jsonl
 from minefield.cli.records import check_record_folder
 from minefield.rules.game import Seat
 from minefield.rules.seed import parse_seed
-from minefield.rules.settings import PRESETS, RuleSettings
+from minefield.rules.settings import PRESETS, RuleSettings, rule_arguments
 from minefield.rules.tiles import kind_from_str
 
 
@@ -78,8 +80,12 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
     s.add_argument("--match", action="store_true",
                    help="play whole matches (R30-R35): --games is then the number of matches; "
                    "every game's record carries the match (minefield replay --match shows it)")
-    s.add_argument("--rules", choices=list(PRESETS), default=None,
-                   help="rule preset (default: match with --match, else standard)")
+    add_rule_arguments(s, "rule preset (default: match with --match, else standard)")
+
+
+def rules_label(preset: str, settings: RuleSettings) -> str:
+    """``club rules``, or with the ``--rule`` settings: ``match rules, ryanshi=on``."""
+    return ", ".join([f"{preset} rules", *rule_arguments(settings, preset)])
 
 
 def render_bot_hand(result: BotHandResult, deal: DealtTiles, level: str) -> Table | Text:
@@ -133,7 +139,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
         check_record_folder(args.records)
     if args.match:
         return _run_simulate_matches(args)
-    settings = RuleSettings.preset(args.rules) if args.rules else None
+    settings = chosen_rules(args.rules or "standard", args.rule)
     label_a, label_b = f"A {args.east}", f"B {args.west}"
     records: list[GameOutcome] = []
     started = time.perf_counter()
@@ -167,7 +173,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 def _run_simulate_matches(args: argparse.Namespace) -> int:
     """``simulate --match``: whole matches between the two bots, and their summary."""
-    settings = RuleSettings.preset(args.rules or "match")
+    settings = chosen_rules(args.rules or "match", args.rule)
     label_a, label_b = side_names(args.east, args.west)
     outcomes: list[MatchOutcome] = []
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -180,8 +186,9 @@ def _run_simulate_matches(args: argparse.Namespace) -> int:
             progress.advance(task)
     summary = summarize_matches(outcomes)
     matches = "match" if summary.matches == 1 else "matches"
-    table = Table(title=f"{summary.matches} {matches} of {settings.hands} hands from "
-                        f"{settings.start_points} ({args.rules or 'match'} rules)",
+    hands = "hand" if settings.hands == 1 else "hands"
+    table = Table(title=f"{summary.matches} {matches} of {settings.hands} {hands} from "
+                        f"{settings.start_points} ({rules_label(args.rules or 'match', settings)})",
                   title_justify="left")
     for name in ("player", "matches won", "final points [95% CI]"):
         table.add_column(name, justify="left" if name == "player" else "right")

@@ -17,7 +17,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from minefield.cli.common import Subparsers, UsageError
+from minefield.cli.common import Subparsers, UsageError, saved_honor_names
 from minefield.paths import DATA_ENV, records_dir
 from minefield.records.history import group_history, history_table, list_history
 from minefield.records.reader import ReadRecord, RecordError, read_record
@@ -87,7 +87,7 @@ def _run_history(args: argparse.Namespace) -> int:
     elif not entries:
         print(f"No saved games in {folder}.")
     else:
-        Console().print(history_table(entries, folder))
+        Console().print(history_table(entries, folder, saved_honor_names()))
     return 0
 
 

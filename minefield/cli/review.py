@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import get_args
 
 from minefield.bots.base import bot_level
-from minefield.cli.common import Subparsers, UsageError
+from minefield.cli.common import Subparsers, UsageError, saved_honor_names
 from minefield.defense.estimate import feedback
 from minefield.defense.position import Method
 from minefield.records.format import RecordHeader
@@ -134,23 +134,6 @@ def run(args: argparse.Namespace) -> int:
     app = ReviewApp(review, names, args.method)
     app.run()
     return app.return_code or 0
-
-
-def saved_honor_names() -> HonorNames:
-    """The app's "Honor names" setting, read without changing the file (its default when the
-    settings cannot be read: a broken file is the app's to report and set aside)."""
-    from minefield.paths import settings_path
-    from minefield.tui.config import (  # pydantic only, no Textual
-        UnusableFile,
-        parse_preferences,
-        read_settings_file,
-    )
-
-    try:
-        data = read_settings_file(settings_path())
-    except (OSError, UnusableFile):
-        return "letters"
-    return parse_preferences(data)[0].honor_names
 
 
 def _terminal_attached() -> bool:

@@ -264,9 +264,21 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
         return 2
     if player is not None:
         _per_player_folders(player)
+    if command.action == "menu":
+        return _menu(player, args.socket)
     from minefield.cli import main  # the one parser of every subcommand
 
     return main(entry_argv(command, player, args.socket))
+
+
+def _menu(player: str | None, socket: Path | None) -> int:
+    """The menu, with the game server's rooms first (host, join a code, resume)."""
+    from minefield.tui.app import MinefieldApp
+    from minefield.tui.screens.rooms import ServerAddress
+
+    app = MinefieldApp(server=ServerAddress(socket=socket, player=player))
+    app.run()
+    return app.return_code or 0
 
 
 __all__ = ["ALLOWED", "COMMANDS", "MAX_COMMAND_BYTES", "EntryCommand", "Refused", "add_parser",

@@ -19,6 +19,7 @@ from rich.text import Text
 from minefield.records.format import MatchHeader, Players, RecordResult, format_time
 from minefield.records.reader import RecordError, read_record
 from minefield.records.writer import RECORD_SUFFIX
+from minefield.rules.names import HonorNames, name_text
 
 #: The longest player name shown in the table (the JSON has it whole).
 _NAME_WIDTH = 24
@@ -180,8 +181,9 @@ def _name(text: str) -> Text:
     return Text(shown)
 
 
-def describe_result(entry: HistoryEntry) -> Text:
-    """``east won by ron on 5p (discard 23)``, ``draw``, ``unfinished (12 commands)``..."""
+def describe_result(entry: HistoryEntry, honors: HonorNames = "numbers") -> Text:
+    """``east won by ron on 5p (discard 23)``, ``draw``, ``unfinished (12 commands)``...
+    (a winning honor called by ``honors``: ``on Wh``)."""
     result = entry.result
     if entry.started is None:
         return Text(entry.problems[0] if entry.problems else "unreadable", style="red")
@@ -190,7 +192,8 @@ def describe_result(entry: HistoryEntry) -> Text:
     elif result.kind == "draw":
         text = Text("draw")
     else:
-        text = Text(f"{result.winner} won by ron on {result.tile} (discard {result.discard})")
+        tile = name_text(result.tile or "", honors)
+        text = Text(f"{result.winner} won by ron on {tile} (discard {result.discard})")
     if entry.problems:
         count = len(entry.problems)
         text.append(f"; {count} problem{'s' * (count != 1)}: {entry.problems[0]}", style="red")
@@ -221,8 +224,9 @@ def describe_match(entry: MatchEntry) -> Text:
 
 
 def history_table(entries: list[HistoryEntry] | list[HistoryEntry | MatchEntry],
-                  folder: Path) -> Table:
-    """The entries as a Rich table (a match is one row: its players, games and scores)."""
+                  folder: Path, honors: HonorNames = "numbers") -> Table:
+    """The entries as a Rich table (a match is one row: its players, games and scores;
+    honors called by ``honors``)."""
     table = Table(title=f"Saved games in {folder}", title_justify="left")
     table.add_column("date", no_wrap=True)
     for name in ("mode", "east", "west", "result"):
@@ -240,7 +244,7 @@ def history_table(entries: list[HistoryEntry] | list[HistoryEntry | MatchEntry],
             continue
         players = entry.players
         table.add_row(date, entry.mode or "", _name(players.east) if players else "",
-                      _name(players.west) if players else "", describe_result(entry),
+                      _name(players.west) if players else "", describe_result(entry, honors),
                       _points(entry.result), Text(entry.path.name))
     return table
 

@@ -168,14 +168,16 @@ def _paid(header: MatchHeader, payments: dict[Seat, int], players: list[str]) ->
 
 
 def final_line(replay: MatchReplay) -> str:
-    """``final: ann 1st 34000, bob 2nd 16000`` or ``unfinished after 3 games: ...``."""
+    """``final after 3 games: ann 1st 34000 (+9000), bob 2nd 16000 (-9000)`` (each player's
+    change over the match beside the points) or ``unfinished after 3 games: ...``."""
     match = replay.match
     if match is None:
         return "no game of the match could be replayed"
     played = len(match.history)
     if match.over:
-        places = ", ".join(f"{_plain(s.player)} {_ordinal(s.place)} {s.points}"
-                           for s in match.standings())
+        start = match.settings.start_points
+        places = ", ".join(f"{_plain(s.player)} {_ordinal(s.place)} {s.points} "
+                           f"({s.points - start:+d})" for s in match.standings())
         return f"final after {played} game{'s' * (played != 1)}: {places}"
     return (f"unfinished after {played} game{'s' * (played != 1)}: "
             f"{_scores(dict(match.scores))}")

@@ -241,7 +241,8 @@ class Match:
             self.over = True
             lines.append(f"Match over: {' and '.join(below)} below zero (R30)")
         elif self.over:
-            lines.append(f"Match over after {self.settings.hands} hands (R30)")
+            hands = self.settings.hands
+            lines.append(f"Match over after {hands} hand{'s' if hands != 1 else ''} (R30)")
         settlement = Settlement(
             game_number=game_number, hand_number=hand_number,
             seats={Seat.EAST: east, Seat.WEST: west}, result=ended.result,

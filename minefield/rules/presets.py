@@ -5,7 +5,7 @@ offer the names without loading the rules (:class:`~minefield.rules.settings.Rul
 builds a preset).
 
 >>> list(PRESETS)
-['standard', 'beginner', 'match']
+['standard', 'beginner', 'match', 'club']
 """
 
 from __future__ import annotations
@@ -16,4 +16,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "beginner": {"minimum": "none"},
     "match": {"dealer_bonus": True},
+    # The Dutch club's match (RULES.md presets): sticks and noten payment are said outright so
+    # that the club's rule holds whatever the defaults become.
+    "club": {"dealer_bonus": True, "ryanshi": True, "paarenchan": True,
+             "honba_points": 1000, "noten_payment": 1000},
 }
+#: The presets that are matches (R30): choosing one plays a match.
+MATCH_PRESETS = ("match", "club")

@@ -17,14 +17,21 @@ from pathlib import Path
 
 from minefield.bots.base import LEVELS
 from minefield.paths import server_data_dir
-from minefield.rules.settings import PRESETS
+from minefield.rules.settings import (
+    CLOCK_SETTINGS,
+    MATCH_PRESETS,
+    PRESETS,
+    RuleSettings,
+    SettingsError,
+    parse_rule,
+)
 from minefield.server.config import (
     SHARED_ACCOUNT_ENV,
     SOCKET_ENV,
     ServerConfig,
     default_socket_path,
 )
-from minefield.session.remote import RemoteSession, host, join, resume
+from minefield.session.remote import RemoteError, RemoteSession, host, join, resume
 
 SERVE_COMMANDS = ("serve",)
 CLIENT_COMMANDS = ("host", "join", "resume")
@@ -98,9 +105,12 @@ def add_client_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     h = sub.add_parser("host", help="host a network game and get a room code to share")
     h.add_argument("--bot", choices=LEVELS, default=None,
                    help="play a bot on the server instead of a person")
-    h.add_argument("--rules", choices=sorted(PRESETS), default=None,
+    h.add_argument("--rules", choices=list(PRESETS), default=None,
                    help="the rules preset (default standard; match with --match, and "
-                   "--rules match plays a match)")
+                   "--rules match or club plays a match)")
+    h.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="one rule setting over the preset, by its name (repeatable): e.g. "
+                   "--rule ryanshi=on --rule honba_points=300; the clocks are the server's")
     h.add_argument("--match", action="store_true",
                    help="play a whole match (R30-R35: several games, scores kept, the next "
                    "game when both players are ready) rather than one game")
@@ -120,13 +130,27 @@ async def connect(args: argparse.Namespace) -> RemoteSession:
     """A connected session for parsed ``host``, ``join`` or ``resume`` arguments; raises
     :class:`~minefield.session.remote.RemoteError` (one line) when the server refuses."""
     if args.command == "host":
-        match = bool(getattr(args, "match", False)) or args.rules == "match"
+        match = bool(getattr(args, "match", False)) or args.rules in MATCH_PRESETS
         rules = args.rules or ("match" if match else "standard")
         return await host(bot=args.bot, rules=rules, socket=args.socket,
-                          player=args.player, match=match)
+                          player=args.player, match=match, rule=host_rules(rules, args.rule))
     if args.command == "join":
         return await join(args.code, socket=args.socket, player=args.player)
     return await resume(socket=args.socket, player=args.player)
+
+
+def host_rules(preset: str, rules: list[str]) -> dict[str, bool | int | str | None]:
+    """``host``'s ``--rule`` settings as the hello's ``rule`` (checked here first, so that a
+    bad one is one line before connecting); raises :class:`RemoteError`."""
+    try:
+        RuleSettings.chosen(preset, rules)
+        chosen = dict(parse_rule(text) for text in rules)
+    except SettingsError as error:
+        raise RemoteError(f"--rule: {error}", "bad_message") from None
+    if CLOCK_SETTINGS & chosen.keys():
+        raise RemoteError("--rule: the clocks of a network game are the server's (R25): "
+                          "leave hand_seconds and discard_seconds out", "bad_message")
+    return chosen
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from minefield.rules.game import Seat
-from minefield.rules.settings import RuleSettings, SettingsError
+from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
 from minefield.server.bots import BotPool
 from minefield.server.config import ServerConfig
 from minefield.server.connection import (
@@ -237,7 +237,7 @@ class Daemon:
                 log.warning("a connection from the account %s refused: %s (%d more refused "
                             "since the last line; the next line in a minute at the earliest)",
                             account, refused, held)
-            conn.fail("not_allowed", refused)
+            conn.fail("rate_limited", refused)  # retried with backoff, not final
             return
         self.caps.add(account)
         conn.account = account
@@ -257,7 +257,7 @@ class Daemon:
         refused = self.caps.refuse_named(account, identity.key)
         if refused is not None:
             log.warning("%s: hello refused: %s", repr(conn), refused)
-            conn.fail("not_allowed", refused)
+            conn.fail("rate_limited", refused)  # retried with backoff, not final
             return
         self.caps.name(account, identity.key)
         conn.identity = identity
@@ -324,9 +324,13 @@ class Daemon:
                           "open games: finish one first (minefield resume)")
         try:
             default = "match" if hello.wants_match else "standard"
+            if CLOCK_SETTINGS & hello.rule.keys():
+                raise SettingsError("the clocks of a network game are the server's (R25): "
+                                    "leave hand_seconds and discard_seconds out")
             settings = RuleSettings.preset(hello.rules or default,
-                                           hand_seconds=self.config.hand_seconds,
-                                           discard_seconds=self.config.discard_seconds)
+                                           **{**hello.rule,
+                                              "hand_seconds": self.config.hand_seconds,
+                                              "discard_seconds": self.config.discard_seconds})
         except SettingsError as error:
             raise Refusal("bad_message", str(error)) from None
         room = Room.host(self, identity, settings, bot=hello.bot, seed=hello.seed,

@@ -33,6 +33,7 @@ from minefield.session.protocol import (
     Notice,
     PlayerInfo,
     Presence,
+    Rejected,
     ServerMessageType,
 )
 from minefield.session.series import Series
@@ -202,6 +203,21 @@ class Play:
             await self._pace(received)
         self._send(messages)
         self._after_change()
+
+    async def refuse(self, seat: Seat, command_id: str, reason: str, received: float,
+                     discard: bool) -> None:
+        """Answer ``seat``'s command ``command_id`` with a ``rejected`` (a malformed command:
+        the game is unchanged); a discard's answer is paced as every discard's is."""
+        async with self.lock:
+            await self._refuse(seat, command_id, reason, received, discard)
+
+    async def _refuse(self, seat: Seat, command_id: str, reason: str, received: float,
+                      discard: bool) -> None:
+        if discard:
+            await self._pace(received)
+        client = self.seats[seat].client
+        if client is not None and not self.closed:
+            client.send(Rejected(seat=seat, command_id=command_id, reason=reason))
 
     async def _flush(self) -> list[ServerMessageType]:
         """Append and fsync the record's new lines (in a record thread; lock held); the

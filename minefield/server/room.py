@@ -49,7 +49,6 @@ from minefield.session.protocol import (
     MatchView,
     Notice,
     PlayerInfo,
-    Rejected,
     SeatClock,
     Snapshot,
     TableView,
@@ -291,21 +290,6 @@ class Room(Play):
                                    isinstance(command, Discard))
                 return
             await self._apply(seat, command_id, command, received)
-
-    async def refuse(self, seat: Seat, command_id: str, reason: str, received: float,
-                     discard: bool) -> None:
-        """Answer ``seat``'s command ``command_id`` with a ``rejected`` (a malformed command:
-        the game is unchanged); a discard's answer is paced as every discard's is."""
-        async with self.lock:
-            await self._refuse(seat, command_id, reason, received, discard)
-
-    async def _refuse(self, seat: Seat, command_id: str, reason: str, received: float,
-                      discard: bool) -> None:
-        if discard:
-            await self._pace(received)
-        client = self.seats[seat].client
-        if client is not None and not self.closed:
-            client.send(Rejected(seat=seat, command_id=command_id, reason=reason))
 
     def draft(self, seat: Seat, tiles: str) -> None:
         """Remember ``seat``'s hand-builder choice (R25's automatic hand keeps it)."""

@@ -103,6 +103,16 @@ class RoomSession(Protocol):
         ...
 
 
+@runtime_checkable
+class SharedKeyboard(Protocol):
+    """A session whose two seats share one keyboard (hot-seat): a seat's clock (R25) runs only
+    once its player says they are at the keyboard."""
+
+    async def at_keyboard(self, seat: Seat) -> None:
+        """``seat``'s player is at the keyboard (the curtain between the players lifted)."""
+        ...
+
+
 class SeatFailed(Exception):
     """The other seat (the bot; later a remote peer) failed.
 

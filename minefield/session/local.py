@@ -141,9 +141,11 @@ class LocalSession:
             self._series = game
         elif isinstance(game, Match):
             infos = {info.name: info for info in players.values()}
-            self._series = MatchTable(game, infos, recorders=self._match_record)
+            self._series = MatchTable(game, infos, recorders=self._match_record,
+                                      one_keyboard=mode == "hotseat")
         else:
-            self._series = SingleGame(game, players, recorders=self._game_record)
+            self._series = SingleGame(game, players, recorders=self._game_record,
+                                      one_keyboard=mode == "hotseat")
         self._on_failure = on_failure
         self._queue: asyncio.Queue[ServerMessageType] = asyncio.Queue()
         self._ids = itertools.count(1)
@@ -305,6 +307,13 @@ class LocalSession:
             raise IllegalCommand(f"{seat} is not played at this terminal")
         self._submit(seat, command_id, command)
         return command_id
+
+    async def at_keyboard(self, seat: Seat) -> None:
+        """Hot-seat: ``seat``'s player has lifted the curtain; their clock starts now (R25: the
+        hand-over does not count against either player)."""
+        if seat in self.local_seats and not self._closed:
+            self._push(self._table.at_keyboard(seat, self._now()))
+            self._react()
 
     async def draft(self, seat: Seat, tiles: str) -> None:
         """The hand builder's current tiles: R25's automatic hand keeps them."""

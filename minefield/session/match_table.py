@@ -71,8 +71,9 @@ class MatchTable(Series):
     ``players`` are the match's two players by name (their :class:`PlayerInfo`: kind,
     presence); each game seats them as the match says (R30, R31). ``recorders`` makes each
     game's record; ``deals`` gives prepared deals by game number (tests); ``now`` starts the
-    first game's clocks. Commands go to the current game's table, :attr:`table`; when a game
-    ends, :attr:`settlement` says what it did to the match.
+    first game's clocks; ``one_keyboard``: hot-seat (:class:`~minefield.session.series.Series`).
+    Commands go to the current game's table, :attr:`table`;
+    when a game ends, :attr:`settlement` says what it did to the match.
     """
 
     kind: ClassVar[SeriesKind] = "match"
@@ -80,10 +81,10 @@ class MatchTable(Series):
     def __init__(self, match: Match, players: Mapping[str, PlayerInfo], *,
                  recorders: RecorderFactory | None = None,
                  deals: Mapping[int, Deal] | None = None, now: float | None = None,
-                 rematch_of: str | None = None) -> None:
+                 rematch_of: str | None = None, one_keyboard: bool = False) -> None:
         if set(players) != set(match.players):
             raise ValueError(f"players must be the match's two players, {match.players!r}")
-        super().__init__(players, rematch_of=rematch_of)
+        super().__init__(players, rematch_of=rematch_of, one_keyboard=one_keyboard)
         self.match = match
         self.recorders = recorders
         self._deals = dict(deals or {})
@@ -114,7 +115,7 @@ class MatchTable(Series):
         recorder = self.recorders(game, self.match) if self.recorders is not None else None
         infos = {seat: self._infos[name] for seat, name in self._start.seats.items()}
         return GameTable(game, infos, recorder=recorder, now=now, on_end=self._settle,
-                         match=self.view)
+                         match=self.view, one_keyboard=self.one_keyboard)
 
     def _settle(self, game: Game) -> None:
         self.settlement = self.match.settle(game)

@@ -52,15 +52,18 @@ class Series(ABC):
 
     ``players`` are the two players by name (their :class:`PlayerInfo`: kind, presence); the
     names are the series' own (identity keys on the daemon). ``rematch_of`` is the id of the
-    series this one is a rematch of.
+    series this one is a rematch of. ``one_keyboard``: hot-seat, both players at one keyboard;
+    each game's clocks wait for the player at it (:class:`GameTable`, R25). A rematch is the
+    daemon's (two keyboards): it is never given.
     """
 
     kind: ClassVar[SeriesKind]
 
     def __init__(self, players: Mapping[str, PlayerInfo], *,
-                 rematch_of: str | None = None) -> None:
+                 rematch_of: str | None = None, one_keyboard: bool = False) -> None:
         self.id = new_series_id()
         self.rematch_of = rematch_of
+        self.one_keyboard = one_keyboard
         self._infos = dict(players)
         #: The players who asked for the next game (over a network both must).
         self.next_asked: set[str] = set()
@@ -164,12 +167,14 @@ class SingleGame(Series):
 
     def __init__(self, game: Game, players: Mapping[Seat, PlayerInfo], *,
                  recorders: GameRecorderFactory | None = None, now: float | None = None,
-                 rematch_of: str | None = None, names: Mapping[Seat, str] | None = None) -> None:
+                 rematch_of: str | None = None, names: Mapping[Seat, str] | None = None,
+                 one_keyboard: bool = False) -> None:
         seats = {seat: names[seat] if names is not None else players[seat].name
                  for seat in Seat}
         if len(set(seats.values())) != 2:
             raise ValueError("the two players of a game need two names")
-        super().__init__({seats[seat]: players[seat] for seat in Seat}, rematch_of=rematch_of)
+        super().__init__({seats[seat]: players[seat] for seat in Seat}, rematch_of=rematch_of,
+                         one_keyboard=one_keyboard)
         self._game = game
         self._seats = seats
         self.recorders = recorders
@@ -197,7 +202,8 @@ class SingleGame(Series):
         infos = {seat: self._infos[name] for seat, name in self._seats.items()}
         recorder = (self.recorders(self._game, self.seats) if self.recorders is not None
                     else None)
-        return GameTable(self._game, infos, recorder=recorder, now=now)
+        return GameTable(self._game, infos, recorder=recorder, now=now,
+                         one_keyboard=self.one_keyboard)
 
     def rematch(self, seed: int | str) -> SingleGame:
         """The same players with the seats swapped, a new deal from ``seed``."""

@@ -76,7 +76,8 @@ class GameTable:
     def __init__(self, game: Game, players: dict[Seat, PlayerInfo], *,
                  recorder: Recorder | None = None, now: float | None = None,
                  on_end: Callable[[Game], None] | None = None,
-                 match: Callable[[], MatchView] | None = None) -> None:
+                 match: Callable[[], MatchView] | None = None,
+                 one_keyboard: bool = False) -> None:
         self.game = game
         self.players = dict(players)
         self.recorder = recorder
@@ -91,6 +92,12 @@ class GameTable:
         self._left: dict[Seat, float | None] = {s: None for s in Seat}
         #: The seats whose clocks are stopped because their player is away (R25b).
         self._stopped: set[Seat] = set()
+        #: Hot-seat: both players at one keyboard. A seat's clock is stopped until its player
+        #: is at the keyboard (:meth:`at_keyboard`), and after every move the keyboard changes
+        #: hands: neither the hand-over nor the other's turn is anyone's time (R25).
+        self.one_keyboard = one_keyboard
+        if one_keyboard:
+            self._stopped = set(Seat)
         if now is not None:
             self.start_clocks(now)
 
@@ -200,6 +207,9 @@ class GameTable:
             while len(seen) > REMEMBERED_IDS:
                 seen.popitem(last=False)
         self._deadline[seat] = self._left[seat] = None
+        if self.one_keyboard:  # the keyboard is handed over: no clock until the next player
+            for other in Seat:
+                self.stop_clock(other, now)
         self.start_clocks(now)
         if self.game.phase == "ended" and self.on_end is not None:
             self.on_end(self.game)  # a match settles the game before it is recorded
@@ -255,6 +265,14 @@ class GameTable:
                                    f"for {'you' if s is seat else name} (R25).",
                                    severity="warning") for s in Seat)
         return messages
+
+    def at_keyboard(self, seat: Seat, now: float) -> list[ServerMessageType]:
+        """Hot-seat: ``seat``'s player is at the keyboard (the curtain lifted); their clock
+        runs from now, and both seats hear of the clocks. Nothing when it already runs."""
+        if not self.one_keyboard or seat not in self._stopped:
+            return []
+        self.run_clock(seat, now)
+        return self.clock_messages(now)
 
     def set_presence(self, seat: Seat, present: bool, grace_left: float | None = None,
                      now: float | None = None) -> list[ServerMessageType]:

@@ -40,7 +40,7 @@ from pydantic_core import from_json
 
 from minefield.bots.base import Level
 from minefield.rules.game import Seat
-from minefield.rules.settings import describe_validation_error
+from minefield.rules.settings import MATCH_PRESETS, describe_validation_error
 from minefield.session.codes import normalize_code
 from minefield.session.protocol import (
     MAX_LINE_BYTES,
@@ -62,6 +62,10 @@ from minefield.session.protocol import (
 
 #: A player name given by the shared SSH account (one ``authorized_keys`` line per person).
 PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
+#: One rule setting of a hello's ``rule``: its name, and its value (on/off, a number, a word
+#: such as ``"none"``, or null); the daemon checks both with the settings (RULES.md presets).
+RuleName = Annotated[str, Field(min_length=1, max_length=40)]
+RuleValue = StrictBool | StrictInt | Annotated[str, Field(max_length=20)] | None
 #: A game's id (the name of its record, without ``.jsonl``).
 GameId = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9_.:-]+$")]
 
@@ -116,8 +120,9 @@ class Hello(_Wire):
     ``player`` is honoured only from the server's shared account. ``seed`` only when the
     server runs with test seeds (a seed fixes both deals; in a match, every game's).
     ``match`` (host): a whole match (R30-R35) rather than one game; ``"rules": "match"`` asks
-    for one too. It is left out of the line when false, so that a single game's hello is the
-    same as before matches (a server without them refuses the field).
+    for one too (so does ``"club"``). It is left out of the line when false, so that a single
+    game's hello is the same as before matches (a server without them refuses the field).
+    ``rule`` (host): settings over the preset by name (``--rule``), left out when empty.
     """
 
     type: Literal["hello"] = "hello"
@@ -130,6 +135,7 @@ class Hello(_Wire):
     player: PlayerName | None = None
     seed: str | None = Field(None, max_length=40, pattern=r"^[0-9a-fA-F]+$")
     match: StrictBool = False
+    rule: dict[RuleName, RuleValue] = Field(default_factory=dict, max_length=20)
 
     @model_serializer(mode="wrap")
     def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
@@ -137,12 +143,15 @@ class Hello(_Wire):
         data: dict[str, Any] = handler(self)
         if not data.get("match", True):
             del data["match"]
+        if not data.get("rule", True):
+            del data["rule"]
         return data
 
     @property
     def wants_match(self) -> bool:
-        """True when a ``host`` asks for a match (``match``, or the ``match`` rules)."""
-        return self.match or self.rules == "match"
+        """True when a ``host`` asks for a match (``match``, or the ``match`` or ``club``
+        rules)."""
+        return self.match or self.rules in MATCH_PRESETS
 
     @field_validator("code")
     @classmethod

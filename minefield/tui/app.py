@@ -19,7 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from minefield.tui.commands import ScreenActions, app_commands, game_key_sections
+from minefield.tui.commands import ScreenActions, app_commands
 from minefield.tui.config import Preferences, given_or_saved, save_preferences
 from minefield.tui.crash import RecoveringApp, log_failure
 from minefield.tui.games import (
@@ -31,6 +31,7 @@ from minefield.tui.games import (
 )
 from minefield.tui.link_watch import LinkWatch, LinkWatchingApp
 from minefield.tui.look import STYLESHEET, apply_look
+from minefield.tui.menu_actions import MenuActions
 from minefield.tui.messages import (
     GameChosen,
     MenuRequested,
@@ -51,28 +52,29 @@ from minefield.tui.widgets.tiles import TileWidget
 # models, the help's Markdown, the drills' SQLite and the other screens come later).
 if TYPE_CHECKING:
     from minefield.session import SeatFailed, Session
+    from minefield.tui.screens.rooms import ServerAddress
     from minefield.tui.screens.settings import SettingsScreen
     from minefield.tui.table import TableController
 
 __all__ = ["MinefieldApp"]
 
 
-class MinefieldApp(TrainerActions, LinkWatchingApp, RecoveringApp):
+class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
     """Minefield in the terminal.
 
     ``request`` starts a game at once (else the menu shows). ``think_seconds`` is the bot's
-    pause before each discard (None: the session's default), ``bot_factory`` builds bots
-    (tests pass stand-ins), and
-    ``catch_errors`` keeps the app and the game alive after an unexpected error. Games are
-    recorded in ``record_folder`` (default: the user data folder's ``records/``) unless the
-    preferences turn it off. ``session`` plays a game already connected (a network game).
+    pause before each discard (None: the session's default), ``bot_factory`` builds bots (tests
+    pass stand-ins), and ``catch_errors`` keeps the app and the game alive after an unexpected
+    error. Games are recorded in ``record_folder`` (default: the user data folder's
+    ``records/``) unless the preferences turn it off. ``session`` plays a game already
+    connected (a network game); ``server`` is the game server of the menu's rooms (over SSH).
     """
 
     CSS_PATH = STYLESHEET
     TITLE = "Minefield"
     COMMANDS = App.COMMANDS | {ScreenActions}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "help", "Help"),
+        Binding("f1,question_mark", "help", "Help", key_display="F1"),
         Binding("f2", "settings", "Settings", show=False),
         # Replaces Textual's own ctrl+q, which quits at once even in the middle of a game.
         Binding("ctrl+q", "quit", "Quit (asks first during a game)", show=False, priority=True),
@@ -85,9 +87,11 @@ class MinefieldApp(TrainerActions, LinkWatchingApp, RecoveringApp):
                  bot_factory: BotFactory | None = None,
                  preferences: Preferences | None = None,
                  catch_errors: bool = True, record_folder: Path | None = None,
-                 session: Session | None = None, link_watch: LinkWatch | None = None) -> None:
+                 session: Session | None = None, link_watch: LinkWatch | None = None,
+                 server: ServerAddress | None = None) -> None:
         super().__init__(catch_errors)
-        self._watch = link_watch  # over SSH: is the terminal still there? (link_watch.py)
+        self._link_watch_given = link_watch  # over SSH: is the terminal there? (link_watch.py)
+        self.server = server
         self.preferences, self._startup_problem = given_or_saved(preferences)
         self.tile_style: TileStyle = self.preferences.tile_style
         self.request = request
@@ -98,14 +102,15 @@ class MinefieldApp(TrainerActions, LinkWatchingApp, RecoveringApp):
         self.table: TableController | None = None
         self._last_request: GameRequest | None = None
         self.scores = RunningScore()  # over "play again"; a game chosen anew starts afresh
+        self.tally_game: str | None = None  # the network game whose tally is kept on disk
         self._base_depth = 0
         self._quit_question: ConfirmScreen | None = None
         self.trainer = Trainer()  # the defense trainer: overlay, feedback, progress
 
     async def on_mount(self) -> None:
-        self._apply_preferences(self.preferences, save=False)
+        self.apply_preferences(self.preferences, save=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        await self.push_screen(MenuScreen())
+        await self.push_screen(MenuScreen(rooms=self.server is not None))
         self._base_depth = len(self.screen_stack)
         if self._startup_problem:
             self._warn(self._startup_problem, "Settings")
@@ -114,7 +119,7 @@ class MinefieldApp(TrainerActions, LinkWatchingApp, RecoveringApp):
         elif self.request is not None:
             await self.start_game(self.request)
         cover_if_too_small(self)
-        self.watch_link(self._watch)
+        self.watch_link(self._link_watch_given)
 
     async def close_for_lost_link(self) -> None:
         """The terminal is gone: close the game's connection (not a leave: the seat waits for
@@ -123,7 +128,8 @@ class MinefieldApp(TrainerActions, LinkWatchingApp, RecoveringApp):
         if table is not None:
             await table.close()
 
-    def _apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
+    def apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
+        """Use ``preferences`` now (the look, every tile) and save them."""
         self.preferences = preferences
         self.tile_style = preferences.tile_style
         apply_look(self, preferences)
@@ -135,7 +141,7 @@ class MinefieldApp(TrainerActions, LinkWatchingApp, RecoveringApp):
 
     def _theme_changed(self, theme: object) -> None:
         if self.theme != self.preferences.theme:
-            self._apply_preferences(self.preferences.model_copy(update={"theme": self.theme}))
+            self.apply_preferences(self.preferences.model_copy(update={"theme": self.theme}))
 
     def _warn(self, text: str, title: str) -> None:
         # Not markup: reports quote files and errors, brackets and all.
@@ -167,6 +173,7 @@ class MinefieldApp(TrainerActions, LinkWatchingApp, RecoveringApp):
         from minefield.tui.table import TableController
 
         await self._leave_game()
+        self.tally_game = None
         self.recovery.reset()
         self.trainer.new_game(session.traits, session.local_seats)
         self.table = TableController(self, session, self, self.scores, lambda: hint_source(
@@ -212,10 +219,12 @@ class MinefieldApp(TrainerActions, LinkWatchingApp, RecoveringApp):
     async def on_session_update(self, message: SessionUpdate) -> None:
         table = self.table
         if message.table is table and table is not None:
+            self.room_tally(table, before=True)
             await table.update(message.update)
             # The table read before the update: leaving the game may clear self.table meanwhile.
             if table.ready and (end := table.first_view().end) is not None:
                 self.trainer.game_ended(end, self.tell_progress_problem)
+                self.room_tally(table, before=False)
 
     @on(TableIntent)
     async def _table_intent(self, message: TableIntent) -> None:
@@ -241,29 +250,7 @@ class MinefieldApp(TrainerActions, LinkWatchingApp, RecoveringApp):
         await self.action_menu()  # asks first while a match goes on
 
     def on_settings_screen_changed(self, message: SettingsScreen.Changed) -> None:
-        self._apply_preferences(message.preferences)
-
-    # -- actions ---------------------------------------------------------------------------------
-
-    def action_help(self) -> None:
-        """The rules in brief and every key."""
-        from minefield.tui.screens.help import HelpScreen, keys_markdown
-
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(keys_markdown(self, game_key_sections(self.BINDINGS))))
-
-    def action_settings(self) -> None:
-        """Tile style, theme, hint, bot level and rules."""
-        from minefield.tui.screens.settings import SettingsScreen
-
-        if not isinstance(self.screen, SettingsScreen):
-            self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
-
-    def action_toggle_feedback(self) -> None:
-        """Feedback after each of your discards (in the game log) on or off; saved."""
-        on = not self.preferences.discard_feedback
-        self._apply_preferences(self.preferences.model_copy(update={"discard_feedback": on}))
-        self.notify(f"Feedback after each discard: {'on' if on else 'off'}.", markup=False)
+        self.apply_preferences(message.preferences)
 
     async def action_menu(self) -> None:
         """Back to the menu (asks first while a game is on)."""

@@ -49,19 +49,27 @@ def game_key_sections(everywhere: list[BindingType]) -> list[tuple[str, list[Bin
     from minefield.tui.screens.builder import HandBuilderScreen
     from minefield.tui.screens.dialogs import CurtainScreen
     from minefield.tui.screens.drills import DrillsScreen
+    from minefield.tui.screens.games import GameReplayScreen, GamesScreen
     from minefield.tui.screens.menu import MenuScreen, NewGameScreen
     from minefield.tui.screens.play import PlayScreen
+    from minefield.tui.screens.replay import ReplayScreen
     from minefield.tui.screens.result import ResultScreen
     from minefield.tui.screens.review import ReviewScreen
     from minefield.tui.screens.standings import StandingsScreen
+    from minefield.tui.screens.watch import WatchScreen
 
     return [
-        ("Building the hand (type a tile such as 5p to toggle it, a group such as 234p to add "
-         "it)", HandBuilderScreen.BINDINGS),
-        ("Playing (type a tile such as 5p to select it)", PlayScreen.BINDINGS),
+        ("Building the hand (type a tile such as 5p, E or Wh to toggle it, a group such as "
+         "234p to add it)", HandBuilderScreen.BINDINGS),
+        ("Playing (type a tile such as 5p, E or Wh to select it)", PlayScreen.BINDINGS),
         ("Hot-seat curtain", CurtainScreen.BINDINGS),
         ("Result", ResultScreen.BINDINGS),
         ("Final standings (after a match)", StandingsScreen.BINDINGS),
+        ("Saved games (g on the menu; Enter on a match lists its games)", GamesScreen.BINDINGS),
+        ("Replay (type a step number, then Enter, to go there)",
+         [b for b in ReplayScreen.BINDINGS if getattr(b, "action", "") != "close"]
+         + GameReplayScreen.BINDINGS),
+        ("Watching two bots (w on the menu)", WatchScreen.BINDINGS),
         ("Defense review", ReviewScreen.BINDINGS),
         ("Defense drills (type the answer, Enter)", DrillsScreen.BINDINGS),
         ("Menu", MenuScreen.BINDINGS),

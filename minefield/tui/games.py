@@ -39,6 +39,7 @@ class GameRequest:
     rules: str | None = None
     aids: bool = False  # hot-seat: both players agreed to the defense trainer's aids
     match: bool = False  # a whole match (R30), by default under the match preset
+    rule: tuple[str, ...] = ()  # NAME=VALUE settings over the preset (``--rule``, ``--clock``)
     player: str | None = None  # practice: the player's name (None: "You")
     players: tuple[str, str] | None = None  # hot-seat: East's and West's names (a match: the
     # two players, seated by the seed); None: the seats' names (a match: Player 1 and 2)
@@ -65,8 +66,8 @@ def open_session(request: GameRequest, preferences: Preferences, *, bot_factory:
     seed = parse_seed(request.seed) if request.seed is not None else random_seed()
     problem = None
     try:
-        settings = RuleSettings.preset(
-            request.rules or ("match" if request.match else preferences.rules))
+        settings = RuleSettings.chosen(
+            request.rules or ("match" if request.match else preferences.rules), request.rule)
     except SettingsError as error:
         problem, settings = str(error), RuleSettings()
     if request.mode == "practice":

@@ -13,7 +13,9 @@ whether the other seat is a bot, a person at this keyboard or one far away: only
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import getpass
+import socket
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from textual.app import App
@@ -22,7 +24,7 @@ from textual.screen import Screen
 
 from minefield.rules.game import TOTAL_DISCARDS, ChooseHand, Discard, Discarded, PlayerView, Seat
 from minefield.rules.settings import PRESETS, RuleSettings
-from minefield.session.base import MatchSession, RoomSession, Session
+from minefield.session.base import MatchSession, RoomSession, Session, SharedKeyboard
 from minefield.session.protocol import (
     WAITING_NAME,
     Applied,
@@ -38,6 +40,7 @@ from minefield.session.protocol import (
 )
 from minefield.tui.games import HintSource
 from minefield.tui.host import TableHost
+from minefield.tui.link_watch import over_ssh
 from minefield.tui.messages import (
     CommandChosen,
     CurtainLifted,
@@ -57,6 +60,30 @@ from minefield.tui.trainer import Trainer
 ScreenKind = Literal["build", "play", "result", "curtain"]
 ScreenKey = tuple[ScreenKind, Seat]
 HintFactory = Callable[[], HintSource | None]
+
+
+def join_command(code: str, player: str | None = None,
+                 environ: Mapping[str, str] | None = None, user: str | None = None,
+                 host: str | None = None) -> str:
+    """What the friend types to join the room ``code``.
+
+    Over SSH: ``ssh -t HOST join CODE``, with the account in front when the host plays from
+    the shared account (their ``player`` name is not the Unix ``user``: the friend logs in to
+    that account too). On this machine: ``minefield join CODE``.
+
+    >>> join_command("K7Q3PX", "ann", {}, user="ann", host="box")
+    'minefield join K7Q3PX'
+    >>> join_command("K7Q3PX", "ann", {"SSH_CONNECTION": "1"}, user="ann", host="box")
+    'ssh -t box join K7Q3PX'
+    >>> join_command("K7Q3PX", "alice", {"SSH_CONNECTION": "1"}, user="mahjong", host="box")
+    'ssh -t mahjong@box join K7Q3PX'
+    """
+    if not over_ssh(environ):
+        return f"minefield join {code}"
+    user = user if user is not None else getpass.getuser()
+    host = host if host is not None else socket.gethostname()
+    target = host if player in (None, "", user) else f"{user}@{host}"
+    return f"ssh -t {target} join {code}"
 
 
 class TableController:
@@ -253,7 +280,8 @@ class TableController:
         code = self.session.code if isinstance(self.session, RoomSession) else None
         seated = self.tables[self.session.local_seats[0]].players[other]
         if code and seated.kind == "human" and not seated.present and seated.name == WAITING_NAME:
-            return f"Room {code} · to join: minefield join {code}{rules}"
+            player = getattr(self.session, "player", None)
+            return f"Room {code} · to join: {join_command(code, player)}{rules}"
         return f"Playing against {self.names()[other]}{rules}"
 
     def _new_game_check(self, snapshot: Snapshot) -> None:
@@ -332,6 +360,8 @@ class TableController:
         """Hot-seat: the next player is at the keyboard."""
         if self._screen_key is not None and self._screen_key[0] == "curtain":
             self._ready = self._screen_key[1]
+            if isinstance(self.session, SharedKeyboard):  # that player's clock starts (R25)
+                await self.session.at_keyboard(self._ready)
         await self.show()
 
     # -- routing -------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from textual.app import App
 if TYPE_CHECKING:
     from minefield.rules.game import Seat
     from minefield.trainer.review import GameReview
+    from minefield.tui.config import Preferences
     from minefield.tui.screens.review import ReviewScreen
     from minefield.tui.table import TableController
     from minefield.tui.trainer import Trainer
@@ -40,6 +41,17 @@ class TrainerActions(App[int]):
 
     trainer: Trainer
     table: TableController | None
+    preferences: Preferences
+
+    def apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
+        """Use ``preferences`` now and save them."""
+        raise NotImplementedError
+
+    def action_toggle_feedback(self) -> None:
+        """Feedback after each of your discards (in the game log) on or off; saved."""
+        on = not self.preferences.discard_feedback
+        self.apply_preferences(self.preferences.model_copy(update={"discard_feedback": on}))
+        self.notify(f"Feedback after each discard: {'on' if on else 'off'}.", markup=False)
 
     def tell_progress_problem(self, problem: str) -> None:
         """The progress store cannot be used (told once per app by the trainer)."""

@@ -24,7 +24,7 @@ class ViewerApp(App[None]):
 
     CSS_PATH = STYLESHEET
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "help", "Help"),
+        Binding("f1,question_mark", "help", "Help", key_display="F1"),
     ]
     HELP_TITLE: ClassVar[str] = ""
     """The heading of the screen's keys in the help."""

@@ -41,7 +41,7 @@ def _flood(path: Path) -> Counter[str]:
             error = json.loads(data.splitlines()[0])
             assert error["type"] == "error" and error["fatal"], error
             key = error["code"]
-            if error["code"] == "not_allowed":
+            if error["code"] == "rate_limited":
                 key += ": " + error["message"]
             answers[key] += 1
         return answers
@@ -67,7 +67,7 @@ def test_three_thousand_connections_from_one_account_are_not_all_accepted(
     refused = (f"too many connections from the account {_me()} waiting to say hello (64): "
                "try again in a moment" if shared else
                "too many connections for one player (8): close a window or wait a moment")
-    assert answers[f"not_allowed: {refused}"] == ATTEMPTS - accepted, answers
+    assert answers[f"rate_limited: {refused}"] == ATTEMPTS - accepted, answers
     # The operator sees the refusals, in one line a minute rather than one per connection.
     assert log.count(f"a connection from the account {_me()} refused") == 1, log[-2000:]
 

@@ -130,7 +130,7 @@ def test_r30_match_is_hands_dealerships_then_over() -> None:
     assert match.dealer != first
     last = west_win(match)
     assert last.match_over and match.over
-    assert last.lines[-1] == "Match over after 2 hands (R30)"
+    assert last.lines[-1] == "Match over after 2 hands (R30)"  # "1 hand" for one
     with pytest.raises(MatchError, match="the match is over"):
         match.new_game()
 

@@ -13,6 +13,7 @@ from minefield.cli.ssh_entry import EntryCommand, Refused, entry_argv, parse_ori
 from minefield.server import commands
 from minefield.server.daemon import Daemon
 from minefield.session.protocol import PROTOCOL_VERSION, Snapshot
+from minefield.session.remote import RemoteError, RemoteSession
 from minefield.session.wire import Hello, encode, parse_hello
 from tests.server.conftest import next_of
 
@@ -28,6 +29,7 @@ def host_args(*words: str) -> argparse.Namespace:
     (["--match"], "match", True),  # --match alone: the match preset
     (["--match", "--rules", "beginner"], "beginner", False),  # any preset
     (["--rules", "match"], "match", True),  # the match preset is a match
+    (["--rules", "club"], "club", True),  # so is the club's (RULES.md presets)
 ])
 async def test_host_match_options_start_a_match(daemon: Daemon, words: list[str], rules: str,
                                                dealer_bonus: bool) -> None:
@@ -81,3 +83,38 @@ def test_a_single_game_hello_is_as_before_matches() -> None:
     assert match["match"] is True
     assert parse_hello(json.dumps({**single, "rules": "match"})).wants_match
     assert not parse_hello(json.dumps(single)).wants_match
+
+
+async def test_host_rules_by_name_reach_the_daemon_over_the_preset(daemon: Daemon) -> None:
+    """``host --rules club --rule ...`` (RULES.md presets; R32, R34): the hello carries the
+    settings by name, the daemon plays them over the preset with its own clocks (R25)."""
+    args = host_args("--rules", "club", "--rule", "ryanshi=off", "--rule", "honba_points=300",
+                     "--bot", "easy", "--socket", str(daemon.config.socket), "--player", "ann")
+    session = await commands.connect(args)
+    await session.open()
+    snapshot = await next_of(session, Snapshot)
+    assert snapshot.table.match is not None and not snapshot.table.match.ryanshi
+    rules = session.settings
+    assert (rules.ryanshi, rules.paarenchan, rules.honba_points) == (False, True, 300)
+    assert (rules.hand_seconds, rules.discard_seconds) == (daemon.config.hand_seconds,
+                                                           daemon.config.discard_seconds)
+    await session.close()
+
+
+def test_a_hello_leaves_rule_out_when_empty_and_the_daemon_checks_it() -> None:
+    """Without ``--rule`` the hello is as before (``rule`` left out); a hello's bad setting
+    is refused with its name."""
+    plain = json.loads(encode(Hello(version=PROTOCOL_VERSION, action="host")))
+    assert "rule" not in plain
+    ruled = json.loads(encode(Hello(version=PROTOCOL_VERSION, action="host",
+                                    rule={"ryanshi": True})))
+    assert ruled["rule"] == {"ryanshi": True}
+    assert parse_hello(json.dumps({**plain, "rules": "club"})).wants_match
+
+
+async def test_a_bad_rule_in_a_hello_is_refused_naming_it(daemon: Daemon) -> None:
+    for rule, named in (({"ryansi": True}, "ryansi"), ({"hand_seconds": 5}, "clocks")):
+        hello = Hello(version=PROTOCOL_VERSION, action="host", bot="easy", player="ann",
+                      rule=rule)
+        with pytest.raises(RemoteError, match=named):
+            await RemoteSession.connect(hello, daemon.config.socket)

@@ -218,7 +218,7 @@ async def test_an_unnamed_flood_does_not_stop_the_others(short_dir: Path) -> Non
         waiting = [await Raw.connect(server.config.socket) for _ in range(3)]
         refused = await Raw.connect(server.config.socket)
         (error,) = await refused.drain()
-        assert error["code"] == "not_allowed" and error["fatal"]
+        assert error["code"] == "rate_limited" and error["fatal"]
         assert "waiting to say hello" in error["message"]
         for raw in waiting:  # once they say hello, the place is free again
             raw.hello("host", player=f"p{id(raw) % 1000}", bot="easy")
@@ -243,7 +243,7 @@ async def test_the_server_is_full_at_its_total(short_dir: Path) -> None:
         await second.until("snapshot")
         third = await Raw.connect(server.config.socket)
         (error,) = await third.drain()
-        assert error["code"] == "not_allowed" and "server is full" in error["message"]
+        assert error["code"] == "rate_limited" and "server is full" in error["message"]
         first.close()
         for _ in range(200):  # the daemon notices the close, then has room again
             fourth = await Raw.connect(server.config.socket)

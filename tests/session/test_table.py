@@ -217,3 +217,36 @@ def test_r25b_a_step_that_starts_while_its_player_is_away_starts_stopped() -> No
                                                         running=False)
     messages = table.set_presence(turn.other, False, grace_left=30.0, now=120.0)
     assert all(isinstance(m, Presence) and m.clocks == table.clocks(120.0) for m in messages)
+
+
+def test_r25_at_one_keyboard_a_clock_runs_only_while_its_player_is_there() -> None:
+    """Hot-seat: the players build and discard one after the other at one keyboard, so a
+    seat's clock waits until its player lifts the curtain; the hand-over is nobody's time."""
+    settings = RuleSettings(hand_seconds=30, discard_seconds=10)
+    table = GameTable(Game(4, settings), PLAYERS, now=100.0, one_keyboard=True)
+    assert table.next_deadline() is None  # behind the first curtain
+    assert not any(c.running for c in table.clocks(100.0).values())
+    clocks = [m for m in table.at_keyboard(EAST, 105.0) if m.seat is EAST]
+    assert len(clocks) == 1 and clocks[0].clocks[EAST].remaining == pytest.approx(30.0)
+    assert not clocks[0].clocks[WEST].running  # West is not at the keyboard yet
+    assert table.at_keyboard(EAST, 110.0) == []  # a redrawn curtain lifted restarts nothing
+    assert table.next_deadline() == (135.0, EAST)
+    table.submit(EAST, None, lowest_hand(table, EAST), now=120.0)
+    assert table.next_deadline() is None  # East's 15 s left over count for nobody
+    assert table.expire(1000.0) == []  # West's hand is not played for them behind the curtain
+    table.at_keyboard(WEST, 1000.0)
+    assert table.next_deadline() == (1030.0, WEST)
+    table.submit(WEST, None, lowest_hand(table, WEST), now=1001.0)
+    assert table.next_deadline() is None  # East's first discard waits for East
+    table.at_keyboard(EAST, 1004.0)
+    assert table.next_deadline() == (1014.0, EAST)
+    messages = table.expire(1014.0)  # R25: East's clock runs out, the engine discards
+    assert any(isinstance(m, Applied) and m.automatic for m in messages)
+    assert table.next_deadline() is None  # and the keyboard goes to West, behind the curtain
+
+
+def test_r25_one_clock_per_seat_as_before_when_the_keyboards_are_two() -> None:
+    table = GameTable(Game(4, RuleSettings(hand_seconds=30)), PLAYERS, now=100.0)
+    assert not table.one_keyboard and table.at_keyboard(EAST, 101.0) == []
+    assert all(c.running for c in table.clocks(101.0).values())
+

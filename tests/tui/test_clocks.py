@@ -7,11 +7,12 @@ import re
 from minefield.rules.game import Seat
 from minefield.rules.settings import RuleSettings
 from minefield.session import LocalSession
-from minefield.tui.app import MinefieldApp
+from minefield.tui.app import GameRequest, MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen
+from minefield.tui.screens.dialogs import CurtainScreen
 from minefield.tui.screens.play import PlayScreen
-from tests.tui.conftest import StandInBot
+from tests.tui.conftest import StandInBot, settle, stand_in
 
 
 async def test_r25_the_hand_clock_runs_out_and_the_chosen_tiles_are_kept() -> None:
@@ -40,3 +41,44 @@ async def test_r25_the_hand_clock_runs_out_and_the_chosen_tiles_are_kept() -> No
                 break
             await pilot.pause(0.02)
         assert any("automatic move" in n for n in notes), notes
+
+
+def app_with(request: GameRequest) -> MinefieldApp:
+    return MinefieldApp(request, think_seconds=0, bot_factory=stand_in, catch_errors=False,
+                        preferences=Preferences(hint="off"))
+
+
+async def test_r25_clock_on_the_command_line_runs_in_practice() -> None:
+    """``practice --clock 60+10``: the hand clock runs and shows in the header (as in network
+    play), then the discard clock of whoever is to discard."""
+    app = app_with(GameRequest("practice", seed=1, seat=Seat.EAST,
+                               rule=("hand_seconds=60", "discard_seconds=10")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        builder = app.screen
+        assert isinstance(builder, HandBuilderScreen)
+        assert re.search(r"You (1:00|0:[0-5]\d)", builder.sub_title or "")
+        session = app.session
+        assert session is not None and session.settings.discard_seconds == 10
+
+
+async def test_r25_in_hotseat_a_clock_starts_when_its_player_lifts_the_curtain() -> None:
+    """``hotseat --clock 60+10``: behind the first curtain no clock runs; East's starts at
+    Enter with its whole minute, West's waits for West (the hand-over is nobody's time)."""
+    app = app_with(GameRequest("hotseat", seed=1, rule=("hand_seconds=60", "discard_seconds=10")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, CurtainScreen)
+        table = app.table
+        assert table is not None
+        assert not any(c.running for t in table.tables.values() for c in t.clocks.values())
+        await pilot.press("enter")
+        await settle(pilot)
+        builder = app.screen
+        assert isinstance(builder, HandBuilderScreen) and builder.seat is Seat.EAST
+        assert builder.table is not None
+        east, west = builder.table.clocks[Seat.EAST], builder.table.clocks[Seat.WEST]
+        assert east.running and east.remaining == 60.0 and east.limit == 60
+        assert not west.running
+        assert re.search(r"You (1:00|0:[0-5]\d)", builder.sub_title or "")
+        assert "West" not in (builder.sub_title or "")

@@ -30,7 +30,7 @@ from minefield.tui.screens.menu import NewGameScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.standings import StandingsScreen, standings_lines
-from minefield.tui.widgets.scoreboard import Scoreboard
+from minefield.tui.widgets.scoreboard import Scoreboard, scoreboard_text
 from tests.tui.conftest import screen_text, settle, stand_in
 from tests.tui.test_hotseat import TILE, assert_shows_only_own_tiles, rendered_tiles
 
@@ -133,7 +133,7 @@ async def test_a_hotseat_match_through_two_games_to_the_scoreboard() -> None:
                                            if n != first.dealer))  # R31
         await play_to_the_result(pilot, app, game=2)
         assert isinstance(app.screen, ResultScreen)
-        assert "Game 2 · hand" in scoreboard(app)
+        assert scoreboard(app).startswith("After game 2 · ")
 
 
 def prepared_match(*deals: Deal, settings: RuleSettings | None = None) -> LocalSession:
@@ -207,16 +207,28 @@ async def test_the_result_explains_the_payments_and_the_counter_sticks() -> None
         text = screen_text(app)
         assert f"West ({west}) pays East ({east}) {points}   " in text  # no sticks yet
         assert f"East ({east}) stays dealer: 1 counter stick on the table (R31)" in text
-        assert f"{east} dealer {25000 + points}" in scoreboard(app)  # after the payment
+        # One moment per line: after the game, its points and the next game's sticks (R31).
+        assert scoreboard(app) == (f"After game 1 · {east} {25000 + points} · {west} "
+                                   f"{25000 - points} · next, game 2 (hand 1 of 4): {east} "
+                                   "dealer, 1 counter stick")
         await pilot.press("n")
         await pilot.pause()
         assert session.match is not None and session.match.honba == 1
+        board = scoreboard_text(session.match, washizu=False)  # game 2's, behind the curtain
+        assert board.startswith("[b]Game 2[/] · hand 1 of 4 · ") and "1 counter stick" in board
+        assert f"{east} [reverse]dealer[/] [b]{25000 + points}[/]" in board  # before game 2
         await ron_on_the_first_discards(pilot, east_wins=True)
-        assert "Game 2 · hand 1 of 4" in scoreboard(app) and "1 counter stick" in scoreboard(app)
         text = screen_text(app)
         assert (f"West ({west}) pays East ({east}) {points} + 1 counter stick x 1000 = "
                 f"{points + 1000} (R32)") in text
-        assert f"{east} dealer {25000 + 2 * points + 1000}" in scoreboard(app)
+        assert f"East ({east}) stays dealer: 2 counter sticks on the table (R31)" in text
+        board = scoreboard(app)  # West is below zero: the match is over (R30)
+        assert board == (f"After game 2 · {east} {25000 + 2 * points + 1000} · {west} "
+                         f"{25000 - 2 * points - 1000} · match over")
+        assert "counter stick" not in board  # no sticks of before the game beside the points
+        # The log says the hand's value and what was paid with the sticks (R32).
+        log = str(app.screen.query_one("#result-log", Static).render())
+        assert f"({points} + counter sticks = {points + 1000}, R32)" in log
 
 
 async def test_the_final_standings_after_the_last_hand() -> None:
@@ -236,7 +248,7 @@ async def test_the_final_standings_after_the_last_hand() -> None:
         assert isinstance(app.screen, ResultScreen)
         text = screen_text(app)
         points = paid_to(session, Seat.WEST)
-        assert "Match over after 1 hands (R30)" in text
+        assert "Match over after 1 hand (R30)" in text
         assert "Final standings" in text and "Next game" not in text
         assert app.table is not None and not app.table.game_on  # leaving loses nothing now
         await pilot.press("n")
@@ -244,7 +256,8 @@ async def test_the_final_standings_after_the_last_hand() -> None:
         assert isinstance(app.screen, StandingsScreen)
         text = screen_text(app)
         total = 25000 + points
-        assert f"1st  {west}  {total} ({total // 10} cc)  (+{points})" in text
+        assert f"1st  {west}  {total} ({total // 10} cc)  (+{points} over the match)" in text
+        assert "Final standings after 1 game, in hand 1 of 1 (R30)" in text
         assert f"{west} wins the match." in text
         assert f"has given {points // 10} cc of blood" in text
 
@@ -256,7 +269,8 @@ def test_a_tie_shares_the_first_place() -> None:
                      standings=[StandingView(place=1, player="Ann", points=25000),
                                 StandingView(place=1, player="Bob", points=25000)])
     lines = standings_lines(view, washizu=False)
-    assert lines[0].endswith("Ann  [b]25000[/]  (0)") and lines[1].startswith("[b]1st[/]")
+    assert lines[0].endswith("Ann  [b]25000[/]  (0 over the match)")
+    assert lines[1].startswith("[b]1st[/]")
     assert "Ann and Bob share first place" in lines[-1]
 
 
@@ -274,7 +288,7 @@ async def test_washizu_stakes_show_cc_of_blood() -> None:
         await ron_on_the_first_discards(pilot, east_wins=True)
         points = paid_to(session, Seat.EAST)
         winner, loser = 25000 + points, 25000 - points
-        assert f"{east} dealer {winner} ({winner // 10} cc)" in scoreboard(app)
+        assert f"{east} {winner} ({winner // 10} cc)" in scoreboard(app)
         assert f"{west} {loser} ({loser // 10} cc)" in scoreboard(app)
         assert f"In blood: {west} gives {east} {points // 10} cc" in screen_text(app)
 

@@ -4,6 +4,7 @@ opponent's moves arrive with no input, and a dropped link covers the game until 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 
+from minefield.rules.auto import auto_command
 from minefield.rules.game import Seat
 from minefield.session.protocol import Presence
 from minefield.session.remote import RemoteError, host, join, resume
@@ -136,6 +138,84 @@ async def test_a_terminal_that_stops_answering_ends_the_app_and_the_seat_waits(
             presence = await next_of(bob, Presence)
         alice = presence.players[presence.seat.other]
         assert alice.name == "alice" and alice.grace_left is not None and alice.grace_left > 0
+        await bob.close()
+    finally:
+        await daemon.stop()
+
+
+async def test_the_host_sees_who_joined_and_a_disconnect_countdown_that_fits_80_columns(
+        short_dir: Path) -> None:  # noqa: F811
+    daemon = await start_daemon(short_dir)
+    try:
+        socket = make_config(short_dir).socket
+        session = await host(socket=socket, player="alice", seed="7")
+        app = MinefieldApp(session=session, catch_errors=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, HandBuilderScreen), "the builder")
+            text = screen_text(app)
+            assert "opponent (waiting)" in text
+            assert f"to join: minefield join {session.code}" in text.splitlines()[0]
+            bob = await join(session.code or "", socket=socket, player="bob")
+            await bob.open()
+            await until(pilot, lambda: "opponent bob" in screen_text(app), "bob's name")
+            assert "(waiting)" not in screen_text(app)
+            await bob.close()  # bob's link drops: his grace period runs
+            await until(pilot, lambda: "bob disconnected" in screen_text(app), "the countdown")
+            header = screen_text(app).splitlines()[0]
+            assert re.search(r"Minefield — You \d:\d\d · bob disconnected, grace \d:\d\d ",
+                             header), header
+            assert "…" not in header
+    finally:
+        await daemon.stop()
+
+
+async def _play_app_seat(pilot: Pilot[int], app: MinefieldApp, game_id: str) -> None:
+    """Play R25's moves for the app's seat through its session until that game ends."""
+    sent: set[int] = set()
+    for _ in range(2000):
+        table = app.table
+        session = getattr(table, "session", None)
+        if table is not None and getattr(session, "game_id", None) == game_id and table.ready:
+            view = table.first_view()
+            if view.phase == "ended":
+                return
+            key = -1 if view.phase == "choosing" else table.tables[view.seat].seq
+            mine = (view.phase == "choosing" and view.own_hand is None) or view.my_turn
+            if mine and key not in sent:
+                sent.add(key)
+                await table.session.send(view.seat, auto_command(view))
+        await pilot.pause(0.01)
+    raise AssertionError("the game never ended")
+
+
+async def test_the_running_score_of_a_room_survives_a_resume(
+        short_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    monkeypatch.setenv("MINEFIELD_DATA_DIR", str(short_dir / "alice-data"))
+    daemon = await start_daemon(short_dir)
+    try:
+        socket = make_config(short_dir).socket
+        session = await host(socket=socket, player="alice", seed="7")
+        bob = await join(session.code or "", socket=socket, player="bob")
+        await bob.open()
+        first_game = session.game_id
+        app = MinefieldApp(session=session, catch_errors=False)
+        async with app.run_test(size=(100, 32)) as pilot:
+            bob_plays = asyncio.create_task(autoplay(bob))
+            await _play_app_seat(pilot, app, first_game)
+            await until(pilot, lambda: "Score over 1 game" in screen_text(app), "the tally")
+            await bob_plays
+            await bob.rematch()
+            await session.rematch()
+            await until(pilot, lambda: session.game_id != first_game, "the rematch")
+        # alice's terminal closes mid-game 2; `resume` is a new app (a new process over SSH).
+        again = await resume(socket=socket, player="alice")
+        app = MinefieldApp(session=again, catch_errors=False)
+        async with app.run_test(size=(100, 32)) as pilot:
+            bob_plays = asyncio.create_task(autoplay(bob))
+            await _play_app_seat(pilot, app, again.game_id or "")
+            await until(pilot, lambda: "Score over 2 games" in screen_text(app),
+                        "the tally of both games")
+            await bob_plays
         await bob.close()
     finally:
         await daemon.stop()

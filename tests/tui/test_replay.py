@@ -139,7 +139,8 @@ async def test_stepping_forward_and_back_and_jumping(tmp_path: Path) -> None:
     app = viewer(path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert "discard 0 of 20" in screen_text(app)  # a finished game opens at its start
+        # A finished game opens at its start.
+        assert "The hands are chosen · step 0/20" in screen_text(app)
         assert discards_shown(app, Seat.EAST) == [] == latest_marked(app)
         for key, step in (("right", 1), ("n", 2), ("space", 3), ("left", 2), ("p", 1),
                           ("right", 2), ("end", RON_DISCARDS), ("right", RON_DISCARDS),
@@ -147,8 +148,13 @@ async def test_stepping_forward_and_back_and_jumping(tmp_path: Path) -> None:
             await pilot.press(key)
             await pilot.pause()
             assert screen_of(app).step == step, key
-            assert f"discard {step} of {RON_DISCARDS}" in screen_text(app)
+            assert f"step {step}/{RON_DISCARDS}" in screen_text(app)
             game = game_at(path, step)
+            if step:  # the caption says who discarded what (East first, R10)
+                seat = Seat.EAST if step % 2 else Seat.WEST
+                tile = tile_name(Tile.parse(game.view(seat).discards[seat][-1]), "letters")
+                who = "Ann (East)" if seat is Seat.EAST else "Bot normal (West)"
+                assert f"{who} discards {tile} · step {step}/" in screen_text(app)
             view = game.view(Seat.EAST)
             for seat in Seat:
                 assert discards_shown(app, seat) == view.discards[seat]
@@ -262,7 +268,7 @@ async def test_a_draw_says_so(tmp_path: Path) -> None:
         await pilot.press("end")
         await pilot.pause()
         assert "Draw: 34 discards without a win (R11)" in screen_text(app)
-        assert "discard 34 of 34 · the end" in screen_text(app)
+        assert "step 34/34 · the end" in screen_text(app)
 
 
 async def test_keys_pressed_fast_leave_one_wall(tmp_path: Path) -> None:
@@ -282,7 +288,7 @@ async def test_an_unfinished_record_opens_at_its_last_step(tmp_path: Path) -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert screen_of(app).step == 7
-        assert "discard 7 of 7 · unfinished" in screen_text(app)
+        assert "step 7/7 · unfinished" in screen_text(app)
         assert panel_tiles(app) == open_tiles(game_at(path, 7), Seat.EAST)
         await pilot.press("right")
         await pilot.pause()
@@ -319,7 +325,7 @@ async def test_problems_of_the_reader_show_as_a_notice(tmp_path: Path) -> None:
         notice = app.screen.query_one("#replay-notice")
         assert notice.display
         assert "Notice: 1 problem in this record: line 4: not JSON" in str(notice.render())
-        assert "discard 3 of 3" in screen_text(app)  # the good lines are all kept
+        assert "step 3/3" in screen_text(app)  # the good lines are all kept
 
 
 async def test_names_and_problems_show_as_written(tmp_path: Path) -> None:
@@ -374,6 +380,30 @@ async def test_help_lists_the_keys_and_q_quits(tmp_path: Path) -> None:
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0 and not app.is_running
+
+
+async def test_a_step_number_typed_and_enter_jumps_there(tmp_path: Path) -> None:
+    path = record_file(tmp_path, RON_SEED)
+    app = viewer(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("1", "2")
+        await pilot.pause()
+        assert screen_of(app).step == 0 and "go to step 12: Enter" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen_of(app).step == 12 and "step 12/20" in screen_text(app)
+        assert discards_shown(app, Seat.WEST) == game_at(path, 12).view(Seat.EAST).discards[
+            Seat.WEST]
+        await pilot.press("9", "9", "enter")  # past the end: said, and nothing moves
+        await pilot.pause()
+        assert screen_of(app).step == 12 and "There is no step 99" in screen_text(app)
+        await pilot.press("3", "escape")  # Escape forgets a number: the viewer stays
+        await pilot.pause()
+        assert app.is_running and "go to step" not in screen_text(app)
+        await pilot.press("0", "enter")
+        await pilot.pause()
+        assert screen_of(app).step == 0
 
 
 async def test_reprs_hide_the_tiles(tmp_path: Path) -> None:

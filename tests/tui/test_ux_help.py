@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Markdown, TabbedContent
 
+from minefield.rules.settings import rule_names
 from minefield.tui.screens.help import HelpScreen, asset_text
 from tests.tui.conftest import make_app, screen_text
 
@@ -66,3 +67,17 @@ async def test_the_help_explains_matches_and_the_presets() -> None:
         guide = app.screen.query_one("#help-text", Markdown).source
         assert "every wait wins, riichi being a yaku" in guide
         assert "## Matches" in guide and "dealer_bonus" in guide and "Washizu" in guide
+
+
+async def test_the_help_explains_the_club_preset_rule_and_clock() -> None:
+    """RULES.md presets and R25: the guide names the club preset, ``--rule NAME=VALUE`` with
+    every setting, and ``--clock``."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        guide = app.screen.query_one("#help-text", Markdown).source
+        assert "**club**" in guide and "--rule NAME=VALUE" in guide and "--clock 60+10" in guide
+        for name in rule_names():
+            assert f"`{name}`" in guide, name

@@ -98,6 +98,10 @@ class SeatScreen(Screen[None]):
         player is away (R25), counting down between updates."""
         self.table = table
         self._table_at = monotonic()
+        names = {seat: table.name(seat) for seat in Seat}
+        if names != self.names:  # the second player took the waiting seat, say
+            self.names = names
+            self.names_changed()
         self.show_table_status()
         if table.match is not None:
             self.show_scoreboard(table.match)
@@ -108,6 +112,9 @@ class SeatScreen(Screen[None]):
         elif not running and self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
+
+    def names_changed(self) -> None:
+        """The players' names changed (:attr:`names` holds the new ones): show them."""
 
     def show_scoreboard(self, match: MatchView) -> None:
         """The match's scoreboard under the header, for the whole game (R30-R35)."""
@@ -120,21 +127,27 @@ class SeatScreen(Screen[None]):
             return
         elapsed = monotonic() - self._table_at
         parts = []
+        away = {seat for seat, player in table.players.items()
+                if not player.present and player.name != WAITING_NAME}
         for seat in (self.seat, self.seat.other):
             clock = table.clocks[seat]
-            if clock.running and clock.remaining is not None:
+            if clock.running and clock.remaining is not None and seat not in away:
                 who = "You" if seat is self.seat and len(set(self.names.values())) > 1 else (
                     table.name(seat))
                 parts.append(f"{who} {clock_text(clock.remaining - elapsed)}")
-        for player in table.players.values():
-            if not player.present and player.name != WAITING_NAME:
-                away = f"{player.name} disconnected"
-                if player.grace_left is not None:
-                    away += f" - {clock_text(player.grace_left - elapsed)} until auto-play"
-                parts.append(away)
-        # The app's own line (opponent, rules, a room code) comes first, shortened to fit.
+        for seat in sorted(away, key=lambda s: s is not self.seat.other):
+            # Short enough for 80 columns: the grace period is what the absent seat has now.
+            player = table.players[seat]
+            gone = f"{player.name} disconnected"
+            if player.grace_left is not None:
+                gone += f", grace {clock_text(player.grace_left - elapsed)}"
+            parts.append(gone)
+        # The app's own line (opponent, rules, a room code) comes first, shortened to fit; the
+        # opponent's name goes while they are away (the away part names them).
         line = self.app.sub_title.replace("Playing against ", "vs ")
-        self.sub_title = " · ".join([line, *parts]) if parts else None
+        if self.seat.other in away and line.startswith(f"vs {table.name(self.seat.other)}"):
+            line = line.removeprefix(f"vs {table.name(self.seat.other)}").lstrip(" ·")
+        self.sub_title = " · ".join([p for p in (line, *parts) if p]) if parts else None
 
     def clear_private(self) -> None:
         """Empty every widget that shows private tiles (hot-seat curtain)."""

@@ -79,18 +79,23 @@ class HandBuilderScreen(SeatScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        me, other = self.seat, self.seat.other
-        order = "discards first" if me is Seat.EAST else "discards second"
-        name = "" if self.names[me] == me.value.title() else f"{escape(self.names[me])}: "
-        self.query_one("#info", Static).update(
-            f"[b]{name}{me.value.title()}[/] ({order}) · opponent {escape(self.names[other])}\n"
-            "Keep 13 of your 34 tiles as your hand; the other 21 become your discard pool.")
+        self.names_changed()
         self.query_one("#rack", TileRow).cursor = self.cursor
         self._refresh_choice()
         if self._hint_source is not None:
             self.query_one("#hint", Static).update("Hint: the bot is looking for a hand…")
             # The search starts once the screen is drawn: its thread would slow the first frame.
             self.call_after_refresh(self._compute_hint, self._hint_source)
+
+    def names_changed(self) -> None:
+        """The seat, its order and the opponent's name (the waiting seat's, then the name of
+        whoever joins)."""
+        me, other = self.seat, self.seat.other
+        order = "discards first" if me is Seat.EAST else "discards second"
+        name = "" if self.names[me] == me.value.title() else f"{escape(self.names[me])}: "
+        self.query_one("#info", Static).update(
+            f"[b]{name}{me.value.title()}[/] ({order}) · opponent {escape(self.names[other])}\n"
+            "Keep 13 of your 34 tiles as your hand; the other 21 become your discard pool.")
 
     # -- the choice ------------------------------------------------------------------------------
 

@@ -8,23 +8,35 @@ from typing import ClassVar, Literal
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
+from textual.markup import escape
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from minefield.bots.base import LEVELS, Level
 from minefield.rules.game import Seat
-from minefield.rules.settings import PRESETS, RuleSettings
+from minefield.rules.settings import (
+    CLOCK_SETTINGS,
+    MATCH_PRESETS,
+    PRESETS,
+    RuleSettings,
+    SettingsError,
+    clock_words,
+    parse_clock,
+)
 from minefield.session.names import MAX_PLAYER_NAME, PlayerNameError, player_name, two_names
 from minefield.tui.config import Preferences
-from minefield.tui.games import GameRequest
 from minefield.tui.host import preferences_of
 from minefield.tui.messages import GameChosen
+from minefield.tui.screens.rooms import ROOM_ENTRIES
+from minefield.tui.screens.rules import RulesScreen
 from minefield.tui.textual_private import SteadyHeader
 
 MENU = (
     ("practice", "Practice against a bot"),
     ("hotseat", "Hot-seat: two players at this keyboard"),
+    ("games", "Saved games: replay and review"),
+    ("watch", "Watch two bots play"),
     ("drills", "Defense drills"),
     ("stats", "Defense progress"),
     ("help", "Rules and keys"),
@@ -37,7 +49,13 @@ PRESET_NOTES = {
     "standard": "A ron must be worth at least mangan (R14).",
     "beginner": "Every wait wins, riichi being a yaku (R14: no minimum).",
     "match": "For matches: East, the dealer, is paid dealer values (R23).",
+    "club": "The Dutch club's match: ryanshi and paarenchan on (R34, R35).",
 }
+
+#: The clocks of R25 the form offers, as HAND+DISCARD seconds (``custom``: typed beside it).
+CUSTOM_CLOCK = "custom"
+CLOCKS = (("off", "off"), ("180+15 (as online)", "180+15"), ("60+10", "60+10"),
+          ("30+5", "30+5"), ("custom", CUSTOM_CLOCK))
 
 #: What the form plays: one game, or a match (R30) under the match preset by default.
 KINDS = (("A single game", "single"), ("A match (several games, scores kept)", "match"))
@@ -58,14 +76,15 @@ def preset_note(name: str) -> str:
     return PRESET_NOTES.get(name, "See the rule book (help, r).")
 
 
-def match_note(name: str) -> str:
-    """What a match under the rule preset ``name`` is (R23, R30-R35), in two lines.
+def match_note(name: str, rule: tuple[str, ...] = ()) -> str:
+    """What a match under the rule preset ``name`` (with ``rule`` over it) is (R23, R30-R35),
+    in two lines.
 
     >>> print(match_note("match"))
     A match of 4 hands from 25000 points each (R30); East is paid dealer values (R23).
     Counter sticks 1000 (R32), noten payment 1000 (R33), ryanshi off (R34), paarenchan off (R35).
     """
-    rules = RuleSettings.preset(name)
+    rules = RuleSettings.chosen(name, rule)
     dealer = ("East is paid dealer values" if rules.dealer_bonus
               else "both seats are paid as non-dealers")
     return (f"A match of {rules.hands} hands from {rules.start_points} points each (R30); "
@@ -75,11 +94,13 @@ def match_note(name: str) -> str:
 
 
 class NewGameScreen(ModalScreen[GameChosen | None]):
-    """Before a game starts: the bot level and the seat (practice) and the rules preset, with
-    the saved preferences chosen. Dismissed with the choice, or None (Escape)."""
+    """Before a game starts: the bot level and the seat (practice), the rules preset with the
+    settings changed over it ("Rules...", every setting) and the clocks (R25), with the saved
+    preferences chosen. Dismissed with the choice, or None (Escape)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start"),
+        Binding("r", "rules", "Rules..."),
         Binding("escape", "cancel", "Back"),
     ]
 
@@ -87,6 +108,8 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         super().__init__()
         self.mode: GameMode = mode
         self.preferences = preferences
+        #: The settings changed over the preset with "Rules..." (``NAME=VALUE``), clocks apart.
+        self.rule: tuple[str, ...] = ()
 
     def compose(self) -> ComposeResult:
         prefs = self.preferences
@@ -97,29 +120,41 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
                 if self.mode == "hotseat":
                     yield Label("Players")
                     with Horizontal(id="names"):
-                        yield Input(placeholder="East", max_length=MAX_PLAYER_NAME, id="east")
-                        yield Input(placeholder="West", max_length=MAX_PLAYER_NAME, id="west")
+                        yield Input(placeholder="East", max_length=MAX_PLAYER_NAME, id="east",
+                                    compact=True)
+                        yield Input(placeholder="West", max_length=MAX_PLAYER_NAME, id="west",
+                                    compact=True)
                 else:
                     yield Label("Your name")
-                    yield Input(placeholder="You", max_length=MAX_PLAYER_NAME, id="name")
+                    yield Input(placeholder="You", max_length=MAX_PLAYER_NAME, id="name",
+                                compact=True)
                 yield Label("Play")
-                yield Select(KINDS, value="single", allow_blank=False, id="kind")
+                yield Select(KINDS, value="single", allow_blank=False, id="kind", compact=True)
                 if self.mode == "practice":
                     yield Label("Bot level")
                     yield Select([(level, level) for level in LEVELS], value=prefs.bot_level,
-                                 allow_blank=False, id="level")
+                                 allow_blank=False, id="level", compact=True)
                     yield Label("Your seat")
-                    yield Select(SEATS, value=RANDOM_SEAT, allow_blank=False, id="seat")
+                    yield Select(SEATS, value=RANDOM_SEAT, allow_blank=False, id="seat",
+                                 compact=True)
                 if self.mode == "hotseat":
                     yield Label("Trainer")
-                    yield Checkbox("Trainer aids: both agree", id="aids")
+                    yield Checkbox("Trainer aids: both agree", id="aids", compact=True)
                 yield Label("Rules")
-                yield Select([(name, name) for name in PRESETS], value=prefs.rules,
-                             allow_blank=False, id="rules")
+                with Horizontal(classes="form-pair"):
+                    yield Select([(name, name) for name in PRESETS], value=prefs.rules,
+                                 allow_blank=False, id="rules", compact=True)
+                    yield Button("Rules...", id="edit-rules", compact=True)
+                yield Label("Clock")
+                with Horizontal(classes="form-pair"):
+                    yield Select(CLOCKS, value="off", allow_blank=False, id="clock",
+                                 compact=True)
+                    yield Input(placeholder="HAND+DISCARD", id="custom-clock", compact=True,
+                                disabled=True)
             yield Static(preset_note(prefs.rules), id="preset-note", classes="note")
             with Horizontal(classes="buttons"):
-                yield Button("Start", id="start", variant="primary")
-                yield Button("Back", id="back")
+                yield Button("Start", id="start", variant="primary", compact=True)
+                yield Button("Back", id="back", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -130,34 +165,76 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         """True when the form asks for a match (R30)."""
         return self.query_one("#kind", Select).value == "match"
 
+    @property
+    def preset(self) -> str:
+        """The rules preset chosen."""
+        return str(self.query_one("#rules", Select).value)
+
+    def clock_rule(self) -> list[str]:
+        """The clock chosen, as its two settings (R25); raises :class:`SettingsError` for a
+        custom clock that is not ``HAND+DISCARD``."""
+        clock = self.query_one("#clock", Select).value
+        if clock == CUSTOM_CLOCK:
+            return parse_clock(self.query_one("#custom-clock", Input).value)
+        return parse_clock(str(clock))
+
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
         rules = self.query_one("#rules", Select)
         if event.select.id == "kind":
             # A match plays under the match preset unless another is chosen; its first
             # dealer is drawn from the seed (R30), so no seat is chosen.
-            rules.value = "match" if self.match else self.preferences.rules
+            if self.match and rules.value not in MATCH_PRESETS:
+                rules.value = "match"
+            elif not self.match and rules.value in MATCH_PRESETS:
+                rules.value = self.preferences.rules
             for seat in self.query("#seat").results(Select):
                 seat.disabled = self.match
             for field, seat_name, player in (("#east", "East", "Player 1"),
                                              ("#west", "West", "Player 2")):
                 for names in self.query(field).results(Input):
                     names.placeholder = player if self.match else seat_name
-        if isinstance(rules.value, str):
-            note = match_note(rules.value) if self.match else preset_note(rules.value)
-            self.query_one("#preset-note", Static).update(note)
+        elif event.select.id == "rules":
+            self.rule = ()  # the changes were over the other preset
+            if (event.value in MATCH_PRESETS) != self.match:
+                self.query_one("#kind", Select).value = (
+                    "match" if event.value in MATCH_PRESETS else "single")
+        elif event.select.id == "clock":
+            custom = self.query_one("#custom-clock", Input)
+            custom.disabled = event.value != CUSTOM_CLOCK
+            if not custom.disabled:
+                custom.focus()
+        self._show_note()
+
+    def _show_note(self, problem: str | None = None) -> None:
+        """What the rules chosen are, with the changes over the preset (or what is wrong)."""
+        note = self.query_one("#preset-note", Static)
+        if problem is not None:
+            note.update(f"[$text-error]{escape(problem)}[/]")
+            return
+        name = self.preset
+        if name not in PRESETS:
+            return
+        text = match_note(name, self.rule) if self.match else preset_note(name)
+        if self.rule:
+            text += f"\nChanged: {escape(', '.join(self.rule))}"
+        note.update(text)
 
     def choice(self) -> GameChosen:
-        """The game the form describes now; a name that cannot be used raises
-        :class:`~minefield.session.names.PlayerNameError`."""
-        rules = str(self.query_one("#rules", Select).value)
+        """The game the form describes now; raises :class:`SettingsError` for a bad clock and
+        :class:`~minefield.session.names.PlayerNameError` for a name that cannot be used."""
+        from minefield.tui.games import GameRequest
+
+        rules = self.preset
+        rule = (*self.rule, *self.clock_rule())
+        RuleSettings.chosen(rules, rule)  # every setting checked before the game starts
         if self.mode == "hotseat":
             east, west = (self.query_one(f"#{seat}", Input) for seat in ("east", "west"))
             players = None
             if east.value.strip() or west.value.strip():
                 players = two_names(east.value.strip() or east.placeholder,
                                     west.value.strip() or west.placeholder)
-            return GameChosen(GameRequest("hotseat", rules=rules, match=self.match,
+            return GameChosen(GameRequest("hotseat", rules=rules, match=self.match, rule=rule,
                                           aids=self.query_one("#aids", Checkbox).value,
                                           players=players))
         typed = self.query_one("#name", Input).value.strip()
@@ -167,30 +244,56 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         seat_value = self.query_one("#seat", Select).value
         seat = None if seat_value == RANDOM_SEAT or self.match else Seat(str(seat_value))
         return GameChosen(GameRequest("practice", rules=rules, level=level, seat=seat,
-                                      match=self.match, player=player))
+                                      match=self.match, rule=rule, player=player))
 
     def action_start(self) -> None:
-        """Start the game (a name that cannot be used is said under the form instead)."""
+        """Start the game (a bad clock is named and nothing starts)."""
         try:
             choice = self.choice()
+        except SettingsError as error:
+            self._show_note(str(error))
+            return
         except PlayerNameError as error:
-            self.query_one("#preset-note", Static).update(f"Name: {error}.")
+            self._show_note(f"Name: {error}.")
             return
         self.dismiss(choice)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in a name field starts the game, as the Start button does."""
-        event.stop()
-        self.action_start()
+    async def action_rules(self) -> None:
+        """Every rule setting over the preset, each with its rule number ("Rules...")."""
+        try:
+            clock = self.clock_rule()
+        except SettingsError:
+            clock = []
+        await self.app.push_screen(RulesScreen(self.preset, (*self.rule, *clock)),
+                                   self._rules_edited)
+
+    def _rules_edited(self, rule: tuple[str, ...] | None) -> None:
+        if rule is None:
+            return
+        settings = RuleSettings.chosen(self.preset, rule)
+        self.rule = tuple(r for r in rule if r.partition("=")[0] not in CLOCK_SETTINGS)
+        clock = clock_words(settings)
+        clocks = [value for _, value in CLOCKS]
+        self.query_one("#clock", Select).value = clock if clock in clocks else CUSTOM_CLOCK
+        custom = self.query_one("#custom-clock", Input)
+        custom.value = "" if clock in clocks else clock
+        custom.disabled = clock in clocks
+        self._show_note()
 
     def action_cancel(self) -> None:
         """Back to the menu without a game."""
         self.dismiss(None)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_start()
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "start":
             self.action_start()
+        elif event.button.id == "edit-rules":
+            await self.action_rules()
         else:
             self.action_cancel()
 
@@ -199,21 +302,42 @@ class MenuScreen(Screen[None]):
     """The first screen of ``minefield``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # With a game server (an SSH session's menu): rooms, first in the list (their keys
+        # are not in the footer, which keeps "F1 Help" in view).
+        Binding("o", "choose('host')", "Host", show=False),
+        Binding("j", "choose('join')", "Join", show=False),
+        Binding("r", "choose('resume')", "Resume", show=False),
+        # The footer shows the games and "F1 Help" whole at 80 columns; the other keys are in
+        # the list above it and in the help.
         Binding("p", "choose('practice')", "Practice"),
         Binding("h", "choose('hotseat')", "Hot-seat"),
-        Binding("d", "choose('drills')", "Drills"),
-        Binding("t", "choose('stats')", "Progress"),
-        Binding("s", "choose('settings')", "Settings"),
+        Binding("g", "choose('games')", "Games"),
+        Binding("w", "choose('watch')", "Watch"),
+        Binding("d", "choose('drills')", "Drills", show=False),
+        Binding("t", "choose('stats')", "Progress", show=False),
+        Binding("s", "choose('settings')", "Settings", show=False),
         Binding("q", "choose('quit')", "Quit"),
     ]
 
+    def __init__(self, rooms: bool = False) -> None:
+        """``rooms``: the app has a game server; the menu starts with host, join, resume."""
+        super().__init__()
+        self.rooms = rooms
+
     def compose(self) -> ComposeResult:
+        entries = (*ROOM_ENTRIES, *MENU) if self.rooms else MENU
         yield SteadyHeader()
         with Vertical(id="menu-box"):
             yield Static("MINEFIELD", id="menu-title")
             yield Static("two-player riichi mahjong from Kaiji", id="menu-subtitle")
-            yield OptionList(*(Option(label, id=key) for key, label in MENU), id="menu")
+            yield OptionList(*(Option(label, id=key) for key, label in entries), id="menu")
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The room keys only with a game server."""
+        if action == "choose" and parameters and parameters[0] in ("host", "join", "resume"):
+            return self.rooms
+        return True
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -233,8 +357,10 @@ class MenuScreen(Screen[None]):
             await self.app.run_action("app.help")
         elif choice == "settings":
             await self.app.run_action("app.settings")
-        elif choice in ("stats", "drills"):
+        elif choice in ("stats", "drills", "games", "watch"):
             await self.app.run_action(f"app.{choice}")
+        elif choice in ("host", "join", "resume") and self.rooms:
+            await self.app.run_action(f"app.room('{choice}')")
         elif choice == "quit":
             self.app.exit(0)
 

@@ -157,6 +157,10 @@ class PlayScreen(SeatScreen):
         self.refresh_bindings()
         self.call_after_refresh(self.refresh_bindings)  # "More below" once laid out
 
+    def names_changed(self) -> None:
+        """Show the new names on the info line."""
+        self.query_one("#info", Static).update(self._info_text(self.view))
+
     def _info_text(self, view: PlayerView) -> str:
         me = self.seat
         if view.phase == "choosing":

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -133,15 +134,19 @@ class ReplayScreen(Screen[None]):
         Binding("e", "see('east')", "From East's seat", show=False),
         Binding("w", "see('west')", "From West's seat", show=False),
         Binding("b", "see('both')", "Both hands open", show=False),
-        Binding("q,escape", "app.quit", "Quit"),
+        Binding("enter", "go_to", "Go to the step typed", show=False),
+        Binding("q,escape", "close", "Quit"),
     ]
 
     step: reactive[int] = reactive(0, init=False)
     perspective: reactive[Perspective] = reactive[Perspective]("east", init=False)
 
     def __init__(self, record: ReadRecord, replay: Replay,
-                 perspective: Perspective = "east") -> None:
+                 perspective: Perspective = "east", quits: bool = True) -> None:
         super().__init__()
+        self._quits = quits  # the viewer of ``minefield replay``: leaving quits the app
+        self._typed_step = ""  # digits of a step number to jump to (then Enter)
+        self._jump_problem = ""  # why the last number typed was no step (shown once)
         self.header = record.header
         self.record_result = record.result.result if record.result is not None else None
         self.names = {seat: record.header.players.of(seat) for seat in Seat}
@@ -240,18 +245,34 @@ class ReplayScreen(Screen[None]):
             text += "\n" + escape(settlement_line(self.header.match, stored))
         return text
 
+    def caption(self) -> str:
+        """What the step shown is, in words (plain text): ``West discards 5p · step 23/34``,
+        or the hands being chosen at step 0."""
+        step = self.steps[self.step]
+        total = len(self.steps) - 1
+        if step.discards == 0:
+            return f"The hands are chosen · step 0/{total}"
+        seat = Seat.EAST if step.discards % 2 else Seat.WEST  # East discards first (R10)
+        tile = step.views[seat].discards[seat][-1]
+        return f"{who(seat, self.names)} discards {tile} · step {self.step}/{total}"
+
     def _info_text(self, step: Step, view: PlayerView) -> str:
-        where = (f"[b]discard {step.discards} of {self.steps[-1].discards}[/]"
-                 if view.phase != "choosing" else "[b]choosing the hands[/]")
+        where = (f"[b]{named(self, escape(self.caption()))}[/]" if view.phase != "choosing"
+                 else "[b]choosing the hands[/]")
         if self.step == len(self.steps) - 1:
             where += " · the end" if self.finished else " · unfinished"
         seen = ("both hands open" if self.perspective == "both"
                 else f"seen from {self.perspective.title()}")
+        if self._typed_step:
+            seen = f"go to step [reverse]{self._typed_step}[/]: Enter (Esc forgets)"
+        elif self._jump_problem:
+            seen = f"[$text-warning]{self._jump_problem}[/]"
+            self._jump_problem = ""
         header = self.header
         match = ("" if header.match is None
                  else "\n" + escape(match_line(header.match, header.rules)))
-        return (f"{where} · {seen}\n{header.mode} · {header.started:%Y-%m-%d %H:%M} UTC · "
-                f"{rules_text(header.rules)}\nseed {header.seed}{match}")
+        return (f"{where}\n{seen} · {header.mode} · {header.started:%Y-%m-%d %H:%M} UTC\n"
+                f"{rules_text(header.rules)} · seed {header.seed}{match}")
 
     def watch_step(self) -> None:
         self._show()
@@ -266,6 +287,40 @@ class ReplayScreen(Screen[None]):
         if action == "step" and parameters and isinstance(parameters[0], int):
             return True if 0 <= self.step + parameters[0] < len(self.steps) else None
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        """Digits type a step number to jump to (Enter goes there, Escape forgets it)."""
+        if event.character is not None and len(event.character) == 1 and (
+                event.character in "0123456789"):
+            event.stop()
+            self._typed_step = (self._typed_step + event.character)[-3:]
+            self._show()
+        elif event.key == "escape" and self._typed_step:
+            event.stop()
+            self._typed_step = ""
+            self._show()
+
+    def action_go_to(self) -> None:
+        """To the step typed: 0 is the hands chosen, 1 the first discard, up to the last."""
+        typed, self._typed_step = self._typed_step, ""
+        if not typed:
+            return
+        last = len(self.steps) - 1
+        number = int(typed)
+        if number > last:
+            self._jump_problem = f"There is no step {number}: the steps are 0 to {last}."
+            self._show()
+            return
+        if number == self.step:
+            self._show()
+        self.step = number
+
+    def action_close(self) -> None:
+        """Back to the list of games, or quit the viewer of ``minefield replay``."""
+        if self._quits:
+            self.app.exit()
+        else:
+            self.dismiss()
 
     def action_step(self, delta: int) -> None:
         """One discard on (1) or back (-1)."""

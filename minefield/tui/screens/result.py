@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -25,7 +25,7 @@ from minefield.tui.messages import MenuRequested, NewGameRequested, NextGameRequ
 from minefield.tui.render import YOU, furiten_reason, objective, possessive, seat_name, verb
 from minefield.tui.screens.standings import StandingsScreen
 from minefield.tui.textual_private import SteadyHeader
-from minefield.tui.widgets.log import log_lines
+from minefield.tui.widgets.log import log_lines, paid_to_winner
 from minefield.tui.widgets.panels import DeadWall, yaku_name
 from minefield.tui.widgets.scoreboard import Scoreboard, payment_lines, scoreboard_text
 from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
@@ -93,6 +93,27 @@ class RunningScore:
             self.points[names[payer]] -= points
             self.points[names[payee]] += points
 
+    def to_dict(self) -> dict[str, Any]:
+        """The tally as JSON-ready data (kept on disk so that a resume finds it)."""
+        return {"points": dict(self.points), "games": self.games,
+                "counted": sorted(self._counted)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RunningScore:
+        """A tally from :meth:`to_dict`'s data; what is not well formed is left out."""
+        score = cls()
+        points = data.get("points")
+        if isinstance(points, dict):
+            score.points = {str(name)[:40]: value for name, value in list(points.items())[:2]
+                            if isinstance(value, int) and not isinstance(value, bool)}
+        games = data.get("games")
+        if isinstance(games, int) and not isinstance(games, bool) and games >= 0:
+            score.games = games
+        counted = data.get("counted")
+        if isinstance(counted, list):
+            score._counted = {seed for seed in counted[:10_000] if isinstance(seed, str)}
+        return score
+
     def text(self) -> str:
         """``Score over 3 games: You 16000 · Bot (normal) -16000`` (markup; the player here
         first), or nothing before the first game."""
@@ -159,8 +180,10 @@ class ResultScreen(Screen[None]):
                 yield Static(named(self, self._seat_text(seat)), classes="seat-result")
             if self._discards is not None:
                 yield Static("[b]Game log[/]", classes="result-title")
+                paid = paid_to_winner(self.end, self.match)
                 yield Static(named(self, "\n".join(log_lines(
-                    self._discards, self.names, self.end.furiten, self.end))), id="result-log")
+                    self._discards, self.names, self.end.furiten, self.end, paid))),
+                             id="result-log")
             ura = tile_name(Tile.parse(self.end.ura_indicator), current_honor_names(self))
             yield Static(f"Ura dora indicator {ura} · seed {self.end.seed}",
                          id="result-seed")

@@ -20,17 +20,33 @@ from minefield.tui.widgets.scoreboard import blood, points_text
 PLACES = {1: "1st", 2: "2nd"}
 
 
+def standings_title(match: MatchView) -> str:
+    """``Final standings after 3 games, in hand 1 of 4 (R30)``: the games played and the hand
+    the match ended in (fewer than all when a player went below zero)."""
+    games = match.last.game if match.last is not None else match.game
+    hand = match.last.hand if match.last is not None else match.hand
+    plural = "s" if games != 1 else ""
+    return f"Final standings after {games} game{plural}, in hand {hand} of {match.hands} (R30)"
+
+
 def standings_lines(match: MatchView, washizu: bool) -> list[str]:
-    """The standings in words (markup): each place with its points and what changed since the
-    start, then who won the match, or that the first place is shared."""
+    """The standings in words (markup): each place with its points and, beside them, the
+    player's change over the match; why the match ended when it ended early (R30); then who
+    won the match, or that the first place is shared."""
     standings = match.standings or []
+    # Every payment is from one player to the other (R23, R32, R33), so the start is the mean.
     start = (sum(match.scores.values()) // len(match.scores)) if match.scores else 0
     lines = []
     for line in standings:
         change = line.points - start
         sign = "+" if change > 0 else ""
         lines.append(f"[b]{PLACES.get(line.place, str(line.place))}[/]  {escape(line.player)}  "
-                     f"[b]{points_text(line.points, washizu)}[/]  ({sign}{change})")
+                     f"[b]{points_text(line.points, washizu)}[/]  ({sign}{change} over the "
+                     "match)")
+    below = [line.player for line in standings if line.points < 0]
+    if below:
+        lines.append(f"The match ended early: {' and '.join(escape(b) for b in below)} went "
+                     "below zero (R30).")
     winners = [line.player for line in standings if line.place == 1]
     lines.append("")
     if len(winners) == 1:
@@ -62,11 +78,8 @@ class StandingsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
         match = self.match
-        games = match.last.game if match.last is not None else match.game
         with Vertical(id="standings-box"):
-            yield Static(f"Final standings · {games} game{'s' if games != 1 else ''}, "
-                         f"{match.hands} hand{'s' if match.hands != 1 else ''} (R30)",
-                         classes="dialog-title")
+            yield Static(standings_title(match), classes="dialog-title")
             yield Static("\n".join(standings_lines(match, self.washizu)), id="standings")
         yield Footer()
 
@@ -79,4 +92,4 @@ class StandingsScreen(Screen[None]):
         self.post_message(MenuRequested())
 
 
-__all__ = ["StandingsScreen", "standings_lines"]
+__all__ = ["StandingsScreen", "standings_lines", "standings_title"]

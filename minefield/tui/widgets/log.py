@@ -15,6 +15,7 @@ from textual.markup import escape
 from textual.widgets import Static
 
 from minefield.rules.game import TOTAL_DISCARDS, FuritenCause, GameEnded, Seat
+from minefield.session.protocol import MatchView
 from minefield.tui.render import furiten_reason, possessive, verb
 from minefield.tui.widgets.tiles import named
 
@@ -33,8 +34,10 @@ def discard_order(discards: Mapping[Seat, Sequence[str]]) -> list[tuple[int, Sea
     return order
 
 
-def result_line(end: GameEnded, names: Mapping[Seat, str]) -> str:
-    """The result in one sentence (markup): who won on whose tile, and for how much.
+def result_line(end: GameEnded, names: Mapping[Seat, str], paid: int | None = None) -> str:
+    """The result in one sentence (markup): who won on whose tile, and for how much. In a match
+    ``paid`` is what the winner was paid: with counter sticks (R32) it is more than the hand,
+    and the line says both (``(18000 + counter sticks = 19000, R32)``).
 
     >>> from minefield.rules.game import GameEnded
     >>> end = GameEnded(result="draw", discard_number=34, seed="0", hands={}, pools={},
@@ -46,15 +49,18 @@ def result_line(end: GameEnded, names: Mapping[Seat, str]) -> str:
         return f"Draw: {TOTAL_DISCARDS} discards without a win."
     winner, loser = names[end.winner], names[end.winner.other]
     points = f" ({end.value.points})" if end.value is not None else ""
+    if end.value is not None and paid is not None and paid != end.value.points:
+        points = f" ({end.value.points} + counter sticks = {paid}, R32)"
     return (f"[b]Ron![/] {escape(winner)} {verb(winner, 'win', 'wins')} on "
             f"{escape(possessive(loser))} {end.win_tile}{points}.")
 
 
 def log_lines(discards: Mapping[Seat, Sequence[str]], names: Mapping[Seat, str],
               furiten: Mapping[Seat, FuritenCause | None],
-              end: GameEnded | None = None) -> list[str]:
+              end: GameEnded | None = None, paid: int | None = None) -> list[str]:
     """The log as markup lines. ``furiten`` holds only what the reader may know: their own
-    seat's cause during the game (R26, R27), both seats' at the end."""
+    seat's cause during the game (R26, R27), both seats' at the end. ``paid``: what the
+    winner was paid in a match (:func:`result_line`)."""
     causes = {cause.discard_number: (seat, cause) for seat, cause in furiten.items()
               if cause is not None}
     lines = []
@@ -67,8 +73,18 @@ def log_lines(discards: Mapping[Seat, Sequence[str]], names: Mapping[Seat, str],
             lines.append(f"[$text-error]   {escape(name)} {verb(name, 'are', 'is')} furiten: "
                          f"{escape(reason)}[/]")
     if end is not None:
-        lines.append(result_line(end, names))
+        lines.append(result_line(end, names, paid))
     return lines
+
+
+def paid_to_winner(end: GameEnded | None, match: MatchView | None) -> int | None:
+    """What the winner of the ended game was paid in its match (None: no match, no win, or
+    not settled yet)."""
+    if end is None or end.winner is None or match is None or match.last is None:
+        return None
+    if match.last.game != match.game:  # the settlement of an earlier game
+        return None
+    return match.last.payments.get(end.winner)
 
 
 class GameLog(VerticalScroll, can_focus=False):

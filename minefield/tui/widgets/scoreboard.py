@@ -35,8 +35,14 @@ def sticks_text(count: int) -> str:
 
 
 def scoreboard_text(match: MatchView, washizu: bool) -> str:
-    """One line (two with cc): the game and hand, each player's points with the dealer marked,
-    the counter sticks and the rules that bind this game (markup)."""
+    """One line (two with cc) for one moment of the match (markup). During a game: the game
+    and hand, each player's points with the dealer marked, the counter sticks and the rules
+    that bind this game. Once it has ended: the points after it and what the next game will
+    be (:func:`after_game_text`), never the points of one moment beside the sticks of another.
+    """
+    settlement = match.last
+    if settlement is not None and settlement.game == match.game:
+        return after_game_text(match, settlement, washizu)
     parts = [f"[b]Game {match.game}[/] · hand {match.hand} of {match.hands}"]
     for seat in (Seat.EAST, Seat.WEST):
         name = match.players[seat]
@@ -51,6 +57,28 @@ def scoreboard_text(match: MatchView, washizu: bool) -> str:
                      "yakuman (R35)[/]")
     if match.over:
         parts.append("[b]match over[/]")
+    return " · ".join(parts)
+
+
+def after_game_text(match: MatchView, settlement: SettlementView, washizu: bool) -> str:
+    """The match after the game on the table ended (markup): ``After game 2 · Ann 43000 ·
+    Bob 7000 · next, game 3 (hand 1 of 4): Ann dealer, 2 counter sticks`` (R31), or that the
+    match is over (R30)."""
+    parts = [f"[b]After game {settlement.game}[/]"]
+    parts += [f"{escape(name)} [b]{points_text(match.scores[name], washizu)}[/]"
+              for name in (match.players[Seat.EAST], match.players[Seat.WEST])]
+    if match.over:
+        parts.append("[b]match over[/]")
+        return " · ".join(parts)
+    if settlement.renchan:  # R31: the dealer stays, one stick more
+        dealer, honba, hand = match.dealer, settlement.honba + 1, settlement.hand
+    else:  # the deal passes: a non-dealer's win clears the sticks, a draw hands them on
+        dealer = match.players[Seat.WEST]
+        honba = 0 if settlement.result == "ron" else settlement.honba
+        hand = settlement.hand + 1
+    sticks = sticks_text(honba) if honba else "no counter sticks"
+    parts.append(f"next, game {settlement.game + 1} (hand {hand} of {match.hands}): "
+                 f"{escape(dealer)} dealer, {sticks}")
     return " · ".join(parts)
 
 
@@ -79,5 +107,5 @@ class Scoreboard(Static):
         self.add_class("-match")
 
 
-__all__ = ["POINTS_PER_CC", "Scoreboard", "blood", "payment_lines", "points_text",
-           "scoreboard_text", "sticks_text"]
+__all__ = ["POINTS_PER_CC", "Scoreboard", "after_game_text", "blood", "payment_lines",
+           "points_text", "scoreboard_text", "sticks_text"]
