@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual.screen import Screen
 
+from minefield.rules.game import Seat
 from minefield.tui.config import Preferences
 from minefield.tui.render import TileStyle
 
@@ -51,6 +52,11 @@ class TableHost(Protocol):
     @property
     def preferences(self) -> Preferences:
         """The player's saved preferences."""
+        ...
+
+    def feedback_notes(self, seats: tuple[Seat, ...]) -> dict[int, str]:
+        """The trainer's feedback lines of ``seats``' discards in the game on the table, by
+        discard number (empty when feedback is off), for the result's log."""
         ...
 
     async def show_game_screen(self, screen: Screen[None]) -> None:

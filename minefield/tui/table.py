@@ -404,7 +404,9 @@ class TableController:
                 await self._replace(ResultScreen(view.end, names, self.session.traits.mode,
                                                  view.dora_indicator, view.discards,
                                                  self.scores, match=table.match,
-                                                 washizu=self.host.preferences.washizu), key)
+                                                 washizu=self.host.preferences.washizu,
+                                                 notes=self.host.feedback_notes(
+                                                     self.session.local_seats)), key)
             return
         if key == self._screen_key and self.game_screen is not None:
             if isinstance(self.game_screen, PlayScreen):

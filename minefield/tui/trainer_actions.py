@@ -47,6 +47,14 @@ class TrainerActions(App[int]):
         """Use ``preferences`` now and save them."""
         raise NotImplementedError
 
+    def feedback_notes(self, seats: tuple[Seat, ...]) -> dict[int, str]:
+        """The feedback lines of ``seats``' discards in this game (none while feedback is off),
+        kept for the result's log."""
+        if not self.preferences.discard_feedback:
+            return {}
+        return {number: line for seat in seats
+                for number, line in self.trainer.notes_of(seat).items()}
+
     def action_toggle_feedback(self) -> None:
         """Feedback after each of your discards (in the game log) on or off; saved."""
         on = not self.preferences.discard_feedback

@@ -20,9 +20,8 @@ from minefield.tui.messages import CommandChosen, TurnPassed
 from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.textual_private import SteadyHeader
-from minefield.tui.trainer import with_feedback
 from minefield.tui.widgets.danger import DangerPanel, shade
-from minefield.tui.widgets.log import GameLog, log_lines
+from minefield.tui.widgets.log import GameLog, log_lines, with_feedback
 from minefield.tui.widgets.panels import (
     DeadWall,
     DiscardRow,
@@ -70,6 +69,10 @@ class PlayScreen(SeatScreen):
         Binding("pageup", "scroll_lower(-1)", "Back up (waits)", show=False),
         Binding("left_square_bracket", "scroll_log(-1)", "Log: earlier lines", show=False),
         Binding("right_square_bracket", "scroll_log(1)", "Log: later lines", show=False),
+        Binding("left_curly_bracket", "scroll_reasons(-1)", "Danger reasons: earlier lines",
+                show=False),
+        Binding("right_curly_bracket", "scroll_reasons(1)", "Danger reasons: later lines",
+                show=False),
         Binding("d", "toggle_danger", "Danger"),
         Binding("f", "toggle_feedback", "Feedback"),
     ]
@@ -104,7 +107,7 @@ class PlayScreen(SeatScreen):
                     yield Label("Pool", classes="row-title", id="pool-label")
                     yield TileRow(POOL_SIZE, parse_tiles(view.own_pool), id="pool")
             yield GameLog(id="log")
-            yield DangerPanel(id="danger")
+        yield DangerPanel(id="danger")  # the overlay's reasons (its own scroll keys)
         # Never focused: the arrow keys move over the pool (PgDn/PgUp scroll this part).
         with VerticalScroll(id="play-lower", can_focus=False):
             yield Static(id="status")
@@ -265,6 +268,10 @@ class PlayScreen(SeatScreen):
     def action_scroll_log(self, lines: int) -> None:
         """Scroll the game log by a few lines."""
         self.query_one(GameLog).scroll_relative(y=3 * lines, animate=False)
+
+    def action_scroll_reasons(self, lines: int) -> None:
+        """Scroll the danger overlay's reasons by a few lines (the log keeps its place)."""
+        self.query_one(DangerPanel).scroll_relative(y=3 * lines, animate=False)
 
     def action_move_row(self, rows: int) -> None:
         """Move the selection to the pool tile above or below, as the pool is laid out now."""

@@ -56,6 +56,7 @@ class TileWidget(Widget):
                  classes: str | None = None) -> None:
         self._base_classes = frozenset(classes.split()) if classes else frozenset()
         self._flags: set[str] = set()
+        self.note = ""  # a short text under the face (the danger overlay's percentage)
         initial = self._wanted_classes(tile, face_down)
         super().__init__(id=id, classes=" ".join(sorted(initial)))
         self.set_reactive(TileWidget.tile, tile)
@@ -66,7 +67,19 @@ class TileWidget(Widget):
             return BACK_LABEL
         if self.tile is None:
             return EMPTY_LABEL
-        return tile_label(self.tile, current_tile_style(self), current_honor_names(self))
+        style = current_tile_style(self)
+        label = tile_label(self.tile, style, current_honor_names(self))
+        if self.note:  # boxes: on the line of the bottom edge; a line: after the face
+            return f"{label}\n{self.note}" if style == "box" else f"{label}{self.note}"
+        return label
+
+    def set_note(self, text: str) -> None:
+        """Write ``text`` (at most two cells) under the face, in place of the bottom edge of a
+        boxed tile ("" takes it away)."""
+        if text != self.note:
+            self.note = text
+            self.set_flag("-noted", bool(text))
+            self.refresh()
 
     def set_flag(self, css_class: str, on: bool) -> None:
         """Add or remove a state class (``-chosen``, ``-cursor``, ``-latest``)."""
@@ -167,6 +180,12 @@ class TileRow(Widget):
             for css_class in ("-chosen", "-latest", "-cursor"):
                 place.set_flag(css_class, False)
         self.cursor = None
+
+    def note(self, index: int, text: str) -> None:
+        """Write ``text`` (two cells: the danger overlay's percentage) under one place's tile
+        ("" takes it away)."""
+        if 0 <= index < self.capacity:
+            self._places[index].set_note(text)
 
     def mark(self, index: int, css_class: str, on: bool = True) -> None:
         """Add or remove a CSS class (``-chosen``, ``-win``, ...) on one place."""
