@@ -14,11 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import get_args
 
-from minefield.bots.base import bot_level
 from minefield.cli.common import Subparsers, UsageError, saved_honor_names
 from minefield.defense.estimate import feedback
 from minefield.defense.position import Method
-from minefield.records.format import RecordHeader
+from minefield.records.format import RecordHeader, player_seat
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
 from minefield.rules.game import Seat
@@ -44,7 +43,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
                        "seat dealt in and what was safer, and the danger taken in total against "
                        "the least possible. Opens the review screen on a terminal; prints plain "
                        "lines in a pipe or with --text.")
-    r.add_argument("file", type=Path, metavar="FILE", help="a record (.jsonl)")
+    r.add_argument("file", type=Path, metavar="FILE",
+                   help="a record (.jsonl), or a game's number or id as `history` lists them")
     r.add_argument("--seat", choices=[s.value for s in Seat], default=None,
                    help="whose discards (default: the player in a practice game, else east)")
     r.add_argument("--method", choices=get_args(Method), default="posterior",
@@ -57,12 +57,9 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def default_seat(header: RecordHeader) -> Seat:
-    """The seat to review: the player's in a practice game (the other is the bot), else East."""
-    if header.mode == "practice":
-        for seat in Seat:
-            if bot_level(header.players.of(seat)) is None:
-                return seat
-    return Seat.EAST
+    """The seat to review: the player's in a practice game (the other is the bot), else East
+    (:func:`minefield.records.format.player_seat`)."""
+    return player_seat(header)
 
 
 def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, str]]:
@@ -123,7 +120,9 @@ def _review_lines(review: GameReview, names: dict[Seat, str], method: Method) ->
 
 def run(args: argparse.Namespace) -> int:
     """Run ``review``; returns the exit status."""
-    review, names = load_review(args.file, args.seat)
+    from minefield.cli.records import record_path
+
+    review, names = load_review(record_path(str(args.file)), args.seat)
     if args.text or not _terminal_attached():
         honors: HonorNames = args.honors or saved_honor_names()
         for line in review_lines(review, names, args.method, honors):
