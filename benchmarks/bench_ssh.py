@@ -2,14 +2,16 @@
 the game daemon's latency at the same time.
 
 The script starts ``minefield ssh-server --open`` on a free port in a temporary folder (limits
-raised so that one address may open every session), claims a name for a fresh key, then:
+raised so that one address may open every session) and claims a name for a fresh key per
+session (the daemon holds at most 8 connections per player), then:
 
 1. first frame: ``ssh -tt -p PORT 127.0.0.1`` in a new pseudo-terminal of 100x32, from the
-   launch of ``ssh`` (key exchange and authentication included) to the menu's text on the
-   screen; ``--runs`` times (median and p95; goal 0.5 s). For scale, the same ``ssh`` running
-   ``whoami`` (the SSH part alone) and the plain local ``minefield`` (no SSH, a fresh
-   interpreter) are timed too;
-2. memory: with 1, 50 and 200 sessions open at the menu (``--sessions``), the USS (pages only
+   launch of ``ssh`` (key exchange and authentication included) to the lobby's text on the
+   screen (its list of who is online, which comes from the daemon); ``--runs`` times (median
+   and p95; goal 0.5 s). For scale, the same ``ssh`` running
+   ``whoami`` (the SSH part alone) and a plain local ``minefield lobby`` on the same daemon (no
+   SSH, a fresh interpreter) are timed too;
+2. memory: with 1, 50 and 200 sessions open in the lobby (``--sessions``), the USS (pages only
    that process has: ``Private_Clean + Private_Dirty`` of ``/proc/PID/smaps_rollup``) and the
    PSS of each session's client, and of the front door and its process server (goal: at most
    30 MB of USS per session);
@@ -48,7 +50,7 @@ from pathlib import Path
 GOAL_SECONDS = 0.5
 GOAL_USS_MB = 30.0
 COLUMNS, ROWS = 100, 32
-MENU_MARKER = b"Practice against a bot"
+MENU_MARKER = b"Online ("
 LIMIT = 120.0
 OSC = re.compile(rb"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 
@@ -229,13 +231,17 @@ def main(argv: Sequence[str] | None = None) -> int:
            "LANG": "C.UTF-8", "HOME": os.environ.get("HOME", "/tmp")}
     with tempfile.TemporaryDirectory(prefix="mfbench", dir="/tmp") as name:
         folder = Path(name)
-        key = folder / "key"
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)],
-                       check=True)
+        # One key and name per session: the daemon holds at most 8 connections per player.
+        players = [folder / f"key{number}" for number in range(max(max(levels), 1))]
+        for path in players:
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)],
+                           check=True)
+        key = players[0]
         with front_door(folder, max(levels)) as (door, port):
-            subprocess.run(_ssh(key, port, "name", "Bench"), check=True,
-                           capture_output=True, timeout=LIMIT)
-            print(f"first frame of `ssh -tt -p PORT 127.0.0.1` (the menu), {args.runs} runs "
+            for number, path in enumerate(players):
+                subprocess.run(_ssh(path, port, "name", f"Bench{number}"), check=True,
+                               capture_output=True, timeout=LIMIT)
+            print(f"first frame of `ssh -tt -p PORT 127.0.0.1` (the lobby), {args.runs} runs "
                   f"(goal {GOAL_SECONDS} s):")
             frames = []
             for _ in range(args.runs):
@@ -256,23 +262,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{statistics.median(logins):.3f} s")
             local = []
             for _ in range(min(args.runs, 5)):
-                terminal = Terminal([_minefield()], {**env, "MINEFIELD_DATA_DIR":
-                                                     str(folder / "local")})
+                terminal = Terminal([_minefield(), "lobby", "--player", "Local", "--socket",
+                                     str(folder / "door" / "run" / "daemon.sock")],
+                                    {**env, "MINEFIELD_DATA_DIR": str(folder / "local")})
                 local.append(terminal.read_until(MENU_MARKER))
                 terminal.close()
-            print(f"  for scale: local `minefield` (a fresh interpreter, no SSH) median "
+            print(f"  for scale: local `minefield lobby` (a fresh interpreter, no SSH) median "
                   f"{statistics.median(local):.3f} s")
             zygotes = _children(door.pid)
             daemon_socket = folder / "door" / "run" / "daemon.sock"
-            print(f"\nmemory per session at the menu (goal: USS <= {GOAL_USS_MB:g} MB); daemon "
+            print(f"\nmemory per session in the lobby (goal: USS <= {GOAL_USS_MB:g} MB); daemon "
                   f"ping round trip meanwhile ({args.pings} pings):")
             open_terminals: list[Terminal] = []
             try:
                 for level in levels:
                     while len(open_terminals) < level:
-                        terminal = Terminal(_ssh(key, port, tty=True), env)
+                        player = players[len(open_terminals)]
+                        terminal = Terminal(_ssh(player, port, tty=True), env)
                         if terminal.read_until(MENU_MARKER) == float("inf"):
-                            print("  a session did not show the menu:",
+                            print("  a session did not show the lobby:",
                                   terminal.output[-300:])
                             return 1
                         open_terminals.append(terminal)

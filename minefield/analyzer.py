@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from minefield.rules.game import Seat
 from minefield.rules.hand import Hand
-from minefield.rules.report import WaitReport
-from minefield.rules.score import WinContext, analyze
+from minefield.rules.report import WaitReport, wait_report_fields
+from minefield.rules.score import WinContext, WinValue, analyze
 from minefield.rules.settings import PRESETS, RuleSettings, SettingsError
 from minefield.rules.tiles import Tile, TileError, quote_prefix
 
@@ -127,24 +128,76 @@ def context_for(seat: Seat, discard: str, dora: int | None, ura: int | None,
 def analyze_request(request: AnalyzeRequest, rule: Sequence[str] = ()) -> AnalyzeResult:
     """Analyze one request under its preset with the ``NAME=VALUE`` settings ``rule`` over it
     (``--rule``); raises :class:`AnalyzeError` with a clear message."""
-    settings = rules_preset(request.rules, AnalyzeError, rule)
+    hand, values = _analysis(request.hand, request.seat, request.dora, request.ura,
+                             request.discard, request.rules, rule)
+    reports = [WaitReport.from_value(v) for v in values]
+    return AnalyzeResult(hand=str(hand), tenpai=bool(reports), waits=reports)
+
+
+def _analysis(hand_text: str, seat: Seat, dora: str | None, ura: str | None, discard: str,
+              rules: str, rule: Sequence[str] = ()) -> tuple[Hand, tuple[WinValue, ...]]:
+    """The hand and its scored waits; :class:`AnalyzeError` for a bad request."""
+    settings = None if rule else _PRESETS.get(rules)
+    if settings is None:
+        settings = rules_preset(rules, AnalyzeError, rule)
     try:
-        hand = Hand.parse(request.hand)
+        hand = Hand.parse(hand_text)
     except TileError as error:
         raise AnalyzeError(f"hand: {error}") from None
     if hand.reds and not settings.red_fives:
         raise AnalyzeError(f"hand: {RED_FIVES_UNUSED}")
-    ctx = context_for(request.seat, request.discard,
-                      indicator_kind(request.dora, "dora", settings),
-                      indicator_kind(request.ura, "ura", settings), settings)
-    reports = [WaitReport.from_value(v) for v in analyze(hand, ctx, settings)]
-    return AnalyzeResult(hand=str(hand), tenpai=bool(reports), waits=reports)
+    ctx = context_for(seat, discard, indicator_kind(dora, "dora", settings),
+                      indicator_kind(ura, "ura", settings), settings)
+    return hand, analyze(hand, ctx, settings)
 
 
 def analyze_line(line: str) -> str:
-    """One ``--jsonl`` request in, its result's JSON out; :class:`AnalyzeError` for a bad one."""
+    """One ``--jsonl`` request in, its result's JSON out; :class:`AnalyzeError` for a bad one.
+
+    The answer is ``analyze_request(request).model_dump_json()``, byte for byte (a test keeps
+    it so), written without building the models: for a tool called in bulk they would cost
+    more than the analysis. A line that is anything but a plain request is validated by
+    :class:`AnalyzeRequest`, which words its errors.
+    """
+    plain = _plain_request(line)
+    if plain is None:
+        try:
+            request = AnalyzeRequest.model_validate_json(line)
+        except ValidationError as error:
+            raise AnalyzeError(describe_request_error(error)) from None
+        plain = (request.hand, request.seat, request.dora, request.ura, request.discard,
+                 request.rules)
+    hand, values = _analysis(*plain)
+    return orjson.dumps({"hand": str(hand), "tenpai": bool(values),
+                         "waits": [wait_report_fields(v) for v in values]}).decode()
+
+
+_SEATS = {"east": Seat.EAST, "west": Seat.WEST}
+_DISCARDS = frozenset(("first", "middle", "last"))
+_REQUEST_KEYS = frozenset(("hand", "seat", "dora", "ura", "discard", "rules"))
+_PRESETS = {name: RuleSettings.chosen(name, ()) for name in PRESETS}  # made once
+_PlainRequest = tuple[str, Seat, str | None, str | None, str, str]
+
+
+def _plain_request(line: str) -> _PlainRequest | None:
+    """The fields of a line that is a JSON object of the request's own keys, each a string of
+    an allowed value (``dora`` and ``ura`` may be null): exactly what :class:`AnalyzeRequest`
+    accepts without complaint. None for any other line."""
     try:
-        request = AnalyzeRequest.model_validate_json(line)
-    except ValidationError as error:
-        raise AnalyzeError(describe_request_error(error)) from None
-    return analyze_request(request).model_dump_json()
+        data = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    if type(data) is not dict or not data.keys() <= _REQUEST_KEYS:
+        return None
+    hand = data.get("hand")
+    seat = data.get("seat", "east")
+    dora = data.get("dora")
+    ura = data.get("ura")
+    discard = data.get("discard", "middle")
+    rules = data.get("rules", "standard")
+    if (type(hand) is not str or type(seat) is not str or seat not in _SEATS
+            or type(discard) is not str or discard not in _DISCARDS
+            or type(rules) is not str or (dora is not None and type(dora) is not str)
+            or (ura is not None and type(ura) is not str)):
+        return None
+    return hand, _SEATS[seat], dora, ura, discard, rules

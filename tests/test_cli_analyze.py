@@ -295,3 +295,74 @@ def test_jsonl_match_rules_pay_east_dealer_values(capsys: pytest.CaptureFixture[
     assert code == 2 and out == []
     assert err == ('minefield: --jsonl takes the rules from each line\'s "rules" key: give no '
                    "--rules\n")
+
+
+def _old_answer(line: str) -> str:
+    """What ``--jsonl`` answered before its fast path: the models, validated and dumped."""
+    from pydantic import ValidationError
+
+    from minefield.analyzer import (
+        AnalyzeError,
+        AnalyzeRequest,
+        analyze_request,
+        describe_request_error,
+    )
+
+    try:
+        request = AnalyzeRequest.model_validate_json(line)
+    except ValidationError as error:
+        return "error: " + describe_request_error(error)
+    try:
+        return analyze_request(request).model_dump_json()
+    except AnalyzeError as error:
+        return "error: " + str(error)
+
+
+def test_jsonl_fast_path_is_the_models_byte_for_byte() -> None:
+    """Issue 18: ``--jsonl`` writes its answers without building the pydantic models; each
+    answer (and each error) is still exactly the models' ``model_dump_json()``, on random
+    tenpai hands of every shape and situation and on lines the fast path leaves to pydantic."""
+    import random
+
+    from minefield.analyzer import AnalyzeError, analyze_line
+    from minefield.rules.random_hands import random_case
+    from minefield.rules.tiles import kind_str, kinds_to_str
+
+    def new_answer(line: str) -> str:
+        try:
+            return analyze_line(line)
+        except AnalyzeError as error:
+            return "error: " + str(error)
+
+    rng = random.Random(18)
+    lines = []
+    for number in range(600):
+        case = random_case(rng)
+        lines.append(json.dumps({
+            "hand": kinds_to_str([k for k, n in enumerate(case.counts) for _ in range(n)]),
+            "seat": "east" if case.seat_wind == 27 else "west",
+            "dora": kind_str(case.dora_indicator), "ura": kind_str(case.ura_indicator),
+            "discard": case.discard, "rules": ("standard", "beginner", "match")[number % 3]}))
+    lines += ['{"hand":"x","hand":"123m456p789s1112z"}', '{"hand":"123m456p789s1112z","seat":5}',
+              '{"hand":"123m456p789s1112z","dora":null,"ura":"1z"}', "[1]", '"x"', "{}",
+              '{"hand":"123m456p789s1112z","rules":"nope"}', '{"hand":"12\\u0033m456p789s1112z"}',
+              '{"hand":"123m456p789s1112z","seat":"EAST"}', '{"hand":"23m406m345p678s55s"}',
+              '{"hand":"123m456p789s1112z","extra":1}', '{"hand":"123m456p789s1112z"} x',
+              '{"hand":"123m456p789s1112z","discard":"last","seat":"west"}',
+              '{"hand":"1111m234p567p789s"}', '{"hand":"123m456p789s1112z","dora":"0m"}']
+    for line in lines:
+        assert new_answer(line) == _old_answer(line), line
+
+
+def test_wait_report_fields_are_the_models_dump() -> None:
+    """The plain fields ``--jsonl`` writes are ``WaitReport.from_value(v).model_dump()``, in
+    the model's order."""
+    from minefield.rules.hand import Hand
+    from minefield.rules.report import WaitReport, wait_report_fields
+    from minefield.rules.score import WinContext, analyze
+
+    for text in ("23m456m345p678s55s", "19m19p19s1234567z", "1122335577889m", "123m456p789s1112z"):
+        for value in analyze(Hand.parse(text), WinContext(dora_indicator=0, ura_indicator=27)):
+            fields = wait_report_fields(value)
+            dumped = WaitReport.from_value(value).model_dump()
+            assert fields == dumped and list(fields) == list(dumped)

@@ -200,3 +200,30 @@ def test_match_rules_pay_an_east_opponent_dealer_values(
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
     code, out, err = run(capsys, "danger", "--jsonl", "--rules", "match")
     assert code == 2 and out == "" and "give no --rules" in err
+
+
+def test_jsonl_result_is_the_models_json_byte_for_byte() -> None:
+    """Issue 18: ``danger --jsonl`` writes its results without building the result models;
+    each is still exactly ``danger_request(request).model_dump_json()`` (bot-game positions,
+    both seats, every discard)."""
+    from minefield.bots import make_bot
+    from minefield.defense.request import DangerRequest, danger_line, danger_request
+    from minefield.rules.game import Game, Seat
+
+    checked = 0
+    for seed in (5, 6):
+        game = Game(seed)
+        bots = {s: make_bot("easy", seed + i) for i, s in enumerate(Seat)}
+        for s in Seat:
+            game.apply(s, bots[s].act(game.view(s)))
+        while game.turn is not None:
+            view = game.view(game.turn)
+            assert view.own_hand is not None
+            line = json.dumps({"seat": view.seat.value, "tiles": view.own_tiles,
+                               "hand": view.own_hand, "dora": view.dora_indicator,
+                               "discards": {s.value: row for s, row in view.discards.items()}})
+            expected = danger_request(DangerRequest.model_validate_json(line)).model_dump_json()
+            assert danger_line(line) == expected
+            checked += 1
+            game.apply(game.turn, bots[game.turn].act(view))
+    assert checked > 20

@@ -8,7 +8,7 @@ sshd runs it instead of whatever the player typed (``ForceCommand`` in ``sshd_co
 typed after ``ssh -t HOST``                runs
 ========================================  ==========================================
 (nothing)                                  the menu, as ``minefield`` does
-``host [--bot L] [--rules P] [--match]``   ``minefield host``
+``host [--bot L] [--rules P] [--match]``   ``minefield host`` (and ``--rule NAME=VALUE``)
 ``join CODE``                              ``minefield join CODE``
 ``resume``                                 ``minefield resume``
 ``history``                                ``minefield history``
@@ -21,9 +21,11 @@ forced command the administrator wrote and are trusted; the same options typed b
 are refused.
 
 >>> parse_original_command(b"join k7q-3px")
-EntryCommand(action='join', bot=None, rules=None, code='K7Q3PX', match=False)
+EntryCommand(action='join', bot=None, rules=None, code='K7Q3PX', match=False, rule=())
 >>> parse_original_command("host --bot=strong")
-EntryCommand(action='host', bot='strong', rules=None, code=None, match=False)
+EntryCommand(action='host', bot='strong', rules=None, code=None, match=False, rule=())
+>>> parse_original_command("host --rules club --rule honba_points=300").argv()
+['host', '--rules', 'club', '--rule', 'honba_points=300']
 >>> parse_original_command("host --match --rules beginner").argv()
 ['host', '--rules', 'beginner', '--match']
 >>> parse_original_command("join K7Q3PX --socket /tmp/x")
@@ -58,8 +60,8 @@ MAX_COMMAND_BYTES = 256
 PLAYER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 #: Shell syntax: refused with its own message (no shell runs here, so it could only mislead).
 SHELL_SYNTAX = frozenset(";&|<>`$(){}*?[]!~#")
-ALLOWED = ("allowed: nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match], "
-           "join CODE, resume, history")
+ALLOWED = ("allowed: nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match] "
+           "[--rule NAME=VALUE]..., join CODE, resume, history")
 
 Action = Literal["menu", "host", "join", "resume", "history"]
 #: Actions that run the app, so need a terminal.
@@ -79,6 +81,7 @@ class EntryCommand:
     rules: str | None = None
     code: str | None = None
     match: bool = False
+    rule: tuple[str, ...] = ()  # NAME=VALUE settings over the preset, each checked
 
     def argv(self) -> list[str]:
         """The ``minefield`` arguments this command runs (the trusted options not included).
@@ -95,6 +98,8 @@ class EntryCommand:
             words += ["--rules", self.rules]
         if self.match:
             words.append("--match")
+        for setting in self.rule:
+            words += ["--rule", setting]
         if self.code is not None:
             words.append(self.code)
         return words
@@ -133,6 +138,7 @@ def _host_options(words: Iterator[str]) -> EntryCommand:
     values: dict[str, str] = {}
     choices = {"--bot": LEVELS, "--rules": tuple(PRESETS)}
     match = False
+    rule: list[str] = []
     for word in words:
         if word == "--match":  # a flag: no value
             if match:
@@ -142,6 +148,9 @@ def _host_options(words: Iterator[str]) -> EntryCommand:
         name, has_value, value = word.partition("=")
         if name == "--match":
             raise Refused("--match takes no value")
+        if name == "--rule":
+            rule.append(_rule_setting(value if has_value else next(words, "")))
+            continue
         if name not in choices:
             raise (_refuse_option(word) if word.startswith("-")
                    else Refused(f"host takes no {_shown(word)}"))
@@ -155,7 +164,23 @@ def _host_options(words: Iterator[str]) -> EntryCommand:
             raise Refused(f"{name} {_shown(value)}: choose one of {', '.join(choices[name])}")
         values[name] = value
     return EntryCommand("host", bot=values.get("--bot"), rules=values.get("--rules"),
-                        match=match)
+                        match=match, rule=tuple(rule))
+
+
+def _rule_setting(text: str) -> str:
+    """One ``--rule NAME=VALUE``, checked by the settings' own rules (the server's clocks are
+    not the player's to set); :class:`Refused` naming it if not."""
+    from minefield.rules.settings import CLOCK_SETTINGS, SettingsError, parse_rule
+
+    if not text:
+        raise Refused("--rule needs a value: NAME=VALUE, e.g. ryanshi=on")
+    try:
+        name, _ = parse_rule(text)
+    except SettingsError as error:
+        raise Refused(f"--rule: {error}") from None
+    if name in CLOCK_SETTINGS:
+        raise Refused("--rule: the clocks of a network game are the server's")
+    return text
 
 
 def parse_original_command(raw: bytes | str | None) -> EntryCommand:
@@ -205,8 +230,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     entry = sub.add_parser(
         "ssh-entry", help="the forced command of SSH logins (set by the server's administrator)",
         description="Run what an SSH player typed (in $SSH_ORIGINAL_COMMAND) if it is one of: "
-        "nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match], join CODE, resume, "
-        "history. "
+        "nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match] [--rule NAME=VALUE]..., "
+        "join CODE, resume, history. "
         "The options here are the administrator's, written in the forced command.")
     entry.add_argument("--player", default=None, metavar="NAME",
                        help="the player's name on a shared SSH account (one authorized_keys "

@@ -62,15 +62,37 @@ def set_size(fd: int, rows: int, columns: int) -> None:
 # -- the zygote ----------------------------------------------------------------------------------
 
 
+#: What a session may use, imported once in the process server (the app itself loads most of
+#: these only when first used, to start fast; here they are shared by every session instead).
+PRELOAD = (
+    "minefield.cli", "minefield.cli.game", "minefield.cli.lobby", "minefield.cli.network",
+    "minefield.cli.parser", "minefield.cli.records", "minefield.session.lobby",
+    "minefield.session.remote", "minefield.session.wire", "minefield.tui.app",
+    "minefield.tui.lobby_app", "minefield.tui.screens.builder", "minefield.tui.screens.help",
+    "minefield.tui.screens.menu", "minefield.tui.screens.play", "minefield.tui.screens.result",
+    "minefield.tui.screens.settings", "minefield.tui.screens.standings",
+    "minefield.records.format", "minefield.records.history",
+)
+
+
 def preload() -> None:
-    """Import what a session runs, so that every child shares it with the zygote."""
-    import minefield.cli
-    import minefield.cli.game
-    import minefield.cli.network
-    import minefield.cli.parser  # the parser and each command's module load when first used
-    import minefield.cli.records
-    import minefield.session.remote
-    import minefield.tui.app  # noqa: F401 - Textual, the screens, the widgets
+    """Import what a session runs, and build the schemas of its pydantic models (deferred to
+    their first use in the app), so that every child shares them with the zygote."""
+    import importlib
+
+    from pydantic import BaseModel
+
+    for name in PRELOAD:
+        importlib.import_module(name)
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("minefield.") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            if (isinstance(value, type) and issubclass(value, BaseModel)
+                    and value.__module__ == name and not value.__pydantic_generic_metadata__[
+                        "parameters"]):
+                with contextlib.suppress(Exception):  # a model that cannot build yet
+                    value.model_rebuild()
 
 
 def _reopen_standard_streams() -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 # The vocabulary of hands and readings is defined with the tables that produce it; this module
 # is its public home: the hand's size, the group codes (SEQ) and the wait shapes of R22.
@@ -170,6 +170,7 @@ def waits(counts: Sequence[int]) -> tuple[int, ...]:
     return _waits_cached(tuple(counts))
 
 
+@cache
 def group_str(group: int) -> str:
     """``'123m'`` for a sequence, ``'555z'`` for a triplet."""
     if group >= SEQ:

@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict
 
 from minefield.rules.hand import group_str
@@ -49,26 +51,23 @@ class WaitReport(BaseModel):
     @classmethod
     def from_value(cls, value: WinValue) -> WaitReport:
         """Build the report of one scored wait."""
-        paid: Score = value.paid
-        reading = paid.reading
-        if reading.form == "regular":
-            pair = kind_str(reading.pair)
-            groups = [group_str(g) for g in reading.groups] + [pair[0] * 2 + pair[1]]
-        else:
-            groups = [reading.form]
-        return cls(
-            tile=kind_str(value.tile),
-            eligible=value.eligible,
-            han=paid.han,
-            fu=paid.fu,
-            points=paid.points,
-            limit=paid.limit,
-            yaku=[YakuEntry(name=name, han=han) for name, han in paid.yaku],
-            dora=paid.dora,
-            aka=paid.aka,
-            ura=paid.ura,
-            wait=paid.wait,
-            groups=groups,
-            han_without_ura=value.basis.han,
-            points_without_ura=value.basis.points,
-        )
+        return cls.model_validate(wait_report_fields(value))
+
+
+def wait_report_fields(value: WinValue) -> dict[str, Any]:
+    """The fields of :meth:`WaitReport.from_value`'s report as plain values, in the model's
+    order: what its ``model_dump()`` gives (the ``--jsonl`` tools write it straight to JSON
+    without building the model; a test keeps the two the same)."""
+    paid: Score = value.paid
+    reading = paid.reading
+    if reading.form == "regular":
+        pair = kind_str(reading.pair)
+        groups = [group_str(g) for g in reading.groups] + [pair[0] * 2 + pair[1]]
+    else:
+        groups = [reading.form]
+    basis = value.basis
+    return {"tile": kind_str(value.tile), "eligible": value.eligible, "han": paid.han,
+            "fu": paid.fu, "points": paid.points, "limit": paid.limit,
+            "yaku": [{"name": name, "han": han} for name, han in paid.yaku], "dora": paid.dora,
+            "aka": paid.aka, "ura": paid.ura, "wait": paid.wait, "groups": groups,
+            "han_without_ura": basis.han, "points_without_ura": basis.points}

@@ -63,7 +63,10 @@ def kind_str(kind: int) -> str:
     """The mpsz name of a kind: ``kind_str(0) == '1m'``, ``kind_str(33) == '7z'``."""
     if not 0 <= kind < NUM_KINDS:
         raise TileError(f"{kind} is not a tile kind (0-33)")
-    return f"{kind % 9 + 1}{SUITS[kind // 9]}"
+    return _KIND_NAMES[kind]
+
+
+_KIND_NAMES = tuple(f"{kind % 9 + 1}{SUITS[kind // 9]}" for kind in range(NUM_KINDS))
 
 
 def kind_from_str(text: str) -> int:
@@ -118,6 +121,11 @@ class Tile:
         return f"Tile.parse({str(self)!r})"
 
 
+#: Every tile, made once: tiles are immutable, so parsing hands out these.
+_PLAIN = tuple(Tile(kind) for kind in range(NUM_KINDS))
+_RED = {five: Tile(five, red=True) for five in FIVES}
+
+
 def parse_tiles(text: str) -> list[Tile]:
     """Parse mpsz notation into tiles, in the order written.
 
@@ -145,11 +153,11 @@ def parse_tiles(text: str) -> list[Tile]:
             if suit == "z":
                 if not 1 <= digit <= 7:
                     raise TileError(f'"{digit}z" is not a tile (honors are 1z-7z)')
-                tiles.append(Tile(base + digit - 1))
+                tiles.append(_PLAIN[base + digit - 1])
             elif digit == 0:
-                tiles.append(Tile(base + 4, red=True))
+                tiles.append(_RED[base + 4])
             else:
-                tiles.append(Tile(base + digit - 1))
+                tiles.append(_PLAIN[base + digit - 1])
         pending = []
     if pending:
         raise TileError(f"digits at the end of {quote_prefix(text)} have no suit letter "
@@ -159,15 +167,17 @@ def parse_tiles(text: str) -> list[Tile]:
 
 def tiles_to_str(tiles: Iterable[Tile]) -> str:
     """Write tiles in sorted, grouped mpsz notation (red fives as ``0``, before the 5s)."""
-    ordered = sorted(tiles, key=lambda t: (t.kind, not t.red))
-    out: list[str] = []
-    for suit_index, suit in enumerate(SUITS):
-        digits = "".join(
-            "0" if t.red else str(t.kind % 9 + 1) for t in ordered if t.kind // 9 == suit_index
-        )
-        if digits:
-            out.append(digits + suit)
-    return "".join(out)
+    digits: list[list[str]] = [[], [], [], []]
+    for tile in sorted(tiles, key=_written_order):
+        digits[tile.kind // 9].append("0" if tile.red else _DIGIT_OF[tile.kind])
+    return "".join("".join(row) + suit for row, suit in zip(digits, SUITS, strict=True) if row)
+
+
+def _written_order(tile: Tile) -> tuple[int, bool]:
+    return tile.kind, not tile.red
+
+
+_DIGIT_OF = tuple(str(kind % 9 + 1) for kind in range(NUM_KINDS))
 
 
 def kinds_to_str(kinds: Iterable[int]) -> str:

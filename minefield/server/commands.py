@@ -111,6 +111,8 @@ def add_client_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     h.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="one rule setting over the preset, by its name (repeatable): e.g. "
                    "--rule ryanshi=on --rule honba_points=300; the clocks are the server's")
+    h.add_argument("--public", action="store_true",
+                   help="list the room in the lobby so that anyone may join it")
     h.add_argument("--match", action="store_true",
                    help="play a whole match (R30-R35: several games, scores kept, the next "
                    "game when both players are ready) rather than one game")
@@ -133,7 +135,8 @@ async def connect(args: argparse.Namespace) -> RemoteSession:
         match = bool(getattr(args, "match", False)) or args.rules in MATCH_PRESETS
         rules = args.rules or ("match" if match else "standard")
         return await host(bot=args.bot, rules=rules, socket=args.socket,
-                          player=args.player, match=match, rule=host_rules(rules, args.rule))
+                          player=args.player, match=match, rule=host_rules(rules, args.rule),
+                          public=bool(getattr(args, "public", False)))
     if args.command == "join":
         return await join(args.code, socket=args.socket, player=args.player)
     return await resume(socket=args.socket, player=args.player)

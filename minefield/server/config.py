@@ -68,8 +68,9 @@ class ServerConfig:
     #: every account but the shared one, its connections before the hello count too).
     max_connections_per_player: int = 8
     #: Connections of one Unix account that have not said hello yet (the shared account's
-    #: players are known only from their hello).
-    max_unnamed_per_account: int = 64
+    #: players are known only from their hello: a club's players arriving at once after a
+    #: restart, or a thousand games starting within seconds, all wait here for a moment).
+    max_unnamed_per_account: int = 1000
     #: Connections in all (each is a file descriptor: the service allows 16384).
     max_connections: int = 10_000
     #: Accept a seed in the hello (tests and benchmarks only: a seed reveals both deals).

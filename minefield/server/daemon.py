@@ -46,6 +46,7 @@ from minefield.server.identity import (
     user_name,
 )
 from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
+from minefield.server.lobby import Lobby
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
 from minefield.session.codes import new_code
@@ -99,6 +100,7 @@ class Daemon:
         self.by_player: dict[str, set[Room]] = {}
         self.code_failures: dict[str, TokenBucket] = {}
         self.connections: set[Connection] = set()
+        self.lobby = Lobby(self.rooms, self.connections)
         self._refusals = LogThrottle(60.0)  # refused connections: a line a minute per account
         self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
                                    config.max_connections_per_player, config.shared_account)
@@ -262,6 +264,9 @@ class Daemon:
         self.caps.name(account, identity.key)
         conn.identity = identity
         log.info("%s: hello (%s)", repr(conn), hello.action)
+        if hello.action == "lobby":
+            await self.lobby.serve(conn, self.now)
+            return
         try:
             room, seat, resumed = self._place(identity, hello)
         except Refusal as refusal:
@@ -335,6 +340,8 @@ class Daemon:
             raise Refusal("bad_message", str(error)) from None
         room = Room.host(self, identity, settings, bot=hello.bot, seed=hello.seed,
                          match=hello.wants_match)
+        room.public = hello.public and hello.bot is None
+        room.rules_name = hello.rules or default
         if hello.bot is None:
             room.code = new_code(self.codes.keys() | self.retired_codes.keys())
             room.code_expires = self.now() + self.config.code_seconds

@@ -34,80 +34,60 @@ from minefield.session.series import Series, SingleGame
 log = logging.getLogger("minefield.server")
 
 
-class MatchOver(RecordError):
-    """The records of a match that is over: nothing to go on with (they go to ``finished/``)."""
+class SeriesOver(RecordError):
+    """The records of a series that is over (a single game with its result, a match that is
+    over): nothing to go on with; they go to ``finished/``."""
 
 
 def restore_rooms(services: Services) -> list[Room]:
-    """Every unfinished game in the records folder, going on again (the daemon, at start):
-    a single game from its record, a match from the records of its games."""
+    """Every unfinished series in the records folder, going on again (the daemon, at start):
+    the records are grouped by series (a single game's one record, a match's records of its
+    games) and each group is taken up by :func:`restore_room`."""
     folder = ensure_folder(services.config.games_dir)
     for private in (services.config.data, folder):  # players must not read records
         os.chmod(private, 0o700)
-    rooms: list[Room] = []
-    matches: dict[str, list[Path]] = {}
+    series: dict[str, list[Path]] = {}
     for path in sorted(folder.glob(f"*{RECORD_SUFFIX}")):
-        match = _match_of(path)
-        if match is not None:  # the games of a match go on together, below
-            matches.setdefault(match, []).append(path)
-            continue
-        try:
-            room = restore_room(services, [read_record(path)])
-        except RecordError:  # its text may quote a command's tiles: not in the log
-            if _ended(path):  # ended before it could be moved aside
-                finished = ensure_folder(folder / FINISHED_FOLDER)
-                path.rename(finished / path.name)
-                continue
-            log.warning("record %s cannot go on (ended, damaged or not a network game): "
-                        "left as it is", path.name)
-            continue
-        except OSError as error:
-            log.warning("record %s not resumed (%s)", path.name, type(error).__name__)
-            continue
-        rooms.append(room)
-    for match_id, paths in matches.items():
-        match_room = _restore_match(services, folder, match_id, paths)
-        if match_room is not None:
-            rooms.append(match_room)
-    return rooms
+        series.setdefault(_match_of(path) or path.name, []).append(path)
+    rooms = [_take_up(services, folder, match_id, paths)
+             for match_id, paths in series.items()]
+    return [room for room in rooms if room is not None]
 
 
-def _restore_match(services: Services, folder: Path, match_id: str, paths: list[Path]
-                   ) -> Room | None:
-    """The match ``match_id`` whose records in ``folder`` are ``paths``, going on; None if it
-    cannot (a match that is over has its records moved to ``finished/``).
+def _take_up(services: Services, folder: Path, key: str, paths: list[Path]) -> Room | None:
+    """The series whose records in ``folder`` are ``paths`` (``key``: its match id, or its
+    record's name), going on; None if it cannot. A series that is over has its records moved
+    to ``finished/``; one whose records cannot go on is left as it is, and said so in the log
+    (never with a record's text: it may quote a command's tiles).
 
-    When they do not replay by themselves (a daemon killed while it moved a match's
-    records aside), the match's records in ``finished/`` are added and it is tried again.
+    When a match's records do not replay by themselves (a daemon killed while it moved them
+    aside), its records in ``finished/`` are added and it is tried again.
     """
-    records: list[ReadRecord] = []
-    for path in paths:
-        try:
-            records.append(read_record(path))
-        except RecordError:
-            log.warning("record %s of a match cannot be read: the match is left as it is",
-                        path.name)
-            return None
     finished = folder / FINISHED_FOLDER
+    try:
+        records = [read_record(path) for path in paths]
+    except RecordError:
+        log.warning("record %s cannot be read: left as it is", paths[-1].name)
+        return None
     for attempt in range(2):
         try:
             return restore_room(services, records)
-        except MatchOver:
+        except SeriesOver:  # ended before its records could be moved aside
             ensure_folder(finished)
             for path in paths:
                 path.rename(finished / path.name)
             return None
-        except RecordError:  # its text may quote a command's tiles: not in the log
-            more = _match_records_in(finished, match_id) if attempt == 0 else []
+        except RecordError:
+            more = (_match_records_in(finished, key)
+                    if attempt == 0 and records[-1].header.match is not None else [])
             if more:
                 records += more
                 continue
-            log.warning("the match of record %s cannot go on (damaged or not a network "
-                        "game): left as it is", paths[-1].name)
+            log.warning("record %s cannot go on (damaged or not a network game): left as it "
+                        "is", paths[-1].name)
             return None
         except OSError as error:
-            log.warning("the match of record %s not resumed (%s)", paths[-1].name,
-                        type(error).__name__)
+            log.warning("record %s not resumed (%s)", paths[-1].name, type(error).__name__)
             return None
     return None  # pragma: no cover - the loop returns
 
@@ -119,16 +99,18 @@ def restore_room(services: Services, records: Sequence[ReadRecord]) -> Room:
     The series is rebuilt (a match from its finished games, replayed and settled, R31-R33),
     its last game dealt again and its commands applied, with the ids their clients sent them
     with (a command resent with one of them is not applied again, protocol 7); a game that
-    ended without its result line gets it now. Raises :class:`MatchOver` for a match that is
-    over, :class:`RecordError` for records that cannot go on (ended, damaged, not a network
-    game).
+    ended without its result line gets it now. Raises :class:`SeriesOver` for a game or a
+    match that is over, :class:`RecordError` for records that cannot go on (damaged, not a
+    network game).
     """
     if any(record.header.mode != "network" for record in records):
         raise RecordError("not a network game")
     series: Series
     if records[-1].header.match is None:
-        if len(records) != 1 or records[0].ended:
-            raise RecordError("the game has ended")
+        if len(records) != 1:
+            raise RecordError("more than one record for a single game")
+        if records[0].ended:
+            raise SeriesOver("the game has ended")
         record, earlier = records[0], []
         replay = replay_record(record)
         if not replay.consistent or replay.applied != len(record.commands):
@@ -142,7 +124,7 @@ def restore_room(services: Services, records: Sequence[ReadRecord]) -> Room:
         if not matched.consistent or matched.match is None or not matched.games:
             raise RecordError("the records of a match do not replay")
         if matched.over:
-            raise MatchOver("the match is over")
+            raise SeriesOver("the match is over")
         record, before = matched.games[-1].record, matched.games[-1].before
         earlier = [game.record for game in matched.games[:-1]]
         match = Match.replay(before.seed, before.match_players, record.header.rules,
@@ -206,12 +188,4 @@ def _match_records_in(folder: Path, match_id: str) -> list[ReadRecord]:
     return records
 
 
-def _ended(path: Path) -> bool:
-    """True when the record at ``path`` has its result line."""
-    try:
-        return read_record(path).ended
-    except RecordError:
-        return False
-
-
-__all__ = ["MatchOver", "restore_room", "restore_rooms"]
+__all__ = ["SeriesOver", "restore_room", "restore_rooms"]

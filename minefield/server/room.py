@@ -98,6 +98,9 @@ class Room(Play):
         self.record_paths: list[Path] = []
         self.code: str | None = None
         self.code_expires: float | None = None
+        #: Listed in the lobby for anyone to join (``host`` with ``public``); the preset asked.
+        self.public = False
+        self.rules_name = "standard"
         self.ended_at: float | None = None
         self.rematch_asks: set[Seat] = set()
         self.closed = False

@@ -19,7 +19,7 @@ The two holders of a series call nothing else: :class:`~minefield.session.local.
 >>> series = SingleGame(Game(seed=3), {Seat.EAST: PlayerInfo(name="Ann"),
 ...                                    Seat.WEST: PlayerInfo(name="Bob")})
 >>> series.seats, series.over
-({<Seat.EAST: 'east'>: 'Ann', <Seat.WEST: 'west'>: 'Bob'}, False)
+({<Seat.EAST: 'east'>: 'Ann', <Seat.WEST: 'west'>: 'Bob'}, True)
 >>> again = series.rematch(seed=4)
 >>> again.seats[Seat.EAST], again.rematch_of == series.id
 ('Bob', True)

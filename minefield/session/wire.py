@@ -123,11 +123,14 @@ class Hello(_Wire):
     for one too (so does ``"club"``). It is left out of the line when false, so that a single
     game's hello is the same as before matches (a server without them refuses the field).
     ``rule`` (host): settings over the preset by name (``--rule``), left out when empty.
+    ``public`` (host): the room's code is listed in the lobby for anyone to join (also left
+    out when false). ``lobby``: no room; the server sends :class:`LobbyState` now and
+    whenever it changes.
     """
 
     type: Literal["hello"] = "hello"
     version: StrictInt
-    action: Literal["host", "join", "resume"]
+    action: Literal["host", "join", "resume", "lobby"]
     bot: Level | None = None
     rules: str | None = Field(None, max_length=20)
     code: str | None = Field(None, max_length=16)
@@ -136,15 +139,15 @@ class Hello(_Wire):
     seed: str | None = Field(None, max_length=40, pattern=r"^[0-9a-fA-F]+$")
     match: StrictBool = False
     rule: dict[RuleName, RuleValue] = Field(default_factory=dict, max_length=20)
+    public: StrictBool = False
 
     @model_serializer(mode="wrap")
     def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
                        info: SerializationInfo) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        if not data.get("match", True):
-            del data["match"]
-        if not data.get("rule", True):
-            del data["rule"]
+        for flag in ("match", "rule", "public"):  # left out when false or empty: older
+            if not data.get(flag, True):  # servers refuse them
+                del data[flag]
         return data
 
     @property
@@ -229,13 +232,42 @@ class RoomState(_Wire):
     rematch: list[Seat] = Field(max_length=2)
 
 
-WireServerMessage = Welcome | WireError | Pong | RoomState
+class LobbyPlayer(_Wire):
+    """A player connected to the server and what they do: ``lobby``, ``waiting`` (hosting a
+    room nobody has joined yet) or ``playing``."""
+
+    name: str = Field(max_length=40)
+    status: Literal["lobby", "waiting", "playing"]
+
+
+class LobbyTable(_Wire):
+    """A table in the lobby: a public room waiting for a player (``code``: join it) or a game
+    being played (``game``). Never anything of the game itself but who sits at it."""
+
+    code: str | None = None
+    game: GameId | None = None
+    host: str = Field(max_length=40)
+    rules: str = Field(max_length=20)
+    public: bool
+    players: list[str] = Field(max_length=2)
+    watchers: int = Field(0, ge=0)
+
+
+class LobbyState(_Wire):
+    """The lobby (to a ``lobby`` hello): who is connected, and the tables."""
+
+    type: Literal["lobby"] = "lobby"
+    online: list[LobbyPlayer] = Field(max_length=10_000)
+    tables: list[LobbyTable] = Field(max_length=10_000)
+
+
+WireServerMessage = Welcome | WireError | Pong | RoomState | LobbyState
 AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Welcome
-    | WireError | Pong | RoomState, Field(discriminator="type")])
+    | WireError | Pong | RoomState | LobbyState, Field(discriminator="type")])
 
 
 # -- encoding and parsing -----------------------------------------------------------------------
@@ -331,7 +363,7 @@ def parse_server_line(data: bytes | str) -> AnyServerMessage:
 
 __all__ = [
     "AnyServerMessage", "AskNextGame", "AskRematch", "ErrorCode", "GameId", "Hello",
-    "InGameMessage", "Ping",
+    "InGameMessage", "LobbyPlayer", "LobbyState", "LobbyTable", "Ping",
     "PlayerName", "Pong", "RoomState", "Welcome", "WireError", "WireProblem", "encode",
     "error_text", "parse_hello", "parse_in_game", "parse_server_line",
 ]

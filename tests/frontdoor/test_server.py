@@ -61,7 +61,7 @@ def test_keys_claim_names_and_the_json_answers(folder: Path, keys: dict[str, Pat
         door.stop()
 
 
-def test_the_first_login_asks_for_a_name_then_shows_the_menu(
+def test_the_first_login_asks_for_a_name_then_shows_the_lobby(
         folder: Path, keys: dict[str, Path], terminals: SizedTerminals) -> None:
     door = FrontDoorProcess(folder, "--open")
     try:
@@ -77,11 +77,14 @@ def test_the_first_login_asks_for_a_name_then_shows_the_menu(
                  lambda: "no control characters" in terminals.screen("cat"),
                  lambda: terminals.screen("cat"))
         terminals.keys("cat", "Cat", "Enter")
-        wait_for("the menu", lambda: "Practice against a bot" in terminals.screen("cat"),
+        wait_for("the lobby", lambda: "Online (1): Cat (lobby)" in terminals.screen("cat"),
                  lambda: terminals.screen("cat") + door.report())
         assert door.json(keys["cat"], "whoami", "--json")["name"] == "Cat"
         online = door.json(keys["ann"], "who", "--json")["online"]
         assert online == [{"name": "Cat", "status": "lobby"}]
+        terminals.keys("cat", "m")  # the menu, from the lobby
+        wait_for("the menu", lambda: "Practice against a bot" in terminals.screen("cat"),
+                 lambda: terminals.screen("cat") + door.report())
         # A window change reaches the app through the terminal's size (80x24 at least).
         terminals.resize("cat", 60, 20)
         wait_for("the app sees the smaller window",
@@ -90,15 +93,18 @@ def test_the_first_login_asks_for_a_name_then_shows_the_menu(
         terminals.resize("cat", 100, 32)
         wait_for("and the larger one", lambda: "Practice against" in terminals.screen("cat"),
                  lambda: terminals.screen("cat"))
+        terminals.keys("cat", "q")  # the menu ends: back in the lobby
+        wait_for("the lobby again", lambda: "Online (1)" in terminals.screen("cat"),
+                 lambda: terminals.screen("cat"))
         terminals.keys("cat", "q")
-        wait_for("ssh ends with the app", lambda: terminals.ended("cat"),
+        wait_for("ssh ends with the lobby", lambda: terminals.ended("cat"),
                  lambda: terminals.screen("cat"))
         # A process server that dies is started again for the next session.
         zygote = door.process_server()
         assert zygote is not None
         os.kill(zygote, signal.SIGKILL)
         terminals.open("cat2", door.ssh(keys["cat"], tty=True))
-        wait_for("the menu again", lambda: "Practice against a bot" in terminals.screen("cat2"),
+        wait_for("the lobby again", lambda: "Online (1)" in terminals.screen("cat2"),
                  lambda: terminals.screen("cat2") + door.report())
         assert door.process_server() not in (None, zygote)
     finally:
@@ -288,8 +294,14 @@ def test_a_game_between_two_keys_survives_kill_9_and_is_rated(
         terminals.open("ann", door.ssh(ann, "host", "--public", tty=True))
         tables = wait_for("the public table", lambda: door.json(bob, "who", "--json")["tables"],
                           door.report)
-        assert tables[0]["host"] == "Ann" and tables[0]["public"] is True
-        terminals.open("bob", door.ssh(bob, "join", tables[0]["code"], tty=True))
+        assert tables == [{"code": tables[0]["code"], "host": "Ann", "rules": "standard",
+                           "public": True, "players": ["Ann"], "watchers": 0}]
+        # Bob's lobby lists it: Enter joins.
+        terminals.open("bob", door.ssh(bob, tty=True))
+        wait_for("the table in Bob's lobby",
+                 lambda: f"join {tables[0]['code']}" in terminals.screen("bob"),
+                 lambda: terminals.screen("bob") + door.report())
+        terminals.keys("bob", "Enter")
         wait_for("Bob at the table", lambda: "vs Ann" in terminals.screen("bob"),
                  lambda: terminals.screen("bob") + door.report())
         # Bob's ssh dies: his moves are played by the clocks (R25b).

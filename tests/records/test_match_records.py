@@ -242,6 +242,9 @@ def test_a_simulated_match_replays_and_verifies_from_its_records(
         assert replay_record(game.record).consistent
     assert load_match(folder, outcome.id).match.state_key() == replay.match.state_key()
     assert final_line(replay).startswith(f"final after {GAMES} games: B easy 1st")
+    b_change = 50000 - A_FINAL - 25000  # each player's change over the match, beside the points
+    assert f"B easy 1st {50000 - A_FINAL} ({b_change:+d})" in final_line(replay)
+    assert f"A easy 2nd {A_FINAL} ({A_FINAL - 25000:+d})" in final_line(replay)
     data = match_json(replay)
     assert data["consistent"] and [row["game"] for row in data["games"]] == list(
         range(1, GAMES + 1))

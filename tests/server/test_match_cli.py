@@ -118,3 +118,26 @@ async def test_a_bad_rule_in_a_hello_is_refused_naming_it(daemon: Daemon) -> Non
                       rule=rule)
         with pytest.raises(RemoteError, match=named):
             await RemoteSession.connect(hello, daemon.config.socket)
+
+
+def test_ssh_entry_lets_host_rules_by_name_through() -> None:
+    """``ssh HOST host --rules club --rule NAME=VALUE`` (RULES.md presets): each setting is
+    checked as ``--rule`` is, and passed on as typed."""
+    command = parse_original_command("host --rules club --rule honba_points=300 --rule=ryanshi=off")
+    assert command == EntryCommand("host", rules="club", rule=("honba_points=300", "ryanshi=off"))
+    assert entry_argv(command, "alice", Path("/run/m.sock")) == [
+        "host", "--rules", "club", "--rule", "honba_points=300", "--rule", "ryanshi=off",
+        "--player", "alice", "--socket", "/run/m.sock"]
+
+
+@pytest.mark.parametrize(("typed", "reason"), [
+    ("host --rule", "--rule needs a value"),
+    ("host --rule ryansi=on", "--rule: unknown setting 'ryansi'"),
+    ("host --rule ryanshi=maybe", "--rule: setting 'ryanshi': 'maybe' is not on, off"),
+    ("host --rule hand_seconds=30", "the clocks of a network game are the server's"),
+    ("join K7Q3PX --rule ryanshi=on", "unknown option '--rule'"),
+])
+def test_ssh_entry_refuses_a_bad_rule(typed: str, reason: str) -> None:
+    with pytest.raises(Refused) as refusal:
+        parse_original_command(typed)
+    assert reason in str(refusal.value) and "\n" not in str(refusal.value)

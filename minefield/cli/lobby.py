@@ -1,0 +1,79 @@
+"""``minefield lobby``: the game server's lobby, then what the player chose there, then back.
+
+The first screen of a session over ``minefield ssh-server`` (nothing typed after the host).
+Enter on a public table runs ``join CODE``, ``h`` runs ``host --public``, ``b`` ``host --bot
+normal``, ``m`` the menu; when that ends the lobby comes back, until the player quits it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from minefield.cli.common import Subparsers
+from minefield.session.address import SOCKET_ENV
+
+COMMANDS = ("lobby",)
+
+
+def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
+    """Add ``lobby``."""
+    p = sub.add_parser("lobby", help="the game server's lobby: who is on, open tables")
+    p.add_argument("--socket", type=Path, default=None, metavar="PATH",
+                   help=f"the game server's socket (default: ${SOCKET_ENV}, else the per-user "
+                   "default)")
+    p.add_argument("--player", default=None, metavar="NAME",
+                   help="the player's name (honoured only from the server's shared SSH "
+                   "account)")
+
+
+def choice_argv(action: str, code: str | None, bot: str | None, player: str | None,
+                socket: Path | None) -> list[str]:
+    """The ``minefield`` arguments of a lobby choice.
+
+    >>> choice_argv("join", "K7Q3PX", None, "ann", None)
+    ['join', 'K7Q3PX', '--player', 'ann']
+    >>> choice_argv("host", None, None, None, Path("/s"))
+    ['host', '--public', '--socket', '/s']
+    >>> choice_argv("menu", None, None, "ann", None)
+    []
+    """
+    if action == "menu":
+        return []
+    argv = (["join", code or ""] if action == "join"
+            else ["host", "--bot", bot] if bot else ["host", "--public"])
+    if player is not None:
+        argv += ["--player", player]
+    if socket is not None:
+        argv += ["--socket", str(socket)]
+    return argv
+
+
+def run(args: argparse.Namespace) -> int:
+    """The lobby, and each choice made there, until the player quits; the exit status."""
+    from minefield.cli import main
+    from minefield.session.lobby import LobbyLink
+    from minefield.session.wire import LobbyState
+    from minefield.tui.lobby_app import LobbyApp
+
+    async def states() -> AsyncIterator[LobbyState]:
+        link = await LobbyLink.open(socket=args.socket, player=args.player)
+        try:
+            async for state in link.states():
+                yield state
+        finally:
+            await link.close()
+
+    while True:
+        app = LobbyApp(states)
+        app.run()
+        if app.return_code:
+            return app.return_code
+        choice = app.choice
+        if choice is None:
+            return 0
+        main(choice_argv(choice.action, choice.code, choice.bot, args.player, args.socket))
+
+
+__all__ = ["COMMANDS", "add_parser", "choice_argv", "run"]

@@ -1,0 +1,123 @@
+"""The lobby: who is connected and what they do, the public tables and the games being played.
+
+A ``lobby`` hello gets no room: the daemon sends :class:`~minefield.session.wire.LobbyState`
+at once and again whenever it changes (looked at every :data:`LOBBY_PERIOD` seconds, once
+for all of them). Both
+SSH front doors show the same lobby, since it is the daemon's. A private room (hosted
+without ``public``) is never listed: its code is for the person it was given to. Nothing of
+a game but who sits at it is shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Iterable
+from typing import Literal
+
+from minefield.bots.base import bot_name
+from minefield.server.connection import Connection, read_line
+from minefield.server.room import Room
+from minefield.session.wire import (
+    LobbyPlayer,
+    LobbyState,
+    LobbyTable,
+    Ping,
+    Pong,
+    WireProblem,
+    parse_in_game,
+)
+
+#: How often the lobby is looked at for changes.
+LOBBY_PERIOD = 2.0
+#: At most this many players and tables in one state (a line stays far under 64 KiB).
+MAX_ONLINE, MAX_TABLES = 200, 150
+Status = Literal["lobby", "waiting", "playing"]
+_RANK: dict[Status, int] = {"playing": 2, "waiting": 1, "lobby": 0}
+
+
+def _names(room: Room) -> list[str]:
+    return [seated.identity.name if seated.identity is not None else bot_name(str(seated.level))
+            for seated in room.seats.values() if seated.taken]
+
+
+def lobby_state(rooms: Iterable[Room], connections: Iterable[object]) -> LobbyState:
+    """The lobby now: the connected players (each once, busiest status first) and the tables
+    (public rooms waiting, then games going on)."""
+    online: dict[str, Status] = {}
+    for conn in connections:
+        identity = getattr(conn, "identity", None)
+        name = getattr(identity, "name", None)
+        if not isinstance(name, str):
+            continue
+        room = getattr(conn, "room", None)
+        status: Status = ("lobby" if room is None or room.closed
+                          else "waiting" if room.waiting else "playing")
+        if _RANK[status] >= _RANK.get(online.get(name, "lobby"), 0):
+            online[name] = status
+    waiting: list[LobbyTable] = []
+    playing: list[LobbyTable] = []
+    for room in rooms:
+        if room.closed:
+            continue
+        names = _names(room)
+        host = names[0] if names else "?"
+        if room.waiting:
+            if room.public and room.code is not None:
+                waiting.append(LobbyTable(code=room.code, host=host, rules=room.rules_name,
+                                          public=True, players=names))
+        elif room.going_on and len(names) == 2:
+            playing.append(LobbyTable(game=room.id, host=host, rules=room.rules_name,
+                                      public=room.public, players=names))
+    players = [LobbyPlayer(name=name, status=status)
+               for name, status in sorted(online.items(), key=lambda i: i[0].casefold())]
+    return LobbyState(online=players[:MAX_ONLINE], tables=(waiting + playing)[:MAX_TABLES])
+
+
+class Lobby:
+    """The daemon's lobby: the state is made once per look and sent to every lobby
+    connection (not made per connection: 200 people in the lobby would make 200 a second)."""
+
+    def __init__(self, rooms: dict[str, Room], connections: set[Connection]) -> None:
+        self.rooms = rooms
+        self.connections = connections
+        self.members: set[Connection] = set()
+        self.state: LobbyState | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def _look(self) -> None:
+        state = lobby_state(list(self.rooms.values()), list(self.connections))
+        if state != self.state:
+            self.state = state
+            for member in list(self.members):
+                member.send(state)
+
+    async def _follow(self) -> None:
+        while self.members:
+            await asyncio.sleep(LOBBY_PERIOD)
+            self._look()
+        self.state = None
+        self._task = None
+
+    async def serve(self, conn: Connection, clock: Callable[[], float]) -> None:
+        """A lobby connection's life: the state now and on every change, pings answered,
+        until the client goes."""
+        self.members.add(conn)
+        if self.state is None:
+            self._look()  # sends to every member, this one included
+        else:
+            conn.send(self.state)
+        if self._task is None:
+            self._task = asyncio.create_task(self._follow())
+        try:
+            while (line := await read_line(conn, clock)) is not None:
+                with contextlib.suppress(WireProblem):
+                    if isinstance(parse_in_game(line), Ping):
+                        conn.send(Pong())
+                if conn.closing_since is not None:
+                    return
+        finally:
+            self.members.discard(conn)
+
+
+__all__ = ["LOBBY_PERIOD", "Lobby", "lobby_state"]

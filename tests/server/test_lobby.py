@@ -1,0 +1,72 @@
+"""The daemon's lobby: who is connected, public tables listed with their code, private ones
+never, games with their players and nothing of the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minefield.server.daemon import Daemon
+from minefield.session.remote import host, join
+from tests.server.conftest import Raw
+
+
+async def until_lobby(client: Raw, check: Any) -> dict[str, Any]:
+    """The first lobby state for which ``check(state)`` is true (bounded)."""
+    for _ in range(100):
+        state = await client.until("lobby")
+        if check(state):
+            return state
+    raise AssertionError("the lobby never showed it")
+
+
+async def test_public_tables_are_listed_private_ones_never(daemon: Daemon) -> None:
+    watcher = await Raw.connect(daemon.config.socket)
+    watcher.hello("lobby", player="cat")
+    first = await watcher.until("lobby")
+    assert first == {"type": "lobby", "online": [{"name": "cat", "status": "lobby"}],
+                     "tables": []}
+    private = await host(socket=daemon.config.socket, player="bob")
+    public = await host(socket=daemon.config.socket, player="ann", public=True,
+                        rules="beginner")
+    state = await until_lobby(watcher, lambda s: len(s["online"]) == 3)
+    assert state["tables"] == [{"code": public.code, "game": None, "host": "ann",
+                                "rules": "beginner", "public": True, "players": ["ann"],
+                                "watchers": 0}]
+    assert {p["name"]: p["status"] for p in state["online"]} == {
+        "ann": "waiting", "bob": "waiting", "cat": "lobby"}
+    assert private.code is not None and private.code not in str(state)
+    guest = await join(public.code or "", socket=daemon.config.socket, player="dan")
+    state = await until_lobby(watcher, lambda s: s["tables"] and s["tables"][0]["game"])
+    table = state["tables"][0]
+    assert table["code"] is None and sorted(table["players"]) == ["ann", "dan"]
+    assert table["host"] in ("ann", "dan") and table["public"] is True
+    assert {p["name"]: p["status"] for p in state["online"]}["dan"] == "playing"
+    # Nothing of the game: no tiles, no seed in any lobby line.
+    for line in watcher.received:
+        text = line.decode()
+        assert "seed" not in text and "tiles" not in text and "hand" not in text
+    for session in (private, public, guest):
+        await session.close()
+    watcher.close()
+
+
+async def test_a_bot_game_is_never_a_public_table(daemon: Daemon) -> None:
+    watcher = await Raw.connect(daemon.config.socket)
+    watcher.hello("lobby", player="cat")
+    await watcher.until("lobby")
+    game = await host(socket=daemon.config.socket, player="ann", public=True, bot="easy")
+    state = await until_lobby(watcher, lambda s: s["tables"])
+    assert state["tables"][0]["code"] is None and state["tables"][0]["public"] is False
+    assert sorted(state["tables"][0]["players"]) == ["Bot (easy)", "ann"]
+    await game.close()
+    watcher.close()
+
+
+async def test_the_lobby_answers_pings_and_refuses_nothing_else(daemon: Daemon) -> None:
+    client = await Raw.connect(daemon.config.socket)
+    client.hello("lobby", player="cat")
+    await client.until("lobby")
+    client.send({"type": "command", "command_id": "x", "command": {"type": "discard"}})
+    client.send({"type": "ping"})
+    assert (await client.until("pong"))["type"] == "pong"
+    client.close()
