@@ -176,7 +176,7 @@ class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
         self.tally_game = None
         self.recovery.reset()
         self.trainer.new_game(session.traits, session.local_seats)
-        self.table = TableController(self, session, self, self.scores, lambda: hint_source(
+        self.table = TableController(self, session, self, lambda: hint_source(
             self.preferences, session, self._bot_factory))
         await self.table.start()
 

@@ -18,6 +18,7 @@ from minefield.tui.config import Preferences
 from minefield.tui.render import TileStyle
 
 if TYPE_CHECKING:  # a type only: the viewers, which import this, never load the trainer
+    from minefield.tui.screens.result import RunningScore
     from minefield.tui.trainer import Trainer
 
 
@@ -52,6 +53,11 @@ class TableHost(Protocol):
     @property
     def preferences(self) -> Preferences:
         """The player's saved preferences."""
+        ...
+
+    @property
+    def scores(self) -> RunningScore:
+        """The running score the next result joins (a resumed room's is read from disk)."""
         ...
 
     def feedback_notes(self, seats: tuple[Seat, ...]) -> dict[int, str]:

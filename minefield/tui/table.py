@@ -54,7 +54,7 @@ from minefield.tui.screens.base import SeatScreen
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import CurtainScreen, LinkScreen
 from minefield.tui.screens.play import PlayScreen
-from minefield.tui.screens.result import ResultScreen, RunningScore
+from minefield.tui.screens.result import ResultScreen
 from minefield.tui.trainer import Trainer
 
 ScreenKind = Literal["build", "play", "result", "curtain"]
@@ -90,16 +90,15 @@ class TableController:
     """The game on this terminal: its session, its tables and the screen that shows them.
 
     ``app`` runs the session's worker and shows the screens, as its ``host`` asks (the game
-    app is both); ``scores`` is the running score the result joins; ``hint_factory`` gives the
+    app is both); ``hint_factory`` gives the
     hand builder its hint (None: no hint), as the app decides from the preferences and the
     session's traits.
     """
 
-    def __init__(self, app: App[Any], session: Session, host: TableHost, scores: RunningScore,
+    def __init__(self, app: App[Any], session: Session, host: TableHost,
                  hint_factory: HintFactory) -> None:
         self.app = app
         self.host = host
-        self.scores = scores
         self.session = session
         self.tables: dict[Seat, TableView] = {}
         self._hint_factory = hint_factory
@@ -403,7 +402,7 @@ class TableController:
             if self._screen_key != key and view.end is not None:
                 await self._replace(ResultScreen(view.end, names, self.session.traits.mode,
                                                  view.dora_indicator, view.discards,
-                                                 self.scores, match=table.match,
+                                                 self.host.scores, match=table.match,
                                                  washizu=self.host.preferences.washizu,
                                                  notes=self.host.feedback_notes(
                                                      self.session.local_seats)), key)
