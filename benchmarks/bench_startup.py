@@ -1,4 +1,4 @@
-"""How long from launching a client to its first frame (goal: 0.5 s), and what the time goes to.
+"""How long from launching a client to its first frame (goals: the menu 0.35 s, the others 0.5 s).
 
 Each client runs in a fresh pseudo-terminal of 100x32 (``TERM=xterm-256color``), as over SSH.
 Two moments are taken from the bytes it writes:
@@ -7,25 +7,21 @@ Two moments are taken from the bytes it writes:
   interpreter, the imports and the app's construction are done;
 - first frame: the first screen content is written (the header's "Minefield" or a tile).
 
-Clients: ``minefield practice --seed 1`` (a local game), and ``minefield host`` and
-``minefield join CODE`` against a daemon that this script starts in a temporary folder (each
-join gets a fresh room, hosted over the socket by the script). For scale it also times
-``python -c pass``, ``minefield --version`` (the command line without Textual) and the imports
-of the app, and lists which packages the imports spend their time in (``-X importtime``, self
-time summed per top-level package).
+Clients: ``minefield`` (the menu), ``minefield practice --seed 1`` (a local game), and
+``minefield host`` and ``minefield join CODE`` against a daemon that this script starts in a
+temporary folder (each join gets a fresh room, hosted over the socket by the script). For
+scale it also times ``python -c pass``, ``minefield --version`` (the command line without
+Textual) and the imports of the app, and lists which packages the imports spend their time
+in (``-X importtime``, self time summed per top-level package).
 
-What it showed (2 cores, Python 3.11, Textual 8.2.8): about 0.57 s to the first frame of a
-network client and 0.61 s for practice, so 0.07-0.11 s over the goal. Imports and start-up
-before Textual's driver are 0.40 s of it (Textual about 100 ms of self time, then our own
-``minefield.tui`` and ``minefield.rules``, pydantic, rich; the command line adds only about
-25 ms over what the app imports anyway); Textual's first layout and paint (stylesheet,
-compose, render) take the other 0.16-0.21 s. Cheap lazy imports: the help screen
-(``minefield.tui.screens.help`` brings ``markdown_it`` for Textual's Markdown widget, about
-25 ms) could be imported when F1 is first pressed; ``importlib.metadata`` (for ``--version``)
-only when asked. Neither alone reaches the goal.
+It also reports the CPU seconds each client has used by its first frame (``/proc/PID/stat``),
+which a loaded machine changes much less than the wall time, and ``--version``/``--help``
+against ``python -c pass``. Figures before and after issue 18's cuts, and what was cut, are in
+``benchmarks/README.md``.
 
-Usage: ``python benchmarks/bench_startup.py [--runs N]``. Not a test: it only prints. The
-first run of each client is reported apart (cold caches); the others as median and range.
+Usage: ``python benchmarks/bench_startup.py [--runs N] [--clients menu,practice,host,join]``.
+Not a test: it only prints. The first run of each client is reported apart (cold caches); the
+others as median and range.
 """
 
 from __future__ import annotations

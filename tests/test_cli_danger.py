@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 from typing import Any
 
 import pytest
 
 from minefield.cli import main
+from minefield.defense.estimate import estimate
+from minefield.defense.request import DangerRequest
 
 TILES = "123456789m1112z2p5p8p6p4s4s7s3z9p9p1s1s2s5z5z6z6z4z4z7z7z"
 HAND = "123456789m1112z"
@@ -137,7 +138,7 @@ def test_jsonl_answers_good_and_bad_lines_in_order(capsys: pytest.CaptureFixture
     assert errors[2] == "line 4: hand: it holds tiles that are not among the seat's 34"
     assert errors[3] == "line 5: seat: it is east's turn to discard, not west's"
     assert errors[4] == "line 6: discards: east discarded more 4s than its pool holds"
-    assert errors[5] == "line 7: field 'method': Input should be 'fast' or 'posterior'"
+    assert errors[5] == "line 7: field 'method': Input should be 'fast'"
     assert errors[6].startswith("line 8: Invalid JSON")
     assert errors[7] == "line 9: not valid UTF-8 (byte 0xff at position 28)"
     assert errors[8] == "line 10: field 'colour': unknown field"
@@ -158,15 +159,50 @@ def test_jsonl_takes_no_position_options(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 2 and out == "" and "--jsonl reads positions from stdin" in err
 
 
-def test_posterior_while_missing_is_an_error_line(capsys: pytest.CaptureFixture[str],
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """The posterior estimate lives in its own module; without it the line says so."""
-    monkeypatch.setitem(sys.modules, "minefield.defense.posterior", None)
+def test_posterior_is_a_one_line_error_naming_fast(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The posterior estimate was removed (issue 17): its request is refused in one line that
+    names the estimate to use, and the next line is answered as before."""
     code, lines, _ = jsonl(capsys, monkeypatch, line(method="posterior") + b"\n" + line())
     assert code == 0 and len(lines) == 2
     assert json.loads(lines[0]) == {
-        "error": "line 1: method 'posterior': the posterior estimate is not available yet"}
+        "error": "line 1: field 'method': the posterior estimate was removed: use \"fast\" "
+                 "(the one estimate) or leave method out"}
     check_result(json.loads(lines[1]))
+    with pytest.raises(SystemExit):
+        main([*ARGS, "--method", "posterior"])
+    err = capsys.readouterr().err
+    assert "invalid choice: 'posterior' (choose from" in err and "fast" in err
+
+
+def test_the_opponent_key_chooses_the_fit(capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """"opponent" is optional (default strong), the answer keeps its exact shape, and each
+    opponent's chances are the estimate's for that opponent; --opponent is the default of
+    lines that name none, and of the command's own position."""
+    data = b"\n".join([line(), line(opponent="strong"), line(opponent="easy"),
+                       line(opponent="person"), line(opponent="expert"),
+                       json.dumps({k: v for k, v in REQUEST.items() if k != "method"}).encode()])
+    code, lines, _ = jsonl(capsys, monkeypatch, data)
+    results = [json.loads(text) for text in lines]
+    assert code == 0 and len(results) == 6
+    for result in results[:4]:
+        check_result(result)
+    assert results[0] == results[1] == results[5]
+    position = DangerRequest.model_validate(REQUEST).position()
+    for result, opponent in zip(results[1:4], ("strong", "easy", "person"), strict=True):
+        wanted = estimate(position, opponent)
+        assert [t["danger"] for t in result["tiles"]] == [round(t.danger, 4)
+                                                          for t in wanted.tiles]
+    assert results[4]["error"] == ("line 5: field 'opponent': Input should be 'easy', "
+                                   "'normal', 'strong' or 'person'")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(line() + b"\n" + line(
+        opponent="strong")), encoding="utf-8"))
+    assert main(["danger", "--jsonl", "--opponent", "easy"]) == 0
+    first, second = (json.loads(t) for t in capsys.readouterr().out.splitlines())
+    assert first == results[2] and second == results[0]
+    _, out, _ = run(capsys, *ARGS, "--json", "--opponent", "easy")
+    assert json.loads(out) == results[2]
 
 
 def test_match_rules_pay_an_east_opponent_dealer_values(

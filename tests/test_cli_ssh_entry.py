@@ -42,6 +42,8 @@ from minefield.cli.ssh_entry import (
     ("resume", EntryCommand("resume")),
     ("history", EntryCommand("history")),
     (b"resume", EntryCommand("resume")),
+    ("watch 20261201T120000.000Z-network-abcd",
+     EntryCommand("watch", game="20261201T120000.000Z-network-abcd")),
 ])
 def test_the_accepted_forms(typed: str | bytes | None, expected: EntryCommand) -> None:
     assert parse_original_command(typed) == expected
@@ -69,6 +71,11 @@ def test_the_accepted_forms(typed: str | bytes | None, expected: EntryCommand) -
     ("join K7Q3P0", "not a room code"),
     ("join ../../etc", "not a room code"),
     ("resume now", "resume takes nothing"),
+    ("watch", "watch takes one game id"),
+    ("watch a b", "watch takes one game id"),
+    ("watch --socket=/tmp/x", "--socket is set by the server"),
+    ("watch ../../etc/passwd", "not a game id"),
+    ("watch " + "g" * 81, "not a game id"),
     ("history --dir /", "unknown option '--dir'"),
     ("history --json", "unknown option '--json'"),
     ("replay /etc/shadow", "unknown command 'replay'"),
@@ -110,7 +117,7 @@ def test_no_input_escapes_the_whitelist(typed: bytes | str) -> None:
         assert str(refusal).isprintable()
         return
     argv = command.argv()
-    assert command.action in ("menu", "host", "join", "resume", "history")
+    assert command.action in ("menu", "host", "join", "resume", "history", "watch")
     assert not any(word.startswith(("--socket", "--player")) for word in argv)
     assert all(word.isascii() and word.isprintable() for word in argv)
 
@@ -119,6 +126,8 @@ def test_the_forced_commands_own_options_are_added_after_the_checked_command() -
     assert entry_argv(EntryCommand("host", bot="easy"), "alice", Path("/run/m.sock")) == [
         "host", "--bot", "easy", "--player", "alice", "--socket", "/run/m.sock"]
     assert entry_argv(EntryCommand("resume"), None, None) == ["resume"]
+    assert entry_argv(EntryCommand("watch", game="g-1"), "alice", Path("/run/m.sock")) == [
+        "watch", "g-1", "--player", "alice", "--socket", "/run/m.sock"]
     assert entry_argv(EntryCommand("menu"), "alice", Path("/run/m.sock")) == []
 
 

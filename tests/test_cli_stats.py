@@ -63,10 +63,14 @@ def test_plain_summary_in_a_pipe(data: Path, capsys: pytest.CaptureFixture[str])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"Progress in {data / PROGRESS_FILE}"
     assert lines[1].startswith("all games: 2 games, 1 won, 1 dealt in, 0 drawn, deal-in rate "
-                               "50.0%, points +4000; 2 estimated discards")
+                               "50.0%, points +4000, points lost per game 4000; 2 estimated "
+                               "discards")
     assert "(+7.5% per discard)" in lines[1]  # (0.20 - 0.05 + 0) / 2
     assert "2026-W48: 2 games" in "\n".join(lines)
-    assert "safest (all): 1/1 right (100.0%), mean score 100.0%" in lines
+    # kinds in words (issue 17), and which figure is which
+    assert "Safest discard (all): 1/1 right (100.0%), mean score 100.0%" in lines
+    assert not any("safest (" in line for line in lines)
+    assert "agreement with the estimate, not safety" in lines[-1]
 
 
 def test_json_summary(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -78,7 +82,10 @@ def test_json_summary(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert printed["recent"]["label"] == "last game" and printed["recent"]["won"] == 1
     assert [w["label"] for w in printed["weeks"]] == ["2026-W48"]
     assert printed["drills"] == [{"kind": "safest", "label": "all", "attempts": 1,
-                                  "correct": 1, "accuracy": 1.0, "mean_score": 1.0}]
+                                  "correct": 1, "accuracy": 1.0, "mean_score": 1.0}]  # codes
+    assert printed["overall"]["points_lost"] == 8000
+    assert printed["overall"]["points_lost_per_game"] == 4000.0
+    assert printed["recent"]["points_lost"] == 0  # the last game was won
 
 
 def test_a_given_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -127,9 +134,10 @@ def test_tables_and_bars_on_a_terminal(data: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("COLUMNS", "80")
     assert main(["stats"]) == 0
     out = re.sub(r"\x1b\[[0-9;]*m", "", capsys.readouterr().out)  # colours off
-    assert "Defense (lost: dealt in; rate: deal-ins per game)" in out and "Drills" in out
+    assert "Defense (lost: dealt in; rate: deal-ins per game" in out and "Drills" in out
     row = next(line for line in out.splitlines() if "all games" in line)
-    assert "50.0%" in row and "█████" in row and "+7.5%" in row and "+4000" in row
-    drill_row = next(line for line in out.splitlines() if "safest" in line)
+    assert "50.0%" in row and "██···" in row and "+7.5%" in row and "+4000" in row
+    assert " 4000 " in row  # points lost per game
+    drill_row = next(line for line in out.splitlines() if "Safest discard" in line)
     assert "1/1" in drill_row and "█" * 20 in drill_row
     assert all(len(line) <= 80 for line in out.splitlines())

@@ -23,6 +23,7 @@ def test_readme_quick_start_has_exactly_two_commands() -> None:
     test = _command_after("test-command")
     assert play.endswith("&& minefield")
     assert "pytest" in test and "'.[test]'" in test
+    assert test.endswith("pytest -n auto")  # on every core: the suite's wall time (issue 18)
 
 
 def test_ci_runs_the_readme_test_command() -> None:

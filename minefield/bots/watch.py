@@ -82,15 +82,17 @@ class WatchedGame:
         return self.game.view(seat)
 
     def report(self) -> DangerReport | None:
-        """The fast estimate of the seat about to discard, from its own view (None in the
-        choosing phase, at the end, or when no estimate can be made)."""
+        """The fast estimate of the seat about to discard, from its own view, fitted for the
+        other seat's bot level (None in the choosing phase, at the end, or when no estimate can
+        be made)."""
         seat = self.to_act()
         if seat is None or self.game.phase != "discarding":
             return None
         key = (seat, self.game.discard_count)
         if key not in self._reports:
             try:
-                self._reports = {key: estimate(Position.from_view(self.view(seat)), "fast")}
+                position = Position.from_view(self.view(seat))
+                self._reports = {key: estimate(position, self.bots[seat.other].level)}
             except PositionError:
                 self._reports = {key: None}
         return self._reports[key]

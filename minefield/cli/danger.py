@@ -10,6 +10,7 @@ from rich.text import Text
 
 from minefield.cli.common import SEATS, Subparsers, UsageError, check_no_rules_option
 from minefield.cli.jsonl import serve_jsonl
+from minefield.defense.calibration import DEFAULT_OPPONENT, OPPONENTS
 from minefield.defense.estimate import percent
 from minefield.defense.request import (
     DangerRequest,
@@ -33,9 +34,10 @@ with this discard's ippatsu or houtei, R14-R17, and the opponent is not furiten)
 expected points lost. With --jsonl each stdin line is one request:
 {"seat": "east", "tiles": "...", "hand": "...", "dora": "3m",
  "discards": {"east": ["5p", "1z"], "west": ["2s"]}, "method": "fast",
- "rules": "standard"}
-and each output line is {"discard": N, "opponent_furiten": p, "tiles": [{"tile", "danger",
-"loss", "reasons"}, ...]} or {"error": "line N: ..."}."""
+ "opponent": "strong", "rules": "standard"}
+("method" may be left out; "opponent" is easy, normal, strong or person, by default
+--opponent's) and each output line is {"discard": N, "opponent_furiten": p, "tiles":
+[{"tile", "danger", "loss", "reasons"}, ...]} or {"error": "line N: ..."}."""
 
 
 def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -56,8 +58,12 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--east", default="", metavar="T,T,...",
                    help="East's discards in the order played, comma separated: 5p,1z")
     p.add_argument("--west", default="", metavar="T,T,...", help="West's discards, likewise")
-    p.add_argument("--method", choices=["fast", "posterior"], default="fast",
-                   help="fast: the calibrated heuristic; posterior: the sampled estimate")
+    p.add_argument("--opponent", choices=OPPONENTS, default=DEFAULT_OPPONENT,
+                   help="whom the seat plays against: a bot of that level or a person "
+                   "(default: strong; with --jsonl, for lines without \"opponent\"); the "
+                   "chances are fitted for each")
+    p.add_argument("--method", choices=["fast"], default="fast",
+                   help="the estimate: fast, the only one (kept for old scripts)")
     p.add_argument("--rules", choices=list(PRESETS), default="standard",
                    help="rule preset (match: an East opponent is paid dealer values, R23)")
     out = p.add_mutually_exclusive_group()
@@ -82,7 +88,7 @@ def request_of(args: argparse.Namespace) -> DangerRequest:
     seat = Seat(args.seat) if args.seat else (
         Seat.EAST if len(discards[Seat.EAST]) == len(discards[Seat.WEST]) else Seat.WEST)
     return DangerRequest(seat=seat, tiles=args.tiles, hand=args.hand, dora=args.dora,
-                         discards=discards, method=args.method, rules=args.rules)
+                         discards=discards, opponent=args.opponent, rules=args.rules)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
         if args.tiles or args.hand or args.dora or args.east or args.west or args.seat:
             raise UsageError("--jsonl reads positions from stdin: give no position options")
         check_no_rules_option(args)
-        return serve_jsonl(danger_line)
+        opponent = args.opponent
+        return serve_jsonl(lambda line: danger_line(line, opponent))
     request = request_of(args)
     try:
         result = danger_request(request)

@@ -2,12 +2,15 @@
 
 The first screen of a session over ``minefield ssh-server`` (nothing typed after the host).
 Enter on a public table runs ``join CODE``, ``h`` runs ``host --public``, ``b`` ``host --bot
-normal``, ``m`` the menu; when that ends the lobby comes back, until the player quits it.
+normal``, an accepted invitation or a quick match ``resume --game ID``, Enter or ``w`` on a
+game being played ``watch GAME``, ``m`` the menu;
+when that ends the lobby comes back, until the player quits it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -29,9 +32,13 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def choice_argv(action: str, code: str | None, bot: str | None, player: str | None,
-                socket: Path | None) -> list[str]:
+                socket: Path | None, game: str | None = None) -> list[str]:
     """The ``minefield`` arguments of a lobby choice.
 
+    >>> choice_argv("resume", None, None, "ann", None, game="20261201T120000.000Z-network-ab")
+    ['resume', '--game', '20261201T120000.000Z-network-ab', '--player', 'ann']
+    >>> choice_argv("watch", None, None, "ann", None, game="20261201T120000.000Z-network-ab")
+    ['watch', '20261201T120000.000Z-network-ab', '--player', 'ann']
     >>> choice_argv("join", "K7Q3PX", None, "ann", None)
     ['join', 'K7Q3PX', '--player', 'ann']
     >>> choice_argv("host", None, None, None, Path("/s"))
@@ -42,6 +49,8 @@ def choice_argv(action: str, code: str | None, bot: str | None, player: str | No
     if action == "menu":
         return []
     argv = (["join", code or ""] if action == "join"
+            else ["resume", "--game", game or ""] if action == "resume"
+            else ["watch", game or ""] if action == "watch"
             else ["host", "--bot", bot] if bot else ["host", "--public"])
     if player is not None:
         argv += ["--player", player]
@@ -52,28 +61,42 @@ def choice_argv(action: str, code: str | None, bot: str | None, player: str | No
 
 def run(args: argparse.Namespace) -> int:
     """The lobby, and each choice made there, until the player quits; the exit status."""
+    from pydantic import BaseModel
+
     from minefield.cli import main
-    from minefield.session.lobby import LobbyLink
-    from minefield.session.wire import LobbyState
+    from minefield.server.identity import user_name
+    from minefield.session.lobby import LobbyEvent, LobbyLink
     from minefield.tui.lobby_app import LobbyApp
 
-    async def states() -> AsyncIterator[LobbyState]:
+    links: list[LobbyLink] = []
+
+    async def states() -> AsyncIterator[LobbyEvent]:
         link = await LobbyLink.open(socket=args.socket, player=args.player)
+        links[:] = [link]
         try:
             async for state in link.states():
                 yield state
         finally:
+            links.clear()
             await link.close()
 
+    def send(message: BaseModel) -> None:
+        for link in links:
+            link.send(message)
+
+    # Who this player is: the name the front door gives, else the Unix user (as the server
+    # tells it: an invitation to this name is one to answer).
+    me = args.player or user_name(os.getuid())
     while True:
-        app = LobbyApp(states)
+        app = LobbyApp(states, send, me)
         app.run()
         if app.return_code:
             return app.return_code
         choice = app.choice
         if choice is None:
             return 0
-        main(choice_argv(choice.action, choice.code, choice.bot, args.player, args.socket))
+        main(choice_argv(choice.action, choice.code, choice.bot, args.player, args.socket,
+                         choice.game))
 
 
 __all__ = ["COMMANDS", "add_parser", "choice_argv", "run"]

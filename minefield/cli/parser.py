@@ -88,5 +88,5 @@ def build_parser(command: str | None = None, *, full: bool = True) -> argparse.A
                 added.add(module_name)
                 _add_module_parsers(module_of(module_name), sub)
         else:
-            sub.add_parser(name, help=summary, formatter_class=_Formatter)
+            sub.add_parser(name, help=summary, add_help=False)  # never parsed: a name and help
     return parser

@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("records", "list saved games, newest first"),
     "replay": ("records", "watch a saved game again, discard by discard"),
     "lobby": ("lobby", "the game server's lobby: who is on, open tables"),
+    "watch": ("watch", "watch a game on the game server (no seat, hands hidden)"),
     "serve": ("network", "run the game server for play over SSH"),
     "host": ("network", "host a network game and get a room code to share"),
     "join": ("network", "join a network game with its room code"),

@@ -12,12 +12,11 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import get_args
 
 from minefield.cli.common import Subparsers, UsageError, saved_honor_names
-from minefield.defense.estimate import feedback
-from minefield.defense.position import Method
-from minefield.records.format import RecordHeader, player_seat
+from minefield.defense.calibration import OPPONENTS, Opponent
+from minefield.defense.estimate import estimate_name, feedback
+from minefield.records.format import RecordHeader
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
 from minefield.rules.game import Seat
@@ -28,6 +27,7 @@ from minefield.trainer.review import (
     GameReview,
     ReviewError,
     assess,
+    opponent_of,
     review_of_game,
     totals,
 )
@@ -47,9 +47,11 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
                    help="a record (.jsonl), or a game's number or id as `history` lists them")
     r.add_argument("--seat", choices=[s.value for s in Seat], default=None,
                    help="whose discards (default: the player in a practice game, else east)")
-    r.add_argument("--method", choices=get_args(Method), default="posterior",
-                   help="the danger estimate (default: posterior; the fast one when the "
-                   "posterior cannot be used, and the review says so)")
+    r.add_argument("--opponent", choices=OPPONENTS, default=None,
+                   help="whom the danger is estimated for: a bot of that level or a person "
+                   "(default: from the record, the bot's level in practice, else person)")
+    r.add_argument("--method", choices=["fast"], default="fast",
+                   help="the estimate: fast, the only one (kept for old scripts)")
     r.add_argument("--text", action="store_true", help="print the review instead of showing it")
     r.add_argument("--honors", choices=HONOR_NAMES, default=None,
                    help="how honors are written: letters (E S W N Wh Gr Rd), kanji or numbers "
@@ -57,14 +59,18 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def default_seat(header: RecordHeader) -> Seat:
-    """The seat to review: the player's in a practice game (the other is the bot), else East
-    (:func:`minefield.records.format.player_seat`)."""
-    return player_seat(header)
+    """The seat to review: the player's in a practice game (the other is the bot), else East."""
+    if header.mode == "practice":
+        for seat in Seat:
+            if opponent_of(header.players.of(seat)) == "person":
+                return seat
+    return Seat.EAST
 
 
 def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, str]]:
     """The review of the record at ``path`` for ``seat`` (None: :func:`default_seat`) and the
-    players' names; :class:`UsageError` (one line) when it cannot be made."""
+    players' names (:func:`~minefield.trainer.review.opponent_of` reads the opponent from
+    them); :class:`UsageError` (one line) when it cannot be made."""
     try:
         record = read_record(path)
     except RecordError as error:
@@ -82,26 +88,29 @@ def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, st
     return review, names
 
 
-def review_lines(review: GameReview, names: dict[Seat, str], method: Method,
+def review_lines(review: GameReview, names: dict[Seat, str], against: Opponent | None = None,
                  honors: HonorNames = "numbers") -> Iterator[str]:
     """The review as plain lines: one per discard, then the totals (honors called by
-    ``honors``)."""
-    for line in _review_lines(review, names, method):
+    ``honors``). ``against`` is whom the estimate is for (None:
+    :func:`~minefield.trainer.review.opponent_of` the opponent's name)."""
+    for line in _review_lines(review, names, against):
         yield name_text(line, honors)
 
 
-def _review_lines(review: GameReview, names: dict[Seat, str], method: Method) -> Iterator[str]:
+def _review_lines(review: GameReview, names: dict[Seat, str], against: Opponent | None
+                  ) -> Iterator[str]:
     seat, opponent = review.seat, review.seat.other
+    chosen = against or opponent_of(names[opponent])
     yield (f"Review of {names[seat]} ({seat.value}) against {names[opponent]}: "
            f"their hand {review.opponent_hand or 'none'}, waits "
            f"{' '.join(review.opponent_waits) or 'none (not tenpai)'}")
+    if not review.steps:
+        yield (f"{names[seat]} made no discard: the game ended on discard "
+               f"{review.end.discard_number}. There is no danger to review.")
+        return
     done: list[AssessedStep] = []
-    notes: list[str] = []
-    for assessed in assess(review, method):
+    for assessed in assess(review, chosen):
         done.append(assessed)
-        if assessed.note and assessed.note not in notes:
-            notes.append(assessed.note)
-            yield f"note: {assessed.note}"
         step = assessed.step
         line = feedback(assessed.report, kind_str(Tile.parse(step.tile).kind))
         if step.dealt_in:
@@ -113,9 +122,8 @@ def _review_lines(review: GameReview, names: dict[Seat, str], method: Method) ->
                               if step.deal_ins else "")
         yield f"{step.number:>2} {line} [{truth}]"
     taken, least = totals(done)
-    used = done[-1].report.method if done else method
     yield (f"Danger taken in total {taken:.2f} expected deal-ins, the least possible "
-           f"{least:.2f} ({used} estimate, {len(done)} discards)")
+           f"{least:.2f} ({estimate_name(chosen)}, {len(done)} discards)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,12 +133,12 @@ def run(args: argparse.Namespace) -> int:
     review, names = load_review(record_path(str(args.file)), args.seat)
     if args.text or not _terminal_attached():
         honors: HonorNames = args.honors or saved_honor_names()
-        for line in review_lines(review, names, args.method, honors):
+        for line in review_lines(review, names, args.opponent, honors):
             print(line)
         return 0
     from minefield.tui.review_app import ReviewApp  # Textual loads only for the screen
 
-    app = ReviewApp(review, names, args.method)
+    app = ReviewApp(review, names, args.opponent or opponent_of(names[review.seat.other]))
     app.run()
     return app.return_code or 0
 

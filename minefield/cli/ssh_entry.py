@@ -12,6 +12,7 @@ typed after ``ssh -t HOST``                runs
 ``join CODE``                              ``minefield join CODE``
 ``resume``                                 ``minefield resume``
 ``history``                                ``minefield history``
+``watch GAME``                             ``minefield watch GAME`` (no seat, R26)
 ========================================  ==========================================
 
 Anything else is one line on stderr and exit status 2. What the player typed is split with
@@ -21,9 +22,10 @@ forced command the administrator wrote and are trusted; the same options typed b
 are refused.
 
 >>> parse_original_command(b"join k7q-3px")
-EntryCommand(action='join', bot=None, rules=None, code='K7Q3PX', match=False, rule=())
+EntryCommand(action='join', bot=None, rules=None, code='K7Q3PX', match=False, rule=(), game=None)
 >>> parse_original_command("host --bot=strong")
-EntryCommand(action='host', bot='strong', rules=None, code=None, match=False, rule=())
+EntryCommand(action='host', bot='strong', rules=None, code=None, match=False, rule=(), \
+game=None)
 >>> parse_original_command("host --rules club --rule honba_points=300").argv()
 ['host', '--rules', 'club', '--rule', 'honba_points=300']
 >>> parse_original_command("host --match --rules beginner").argv()
@@ -61,11 +63,13 @@ PLAYER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 #: Shell syntax: refused with its own message (no shell runs here, so it could only mislead).
 SHELL_SYNTAX = frozenset(";&|<>`$(){}*?[]!~#")
 ALLOWED = ("allowed: nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match] "
-           "[--rule NAME=VALUE]..., join CODE, resume, history")
+           "[--rule NAME=VALUE]..., join CODE, resume, history, watch GAME")
+#: A game's id as ``who`` and the lobby list it (the wire's rule).
+GAME_ID = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
 
-Action = Literal["menu", "host", "join", "resume", "history"]
+Action = Literal["menu", "host", "join", "resume", "history", "watch"]
 #: Actions that run the app, so need a terminal.
-APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume"})
+APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch"})
 
 
 class Refused(ValueError):
@@ -82,6 +86,7 @@ class EntryCommand:
     code: str | None = None
     match: bool = False
     rule: tuple[str, ...] = ()  # NAME=VALUE settings over the preset, each checked
+    game: str | None = None  # watch: the game's id
 
     def argv(self) -> list[str]:
         """The ``minefield`` arguments this command runs (the trusted options not included).
@@ -102,6 +107,8 @@ class EntryCommand:
             words += ["--rule", setting]
         if self.code is not None:
             words.append(self.code)
+        if self.game is not None:
+            words.append(self.game)
         return words
 
 
@@ -217,6 +224,14 @@ def parse_original_command(raw: bytes | str | None) -> EntryCommand:
         if code is None:
             raise Refused(f"{_shown(rest[0])} is not a room code (6 letters and digits)")
         return EntryCommand("join", code=code)
+    if first == "watch":
+        if len(rest) != 1:
+            raise Refused("watch takes one game id: watch GAME (as who lists it)")
+        if rest[0].startswith("-"):
+            raise _refuse_option(rest[0])
+        if not GAME_ID.fullmatch(rest[0]):
+            raise Refused(f"{_shown(rest[0])} is not a game id (as who lists it)")
+        return EntryCommand("watch", game=rest[0])
     if first in ("resume", "history"):
         if rest:
             raise (_refuse_option(rest[0]) if rest[0].startswith("-")
@@ -231,7 +246,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "ssh-entry", help="the forced command of SSH logins (set by the server's administrator)",
         description="Run what an SSH player typed (in $SSH_ORIGINAL_COMMAND) if it is one of: "
         "nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match] [--rule NAME=VALUE]..., "
-        "join CODE, resume, history. "
+        "join CODE, resume, history, watch GAME. "
         "The options here are the administrator's, written in the forced command.")
     entry.add_argument("--player", default=None, metavar="NAME",
                        help="the player's name on a shared SSH account (one authorized_keys "
@@ -264,7 +279,7 @@ def entry_argv(command: EntryCommand, player: str | None, socket: Path | None) -
     ['history']
     """
     argv = command.argv()
-    if command.action in ("host", "join", "resume"):
+    if command.action in ("host", "join", "resume", "watch"):
         if player is not None:
             argv += ["--player", player]
         if socket is not None:

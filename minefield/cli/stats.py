@@ -1,7 +1,8 @@
 """``minefield stats``: the trainer's progress in the shell (or ``--json``).
 
-Games, deal-in rate, danger taken against the least the pool offered (overall, over the last
-games and per week) and drill accuracy by kind, from the progress file
+Games, deal-in rate and points lost per game (what happened), danger taken against the least
+the pool offered (agreement with the estimate; overall, over the last games and per week) and
+drill accuracy by kind (in words; ``--json`` keeps the kinds' codes), from the progress file
 (:mod:`minefield.trainer.progress`). The file is only read: a missing one is "no progress
 yet"; a damaged, unreadable or newer one is one line on stderr naming the file, exit status 1.
 On a terminal the tables are drawn with Rich; in a pipe the same figures are plain lines.
@@ -21,6 +22,7 @@ from rich.text import Text
 
 from minefield.cli.common import Subparsers
 from minefield.paths import DATA_ENV
+from minefield.trainer.words import kind_words
 
 if TYPE_CHECKING:
     from minefield.trainer.progress import DefenseStats, DrillStats, ProgressSummary
@@ -98,16 +100,22 @@ def _excess(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:+.1f}%"
 
 
+def _lost(stats: DefenseStats) -> str:
+    value = stats.points_lost_per_game
+    return "-" if value is None else f"{value:.0f}"
+
+
 def _defense_line(stats: DefenseStats) -> str:
     return (f"{stats.label}: {stats.games} games, {stats.won} won, {stats.deal_ins} dealt in, "
             f"{stats.draws} drawn, deal-in rate {_percent(stats.deal_in_rate)}, points "
-            f"{stats.points:+d}; {stats.discards} estimated discards, danger taken "
-            f"{stats.danger_taken:.2f} against {stats.least_danger:.2f} least possible "
-            f"({_excess(stats.excess_per_discard)} per discard)")
+            f"{stats.points:+d}, points lost per game {_lost(stats)}; {stats.discards} "
+            f"estimated discards, danger taken {stats.danger_taken:.2f} against "
+            f"{stats.least_danger:.2f} least possible ({_excess(stats.excess_per_discard)} "
+            "per discard)")
 
 
 def _drill_line(stats: DrillStats) -> str:
-    return (f"{stats.kind} ({stats.label}): {stats.correct}/{stats.attempts} right "
+    return (f"{kind_words(stats.kind)} ({stats.label}): {stats.correct}/{stats.attempts} right "
             f"({_percent(stats.accuracy)}), mean score {_percent(stats.mean_score)}")
 
 
@@ -125,8 +133,10 @@ def plain_lines(summary: ProgressSummary, path: Path) -> list[str]:
         lines.extend(_drill_line(d) for d in summary.drill_weeks)
     else:
         lines.append("No drills answered yet.")
-    lines.append("Danger is the estimated chance that a discard deals in; 'per discard' is "
-                 "how much more you took than the safest tile of your pool, on average.")
+    lines.append("Deal-in rate and points lost say what happened (your safety). Danger is the "
+                 "estimated chance that a discard deals in; 'per discard' is how much more you "
+                 "took than the tile the estimate found safest, on average: agreement with the "
+                 "estimate, not safety.")
     return lines
 
 
@@ -141,18 +151,20 @@ def _print_rich(summary: ProgressSummary, path: Path) -> None:
     console = Console()
     console.print(f"Progress in {path}")
     if summary.games:
-        table = Table(title="Defense (lost: dealt in; rate: deal-ins per game)",
-                      title_justify="left")
+        table = Table(title="Defense (lost: dealt in; rate: deal-ins per game; lost/game: "
+                      "points paid per game)", title_justify="left")
         table.add_column("period", no_wrap=True)
         for column in ("games", "won", "lost", "rate"):
             table.add_column(column, justify="right")
         table.add_column("", no_wrap=True)
+        table.add_column("lost/game", justify="right")
         table.add_column("excess", justify="right")
         table.add_column("points", justify="right")
         for games in (summary.overall, summary.recent, *summary.weeks):
             table.add_row(games.label, str(games.games), str(games.won), str(games.deal_ins),
-                          _percent(games.deal_in_rate), _bar(games.deal_in_rate, "red", 10),
-                          _excess(games.excess_per_discard), f"{games.points:+d}")
+                          _percent(games.deal_in_rate), _bar(games.deal_in_rate, "red", 5),
+                          _lost(games), _excess(games.excess_per_discard),
+                          f"{games.points:+d}")
         console.print(table)
     else:
         console.print("No games recorded yet.")
@@ -165,14 +177,15 @@ def _print_rich(summary: ProgressSummary, path: Path) -> None:
         table.add_column("", no_wrap=True)
         table.add_column("mean score", justify="right")
         for drills in (*summary.drills, *summary.drill_weeks):
-            table.add_row(drills.kind, drills.label, f"{drills.correct}/{drills.attempts}",
-                          _percent(drills.accuracy), _bar(drills.accuracy, "green", BAR_WIDTH),
-                          _percent(drills.mean_score))
+            table.add_row(kind_words(drills.kind), drills.label,
+                          f"{drills.correct}/{drills.attempts}", _percent(drills.accuracy),
+                          _bar(drills.accuracy, "green", BAR_WIDTH), _percent(drills.mean_score))
         console.print(table)
     else:
         console.print("No drills answered yet.")
-    console.print("[dim]Excess: how much more deal-in chance your discards took than the "
-                  "safest tile of your pool, per discard.[/dim]")
+    console.print("[dim]Rate and lost/game say what happened (your safety). Excess: how much "
+                  "more deal-in chance your discards took than the tile the estimate found "
+                  "safest, per discard: agreement with the estimate, not safety.[/dim]")
 
 
 __all__ = ["COMMANDS", "add_parser", "plain_lines", "run"]

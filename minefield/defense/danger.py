@@ -37,7 +37,7 @@ import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from minefield.rules.tiles import DRAGONS, NUM_KINDS, SUIT_KINDS, TERMINALS_AND_HONORS
+from minefield.rules.tiles import DRAGONS, NUM_KINDS, TERMINALS_AND_HONORS, is_honor
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,16 +99,17 @@ def wait_shapes(unseen: Sequence[int], safe: Collection[int], dora: int | None,
     for kind in range(NUM_KINDS):
         copies = unseen[kind]
         honor = 1.0
-        if kind >= SUIT_KINDS:
+        honor_kind = is_honor(kind)
+        if honor_kind:
             yakuhai = kind in DRAGONS or kind == opponent_wind
             honor = priors.yakuhai_factor if yakuhai else priors.honor_factor
         if copies >= 1:
-            prior = priors.honor_tanki if kind >= SUIT_KINDS else priors.tanki
+            prior = priors.honor_tanki if honor_kind else priors.tanki
             push("tanki", (kind,), (kind,), prior * copies * honor)
         if copies >= 2:
             push("shanpon", (kind,), (kind, kind),
                  priors.shanpon * copies * (copies - 1) / 2 * honor)
-        if kind >= SUIT_KINDS:
+        if honor_kind:
             continue
         pos = kind % 9
         if pos <= 7:
@@ -149,8 +150,9 @@ def tile_dangers(unseen: Sequence[int], safe: Collection[int], dora: int | None,
         danger[kind] = 0.0
     if opponent_discards and priors.suit_signal:
         factors = suit_factors(unseen, opponent_discards, priors.suit_signal)
-        for kind in range(SUIT_KINDS):
-            danger[kind] *= factors[kind // 9]
+        for kind in range(NUM_KINDS):
+            if not is_honor(kind):
+                danger[kind] *= factors[kind // 9]
     return danger
 
 

@@ -1,4 +1,7 @@
-"""One danger report per position: the chances of an estimator with the reasons in words.
+"""One danger report per position: the calibrated chances with the reasons in words.
+
+There is one estimate, the fast one (:mod:`minefield.defense.fast`), fitted per opponent: a bot
+of a level (``easy``, ``normal``, ``strong``) or a ``person`` (a blend of the levels).
 
 >>> from minefield.rules.game import Seat
 >>> from minefield.rules.hand import Hand
@@ -8,51 +11,50 @@
 ...     hand=Hand.parse("1112345678999m"), dora_indicator=Tile.parse("9s"),
 ...     discards={Seat.EAST: (Tile.parse("1p"),), Seat.WEST: (Tile.parse("2p"),)})
 >>> report = estimate(position)
->>> report.discard, report.of("2p").danger, report.safest().tile
-(3, 0.0, '1p')
+>>> report.discard, report.of("2p").danger, report.safest().tile, report.opponent
+(3, 0.0, '1p', 'strong')
 """
 
 from __future__ import annotations
 
-import importlib
-
+from minefield.defense.calibration import DEFAULT_OPPONENT, OPPONENTS, Opponent
 from minefield.defense.fast import fast_dangers
-from minefield.defense.position import DangerReport, Estimate, Method, Position, TileDanger
+from minefield.defense.position import DangerReport, Position, TileDanger
 from minefield.defense.reasons import reasons_for
 from minefield.rules.tiles import kind_str
 
-
-def _estimate_of(position: Position, method: Method) -> Estimate:
-    if method == "fast":
-        return fast_dangers(position)
-    if method == "posterior":
-        try:  # imported by name: the posterior module is written separately and may be missing
-            module = importlib.import_module("minefield.defense.posterior")
-        except ModuleNotFoundError as error:
-            if error.name != "minefield.defense.posterior":
-                raise
-            raise NotImplementedError("the posterior estimate is not available yet") from None
-        result = module.posterior_dangers(position)
-        if not isinstance(result, Estimate):
-            raise TypeError("posterior_dangers must return an Estimate")
-        return result
-    raise ValueError(f"unknown method {method!r}: choose fast or posterior")
+#: How each opponent is named on screen ("the danger against ...").
+OPPONENT_NAMES: dict[Opponent, str] = {
+    "easy": "the easy bot", "normal": "the normal bot", "strong": "the strong bot",
+    "person": "a person",
+}
 
 
-def estimate(position: Position, method: Method = "fast") -> DangerReport:
-    """The danger of each kind left in the pool, in tile order, with its reasons.
+def estimate(position: Position, opponent: Opponent = DEFAULT_OPPONENT) -> DangerReport:
+    """The danger of each kind left in the pool, in tile order, with its reasons: the
+    calibrated fast estimate of :mod:`minefield.defense.fast` for ``opponent``.
 
-    ``fast`` is the calibrated heuristic of :mod:`minefield.defense.fast`; ``posterior`` the
-    estimate of :mod:`minefield.defense.posterior` (NotImplementedError while it is missing).
+    ValueError for an opponent that is not one of :data:`OPPONENTS`.
     """
-    found = _estimate_of(position, method)
+    if opponent not in OPPONENTS:
+        raise ValueError(f"unknown opponent {opponent!r}: choose one of {', '.join(OPPONENTS)}")
+    found = fast_dangers(position, opponent)
     reasons = reasons_for(position, found.opponent_furiten)
     tiles = tuple(
         TileDanger(tile=kind_str(kind), danger=found.danger[kind], loss=round(found.loss[kind]),
                    reasons=reasons[kind])
         for kind in position.pool_kinds)
     return DangerReport(discard=position.number, opponent_furiten=found.opponent_furiten,
-                        tiles=tiles, method=method)
+                        tiles=tiles, opponent=opponent)
+
+
+def estimate_name(opponent: Opponent) -> str:
+    """The estimate as a screen names it.
+
+    >>> estimate_name("normal")
+    'fast estimate against the normal bot'
+    """
+    return f"fast estimate against {OPPONENT_NAMES[opponent]}"
 
 
 def percent(chance: float) -> str:

@@ -1,13 +1,17 @@
-"""The fast danger estimate: the bots' shape weights turned into calibrated probabilities.
+"""The fast danger estimate: the bots' shape weights and a few more features of the view,
+turned into calibrated probabilities for the opponent the seat plays against.
 
 :mod:`minefield.defense.danger` weighs every wait shape the opponent could hold, from what this
 seat sees (R26). Its numbers rank tiles well but are not chances. Here they become chances:
 each live kind gets a few features (its share of the live shape weight, how much weight the
 discards so far have killed, the discard number, whether it is an honor, whether it is suji or
 half suji, whether it is the dora or next to it, whether this discard carries ippatsu or
-houtei), and a logistic mapping fitted on bot games
-(``benchmarks/fit_danger.py``, constants in :mod:`minefield.defense.calibration`) turns them
-into the chance of dealing in now. Two kinds of tiles are exactly safe and get 0 without any
+houtei, the opponent's share of discards in the kind's suit over the game and over their last
+five discards, how many dora the opponent could hold, how central the kind is, how many live
+ryanmen and kanchan/penchan shapes wait on it, and how many of its copies this seat cannot
+see), and a logistic mapping fitted on bot games per opponent level
+(``benchmarks/fit_danger.py``, data in :mod:`minefield.defense.calibration`) turns them into
+the chance of dealing in now. Two kinds of tiles are exactly safe and get 0 without any
 fitting: those either seat has already discarded (genbutsu and passed tiles, R13, R15), and
 those no wait shape can use any more because every tile it needs is seen ("absolute
 no-chance").
@@ -31,11 +35,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from minefield.defense import calibration
+from minefield.defense.calibration import DEFAULT_OPPONENT, PERSON_BLEND, LevelFit, Opponent
 from minefield.defense.danger import DEFAULT_PRIORS, tile_dangers, wait_shapes
 from minefield.defense.position import Estimate, Position
 from minefield.rules.game import TOTAL_DISCARDS, ron_context
 from minefield.rules.tiles import NUM_KINDS, TERMINALS_AND_HONORS, is_honor
 
+RECENT = 5  # the opponent's last discards whose suits are a feature of their own
 DEALER_FACTOR = 1.5  # R23: a dealer's ron pays 1.5 times a non-dealer's
 _SHARE_FLOOR = 1e-4  # a live kind the heuristic gives no weight is still not proven safe
 NO_SUJI, HALF_SUJI, FULL_SUJI = 0, 1, 2
@@ -49,7 +55,8 @@ class Features:
     ``share[k]`` is kind ``k``'s heuristic danger over the total weight of live shapes;
     ``killed`` the share of all shape weight that the discards so far have killed, and
     ``passed_killed`` the share killed by this seat's own discards (each such shape, if real,
-    made the opponent furiten). ``possible[k]`` is False when ``k`` is exactly safe.
+    made the opponent furiten). ``possible[k]`` is False when ``k`` is exactly safe. The
+    row's order is :data:`minefield.defense.calibration.DANGER_FEATURES`.
     """
 
     share: tuple[float, ...]
@@ -60,17 +67,30 @@ class Features:
     number: int
     bonus_han: bool
     dora: int
+    suit_share: tuple[float, ...]  # per suit (m, p, s, honors): the opponent's discards
+    recent_suit_share: tuple[float, ...]  # the same over their last RECENT discards
+    dora_unseen: int  # copies of the dora this seat cannot see
+    ryanmen_live: tuple[int, ...]  # per kind: live ryanmen shapes that wait on it
+    edge_live: tuple[int, ...]  # per kind: live kanchan and penchan shapes that wait on it
+    unseen: tuple[int, ...]
 
     def danger_row(self, kind: int) -> tuple[float, ...]:
-        """The danger mapping's inputs for one kind (the order of ``DANGER_COEFFICIENTS``)."""
-        near = (kind != self.dora and not is_honor(kind) and kind // 9 == self.dora // 9
+        """The danger mapping's inputs for one kind (the order of
+        :data:`~minefield.defense.calibration.DANGER_FEATURES`)."""
+        honor = is_honor(kind)
+        near = (kind != self.dora and not honor and kind // 9 == self.dora // 9
                 and abs(kind - self.dora) <= 2)
+        pos = kind % 9
         return (1.0, math.log(max(self.share[kind], _SHARE_FLOOR)),
-                self.number / TOTAL_DISCARDS, 1.0 if is_honor(kind) else 0.0,
+                self.number / TOTAL_DISCARDS, 1.0 if honor else 0.0,
                 self.killed, 1.0 if self.bonus_han else 0.0,
                 1.0 if self.suji[kind] == FULL_SUJI else 0.0,
                 1.0 if self.suji[kind] == HALF_SUJI else 0.0,
-                1.0 if kind == self.dora else 0.0, 1.0 if near else 0.0)
+                1.0 if kind == self.dora else 0.0, 1.0 if near else 0.0,
+                self.suit_share[kind // 9], self.recent_suit_share[kind // 9],
+                self.dora_unseen / 4, 0.0 if honor else min(pos, 8 - pos) / 4,
+                float(self.ryanmen_live[kind]), float(self.edge_live[kind]),
+                self.unseen[kind] / 4)
 
     def furiten_row(self) -> tuple[float, ...]:
         """The furiten mapping's inputs (the order of ``FURITEN_COEFFICIENTS``)."""
@@ -127,9 +147,34 @@ def features(position: Position) -> Features:
     possible = tuple(k not in safe and possible_wait(unseen, k) for k in range(NUM_KINDS))
     context = ron_context(position.opponent, position.number)
     suji = tuple(suji_status(safe, k) for k in range(NUM_KINDS))
+    ryanmen = [0] * NUM_KINDS
+    edge = [0] * NUM_KINDS
+    for shape in every:
+        if shape.name in ("ryanmen", "kanchan", "penchan") and not any(
+                w in safe for w in shape.waits):
+            for wait in shape.waits:
+                if shape.name == "ryanmen":
+                    ryanmen[wait] += 1
+                else:
+                    edge[wait] += 1
     return Features(share=share, possible=possible, suji=suji, killed=1.0 - live / total,
                     passed_killed=by_passed / total, number=position.number,
-                    bonus_han=context.ippatsu or context.houtei, dora=dora)
+                    bonus_han=context.ippatsu or context.houtei, dora=dora,
+                    suit_share=suit_shares(opponent), recent_suit_share=suit_shares(
+                        opponent[-RECENT:]), dora_unseen=unseen[dora],
+                    ryanmen_live=tuple(ryanmen), edge_live=tuple(edge), unseen=tuple(unseen))
+
+
+def suit_shares(kinds: Sequence[int]) -> tuple[float, ...]:
+    """The share of ``kinds`` in each suit (m, p, s, then honors); all 0 for no kinds.
+
+    >>> suit_shares([0, 1, 9, 27])
+    (0.5, 0.25, 0.0, 0.25)
+    """
+    counts = [0, 0, 0, 0]
+    for kind in kinds:
+        counts[kind // 9] += 1
+    return tuple(c / len(kinds) if kinds else 0.0 for c in counts)
 
 
 def _logistic(coefficients: Sequence[float], row: Sequence[float]) -> float:
@@ -148,29 +193,41 @@ def value_category(position: Position, kind: int) -> str:
     return "other"
 
 
-def mean_ron_value(position: Position, kind: int, bonus_han: bool) -> float:
+def mean_ron_value(fit: LevelFit, position: Position, kind: int, bonus_han: bool) -> float:
     """The average points of a ron on ``kind`` (fitted by :func:`value_category`, with or
     without ippatsu/houtei), 1.5 times as much when the opponent is paid dealer values
     (R23)."""
-    return calibration.MEAN_RON_POINTS[value_category(position, kind)] * (
-        calibration.BONUS_HAN_VALUE_FACTOR if bonus_han else 1.0) * (
+    return fit.mean_ron_points[value_category(position, kind)] * (
+        fit.bonus_han_value_factor if bonus_han else 1.0) * (
         DEALER_FACTOR if position.opponent_dealer else 1.0)
 
 
-def fast_dangers(position: Position) -> Estimate:
-    """The fast estimate of one position: a chance and an expected loss for each of the 34
-    kinds (0 for genbutsu, passed and absolutely impossible kinds), and the chance that the
-    opponent is already furiten."""
-    feats = features(position)
+def _level_estimate(feats: Features, position: Position, fit: LevelFit) -> Estimate:
     danger = [0.0] * NUM_KINDS
     loss = [0.0] * NUM_KINDS
     for kind in range(NUM_KINDS):
         if not feats.possible[kind]:
             continue
-        chance = _logistic(calibration.DANGER_COEFFICIENTS, feats.danger_row(kind))
+        chance = _logistic(fit.danger, feats.danger_row(kind))
         danger[kind] = chance
-        loss[kind] = chance * mean_ron_value(position, kind, feats.bonus_han)
-    furiten = _logistic(calibration.FURITEN_COEFFICIENTS, feats.furiten_row())
+        loss[kind] = chance * mean_ron_value(fit, position, kind, feats.bonus_han)
+    furiten = _logistic(fit.furiten, feats.furiten_row())
     if position.number == 1:
         furiten = 0.0  # nothing has been discarded: nobody can be furiten yet
     return Estimate(danger=tuple(danger), loss=tuple(loss), opponent_furiten=furiten)
+
+
+def fast_dangers(position: Position, opponent: Opponent = DEFAULT_OPPONENT) -> Estimate:
+    """The fast estimate of one position against ``opponent`` (a bot level, or ``person``:
+    the levels' estimates blended by :data:`~minefield.defense.calibration.PERSON_BLEND`): a
+    chance and an expected loss for each of the 34 kinds (0 for genbutsu, passed and
+    absolutely impossible kinds), and the chance that the opponent is already furiten."""
+    feats = features(position)
+    if opponent != "person":
+        return _level_estimate(feats, position, calibration.FITS[opponent])
+    parts = [(weight, _level_estimate(feats, position, calibration.FITS[level]))
+             for level, weight in PERSON_BLEND.items() if weight > 0]
+    return Estimate(
+        danger=tuple(sum(w * e.danger[k] for w, e in parts) for k in range(NUM_KINDS)),
+        loss=tuple(sum(w * e.loss[k] for w, e in parts) for k in range(NUM_KINDS)),
+        opponent_furiten=sum(w * e.opponent_furiten for w, e in parts))

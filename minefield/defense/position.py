@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.rules.game import TOTAL_DISCARDS, PlayerView, Seat
 from minefield.rules.hand import Hand, waits
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import NUM_KINDS, Tile, counts_of, dora_from_indicator, parse_tiles
 
-Method = Literal["fast", "posterior"]
+#: The danger estimate's name (one estimate: the calibrated fast one).
+Method = Literal["fast"]
 
 
 class PositionError(ValueError):
@@ -155,7 +157,7 @@ class Position:
 
 @dataclass(frozen=True)
 class Estimate:
-    """What an estimator (fast or posterior) computes for one position, over all 34 kinds.
+    """What the estimate computes for one position, over all 34 kinds.
 
     ``danger[k]`` is the chance that discarding kind ``k`` now deals in: ``k`` is one of the
     opponent's waits, the ron is eligible (R14, with this discard's ippatsu R16 or houtei R17),
@@ -182,12 +184,14 @@ class TileDanger:
 
 @dataclass(frozen=True)
 class DangerReport:
-    """One estimate for one position: ``tiles`` has one entry per kind left in the pool."""
+    """One estimate for one position: ``tiles`` has one entry per kind left in the pool;
+    ``opponent`` is whom the chances are for (a bot level or a person)."""
 
     discard: int
     opponent_furiten: float
     tiles: tuple[TileDanger, ...]
-    method: Method
+    method: Method = "fast"
+    opponent: Opponent = DEFAULT_OPPONENT
 
     def safest(self) -> TileDanger:
         """The entry with the least danger (then the least loss, then tile order)."""

@@ -3,7 +3,12 @@
 A request is what the discarding seat sees (R26)::
 
     {"seat": "east", "tiles": "<own 34>", "hand": "<own 13>", "dora": "<indicator>",
-     "discards": {"east": ["5p", "1z"], "west": ["2s"]}, "method": "fast", "rules": "standard"}
+     "discards": {"east": ["5p", "1z"], "west": ["2s"]}, "method": "fast",
+     "opponent": "strong", "rules": "standard"}
+
+``method`` may be left out (``fast`` is the only estimate; ``posterior`` was removed and is
+refused with a line naming ``fast``); ``opponent`` is whom the seat plays against, ``easy``,
+``normal`` or ``strong`` (a bot, the default) or ``person`` (a blend of the levels).
 
 and the result names the discard about to be made and one entry per kind left in the pool::
 
@@ -19,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from minefield.analyzer import (
     RED_FIVES_UNUSED,
@@ -27,6 +32,7 @@ from minefield.analyzer import (
     describe_request_error,
     rules_preset,
 )
+from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.defense.estimate import estimate
 from minefield.defense.position import DangerReport, Method, Position, PositionError
 from minefield.rules.game import DISCARDS_PER_SEAT, Seat
@@ -51,7 +57,16 @@ class DangerRequest(BaseModel):
     dora: str
     discards: dict[Seat, list[str]] = Field(default_factory=dict)
     method: Method = "fast"
+    opponent: Opponent = DEFAULT_OPPONENT
     rules: str = "standard"
+
+    @field_validator("method", mode="before")
+    @classmethod
+    def _removed_method(cls, value: Any) -> Any:
+        if value == "posterior":
+            raise ValueError("the posterior estimate was removed: use \"fast\" (the one "
+                             "estimate) or leave method out")
+        return value
 
     def position(self) -> Position:
         """The position this request describes, under the rules it names (the ``match``
@@ -172,11 +187,7 @@ def result_fields(report: DangerReport) -> dict[str, Any]:
 
 def danger_report(request: DangerRequest) -> DangerReport:
     """The report for one request; :class:`DangerRequestError` for a bad one."""
-    position = request.position()
-    try:
-        return estimate(position, request.method)
-    except NotImplementedError as error:
-        raise DangerRequestError(f"method {request.method!r}: {error}") from None
+    return estimate(request.position(), request.opponent)
 
 
 def danger_request(request: DangerRequest) -> DangerResult:
@@ -184,13 +195,15 @@ def danger_request(request: DangerRequest) -> DangerResult:
     return DangerResult.from_report(danger_report(request))
 
 
-def danger_line(line: str) -> str:
-    """One ``--jsonl`` request in, its result's JSON out; :class:`DangerRequestError` for a
-    bad one."""
+def danger_line(line: str, opponent: Opponent = DEFAULT_OPPONENT) -> str:
+    """One ``--jsonl`` request in, its result's JSON out (``opponent`` for a request that names
+    none); :class:`DangerRequestError` for a bad one."""
     try:
         request = DangerRequest.model_validate_json(line)
     except ValidationError as error:
         raise DangerRequestError(describe_request_error(error)) from None
+    if "opponent" not in request.model_fields_set:
+        request = request.model_copy(update={"opponent": opponent})
     # The result's JSON without building its models: the same bytes as
     # ``danger_request(request).model_dump_json()`` (a test keeps it so), for less.
     return orjson.dumps(result_fields(danger_report(request))).decode()

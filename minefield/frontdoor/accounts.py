@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +44,8 @@ RESERVED = frozenset({
 })
 #: A new player's Glicko-2 rating, deviation and volatility (the usual starting values).
 START_RATING, START_DEVIATION, START_VOLATILITY = 1500.0, 350.0, 0.06
+#: A rating, its deviation and volatility.
+Rating = tuple[float, float, float]
 #: How many keys one account may hold.
 MAX_KEYS = 8
 
@@ -69,7 +72,21 @@ CREATE TABLE IF NOT EXISTS rated_games (
     game TEXT PRIMARY KEY,
     rated REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS game_ratings (
+    game TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    account INTEGER NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    before REAL NOT NULL,
+    after REAL NOT NULL,
+    deviation REAL NOT NULL,
+    PRIMARY KEY (game, place)
+);
 """
+
+#: One player's rating in a rated game: the name then, the rating before and after, the
+#: deviation after.
+Change = tuple[str, float, float, float]
 
 
 class NameRefused(ValueError):
@@ -202,6 +219,35 @@ class Accounts:
         return self.db.execute("SELECT 1 FROM rated_games WHERE game = ?",
                                (game,)).fetchone() is not None
 
+    def rate_once(self, game: str, first: int, second: int,
+                  new: Callable[[Account, Account], tuple[Rating, Rating]]
+                  ) -> tuple[Change, Change] | None:
+        """Rate ``game`` between the accounts ``first`` and ``second`` with ``new`` (their
+        ratings after, from both accounts as they are now), all in one transaction; each
+        player's :data:`Change`. A game already rated is not rated again: its changes are
+        given again (None when it was judged unrated)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            if self.is_rated(game):
+                rows = self.db.execute(
+                    "SELECT name, before, after, deviation FROM game_ratings WHERE game = ? "
+                    "ORDER BY place", (game,)).fetchall()
+                return (tuple(rows[0]), tuple(rows[1])) if len(rows) == 2 else None
+            one, two = self._account(first), self._account(second)
+            after_one, after_two = new(one, two)
+            self.db.execute("INSERT INTO rated_games (game, rated) VALUES (?, ?)",
+                            (game, time.time()))
+            changes: list[Change] = []
+            for place, (account, after) in enumerate(((one, after_one), (two, after_two))):
+                self.db.execute("UPDATE accounts SET rating = ?, deviation = ?, volatility = ?,"
+                                " games = games + 1 WHERE id = ?", (*after, account.id))
+                self.db.execute("INSERT INTO game_ratings (game, place, account, name, before,"
+                                " after, deviation) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                (game, place, account.id, account.name, account.rating,
+                                 after[0], after[1]))
+                changes.append((account.name, account.rating, after[0], after[1]))
+        return changes[0], changes[1]
+
     def rate(self, game: str, updates: list[tuple[int, float, float, float]]) -> None:
         """Mark ``game`` done and store each ``(account, rating, deviation, volatility)``,
         adding a game to each (all at once: a game is rated once or not at all)."""
@@ -215,5 +261,5 @@ class Accounts:
                                 (rating, deviation, volatility, account_id))
 
 
-__all__ = ["MAX_KEYS", "NAME", "RESERVED", "Account", "Accounts", "KeyRefused", "NameRefused",
-           "check_name"]
+__all__ = ["MAX_KEYS", "NAME", "RESERVED", "Account", "Accounts", "Change", "KeyRefused",
+           "NameRefused", "Rating", "check_name"]

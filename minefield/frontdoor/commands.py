@@ -8,7 +8,7 @@ typed                                          does
 (nothing)                                      the menu, in a terminal
 ``host [--bot L] [--rules P] [--match]``       host a game (``--public``: listed by who)
 ``join CODE``, ``resume``                      join a room, go back to your game
-``watch GAME``                                 watch a game (refused: not on this server yet)
+``watch GAME``                                 watch a game being played (no seat, R26)
 ``history``                                    your saved games
 ``whoami [--json]``, ``who [--json]``          you; who is online and the open tables
 ``ladder [--json]``                            the ratings
@@ -42,7 +42,7 @@ from minefield.cli.ssh_entry import EntryCommand, Refused, checked_text, parse_o
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
                  "ladder", "name", "key-add"]
 #: Actions that run the app in a pseudo-terminal.
-APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume"})
+APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch"})
 #: What may be typed, for the refusal message.
 ALLOWED = ("allowed: nothing (the menu), host [--bot LEVEL] [--rules PRESET] [--match] "
            "[--public], join CODE, resume, watch GAME, history, whoami [--json], who [--json], "
@@ -106,9 +106,8 @@ def parse_command(raw: str | bytes | None) -> FrontCommand:
             raise Refused("name takes one new name: name NEW")
         return FrontCommand("name", name=rest[0])
     if first == "watch":
-        if len(rest) != 1 or rest[0].startswith("-"):
-            raise Refused("watch takes one game: watch GAME")
-        return FrontCommand("watch", game=rest[0])
+        entry = parse_original_command(shlex.join(words))
+        return FrontCommand("watch", entry=entry, game=entry.game)
     if first == "key":
         if len(rest) < 3 or rest[0] != "add" or len(rest) > 4:
             raise Refused("key add takes a public key line: key add ssh-ed25519 AAAA... "

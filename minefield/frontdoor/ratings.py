@@ -6,8 +6,13 @@ against a bot is not rated; neither is one with a player the front door does not
 user of the OpenSSH route on the same daemon). A game abandoned by a disconnection is played
 out by the daemon's clocks (R25b) and rated like any other. Each game of a match is rated.
 
-The daemon says a game is over by its record (``result`` line); :class:`Rater` reads the
-records folder, so it works for the embedded daemon and, given its folder, a separate one.
+The embedded daemon asks as soon as a game ends (:meth:`Rater.rate_game` is its
+:data:`~minefield.server.rating.RateGame`, run in its record threads with a connection of
+their own to the SQLite file) and tells both players, whose result screen shows each rating
+before and after. :meth:`Rater.scan` also reads the records folder (the ``result`` line says a
+game is over), so that a separate daemon's games and any game missed while the front door was
+down are rated too; a game is rated once whichever comes first (one transaction,
+:meth:`~minefield.frontdoor.accounts.Accounts.rate_once`).
 
 >>> before = ((1500.0, 350.0, 0.06), (1500.0, 350.0, 0.06))
 >>> [round(r) for r, _, _ in rate_pair(*before, score=1.0)]
@@ -21,11 +26,12 @@ from pathlib import Path
 
 import glicko2
 
-from minefield.frontdoor.accounts import Account, Accounts
+from minefield.frontdoor.accounts import Account, Accounts, Change
 from minefield.records.reader import RecordError, read_record
 from minefield.records.writer import RECORD_SUFFIX
 from minefield.rules.game import Seat
 from minefield.server.identity import display_name
+from minefield.session.protocol import RatingChange
 
 log = logging.getLogger("minefield.frontdoor")
 
@@ -90,12 +96,38 @@ class Rater:
             return 0
         result = record.result.result
         score = 0.5 if result.winner is None else (1.0 if result.winner == Seat.EAST else 0.0)
-        new_east, new_west = rate_pair((east.rating, east.deviation, east.volatility),
-                                       (west.rating, west.deviation, west.volatility), score)
-        self.accounts.rate(game, [(east.id, *new_east), (west.id, *new_west)])
-        log.info("rated game %s: %s %.0f -> %.0f, %s %.0f -> %.0f", game, east.name,
-                 east.rating, new_east[0], west.name, west.rating, new_west[0])
+        self._rate_pair(game, east, west, score)
         return 1
+
+    def _rate_pair(self, game: str, east: Account, west: Account, score: float
+                   ) -> tuple[Change, Change] | None:
+        def new(one: Account, two: Account) -> tuple[Rating, Rating]:
+            return rate_pair((one.rating, one.deviation, one.volatility),
+                             (two.rating, two.deviation, two.volatility), score)
+
+        changes = self.accounts.rate_once(game, east.id, west.id, new)
+        if changes is not None:
+            (_, before_east, after_east, _), (_, before_west, after_west, _) = changes
+            log.info("rated game %s: %s %.0f -> %.0f, %s %.0f -> %.0f", game, east.name,
+                     before_east, after_east, west.name, before_west, after_west)
+        return changes
+
+    def rate_game(self, game: str, east: str, west: str, score: float
+                  ) -> list[RatingChange] | None:
+        """The daemon's question when a game ends (:data:`~minefield.server.rating.RateGame`):
+        rate ``game`` between the record names ``east`` and ``west`` (East scored ``score``);
+        each player's change, East first, or None when it is not rated (a player the front
+        door does not know, one person in both seats)."""
+        one, two = self._account(east), self._account(west)
+        if one is None or two is None or one.id == two.id:
+            return None
+        changes = self._rate_pair(game, one, two, score)
+        self._done.add(game)
+        if changes is None:
+            return None
+        return [RatingChange(name=name, before=round(before), after=round(after),
+                             deviation=round(deviation))
+                for name, before, after, deviation in changes]
 
 
 __all__ = ["Rater", "Rating", "rate_pair"]

@@ -37,6 +37,8 @@ from minefield.frontdoor.spawner import Child, Spawner, SpawnError, set_size
 from minefield.paths import CONFIG_ENV, DATA_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
+from minefield.server.rating import RateGame
+from minefield.session.protocol import RatingChange
 
 log = logging.getLogger("minefield.frontdoor")
 
@@ -287,9 +289,26 @@ class FrontDoor:
         daemon_config = ServerConfig(socket=self.socket, data=self.config.data / "server",
                                      shared_account=self.shared_account, **options)
         daemon = Daemon(daemon_config)
+        daemon.rate_game = self._rater_for_daemon(daemon_config.games_dir)
         self._daemon_thread = DaemonThread(daemon)
         await asyncio.get_running_loop().run_in_executor(None, self._daemon_thread.start_and_wait)
         self.daemon = daemon
+
+    def _rater_for_daemon(self, games_dir: Path) -> RateGame:
+        """How the embedded daemon rates a game as it ends (its result screen shows the
+        ratings at once): this front door's :class:`Rater`, with a connection to the players'
+        SQLite file of its own in each of the daemon's record threads (a connection belongs
+        to one thread). The names and ratings stay the front door's: the daemon only asks."""
+        local = threading.local()
+        path, shared = self.config.data / ACCOUNTS_NAME, self.shared_account
+
+        def rate(game: str, east: str, west: str, score: float) -> list[RatingChange] | None:
+            rater: Rater | None = getattr(local, "rater", None)
+            if rater is None:
+                rater = local.rater = Rater(Accounts(path), games_dir, shared)
+            return rater.rate_game(game, east, west, score)
+
+        return rate
 
     async def stop(self) -> None:
         """Stop listening, end the sessions, stop the daemon and the process server."""
@@ -421,8 +440,10 @@ class FrontDoor:
             lines.append("No open tables.")
         for table in tables:
             where = (f"join {table['code']}" if "code" in table else f"game {table['game']}")
+            watching = (f", {table['watchers']} watching (watch {table['game']})"
+                        if table.get("watchers") else "")
             lines.append(f"{where}: {table['host']}'s table ({table['rules']}), players "
-                         f"{', '.join(table['players'])}")
+                         f"{', '.join(table['players'])}{watching}")
         return "\n".join(lines)
 
     async def tables(self) -> list[dict[str, Any]]:
@@ -741,7 +762,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         assert door.accounts is not None
         self.account = door.accounts.by_key(fingerprint)
         action = command.action
-        if action in ("whoami", "who", "ladder", "name", "key-add", "watch"):
+        if action in ("whoami", "who", "ladder", "name", "key-add"):
             await self._answer(command, fingerprint)
             return
         if action in APP_ACTIONS and not self.terminal:
@@ -767,9 +788,6 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self._say(door.who(command.json, await door.tables()) + "\n")
         elif action == "ladder":
             self._say(door.ladder(command.json) + "\n")
-        elif action == "watch":
-            self._refuse("watching games is not offered by this server yet")
-            return
         elif action == "name":
             assert command.name is not None
             try:
@@ -877,10 +895,11 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         argv = ["lobby"] if entry.action == "menu" else entry.argv()
         if command.public:
             argv.append("--public")
-        if entry.action in ("menu", "host", "join", "resume"):
+        if entry.action in ("menu", "host", "join", "resume", "watch"):
             argv += ["--player", account.name, "--socket", str(self.door.socket)]
         self.status = {"menu": "lobby", "host": "hosting", "join": "playing",
-                       "resume": "playing", "history": "history"}[entry.action]
+                       "resume": "playing", "history": "history",
+                       "watch": "watching"}[entry.action]
         env = self.door.spawn_env(account, self.chan.get_terminal_type(),
                                   self.chan.get_environment().get("COLORTERM"), self.terminal)
         for folder in ("data", "config"):

@@ -119,6 +119,8 @@ def add_client_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     j = sub.add_parser("join", help="join a network game with its room code")
     j.add_argument("code", metavar="CODE", help="the 6-character room code")
     r = sub.add_parser("resume", help="go back to your unfinished network game")
+    r.add_argument("--game", default=None, metavar="ID",
+                   help="this game (its id, as the lobby gives it), not your latest")
     for parser in (h, j, r):
         parser.add_argument("--socket", type=Path, default=None, metavar="PATH",
                             help=f"the game server's socket (default: ${SOCKET_ENV}, else the "
@@ -139,7 +141,8 @@ async def connect(args: argparse.Namespace) -> RemoteSession:
                           public=bool(getattr(args, "public", False)))
     if args.command == "join":
         return await join(args.code, socket=args.socket, player=args.player)
-    return await resume(socket=args.socket, player=args.player)
+    return await resume(socket=args.socket, player=args.player,
+                        game=getattr(args, "game", None))
 
 
 def host_rules(preset: str, rules: list[str]) -> dict[str, bool | int | str | None]:

@@ -45,10 +45,13 @@ from minefield.server.identity import (
     peer_credentials,
     user_name,
 )
+from minefield.server.invites import PairRefused
 from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
 from minefield.server.lobby import Lobby
+from minefield.server.rating import RateGame, schedule
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
+from minefield.server.watch import serve_watcher
 from minefield.session.codes import new_code
 from minefield.session.protocol import MAX_LINE_BYTES
 from minefield.session.wire import ErrorCode, Hello, WireProblem, parse_hello
@@ -100,7 +103,7 @@ class Daemon:
         self.by_player: dict[str, set[Room]] = {}
         self.code_failures: dict[str, TokenBucket] = {}
         self.connections: set[Connection] = set()
-        self.lobby = Lobby(self.rooms, self.connections)
+        self.lobby = Lobby(self.rooms, self.connections, self.pair)
         self._refusals = LogThrottle(60.0)  # refused connections: a line a minute per account
         self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
                                    config.max_connections_per_player, config.shared_account)
@@ -110,6 +113,9 @@ class Daemon:
         self._stopped = asyncio.Event()
         self._handlers: set[asyncio.Task[Any]] = set()
         self._accounts: dict[int, str] = {}
+        #: Rates a finished game between two people (set by whoever keeps ratings: the SSH
+        #: front door); None: games are not rated (:mod:`~minefield.server.rating`).
+        self.rate_game: RateGame | None = None
 
     # -- Services (for rooms) ----------------------------------------------------------------------
 
@@ -134,6 +140,10 @@ class Daemon:
                     rooms.discard(room)
                     if not rooms:
                         del self.by_player[seated.identity.key]
+
+    def game_ended(self, room: Room) -> None:
+        """A room's game has ended: rate it (when ratings are kept)."""
+        schedule(room, self.rate_game)
 
     def room_renamed(self, room: Room, old_id: str) -> None:
         """A rematch: the room plays a new game under a new id."""
@@ -267,6 +277,9 @@ class Daemon:
         if hello.action == "lobby":
             await self.lobby.serve(conn, self.now)
             return
+        if hello.action == "watch":
+            await serve_watcher(list(self.rooms.values()), conn, hello, self.now)
+            return
         try:
             room, seat, resumed = self._place(identity, hello)
         except Refusal as refusal:
@@ -300,6 +313,24 @@ class Daemon:
         for seated in room.seats.values():
             if seated.identity is not None:
                 self.by_player.setdefault(seated.identity.key, set()).add(room)
+
+    def pair(self, first: Identity, second: Identity | None, bot: str | None) -> str:
+        """A private room of the lobby (an invitation, a quick match) with both seats held:
+        ``first`` and ``second``, or ``bot``; a standard single game. Its game id, or
+        :class:`~minefield.server.invites.PairRefused` (too many open games)."""
+        limit = self.config.max_games_per_player
+        for who in (first, second):
+            if who is not None and self._open_games(who) >= limit:
+                raise PairRefused(f"{who.name} already has {limit} open games: finish one "
+                                  "first (minefield resume)")
+        settings = RuleSettings.preset("standard", hand_seconds=self.config.hand_seconds,
+                                       discard_seconds=self.config.discard_seconds)
+        room = Room.host(self, first, settings, bot=bot)
+        free = room.free_seat()
+        if second is not None and free is not None:
+            room.claim(free, second)
+        self._register(room)
+        return room.id
 
     def _open_games(self, identity: Identity) -> int:
         return sum(1 for room in self.by_player.get(identity.key, ()) if room.going_on)

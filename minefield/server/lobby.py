@@ -11,12 +11,12 @@ a game but who sits at it is shown.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable, Iterable
 from typing import Literal
 
 from minefield.bots.base import bot_name
 from minefield.server.connection import Connection, read_line
+from minefield.server.invites import Invites, Pair
 from minefield.server.room import Room
 from minefield.session.wire import (
     LobbyPlayer,
@@ -24,8 +24,9 @@ from minefield.session.wire import (
     LobbyTable,
     Ping,
     Pong,
+    WireError,
     WireProblem,
-    parse_in_game,
+    parse_lobby,
 )
 
 #: How often the lobby is looked at for changes.
@@ -67,8 +68,9 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object]) -> LobbySt
                 waiting.append(LobbyTable(code=room.code, host=host, rules=room.rules_name,
                                           public=True, players=names))
         elif room.going_on and len(names) == 2:
+            watchers = len(room.audience) if room.audience is not None else 0
             playing.append(LobbyTable(game=room.id, host=host, rules=room.rules_name,
-                                      public=room.public, players=names))
+                                      public=room.public, players=names, watchers=watchers))
     players = [LobbyPlayer(name=name, status=status)
                for name, status in sorted(online.items(), key=lambda i: i[0].casefold())]
     return LobbyState(online=players[:MAX_ONLINE], tables=(waiting + playing)[:MAX_TABLES])
@@ -78,10 +80,14 @@ class Lobby:
     """The daemon's lobby: the state is made once per look and sent to every lobby
     connection (not made per connection: 200 people in the lobby would make 200 a second)."""
 
-    def __init__(self, rooms: dict[str, Room], connections: set[Connection]) -> None:
+    def __init__(self, rooms: dict[str, Room], connections: set[Connection],
+                 pair: Pair | None = None) -> None:
         self.rooms = rooms
         self.connections = connections
         self.members: set[Connection] = set()
+        #: Invitations and quick match (:mod:`~minefield.server.invites`), given how the
+        #: daemon makes a room for two.
+        self.invites = Invites(self.members, pair) if pair is not None else None
         self.state: LobbyState | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -101,7 +107,8 @@ class Lobby:
 
     async def serve(self, conn: Connection, clock: Callable[[], float]) -> None:
         """A lobby connection's life: the state now and on every change, pings answered,
-        until the client goes."""
+        invitations and quick match served (a bad line gets a one-line error), until the
+        client goes."""
         self.members.add(conn)
         if self.state is None:
             self._look()  # sends to every member, this one included
@@ -111,13 +118,21 @@ class Lobby:
             self._task = asyncio.create_task(self._follow())
         try:
             while (line := await read_line(conn, clock)) is not None:
-                with contextlib.suppress(WireProblem):
-                    if isinstance(parse_in_game(line), Ping):
+                try:
+                    message = parse_lobby(line)
+                except WireProblem as problem:
+                    conn.send(WireError(code=problem.code, message=str(problem)))
+                else:
+                    if isinstance(message, Ping):
                         conn.send(Pong())
+                    elif self.invites is not None:
+                        self.invites.handle(conn, message)
                 if conn.closing_since is not None:
                     return
         finally:
             self.members.discard(conn)
+            if self.invites is not None:
+                self.invites.left(conn)
 
 
 __all__ = ["LOBBY_PERIOD", "Lobby", "lobby_state"]

@@ -42,6 +42,7 @@ from minefield.session.wire import RoomState
 
 if TYPE_CHECKING:
     from minefield.server.room import Room
+    from minefield.server.watch import Audience
 
 log = logging.getLogger("minefield.server.room")
 
@@ -70,6 +71,10 @@ class Services(Protocol):
         """``room`` plays a new game under a new id (a next game, a rematch)."""
         ...
 
+    def game_ended(self, room: Room) -> None:
+        """``room``'s game has ended (its result recorded): rate it, if ratings are kept."""
+        ...
+
 
 class Play:
     """The game in play at a room (see the module); :class:`~minefield.server.room.Room`
@@ -86,6 +91,8 @@ class Play:
     ended_at: float | None
     closed: bool
     lock: asyncio.Lock
+    #: The room's watchers (:mod:`~minefield.server.watch`), once someone watches.
+    audience: Audience | None
     _timer: asyncio.TimerHandle | None
     _bot_task: asyncio.Task[None] | None
     _tasks: set[asyncio.Task[None]]
@@ -148,6 +155,8 @@ class Play:
             client = self.seats[message.seat].client
             if client is not None:
                 client.send(message)
+        if self.audience is not None:  # what both players were just told, and no more
+            self.audience.heard(self.id, messages)
 
     def _tell(self, text: str,
               severity: Literal["information", "warning", "error"] = "information") -> None:
@@ -256,6 +265,7 @@ class Play:
         if self.ended and self.ended_at is None and self.series is not None:
             self.ended_at = self._now()
             log.info("game %s: ended", self.id)
+            self.services.game_ended(self)  # type: ignore[arg-type]  # a Play is a Room
             if self.series.over:
                 view = self.series.view()
                 if view is not None:

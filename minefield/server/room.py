@@ -42,6 +42,7 @@ from minefield.rules.settings import RuleSettings
 from minefield.server.durable import HeldRecorder
 from minefield.server.identity import Identity
 from minefield.server.play import Play, Services, new_game_id, weakly
+from minefield.server.rating import rated_for
 from minefield.server.seats import Client, RoomMatch, Seated
 from minefield.session.protocol import (
     WAITING_NAME,
@@ -49,6 +50,7 @@ from minefield.session.protocol import (
     MatchView,
     Notice,
     PlayerInfo,
+    Rated,
     SeatClock,
     Snapshot,
     TableView,
@@ -102,9 +104,12 @@ class Room(Play):
         self.public = False
         self.rules_name = "standard"
         self.ended_at: float | None = None
+        #: The ratings of the room's finished game, when rated (:mod:`~minefield.server.rating`).
+        self.rated: Rated | None = None
         self.rematch_asks: set[Seat] = set()
         self.closed = False
         self.lock = asyncio.Lock()
+        self.audience = None
         self._drafts: dict[Seat, str] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._bot_task: asyncio.Task[None] | None = None
@@ -231,6 +236,9 @@ class Room(Play):
             client.send(self._snapshot(seat, now))
             if self.ended and self.rematch_asks:
                 client.send(RoomState(seat=seat, rematch=sorted(self.rematch_asks)))
+            rated = rated_for(self, seat)
+            if rated is not None:
+                client.send(rated)
             self._send(self._presence(seat, now))
             self._after_change()
 
@@ -471,6 +479,8 @@ class Room(Play):
                 seated.client = None
         if self.recorder is not None:
             self.recorder.close()
+        if self.audience is not None:
+            self.audience.closed(reason)
         self._finish_records()
         self.services.room_closed(self)
         log.info("room %s: closed%s", self.id, " (abandoned)" if abandoned else "")

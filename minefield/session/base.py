@@ -13,11 +13,14 @@ from __future__ import annotations
 import traceback
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from minefield.rules.game import ChooseHand, Discard, Seat
 from minefield.rules.settings import RuleSettings
 from minefield.session.protocol import ServerMessageType
+
+if TYPE_CHECKING:  # the bots load only where one plays
+    from minefield.bots.base import Level
 
 SessionMode = Literal["practice", "hotseat", "network"]
 
@@ -31,6 +34,8 @@ class SessionTraits:
     does not end the game (it can be joined again). ``trainer_aids``: the defense trainer's
     danger overlay and discard feedback may be offered (practice; hot-seat when both players
     agreed; never a network game, where the other player would not have them).
+    ``bot_level``: the level of the bot the local player faces (practice), None for a person;
+    the trainer's estimate is fitted for it.
     """
 
     mode: SessionMode
@@ -38,6 +43,7 @@ class SessionTraits:
     hints_allowed: bool
     resumable: bool
     trainer_aids: bool = False
+    bot_level: Level | None = None
 
 
 class Session(Protocol):

@@ -15,18 +15,27 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from minefield.session.address import socket_path
 from minefield.session.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION
 from minefield.session.remote import RemoteError
 from minefield.session.wire import (
     Hello,
+    Invitation,
     LobbyState,
+    Matching,
     Ping,
+    Seated,
     WireError,
     WireProblem,
     encode,
     parse_server_line,
 )
+
+#: What the lobby sends: its state, an invitation as it stands, a quick match as it stands,
+#: a room made for you, or a request refused (one line, not fatal).
+LobbyEvent = LobbyState | Invitation | Matching | Seated | WireError
 
 #: A ping this often keeps the connection (the server closes silent ones).
 PING_SECONDS = 10.0
@@ -58,8 +67,15 @@ class LobbyLink:
         writer.write(encode(Hello(version=PROTOCOL_VERSION, action="lobby", player=player)))
         return cls(reader, writer)
 
-    async def states(self) -> AsyncIterator[LobbyState]:
-        """Each lobby state as it comes; :class:`RemoteError` if the server refuses."""
+    def send(self, message: BaseModel) -> None:
+        """Send a lobby request (:class:`~minefield.session.wire.Invite`, ``answer``,
+        ``quick_match``, ``cancel``); a link already gone drops it."""
+        with contextlib.suppress(OSError, RuntimeError):
+            self.writer.write(encode(message))
+
+    async def states(self) -> AsyncIterator[LobbyEvent]:
+        """Each lobby state and event as it comes; :class:`RemoteError` if the server refuses
+        (a fatal error)."""
         if self._pinger is None:
             self._pinger = asyncio.create_task(self._ping())
         while True:
@@ -73,10 +89,10 @@ class LobbyLink:
                 message = parse_server_line(line)
             except WireProblem:
                 continue
-            if isinstance(message, LobbyState):
-                yield message
-            elif isinstance(message, WireError) and message.fatal:
+            if isinstance(message, WireError) and message.fatal:
                 raise RemoteError(message.message, message.code)
+            if isinstance(message, LobbyState | Invitation | Matching | Seated | WireError):
+                yield message
 
     async def _ping(self) -> None:
         while True:
@@ -93,4 +109,4 @@ class LobbyLink:
             await self.writer.wait_closed()
 
 
-__all__ = ["LobbyLink"]
+__all__ = ["LobbyEvent", "LobbyLink"]

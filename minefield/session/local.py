@@ -216,7 +216,8 @@ class LocalSession:
         only when both agreed); neither is resumable."""
         return SessionTraits(mode=self._mode, shared_screen=self._mode == "hotseat",
                              hints_allowed=self._mode == "practice", resumable=False,
-                             trainer_aids=self._mode == "practice" or self.trainer_aids)
+                             trainer_aids=self._mode == "practice" or self.trainer_aids,
+                             bot_level=self._bot.level if self._bot is not None else None)
 
     def _game_record(self, game: Game, seats: Mapping[Seat, str]) -> Recorder | None:
         """The record of a single game (a problem is told when the game starts)."""

@@ -263,12 +263,32 @@ class Closed(_Message):
     reason: str = Field("", max_length=500)
 
 
+class RatingChange(_Message):
+    """One player's rating (Glicko-2, rounded) before and after a rated game."""
+
+    name: str = Field(max_length=40)
+    before: int
+    after: int
+    deviation: int = Field(ge=0)
+
+
+class Rated(_Message):
+    """A finished game between two people was rated: each player's rating before and after
+    (East first). Sent once the result is in, by a server that keeps ratings (the SSH front
+    door's); never for a game against a bot."""
+
+    type: Literal["rated"] = "rated"
+    seat: Seat
+    game: str = Field(max_length=80)
+    players: list[RatingChange] = Field(min_length=2, max_length=2)
+
+
 ServerMessage = Annotated[
-    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed,
+    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[
-    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed
+    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated
 ] = TypeAdapter(ServerMessage, config=ConfigDict(defer_build=True))
 
 
@@ -321,7 +341,8 @@ def parse_client_message(data: str | bytes) -> ClientMessageType:
     return _parse(CLIENT_ADAPTER, data)
 
 
-ServerMessageType = Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed
+ServerMessageType = (Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed
+                     | Rated)
 ClientMessageType = SendCommand | Draft | Leave
 
 

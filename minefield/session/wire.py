@@ -54,6 +54,7 @@ from minefield.session.protocol import (
     Link,
     Notice,
     Presence,
+    Rated,
     Rejected,
     SendCommand,
     ServerMessageType,
@@ -125,12 +126,13 @@ class Hello(_Wire):
     ``rule`` (host): settings over the preset by name (``--rule``), left out when empty.
     ``public`` (host): the room's code is listed in the lobby for anyone to join (also left
     out when false). ``lobby``: no room; the server sends :class:`LobbyState` now and
-    whenever it changes.
+    whenever it changes. ``watch``: watch the game ``game`` (required) without a seat
+    (:mod:`minefield.session.watching`).
     """
 
     type: Literal["hello"] = "hello"
     version: StrictInt
-    action: Literal["host", "join", "resume", "lobby"]
+    action: Literal["host", "join", "resume", "lobby", "watch"]
     bot: Level | None = None
     rules: str | None = Field(None, max_length=20)
     code: str | None = Field(None, max_length=16)
@@ -185,7 +187,39 @@ class AskNextGame(_Wire):
     type: Literal["next_game"] = "next_game"
 
 
+class Invite(_Wire):
+    """In the lobby: invite ``player`` (someone in the lobby) to a game; they are asked."""
+
+    type: Literal["invite"] = "invite"
+    player: PlayerName
+
+
+class AnswerInvitation(_Wire):
+    """In the lobby: accept or decline the invitation ``invitation``."""
+
+    type: Literal["answer"] = "answer"
+    invitation: str = Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9]+$")
+    accept: StrictBool
+
+
+class QuickMatch(_Wire):
+    """In the lobby: pair me with the next player who asks; ``bot``: take the bot offered
+    after :data:`~minefield.server.invites.BOT_OFFER_SECONDS` instead."""
+
+    type: Literal["quick_match"] = "quick_match"
+    bot: Level | None = None
+
+
+class Cancel(_Wire):
+    """In the lobby: stop waiting for a quick match, withdraw my invitation."""
+
+    type: Literal["cancel"] = "cancel"
+
+
 InGameMessage = SendCommand | Draft | Leave | Ping | AskRematch | AskNextGame
+LobbyMessage = Ping | Invite | AnswerInvitation | QuickMatch | Cancel
+LOBBY_ADAPTER: TypeAdapter[LobbyMessage] = TypeAdapter(
+    Annotated[LobbyMessage, Field(discriminator="type")])
 IN_GAME_ADAPTER: TypeAdapter[InGameMessage] = TypeAdapter(
     Annotated[InGameMessage, Field(discriminator="type")])
 
@@ -261,13 +295,47 @@ class LobbyState(_Wire):
     tables: list[LobbyTable] = Field(max_length=10_000)
 
 
-WireServerMessage = Welcome | WireError | Pong | RoomState | LobbyState
+class Invitation(_Wire):
+    """An invitation as it stands, sent to both players: ``open`` (the invited player is
+    asked), ``declined``, ``expired`` (no answer in time), ``cancelled`` (the inviter
+    withdrew or left), ``gone`` (the invited player left the lobby). An accepted one ends in
+    :class:`Seated` for both."""
+
+    type: Literal["invitation"] = "invitation"
+    id: str = Field(max_length=16)
+    by: str = Field(max_length=40)
+    to: str = Field(max_length=40)
+    state: Literal["open", "declined", "expired", "cancelled", "gone"]
+    seconds: int = Field(0, ge=0)
+
+
+class Matching(_Wire):
+    """A quick match as it stands: ``waiting`` for another player, ``bot_offer`` (nobody
+    came in time: a bot is offered, waiting goes on), ``cancelled``."""
+
+    type: Literal["matching"] = "matching"
+    state: Literal["waiting", "bot_offer", "cancelled"]
+    bot: Level | None = None
+
+
+class Seated(_Wire):
+    """A room was made for you (an accepted invitation, a quick match): send a ``resume``
+    hello with ``game`` to sit down."""
+
+    type: Literal["seated"] = "seated"
+    game: GameId
+    opponent: str = Field(max_length=40)
+
+
+WireServerMessage = (Welcome | WireError | Pong | RoomState | LobbyState | Invitation | Matching
+                     | Seated)
 AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
-    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Welcome
-    | WireError | Pong | RoomState | LobbyState, Field(discriminator="type")])
+    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
+    | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated,
+    Field(discriminator="type")])
 
 
 # -- encoding and parsing -----------------------------------------------------------------------
@@ -354,6 +422,15 @@ def _valid_command_id(value: object) -> str | None:
         return None
 
 
+def parse_lobby(data: bytes | str) -> LobbyMessage:
+    """A lobby connection's line after the handshake; :class:`WireProblem` naming what is
+    wrong."""
+    value = _json_object(data)
+    if value.get("type") == "hello":
+        raise WireProblem("already greeted: hello is sent once, first", "handshake")
+    return _validate(LOBBY_ADAPTER, value)
+
+
 def parse_server_line(data: bytes | str) -> AnyServerMessage:
     """A server's line (for clients); :class:`WireProblem` naming what is wrong."""
     value = _json_object(data)
@@ -362,8 +439,9 @@ def parse_server_line(data: bytes | str) -> AnyServerMessage:
 
 
 __all__ = [
-    "AnyServerMessage", "AskNextGame", "AskRematch", "ErrorCode", "GameId", "Hello",
-    "InGameMessage", "LobbyPlayer", "LobbyState", "LobbyTable", "Ping",
-    "PlayerName", "Pong", "RoomState", "Welcome", "WireError", "WireProblem", "encode",
-    "error_text", "parse_hello", "parse_in_game", "parse_server_line",
+    "AnswerInvitation", "AnyServerMessage", "AskNextGame", "AskRematch", "Cancel", "ErrorCode",
+    "GameId", "Hello", "InGameMessage", "Invitation", "Invite", "LobbyMessage", "LobbyPlayer",
+    "LobbyState", "LobbyTable", "Matching", "Ping", "PlayerName", "Pong", "QuickMatch",
+    "RoomState", "Seated", "Welcome", "WireError", "WireProblem", "encode", "error_text",
+    "parse_hello", "parse_in_game", "parse_lobby", "parse_server_line",
 ]

@@ -42,11 +42,12 @@ from typing import Literal
 from minefield.bots.hands import DEFAULT_MODEL, DealtTiles
 from minefield.bots.hands import _Evaluator as HandEvaluator  # the strong bot's own measure
 from minefield.defense.estimate import estimate, percent
-from minefield.defense.position import DangerReport, Method, Position
+from minefield.defense.position import DangerReport, Position
+from minefield.defense.reasons import reasons_for
 from minefield.rules.game import POOL_SIZE, TOTAL_DISCARDS, Seat, ron_context
-from minefield.rules.hand import HAND_SIZE, Hand, waits
+from minefield.rules.hand import HAND_SIZE, PENCHAN, RYANMEN, SEQ, Hand, waits
 from minefield.rules.report import WaitReport
-from minefield.rules.score import WinContext, score_win
+from minefield.rules.score import WinContext, WinValue, score_win
 from minefield.rules.seed import SeedError, derive_seed, parse_seed
 from minefield.rules.tiles import (
     NUM_KINDS,
@@ -61,6 +62,7 @@ from minefield.rules.tiles import (
 from minefield.trainer._drill_positions import (
     DIFFICULTIES,
     MANGAN_PATTERNS,
+    OPPONENT_LEVEL,
     SAFEST_PATTERNS,
     SETTINGS,
     WAIT_PATTERNS,
@@ -76,6 +78,7 @@ from minefield.trainer._drill_positions import (
     mangan_pattern,
 )
 from minefield.trainer.progress import DrillRecord
+from minefield.trainer.words import KIND_NAMES, PATTERN_NAMES, kind_words, pattern_words
 
 DrillKind = Literal["safest", "read_wait", "is_mangan", "safe_hand"]
 KINDS: tuple[DrillKind, ...] = ("safest", "read_wait", "is_mangan", "safe_hand")
@@ -87,11 +90,14 @@ PATTERNS: dict[DrillKind, tuple[str, ...]] = {
 #: A safest answer within this much estimated danger of the least available is right.
 SAFEST_TOLERANCE = 0.01
 
+
 __all__ = [
-    "DIFFICULTIES", "KINDS", "PATTERNS", "Difficulty", "Drill", "DrillAnswer", "DrillError",
+    "DIFFICULTIES", "KINDS", "KIND_NAMES", "PATTERNS", "PATTERN_NAMES", "Difficulty", "Drill",
+    "DrillAnswer", "DrillError",
     "DrillKind", "DrillTruth", "HandRating", "PatternBox", "Scheduler", "answer",
     "answer_is_mangan", "answer_read_wait", "answer_safe_hand", "answer_safest",
-    "drill_from_id", "make_drill", "make_mangan_drill", "rate_hand",
+    "drill_from_id", "kind_words", "make_drill", "make_mangan_drill", "pattern_words",
+    "rate_hand", "reader_lines", "wait_shape_words",
 ]
 
 
@@ -376,6 +382,70 @@ def _table_truth(table: TablePosition, pattern: str, report: DangerReport | None
                       deal_ins=tuple(kind_str(k) for k in table.deal_ins), report=report)
 
 
+def reader_lines(position: Position) -> list[str]:
+    """What a reader of the position has, in words: the dora, both discard rows in the order
+    played, and how many copies of each kind this seat sees (its 34 tiles, both rows and the
+    indicator, R26), as a grid of 4 at most per kind.
+
+    >>> from minefield.rules.tiles import Tile, parse_tiles
+    >>> position = Position(
+    ...     seat=Seat.EAST, tiles=tuple(parse_tiles("1112345678999m11223344556677p1234567s")),
+    ...     hand=Hand.parse("1112345678999m"), dora_indicator=Tile.parse("9s"),
+    ...     discards={Seat.EAST: (Tile.parse("1p"),), Seat.WEST: (Tile.parse("2p"),)})
+    >>> print(*reader_lines(position), sep=chr(10))
+    Dora indicator 9s, so the dora is 1s
+    West's discards in order: 2p
+    Your discards in order: 1p
+    Copies you see of each kind (your 34 tiles, both rows, the indicator):
+        1 2 3 4 5 6 7 8 9
+      m 3 1 1 1 1 1 1 1 3
+      p 2 3 2 2 2 2 2 0 0
+      s 1 1 1 1 1 1 1 0 1
+      z 0 0 0 0 0 0 0   (z: 1-4 the winds E S W N, 5-7 the dragons Wh Gr Rd)
+    """
+    opponent = _seat_name(position.opponent)
+    theirs = " ".join(str(t) for t in position.opponent_discards) or "none yet"
+    mine = " ".join(str(t) for t in position.own_discards) or "none yet"
+    seen = [4 - n for n in position.unseen]
+    lines = [f"Dora indicator {position.dora_indicator}, so the dora is {kind_str(position.dora)}",
+             f"{opponent}'s discards in order: {theirs}",
+             f"Your discards in order: {mine}",
+             "Copies you see of each kind (your 34 tiles, both rows, the indicator):",
+             "    " + " ".join(str(n) for n in range(1, 10))]
+    for suit, letter in enumerate("mpsz"):
+        size = 7 if letter == "z" else 9
+        lines.append(f"  {letter} " + " ".join(str(seen[suit * 9 + i]) for i in range(size)))
+    lines[-1] += "   (z: 1-4 the winds E S W N, 5-7 the dragons Wh Gr Rd)"
+    return lines
+
+
+def wait_shape_words(value: WinValue) -> str:
+    """How the opponent's hand waits on one tile, from the reading the ron would be paid by:
+    ``ryanmen: 34p waits on 2p or 5p``, ``tanki: a single 7z waits for its pair``, ..."""
+    win = kind_str(value.tile)
+    reading = value.paid.reading
+    if reading.form == "chiitoitsu":
+        return f"seven pairs: six pairs and a single {win} that waits for its pair"
+    if reading.form == "kokushi":
+        return f"thirteen orphans: every terminal and honor, waiting on {win}"
+    if reading.win_group < 0:
+        return f"tanki: a single {win} waits for its pair"
+    group = reading.groups[reading.win_group]
+    if group < SEQ:
+        pair = kind_str(reading.pair)
+        return (f"shanpon: the pair {win[0] * 2}{win[1]} waits to become a triplet (the other "
+                f"pair is {pair[0] * 2}{pair[1]}, so its kind wins too)")
+    start = group - SEQ
+    held = [k for k in (start, start + 1, start + 2) if k != value.tile]
+    shape = f"{held[0] % 9 + 1}{held[1] % 9 + 1}{kind_str(held[0])[1]}"
+    if reading.wait == RYANMEN:
+        low, high = held[0] - 1, held[1] + 1
+        return f"ryanmen: {shape} waits on {kind_str(low)} or {kind_str(high)}"
+    if reading.wait == PENCHAN:
+        return f"penchan: {shape} waits only on {win} (an edge)"
+    return f"kanchan: {shape} waits on the {win} between them"
+
+
 def _waits_line(table: TablePosition, opponent: str) -> str:
     parts = []
     for value in table.values:
@@ -385,11 +455,12 @@ def _waits_line(table: TablePosition, opponent: str) -> str:
     return f"{opponent} held {table.opponent_hand}, waiting on " + "; ".join(parts) + "."
 
 
-def answer_safest(drill: Drill, tile: str, method: Method = "fast") -> DrillAnswer:
+def answer_safest(drill: Drill, tile: str) -> DrillAnswer:
     """Grade a ``safest`` answer: the tile's estimated danger against the least in the pool
     (right within :data:`SAFEST_TOLERANCE`; the score falls linearly to 0 at the most
-    dangerous tile), then the truth: whether it (and each tile) would have dealt in.
-    :class:`DrillError` for a tile not in the pool or an estimate method not available."""
+    dangerous tile), then the truth: whether it (and each tile) would have dealt in. The
+    estimate is the one for the bot level that built the opponent's hand at the drill's
+    difficulty (:data:`OPPONENT_LEVEL`). :class:`DrillError` for a tile not in the pool."""
     _require(drill, "safest")
     table = drill._secret.table
     assert table is not None and drill.position is not None
@@ -398,10 +469,7 @@ def answer_safest(drill: Drill, tile: str, method: Method = "fast") -> DrillAnsw
     if kind not in drill.position.pool_kinds:
         raise DrillError(f"{name} is not in your pool: choose one of "
                          f"{kinds_to_str(drill.position.pool_kinds)}")
-    try:
-        report = estimate(drill.position, method)
-    except NotImplementedError as error:  # the posterior estimate while it is not there
-        raise DrillError(f"method {method}: {error}") from None
+    report = estimate(drill.position, OPPONENT_LEVEL[drill.difficulty][0])
     chosen = report.of(name)
     safest = report.safest()
     worst = max(t.danger for t in report.tiles)
@@ -451,6 +519,14 @@ def answer_read_wait(drill: Drill, kinds: Iterable[str]) -> DrillAnswer:
     if true - marked:
         lines.append(f"Missed: {kinds_to_str(sorted(true - marked))}.")
     lines.append(_waits_line(table, opponent))
+    position = drill.position
+    reasons = reasons_for(position)
+    for value in table.values:
+        tile = kind_str(value.tile)
+        seen = 4 - position.unseen[value.tile]
+        clue = reasons[value.tile][0] if reasons[value.tile] else ""
+        lines.append(f"{tile}: {wait_shape_words(value)}. You saw {seen} of its 4 copies"
+                     + (f"; {clue}" if clue else "") + ".")
     for wait in sorted(true & drill.position.genbutsu):
         lines.append(f"{kind_str(wait)} is among {opponent}'s own discards: {opponent} is "
                      "furiten on it (R15a).")
@@ -561,8 +637,7 @@ def _rating_line(label: str, rating: HandRating) -> str:
             f"pool danger {rating.pool_danger:.0%}, value {rating.value:.0f}.")
 
 
-def answer(drill: Drill, response: str | bool | Iterable[str], method: Method = "fast"
-           ) -> DrillAnswer:
+def answer(drill: Drill, response: str | bool | Iterable[str]) -> DrillAnswer:
     """Grade any drill: a tile (safest), kinds (read_wait, a list or ``"2p 5p"``), yes/no
     (is_mangan) or 13 tiles (safe_hand)."""
     if drill.kind == "is_mangan":
@@ -577,7 +652,7 @@ def answer(drill: Drill, response: str | bool | Iterable[str], method: Method = 
     if not isinstance(response, str):
         raise DrillError(f"{drill.kind}: answer with one string of tiles")
     if drill.kind == "safest":
-        return answer_safest(drill, response, method)
+        return answer_safest(drill, response)
     return answer_safe_hand(drill, response)
 
 

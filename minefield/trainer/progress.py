@@ -41,7 +41,7 @@ from minefield.paths import progress_path
 from minefield.records.writer import ensure_folder
 
 if TYPE_CHECKING:
-    from minefield.defense.position import Method
+    from minefield.defense.calibration import Opponent
     from minefield.rules.game import Game, Seat
 
 FILE_MODE = 0o600
@@ -185,8 +185,11 @@ class DrillRecord:
 class DefenseStats:
     """Games and discards over one stretch of time (all, a week, the last N games).
 
-    ``danger_taken`` and ``least_danger`` are sums over the discards that have an estimate;
-    ``excess_per_discard`` is their difference per such discard (0 is perfect defense).
+    Two kinds of figure: what happened (``deal_in_rate``, ``points_lost`` per game: the
+    safety of the play) and how the discards agreed with the danger estimate
+    (``danger_taken`` and ``least_danger`` are sums over the discards that have an estimate;
+    ``excess_per_discard`` is their difference per such discard: 0 means the estimate's least
+    dangerous tile every time, which is not the same as safe).
     """
 
     label: str
@@ -195,6 +198,7 @@ class DefenseStats:
     deal_ins: int = 0
     draws: int = 0
     points: int = 0
+    points_lost: int = 0
     discards: int = 0
     danger_taken: float = 0.0
     least_danger: float = 0.0
@@ -203,6 +207,11 @@ class DefenseStats:
     def deal_in_rate(self) -> float | None:
         """Deal-ins per game, None without games."""
         return self.deal_ins / self.games if self.games else None
+
+    @property
+    def points_lost_per_game(self) -> float | None:
+        """Points paid for deal-ins per game, None without games."""
+        return self.points_lost / self.games if self.games else None
 
     @property
     def excess_per_discard(self) -> float | None:
@@ -214,6 +223,9 @@ class DefenseStats:
         return {
             "label": self.label, "games": self.games, "won": self.won,
             "deal_ins": self.deal_ins, "draws": self.draws, "points": self.points,
+            "points_lost": self.points_lost,
+            "points_lost_per_game": (None if self.points_lost_per_game is None
+                                     else round(self.points_lost_per_game, 1)),
             "deal_in_rate": self.deal_in_rate, "discards": self.discards,
             "danger_taken": round(self.danger_taken, 6),
             "least_danger": round(self.least_danger, 6),
@@ -309,6 +321,7 @@ def _defense_stats(label: str, games: Sequence[sqlite3.Row],
         deal_ins=sum(1 for g in games if g["dealt_in"]),
         draws=sum(1 for g in games if g["result"] == "draw"),
         points=sum(g["points"] for g in games),
+        points_lost=-sum(g["points"] for g in games if g["points"] < 0),
         discards=len(estimated),
         danger_taken=sum(d["danger"] for d in estimated),
         least_danger=sum(d["least_danger"] for d in estimated),
@@ -641,11 +654,12 @@ class ProgressStore:
             self._db.close()
 
 
-def progress_of_game(game: Game, seat: Seat, mode: str, method: Method = "fast"
-                ) -> tuple[GameRecord, list[DiscardRecord]]:
+def progress_of_game(game: Game, seat: Seat, mode: str, opponent: Opponent = "strong"
+                     ) -> tuple[GameRecord, list[DiscardRecord]]:
     """What :meth:`ProgressStore.record_game` saves for ``seat`` of a finished ``game``: the
     result and points, and each of the seat's discards with the estimated danger it took and
-    the least the pool offered then (:func:`minefield.defense.estimate.estimate`).
+    the least the pool offered then (:func:`minefield.defense.estimate.estimate` against
+    ``opponent``, as the practice game's overlay computed it).
 
     The game is replayed from its deal and commands, so each estimate sees exactly what the
     seat saw at that discard (R26). Raises ValueError for a game that has not ended.
@@ -664,7 +678,7 @@ def progress_of_game(game: Game, seat: Seat, mode: str, method: Method = "fast"
     discards: list[DiscardRecord] = []
     for actor, command in game.commands:
         if actor is seat and isinstance(command, Discard):
-            report = estimate(Position.from_view(replay.view(seat)), method)
+            report = estimate(Position.from_view(replay.view(seat)), opponent)
             tile = Tile.parse(command.tile)
             chosen = report.of(kind_str(tile.kind))
             number = replay.discard_count + 1

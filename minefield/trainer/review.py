@@ -6,8 +6,9 @@ rows, the dora indicator and the rules. Each of the seat's discards becomes a
 :class:`ReviewStep` holding the :class:`~minefield.defense.position.Position` the seat saw
 before it (what the estimators take) and the truth: the pool kinds that would have dealt in
 then (a wait of the opponent's hand, eligible by R14 with that discard's ippatsu R16 or
-houtei R17, the opponent not furiten yet, R13, R15). :func:`assess` adds the danger estimates,
-falling back from the posterior to the fast estimate when the posterior cannot be used.
+houtei R17, the opponent not furiten yet, R13, R15). :func:`assess` adds the danger estimate
+(the fast one, for the opponent the seat played against: :func:`opponent_of` reads it from a
+record's player names).
 
 >>> from minefield.rules.prepared import game_with_hands
 >>> game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z",
@@ -26,8 +27,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from minefield.bots.base import LEVELS
+from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.defense.estimate import estimate
-from minefield.defense.position import DangerReport, Method, Position, PositionError
+from minefield.defense.position import DangerReport, Position, PositionError
 from minefield.rules.game import Game, GameEnded, Seat, ron_context
 from minefield.rules.hand import Hand
 from minefield.rules.score import analyze
@@ -73,11 +76,10 @@ class GameReview:
 
 @dataclass(frozen=True)
 class AssessedStep:
-    """A step with its danger report; ``note`` says why the method is not the one asked."""
+    """A step with its danger report."""
 
     step: ReviewStep
     report: DangerReport
-    note: str | None = None
 
     @property
     def taken(self) -> float:
@@ -142,32 +144,27 @@ def review_of_game(game: Game, seat: Seat) -> GameReview:
     return review_game(end, view.discards, view.dora_indicator, game.settings, seat)
 
 
-def estimate_with_fallback(position: Position, method: Method) -> tuple[DangerReport, str | None]:
-    """``estimate(position, method)``; when the posterior cannot be used (not built yet, or it
-    fails), the fast estimate and a note saying why."""
-    if method == "fast":
-        return estimate(position, "fast"), None
-    try:
-        return estimate(position, method), None
-    except NotImplementedError:
-        note = "the posterior estimate is not available: the fast estimate is used"
-    except Exception as error:  # the posterior is new: a failure must not lose the review
-        note = f"the posterior estimate failed ({type(error).__name__}): the fast one is used"
-    return estimate(position, "fast"), note
+def opponent_of(name: str) -> Opponent:
+    """Whom a record's player name stands for: a bot of its level (practice records name the
+    bot ``Bot (level)``), else a person.
+
+    >>> opponent_of("Bot (normal)"), opponent_of("Alice")
+    ('normal', 'person')
+    """
+    for level in LEVELS:
+        if name == f"Bot ({level})":
+            return level
+    return "person"
 
 
-def assess(review: GameReview, method: Method = "posterior",
+def assess(review: GameReview, opponent: Opponent = DEFAULT_OPPONENT,
            stop: Callable[[], bool] | None = None) -> Iterator[AssessedStep]:
-    """Each step of ``review`` with its danger report, in order (a generator, so that a caller
-    can show them as they come; ``stop`` ends it early). Once the posterior has failed, the
-    fast estimate is used for the remaining steps."""
+    """Each step of ``review`` with its danger report against ``opponent``, in order (a
+    generator, so that a caller can show them as they come; ``stop`` ends it early)."""
     for step in review.steps:
         if stop is not None and stop():
             return
-        report, note = estimate_with_fallback(step.position, method)
-        if note is not None:
-            method = "fast"
-        yield AssessedStep(step, report, note)
+        yield AssessedStep(step, estimate(step.position, opponent))
 
 
 def totals(steps: Sequence[AssessedStep]) -> tuple[float, float]:
@@ -176,5 +173,5 @@ def totals(steps: Sequence[AssessedStep]) -> tuple[float, float]:
     return sum(s.taken for s in steps), sum(s.least for s in steps)
 
 
-__all__ = ["AssessedStep", "GameReview", "ReviewError", "ReviewStep", "assess",
-           "estimate_with_fallback", "review_game", "review_of_game", "totals"]
+__all__ = ["AssessedStep", "GameReview", "ReviewError", "ReviewStep", "assess", "opponent_of",
+           "review_game", "review_of_game", "totals"]

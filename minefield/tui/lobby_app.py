@@ -1,8 +1,11 @@
 """``minefield lobby``: the daemon's lobby, the first screen over ``minefield ssh-server``.
 
 Who is connected and what they do, the public tables (Enter joins one) and the games being
-played; ``h`` opens a public table, ``b`` plays a bot, ``m`` opens the menu (practice,
-settings). The app only chooses: it leaves a :class:`LobbyChoice` in ``choice``, which the
+played (Enter or ``w`` watches one, with only what both players see); ``h`` opens a public
+table, ``b`` plays a bot, ``i`` invites a player in the lobby (they are asked, accept or
+decline), ``k`` asks for a quick match (the next player who asks, or a bot offered after
+30 s), ``m`` opens the menu (practice, settings).
+The app only chooses: it leaves a :class:`LobbyChoice` in ``choice``, which the
 command line then runs (:mod:`minefield.cli.lobby`), coming back to the lobby afterwards.
 """
 
@@ -12,51 +15,115 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from pydantic import BaseModel, ValidationError
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Input, Static
 
-from minefield.session.wire import LobbyState, LobbyTable
+from minefield.session.wire import (
+    AnswerInvitation,
+    Cancel,
+    Invitation,
+    Invite,
+    LobbyState,
+    LobbyTable,
+    Matching,
+    QuickMatch,
+    Seated,
+    WireError,
+)
+from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.viewer_app import ViewerApp
 
-States = Callable[[], AsyncIterator[LobbyState]]
+#: What the lobby's link gives (:class:`~minefield.session.lobby.LobbyLink`).
+LobbyEvent = LobbyState | Invitation | Matching | Seated | WireError
+States = Callable[[], AsyncIterator[LobbyEvent]]
+#: Sends a lobby request to the server.
+Send = Callable[[BaseModel], None]
+#: What an ended invitation is told as, to each side.
+ENDED = {"declined": ("{to} declined your invitation.", "You declined {by}'s invitation."),
+         "expired": ("{to} did not answer your invitation.", "{by}'s invitation expired."),
+         "cancelled": ("Your invitation to {to} was withdrawn.", "{by} withdrew the invitation."),
+         "gone": ("{to} left the lobby.", "")}
+
+
+class InviteScreen(ModalScreen[str | None]):
+    """The name of the player to invite (Enter invites, Escape goes back)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__()
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Invite whom? (a player in the lobby)", classes="question")
+            yield Input(value=self.names[0] if self.names else "", max_length=32,
+                        placeholder="name", id="invite-name")
+            yield Static("In the lobby: " + (", ".join(self.names) or "nobody else"),
+                         classes="hint", markup=False)
+        yield Footer()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        """Invite nobody."""
+        self.dismiss(None)
 
 
 @dataclass(frozen=True, slots=True)
 class LobbyChoice:
     """What the player chose: join the table ``code``, host (a public table, or a bot game
-    with ``bot``), the menu, or quit (the app returns None)."""
+    with ``bot``), sit at the room ``game`` the lobby made (an invitation, a quick match),
+    watch the game ``game``, the menu, or quit (the app returns None)."""
 
-    action: Literal["join", "host", "menu"]
+    action: Literal["join", "host", "menu", "resume", "watch"]
     code: str | None = None
     bot: str | None = None
+    game: str | None = None
 
 
 class LobbyScreen(Screen[None]):
     """The lobby's one screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "join", "Join the table"),
-        Binding("h", "host", "Open a public table"),
+        Binding("enter", "join", "Join or watch"),
+        Binding("w", "watch", "Watch", show=False),
+        Binding("h", "host", "Public table"),
         Binding("b", "bot", "Play a bot"),
+        Binding("i", "invite", "Invite"),
+        Binding("k", "quick", "Quick match"),
+        Binding("escape", "cancel", "Stop waiting", show=False),
         Binding("m", "menu", "Menu"),
         Binding("q", "quit_lobby", "Quit"),
     ]
 
-    def __init__(self, states: States, choose: Callable[[LobbyChoice | None], None]) -> None:
+    def __init__(self, states: States, choose: Callable[[LobbyChoice | None], None],
+                 send: Send | None = None, me: str | None = None) -> None:
         super().__init__()
         self.lobby_states = states
         self.choose = choose
+        self.send = send
+        self.me = me
         self.tables: list[LobbyTable] = []
+        self.state: LobbyState | None = None
+        #: The quick match as it stands (None: not asked), the bot offered.
+        self.matching: Matching | None = None
+        #: The invitations this player is asked, by id, with their dialogs.
+        self.asked: dict[str, ConfirmScreen] = {}
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
         yield Static("Connecting to the game server...", id="lobby-online")
         table: DataTable[str] = DataTable(id="lobby-tables", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Table", "Host", "Rules", "Players")
+        table.add_columns("Table", "Host", "Rules", "Players", "Watching")
         yield table
         yield Static("", id="lobby-hint")
         yield Footer()
@@ -70,16 +137,60 @@ class LobbyScreen(Screen[None]):
     async def follow(self) -> None:
         """Show every state of the lobby as it comes."""
         try:
-            async for state in self.lobby_states():
-                self.show(state)
+            async for event in self.lobby_states():
+                if isinstance(event, LobbyState):
+                    self.show(event)
+                else:
+                    self.take(event)
         except Exception as error:  # the server refused or went: one line, the lobby stays
             self.query_one("#lobby-online", Static).update(f"The game server: {error}")
             return
         self.query_one("#lobby-online", Static).update(
             "The game server closed the lobby: q to quit, m for the menu.")
 
+    def take(self, event: Invitation | Matching | Seated | WireError) -> None:
+        """An event of the lobby: an invitation (asked: a notice to accept or decline; sent:
+        how it stands), the quick match, a room made for this player, a refusal."""
+        if isinstance(event, Seated):
+            self.choose(LobbyChoice("resume", game=event.game))
+        elif isinstance(event, WireError):
+            self.notify(event.message, severity="error", markup=False, timeout=8)
+        elif isinstance(event, Matching):
+            self.matching = None if event.state == "cancelled" else event
+            self._hint()
+        else:
+            self._invitation(event)
+
+    def _invitation(self, event: Invitation) -> None:
+        mine = self.me is None or event.to.casefold() != self.me.casefold()
+        if event.state == "open":
+            if mine:
+                self.notify(f"Invitation sent to {event.to}: waiting for the answer "
+                            f"({event.seconds} s).", markup=False, timeout=6)
+                return
+            dialog = ConfirmScreen(f"{event.by} invites you to a game (standard rules, "
+                                   f"{event.seconds} s to answer).",
+                                   yes="Accept (y)", no="Decline (n)")
+            self.asked[event.id] = dialog
+            self.app.push_screen(dialog, lambda yes: self._answer(event.id, bool(yes)))
+            return
+        shown = self.asked.get(event.id)
+        if shown is not None:
+            del self.asked[event.id]  # its answer is no longer sent
+            if shown.is_attached:
+                shown.dismiss(False)
+        text = ENDED[event.state][0 if mine else 1].format(to=event.to, by=event.by)
+        if text:
+            self.notify(text, markup=False, timeout=8)
+
+    def _answer(self, invitation: str, accept: bool) -> None:
+        if invitation in self.asked and self.send is not None:
+            self.asked.pop(invitation)
+            self.send(AnswerInvitation(invitation=invitation, accept=accept))
+
     def show(self, state: LobbyState) -> None:
         """Put ``state`` on the screen (the cursor stays on the same table if it is there)."""
+        self.state = state
         online = ", ".join(f"{p.name} ({p.status})" for p in state.online) or "nobody"
         self.query_one("#lobby-online", Static).update(
             f"Online ({len(state.online)}): {online}")
@@ -90,13 +201,23 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for entry in self.tables:
             where = f"join {entry.code}" if entry.code else "playing"
-            table.add_row(where, entry.host, entry.rules, " vs ".join(entry.players))
+            table.add_row(where, entry.host, entry.rules, " vs ".join(entry.players),
+                          str(entry.watchers) if entry.game else "")
         keys = [self._key(entry) for entry in self.tables]
         if chosen in keys:
             table.move_cursor(row=keys.index(chosen))
+        self._hint()
+
+    def _hint(self) -> None:
+        matching = self.matching
         self.query_one("#lobby-hint", Static).update(
-            "No open tables yet: h opens a public one, b plays a bot." if not self.tables else
-            "Enter joins a table waiting for a player.")
+            "Looking for a player for a quick match (Escape stops)..."
+            if matching is not None and matching.state == "waiting" else
+            f"Nobody yet: b plays a bot ({matching.bot}) now, or keep waiting (Escape stops)."
+            if matching is not None else
+            "No open tables yet: h opens a public one, b plays a bot, k finds a player."
+            if not self.tables else
+            "Enter joins a table waiting for a player, or watches a game being played (w).")
 
     @staticmethod
     def _key(entry: LobbyTable) -> str:
@@ -107,26 +228,77 @@ class LobbyScreen(Screen[None]):
         event.stop()
         self.action_join()
 
-    def action_join(self) -> None:
-        """Join the table under the cursor."""
+    def _chosen(self) -> LobbyTable | None:
         table: DataTable[str] = self.query_one("#lobby-tables", DataTable)
         if not self.tables or not 0 <= table.cursor_row < len(self.tables):
+            return None
+        return self.tables[table.cursor_row]
+
+    def action_join(self) -> None:
+        """Join the table under the cursor, or watch it if it is a game being played."""
+        entry = self._chosen()
+        if entry is None:
             self.notify("No table to join: h opens one.", severity="warning")
             return
-        entry = self.tables[table.cursor_row]
         if entry.code is None:
-            self.notify("That game is being played (watching is not offered yet).",
-                        severity="warning")
+            self.action_watch()
             return
         self.choose(LobbyChoice("join", code=entry.code))
+
+    def action_watch(self) -> None:
+        """Watch the game under the cursor (no seat: only what both players see, R26)."""
+        entry = self._chosen()
+        if entry is None or entry.game is None:
+            self.notify("No game being played there: a table waiting for a player has "
+                        "nothing to watch yet.", severity="warning")
+            return
+        self.choose(LobbyChoice("watch", game=entry.game))
 
     def action_host(self) -> None:
         """Open a public table (listed here for anyone to join)."""
         self.choose(LobbyChoice("host"))
 
     def action_bot(self) -> None:
-        """Play a bot on the server."""
+        """Play a bot on the server (the bot offered, while waiting for a quick match)."""
+        if self.matching is not None and self.send is not None:
+            self.send(QuickMatch(bot=self.matching.bot or "normal"))
+            return
         self.choose(LobbyChoice("host", bot="normal"))
+
+    def _lobby_only(self) -> bool:
+        if self.send is None:
+            self.notify("This server does not offer invitations.", severity="warning")
+            return False
+        return True
+
+    def action_invite(self) -> None:
+        """Invite a player in the lobby (they are asked to accept or decline)."""
+        if not self._lobby_only():
+            return
+        me = (self.me or "").casefold()
+        names = [p.name for p in (self.state.online if self.state else [])
+                 if p.status == "lobby" and p.name.casefold() != me]
+
+        def invite(name: str | None) -> None:
+            if not name or self.send is None:
+                return
+            try:
+                self.send(Invite(player=name))
+            except ValidationError:
+                self.notify(f"{name[:40]!r} is not a player's name (letters, digits, . _ -).",
+                            severity="error", markup=False)
+
+        self.app.push_screen(InviteScreen(names), invite)
+
+    def action_quick(self) -> None:
+        """A quick match: the next player who asks (a bot is offered after 30 s)."""
+        if self._lobby_only() and self.send is not None:
+            self.send(QuickMatch())
+
+    def action_cancel(self) -> None:
+        """Stop waiting for a quick match; withdraw an invitation."""
+        if self.send is not None:
+            self.send(Cancel())
 
     def action_menu(self) -> None:
         """The menu: practice, hot-seat, drills, settings."""
@@ -144,17 +316,19 @@ class LobbyApp(ViewerApp):
     HELP_TITLE = "Lobby"
     SCREEN_BINDINGS = LobbyScreen.BINDINGS
 
-    def __init__(self, states: States) -> None:
+    def __init__(self, states: States, send: Send | None = None, me: str | None = None) -> None:
         super().__init__()
         self.lobby_states = states
+        self.lobby_send = send
+        self.me = me
         self.choice: LobbyChoice | None = None
 
     def get_default_screen(self) -> LobbyScreen:
-        return LobbyScreen(self.lobby_states, self._choose)
+        return LobbyScreen(self.lobby_states, self._choose, self.lobby_send, self.me)
 
     def _choose(self, choice: LobbyChoice | None) -> None:
         self.choice = choice
         self.exit()
 
 
-__all__ = ["LobbyApp", "LobbyChoice", "LobbyScreen"]
+__all__ = ["InviteScreen", "LobbyApp", "LobbyChoice", "LobbyEvent", "LobbyScreen"]

@@ -62,8 +62,7 @@ class MenuActions(App[int]):
         from minefield.tui.screens.games import GamesScreen
 
         if not isinstance(self.screen, GamesScreen):
-            await self.push_screen(GamesScreen(self._record_folder or records_dir(),
-                                               self.trainer.review_method))
+            await self.push_screen(GamesScreen(self._record_folder or records_dir()))
 
     async def action_watch(self) -> None:
         """Two bots of chosen levels play on the table at a chosen pace."""

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from textual.binding import BindingType
 from textual.screen import Screen
 
-from minefield.defense.position import Method
+from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.rules.game import Seat
 from minefield.trainer.review import GameReview
 from minefield.tui.config import Preferences
@@ -23,16 +23,17 @@ class ReviewApp(ViewerApp):
     HELP_TITLE = "Defense review"
     SCREEN_BINDINGS: ClassVar[list[BindingType]] = ReviewScreen.BINDINGS
 
-    def __init__(self, review: GameReview, names: dict[Seat, str], method: Method = "posterior",
-                 *, preferences: Preferences | None = None) -> None:
+    def __init__(self, review: GameReview, names: dict[Seat, str],
+                 opponent: Opponent = DEFAULT_OPPONENT, *,
+                 preferences: Preferences | None = None) -> None:
         super().__init__(preferences)
         self._review = review
         self._names = names
-        self._method: Method = method
+        self._opponent: Opponent = opponent
 
     def get_default_screen(self) -> Screen[Any]:
         """The review screen is the app's only one (help aside)."""
-        return ReviewScreen({self._review.seat: self._review}, self._method, self._names,
+        return ReviewScreen({self._review.seat: self._review}, self._opponent, self._names,
                             quits=True)
 
     def __repr__(self) -> str:

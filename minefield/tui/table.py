@@ -33,6 +33,7 @@ from minefield.session.protocol import (
     MatchView,
     Notice,
     Presence,
+    Rated,
     Rejected,
     ServerMessageType,
     Snapshot,
@@ -111,6 +112,8 @@ class TableController:
         #: their turn (building a screen anew is most of a hand-over's time).
         self._kept: dict[ScreenKey, SeatScreen] = {}
         self._released: list[SeatScreen] = []  # kept screens to remove once out of the stack
+        #: The ratings of the game that has just ended (a server that rates sends them).
+        self.rated: Rated | None = None
         self.closed = False
 
     def __repr__(self) -> str:
@@ -255,6 +258,11 @@ class TableController:
         elif isinstance(message, Link):
             await self._show_link(message)
             return
+        elif isinstance(message, Rated):
+            self.rated = message
+            if isinstance(self.app.screen, ResultScreen):
+                self.app.screen.show_ratings(message)
+            return
         else:  # closed
             return
         if self.ready:
@@ -293,6 +301,7 @@ class TableController:
         if stale or next_game or (old is not None and snapshot.table.seq < old.seq):
             self.tables = {}
             self._holding = None
+            self.rated = None
             if self.game_screen is not None:
                 self.game_screen.clear_private()
             self.forget_screen()
@@ -404,6 +413,7 @@ class TableController:
                                                  view.dora_indicator, view.discards,
                                                  self.host.scores, match=table.match,
                                                  washizu=self.host.preferences.washizu,
+                                                 rated=self.rated,
                                                  notes=self.host.feedback_notes(
                                                      self.session.local_seats)), key)
             return

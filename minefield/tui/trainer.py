@@ -2,7 +2,8 @@
 progress of practice games (no Textual here; the app owns one :class:`Trainer`).
 
 What the trainer shows is computed from one seat's own view only (R26): the fast danger
-estimate of :mod:`minefield.defense.estimate` for the position that seat is in. The aids are
+estimate of :mod:`minefield.defense.estimate` for the position that seat is in, fitted for the
+opponent (the practice bot's level; a person in hot-seat). The aids are
 offered only when the session's traits allow them (practice; hot-seat when both players agreed;
 never a network game). The progress store is opened once, when first needed; a store that
 cannot be used is reported once and the game goes on without it.
@@ -19,7 +20,8 @@ from minefield.rules.tiles import Tile, kind_str
 # The estimate and the progress store (SQLite) load with the first game that uses them, not
 # with the app (issue 18: the menu's first frame waits for every import).
 if TYPE_CHECKING:
-    from minefield.defense.position import DangerReport, Method
+    from minefield.defense.calibration import Opponent
+    from minefield.defense.position import DangerReport
     from minefield.session.base import SessionTraits
     from minefield.trainer.progress import DiscardRecord, Progress, Result
 
@@ -36,8 +38,8 @@ class Trainer:
 
     def __init__(self) -> None:
         self.overlay = False
-        #: The estimate the review asks for (it falls back to the fast one by itself).
-        self.review_method: Method = "posterior"
+        #: Whom the estimates are for: the practice bot's level, else a person.
+        self.opponent: Opponent = "person"
         self.aids = False
         self.mode = ""
         self.local_seats: tuple[Seat, ...] = ()
@@ -58,6 +60,7 @@ class Trainer:
         self.aids = traits.trainer_aids
         self.mode = traits.mode
         self.local_seats = local_seats
+        self.opponent = traits.bot_level or "person"
         self.notes = {seat: {} for seat in local_seats}
         self.discards = {seat: [] for seat in local_seats}
         self._reports = {}
@@ -74,7 +77,7 @@ class Trainer:
             from minefield.defense.position import Position, PositionError
 
             try:
-                report = estimate(Position.from_view(view), "fast")
+                report = estimate(Position.from_view(view), self.opponent)
             except PositionError:
                 return None
             self._reports = {key: report}  # only the position on the table is kept

@@ -33,7 +33,7 @@ def review_screen(table: TableController, trainer: Trainer) -> ReviewScreen | No
         if view.end is not None:
             reviews[seat] = review_game(view.end, view.discards, view.dora_indicator,
                                         table.session.settings, seat)
-    return ReviewScreen(reviews, trainer.review_method, table.names()) if reviews else None
+    return ReviewScreen(reviews, trainer.opponent, table.names()) if reviews else None
 
 
 class TrainerActions(App[int]):

@@ -63,7 +63,8 @@ def test_each_discard_keeps_its_discarders_estimate() -> None:
         seat, command = watched.decide()
         expected = None
         if isinstance(command, Discard):
-            report = estimate(Position.from_view(watched.view(seat)), "fast")
+            report = estimate(Position.from_view(watched.view(seat)), "easy")  # the other bot
+            assert report.opponent == watched.bots[seat.other].level
             expected = report.of(kind_str(Tile.parse(command.tile).kind)).danger
         move = watched.play(seat, command)
         assert move.danger == expected

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import sys
+import importlib
+from typing import get_args
 
 import pytest
 
 from minefield.bots.levels import make_bot
 from minefield.bots.simulate import game_seed
+from minefield.defense.calibration import OPPONENTS, PERSON_BLEND
 from minefield.defense.estimate import estimate, feedback
 from minefield.defense.fast import fast_dangers
-from minefield.defense.position import Position
+from minefield.defense.position import Method, Position
 from minefield.rules.game import Game, Seat, ron_context
 from minefield.rules.score import score_win
 from minefield.rules.tiles import NUM_KINDS, kind_from_str, kind_str
@@ -89,18 +91,46 @@ def test_report_has_exactly_the_pool_kinds(pos: Position) -> None:
 def test_feedback_line() -> None:
     report = estimate(SUJI)
     line = feedback(report, "2p")
-    assert line.startswith("2p: 1% (suji of 5p (covers ryanmen 34p)")
+    assert line.startswith("2p: 2% (suji of 5p (covers ryanmen 34p)")
     assert line.endswith("; safest was 5p (genbutsu)")
     assert feedback(report, "5p").endswith("; that was the safest tile")
     with pytest.raises(KeyError):
         feedback(report, "1m")  # in the hand, not in the pool
 
 
-def test_posterior_is_not_faked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """While the posterior module is missing, asking for it says so instead of guessing."""
-    monkeypatch.setitem(sys.modules, "minefield.defense.posterior", None)
-    with pytest.raises(NotImplementedError):
-        estimate(SUJI, "posterior")
+def test_the_posterior_is_gone() -> None:
+    """One estimate everywhere (issue 17): the posterior's module and method no longer exist."""
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("minefield.defense.posterior")
+    assert get_args(Method) == ("fast",)
+
+
+@pytest.mark.parametrize("pos", POSITIONS)
+def test_a_person_is_the_blend_of_the_levels(pos: Position) -> None:
+    """A person's chances are the levels' chances weighted by the shipped blend."""
+    levels = {level: fast_dangers(pos, level) for level in PERSON_BLEND}
+    person = fast_dangers(pos, "person")
+    for kind in range(NUM_KINDS):
+        blended = sum(w * levels[level].danger[kind] for level, w in PERSON_BLEND.items())
+        assert person.danger[kind] == pytest.approx(blended)
+    assert person.opponent_furiten == pytest.approx(
+        sum(w * levels[level].opponent_furiten for level, w in PERSON_BLEND.items()))
+
+
+def test_each_level_has_its_own_fit_and_the_report_names_it() -> None:
+    """The opponent is passed through to the report; the default is the strong bot."""
+    assert estimate(SUJI).opponent == "strong"
+    report = estimate(SUJI, "easy")
+    assert report.opponent == "easy"
+    assert [t.danger for t in report.tiles] == [
+        fast_dangers(SUJI, "easy").danger[k(t.tile)] for t in report.tiles]
+    with pytest.raises(ValueError, match="unknown opponent 'fast'"):
+        estimate(SUJI, "fast")  # type: ignore[arg-type]
+
+
+def test_genbutsu_is_zero_against_every_opponent() -> None:
+    for opponent in OPPONENTS:
+        assert fast_dangers(SUJI, opponent).danger[k("5p")] == 0.0
 
 
 def _deal_ins(games: int) -> tuple[list[float], list[int]]:

@@ -261,3 +261,31 @@ def test_host_match_over_ssh_starts_a_match_with_its_scoreboard(site: Site) -> N
     assert header["game"] == 1 and sorted(header["scores"].values()) == [25000, 25000]
     assert "seed" in header  # the match seed is in the daemon's private record only
     alice.drop_link()
+
+
+def test_watch_over_ssh_shows_a_game_with_its_hands_face_down(site: Site) -> None:
+    """``ssh -t HOST watch GAME`` through the forced command: bob watches alice's game
+    against a bot, both hands face down (R26), and q ends his ssh."""
+    alice, bob = Player(site, "alice"), Player(site, "bob")
+    alice.logins = bob.logins = 200  # terminals of their own
+    alice.login("host", "--bot", "normal")
+    alice.wait("the hand builder", lambda screen: "Hand 0/13" in screen)
+    games = site.daemon.data / "games"
+
+    def game_id() -> str | None:
+        for record in games.glob("*.jsonl"):
+            header = json.loads(record.read_text().splitlines()[0])
+            players = header["players"].values()
+            if "Bot (normal)" in players and not header.get("match"):
+                return record.name.removesuffix(".jsonl")
+        return None
+
+    game = wait_for("the game's record", game_id, alice.report)
+    bob.login("watch", game)
+    screen = bob.wait("bob watching", lambda screen: screen if "watching" in screen
+                      and "34 tiles face down" in screen else None)
+    assert "Bot (normal)" in screen and "1 watching" in screen
+    assert hand_row(screen) is None  # no hand of anyone's on a watcher's screen
+    bob.keys("q")
+    wait_for("bob's ssh ends", lambda: site.terminals.ended(bob.terminal), bob.report)
+    alice.drop_link()

@@ -21,7 +21,8 @@ from minefield.frontdoor.commands import FrontCommand, parse_command
     ("whoami", FrontCommand("whoami")), ("whoami --json", FrontCommand("whoami", json=True)),
     ("who --json", FrontCommand("who", json=True)), ("ladder", FrontCommand("ladder")),
     ("name Ann", FrontCommand("name", name="Ann")),
-    ("watch 20261201T-x", FrontCommand("watch", game="20261201T-x")),
+    ("watch 20261201T-x", FrontCommand("watch", entry=EntryCommand("watch", game="20261201T-x"),
+                                       game="20261201T-x")),
     ("key add ssh-ed25519 AAAAC3Nz me@home",
      FrontCommand("key-add", key="ssh-ed25519 AAAAC3Nz")),
 ])

@@ -75,3 +75,32 @@ def test_finished_games_between_players_are_rated_once(tmp_path: Path) -> None:
     assert accounts.by_key("SHA256:c") is not None and accounts.by_key("SHA256:c").games == 0
     assert ann.id != bob.id
     assert unfinished.exists() and not accounts.is_rated(unfinished.stem)
+
+
+def test_the_daemon_asks_as_a_game_ends_and_the_scan_does_not_rate_it_again(
+        tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    path = tmp_path / "p.sqlite"
+    accounts = Accounts(path)
+    accounts.claim("SHA256:a", "Ann")
+    accounts.claim("SHA256:b", "Bob")
+    accounts.claim("SHA256:c", "Cat")
+    record = play_record(games, f"Ann@{ACCOUNT}", f"Bob@{ACCOUNT}", "1" * 32)
+    # The daemon's rater: its own connection (as in a record thread of the daemon).
+    daemon_side = Rater(Accounts(path), games, ACCOUNT)
+    changes = daemon_side.rate_game(record.stem, f"Ann@{ACCOUNT}", f"Bob@{ACCOUNT}", 1.0)
+    assert changes is not None
+    assert [(c.name, c.before) for c in changes] == [("Ann", 1500), ("Bob", 1500)]
+    assert changes[0].after == 1662 and changes[1].after == 1338  # rate_pair's doctest
+    assert changes[0].deviation < 350
+    # Asked again (a restarted daemon): the same changes, not a second rating.
+    assert daemon_side.rate_game(record.stem, f"Ann@{ACCOUNT}", f"Bob@{ACCOUNT}",
+                                 1.0) == changes
+    assert Rater(accounts, games, ACCOUNT).scan() == 0  # the scan finds it rated
+    ann = accounts.by_name("ann")
+    assert ann is not None and ann.games == 1 and round(ann.rating) == 1662
+    # Not rated: a stranger (a Unix user of the OpenSSH route), one person in both seats.
+    assert daemon_side.rate_game("g2", "Cat", f"Ann@{ACCOUNT}", 0.0) is None
+    assert daemon_side.rate_game("g3", f"Cat@{ACCOUNT}", f"cat@{ACCOUNT}", 0.0) is None
+    assert not accounts.is_rated("g2") and not accounts.is_rated("g3")

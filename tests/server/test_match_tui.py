@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from minefield.session.remote import host, join
@@ -30,6 +31,7 @@ async def until(pilot: Pilot[int], condition: Callable[[], bool], what: str) -> 
     raise AssertionError(f"never: {what}")
 
 
+@pytest.mark.long
 async def test_a_hosted_match_plays_in_the_match_screens(short_dir: Path) -> None:
     daemon = await start_daemon(short_dir, rate=FAST, burst=int(FAST))
     socket = make_config(short_dir).socket

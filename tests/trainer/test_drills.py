@@ -14,7 +14,7 @@ from minefield.bots.discards import DiscardSituation
 from minefield.bots.hands import DealtTiles, HandChoice, choose_best, choose_most_live
 from minefield.bots.levels import make_bot
 from minefield.defense.estimate import estimate
-from minefield.rules.game import Discard, Game, Seat
+from minefield.rules.game import Discard, Game, Seat, ron_context
 from minefield.rules.hand import Hand
 from minefield.rules.score import score_win
 from minefield.rules.tiles import Tile, kind_from_str, kind_str
@@ -28,6 +28,7 @@ from minefield.trainer._drill_positions import (
 from minefield.trainer.drills import (
     BOX_INTERVALS,
     KINDS,
+    PATTERNS,
     Drill,
     DrillError,
     Scheduler,
@@ -38,8 +39,12 @@ from minefield.trainer.drills import (
     answer_safe_hand,
     answer_safest,
     drill_from_id,
+    kind_words,
     make_drill,
     make_mangan_drill,
+    pattern_words,
+    reader_lines,
+    wait_shape_words,
 )
 from minefield.trainer.progress import DrillRecord, ProgressStore
 
@@ -139,8 +144,9 @@ def test_safest_truth_is_what_the_engine_does_with_each_tile() -> None:
 def test_safest_grading_follows_the_estimate() -> None:
     drill = make_drill("safest", 4, "intermediate")
     assert drill.position is not None
-    report = estimate(drill.position, "fast")
+    report = estimate(drill.position, "normal")  # the normal bot built the opponent's hand
     best = answer_safest(drill, report.safest().tile)
+    assert best.truth.report is not None and best.truth.report.opponent == "normal"
     assert best.correct and best.score == 1.0
     assert best.truth.report == report
     assert best.explanation[0].startswith("Right")
@@ -244,6 +250,59 @@ def test_read_wait_is_graded_by_precision_and_recall() -> None:
     none = answer(drill, [])
     assert not none.correct and none.score == 0.0
     assert answer(drill, " ".join(true)).correct  # the generic form takes "2p 5p"
+
+
+def test_read_wait_answer_explains_each_wait_with_what_a_reader_saw() -> None:
+    """Issue 17: the answer says how the hand waits on each tile (its shape, from the reading
+    the ron is paid by) and how many copies the reader saw, with the estimate's first reason."""
+    drill = make_drill("read_wait", 3, "beginner")
+    position = drill.position
+    assert position is not None
+    result = answer_read_wait(drill, [])
+    table = table_of(drill)
+    for value in table.values:
+        tile = kind_str(value.tile)
+        line = next(line for line in result.explanation if line.startswith(f"{tile}: "))
+        assert wait_shape_words(value) in line
+        assert f"You saw {4 - position.unseen[value.tile]} of its 4 copies" in line
+
+
+@pytest.mark.parametrize(("hand", "win", "words"), [
+    ("23m456p789s111z55s", "1m", "ryanmen: 23m waits on 1m or 4m"),
+    ("24m456p789s111z55s", "3m", "kanchan: 24m waits on the 3m between them"),
+    ("12m456p789s111z55s", "3m", "penchan: 12m waits only on 3m (an edge)"),
+    ("123m456p789s1z555s", "1z", "tanki: a single 1z waits for its pair"),
+    ("123m456p789s11z55s", "1z", "shanpon: the pair 11z waits to become a triplet (the other "
+                                 "pair is 55s, so its kind wins too)"),
+    ("1133m5577p22s334z", "4z", "seven pairs: six pairs and a single 4z that waits for its "
+                                  "pair"),
+])
+def test_wait_shapes_in_words(hand: str, win: str, words: str) -> None:
+    ctx = ron_context(Seat.WEST, 1, kind_from_str("9p"))
+    value = score_win(Hand.parse(hand), kind_from_str(win), ctx)
+    assert value is not None and wait_shape_words(value) == words
+
+
+def test_the_reader_sees_the_rows_in_order_the_dora_and_the_copies() -> None:
+    drill = make_drill("read_wait", 3, "beginner")
+    position = drill.position
+    assert position is not None
+    lines = reader_lines(position)
+    assert lines[0] == (f"Dora indicator {position.dora_indicator}, so the dora is "
+                        f"{kind_str(position.dora)}")
+    assert lines[1].endswith(" ".join(str(t) for t in position.opponent_discards))
+    grid = {row.split()[0]: [int(n) for n in row.split("(")[0].split()[1:]]
+            for row in lines[-4:]}
+    seen = [4 - n for n in position.unseen]
+    assert grid["m"] + grid["p"] + grid["s"] + grid["z"] == seen
+
+
+def test_kinds_and_patterns_have_words() -> None:
+    assert [kind_words(k) for k in KINDS] == ["Safest discard", "Read the wait",
+                                              "Mangan or not", "Choose the hand"]
+    for kind, patterns in PATTERNS.items():
+        for pattern in patterns:
+            assert "_" not in pattern_words(pattern), (kind, pattern)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The review of a finished game: one step per discard of the seat, the position seen then, the
-truth of what would have dealt in (R13-R17), and the estimates with the posterior's fallback."""
+truth of what would have dealt in (R13-R17), and the estimates for the opponent."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from minefield.defense.estimate import estimate
 from minefield.defense.position import Position
 from minefield.rules.game import Game, Seat
 from minefield.rules.prepared import game_with_hands
-from minefield.trainer import review as review_module
 from minefield.trainer.review import (
     ReviewError,
     assess,
-    estimate_with_fallback,
+    opponent_of,
     review_game,
     review_of_game,
     totals,
 )
+from tests.records.conftest import RON_SEED, played
 
 # East waits on 1m 4m 7m; West on 2z alone, a tanki worth mangan on any discard (riichi, West's
 # own wind 3z as yakuhai and as three dora: the indicator is 2z, R4, R14).
@@ -26,6 +26,23 @@ EAST_HAND, WEST_HAND = "23m456m345p678s55s", "123m456p789s3332z"
 
 def prepared() -> Game:
     return game_with_hands(EAST_HAND, WEST_HAND, east_pool="1z2z9p", west_pool="9s8s")
+
+
+def won_on_discard_one() -> Game:
+    """Seed 0 with the normal bots' hands: East's first discard, 3s, is West's ron (12000):
+    a real game (it replays from its seed), ended before West's first discard."""
+    game = played(RON_SEED, stop=2)
+    game.apply(Seat.EAST, {"type": "discard", "tile": "3s"})
+    assert game.result is not None and game.result.winner is Seat.WEST
+    assert game.result.discard_number == 1
+    return game
+
+
+def test_a_seat_that_made_no_discard_has_no_steps() -> None:
+    game = won_on_discard_one()
+    west, east = review_of_game(game, Seat.WEST), review_of_game(game, Seat.EAST)
+    assert west.steps == () and list(assess(west)) == [] and totals([]) == (0.0, 0.0)
+    assert [(s.number, s.dealt_in) for s in east.steps] == [(1, True)]
 
 
 def test_each_discard_is_a_step_with_the_position_seen_before_it() -> None:
@@ -85,36 +102,28 @@ def test_the_estimates_and_their_totals() -> None:
     game.apply(Seat.WEST, {"type": "discard", "tile": "9s"})
     game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})
     review = review_of_game(game, Seat.EAST)
-    assessed = list(assess(review, "fast"))
-    reports = [estimate(step.position, "fast") for step in review.steps]
+    assessed = list(assess(review))
+    reports = [estimate(step.position) for step in review.steps]
     assert [a.report for a in assessed] == reports
-    assert all(a.note is None for a in assessed)
     taken, least = totals(assessed)
     assert taken == sum(r.of(s.tile).danger for r, s in zip(reports, review.steps, strict=True))
     assert least == sum(r.safest().danger for r in reports) and least <= taken
 
 
-def test_the_posterior_falls_back_to_the_fast_estimate_and_says_so(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_estimates_are_for_the_opponent_asked() -> None:
+    """The review's estimate is the one for whom the seat played against (issue 17)."""
     game = prepared()
     game.apply(Seat.EAST, {"type": "discard", "tile": "9p"})
     game.apply(Seat.WEST, {"type": "discard", "tile": "9s"})
     game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})
     review = review_of_game(game, Seat.EAST)
-    real = review_module.estimate
-    asked: list[str] = []
+    assessed = list(assess(review, "normal"))
+    assert [a.report for a in assessed] == [estimate(s.position, "normal") for s in review.steps]
+    assert {a.report.opponent for a in assessed} == {"normal"}
 
-    def missing(position: Position, method: str = "fast") -> object:
-        asked.append(method)
-        if method == "posterior":
-            raise NotImplementedError("the posterior estimate is not available yet")
-        return real(position, "fast")
 
-    monkeypatch.setattr(review_module, "estimate", missing)
-    report, note = estimate_with_fallback(review.steps[0].position, "posterior")
-    assert report.method == "fast" and note is not None and "not available" in note
-    asked.clear()
-    assessed = list(assess(review, "posterior"))
-    assert [a.report.method for a in assessed] == ["fast", "fast"]
-    assert assessed[0].note is not None and assessed[1].note is None
-    assert asked == ["posterior", "fast", "fast"]  # the posterior is not asked again
+def test_the_opponent_of_a_record_name() -> None:
+    assert [opponent_of(f"Bot ({level})") for level in ("easy", "normal", "strong")] == [
+        "easy", "normal", "strong"]
+    assert opponent_of("Bot (expert)") == opponent_of("bob") == "person"
+

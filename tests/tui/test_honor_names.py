@@ -15,7 +15,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Select
 
-from minefield.rules.names import KANJI
+from minefield.rules.names import KANJI, LETTERS
 from minefield.rules.tiles import Tile
 from minefield.tui.config import Preferences, load_preferences
 from minefield.tui.screens.settings import SettingsScreen
@@ -126,3 +126,18 @@ def test_kanji_table_80x24(snap_compare: Any) -> None:
     assert snap_compare(make_app(seed=1, preferences=Preferences(hint="off",
                                                                  honor_names="kanji")),
                         terminal_size=(80, 24), run_before=_kanji_table)
+
+
+def test_beside_a_tile_picture_the_name_not_5z() -> None:
+    from rich.cells import cell_len
+
+    from minefield.tui.render import tile_label
+
+    for kind in range(27, 34):
+        tile = Tile(kind)
+        for names, expected in (("letters", LETTERS[kind - 27]), ("kanji", KANJI[kind - 27]),
+                                ("numbers", f"{kind - 26}z")):
+            label = tile_label(tile, "unicode", names)  # type: ignore[arg-type]
+            assert label.rstrip().endswith(expected) and cell_len(label) == 4
+            assert tile_label(tile, "box", names) == expected  # type: ignore[arg-type]
+    assert tile_label(Tile.parse("5z"), "unicode") == "🀆 Wh"

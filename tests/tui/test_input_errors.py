@@ -35,6 +35,7 @@ def broken_toggle(self: HandBuilderScreen, index: int) -> None:
     raise RuntimeError("a bug in the hand builder")
 
 
+@pytest.mark.long
 async def test_spaced_out_errors_never_end_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = Clock()
     monkeypatch.setattr(crash_module, "monotonic", clock)

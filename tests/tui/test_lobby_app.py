@@ -1,5 +1,5 @@
 """The lobby screen: the players and tables as the server sends them, Enter joins a public
-table, the keys choose; an 80x24 snapshot."""
+table or watches a game being played, the keys choose; an 80x24 snapshot."""
 
 from __future__ import annotations
 
@@ -9,7 +9,18 @@ from typing import Any
 
 import pytest
 
-from minefield.session.wire import LobbyPlayer, LobbyState, LobbyTable
+from minefield.session.wire import (
+    AnswerInvitation,
+    Cancel,
+    Invitation,
+    Invite,
+    LobbyPlayer,
+    LobbyState,
+    LobbyTable,
+    Matching,
+    QuickMatch,
+    Seated,
+)
 from minefield.tui.lobby_app import LobbyApp, LobbyChoice
 from tests.tui.conftest import screen_text, settle
 
@@ -19,7 +30,7 @@ STATE = LobbyState(
     tables=[LobbyTable(code="K7Q3PX", host="Ann", rules="beginner", public=True,
                        players=["Ann"]),
             LobbyTable(game="20261201T120000.000Z-network-abcd", host="Bob", rules="standard",
-                       public=False, players=["Bob", "Cat"])])
+                       public=False, players=["Bob", "Cat"], watchers=2)])
 
 
 def states_of(*sent: LobbyState) -> Any:
@@ -48,6 +59,8 @@ async def test_the_lobby_shows_players_and_tables() -> None:
     (["b"], LobbyChoice("host", bot="normal")),
     (["m"], LobbyChoice("menu")),
     (["q"], None),
+    (["down", "enter"], LobbyChoice("watch", game="20261201T120000.000Z-network-abcd")),
+    (["down", "w"], LobbyChoice("watch", game="20261201T120000.000Z-network-abcd")),
 ])
 async def test_the_keys_choose(keys: list[str], choice: LobbyChoice | None) -> None:
     app = LobbyApp(states_of(STATE))
@@ -58,14 +71,15 @@ async def test_the_keys_choose(keys: list[str], choice: LobbyChoice | None) -> N
     assert app.choice == choice
 
 
-async def test_a_game_being_played_is_not_joined() -> None:
+async def test_a_table_waiting_for_a_player_has_nothing_to_watch() -> None:
     app = LobbyApp(states_of(STATE))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
-        await pilot.press("down", "enter")
+        await pilot.press("w")
         await settle(pilot)
         assert app.is_running and app.choice is None
-        assert any("watching is not offered yet" in n.message for n in app._notifications)
+        assert any("nothing to watch yet" in n.message for n in app._notifications)
+        assert "Bob vs Cat" in screen_text(app) and "2" in screen_text(app)
     assert app.choice is None
 
 
@@ -93,3 +107,124 @@ async def test_the_cursor_stays_on_its_table_when_the_lobby_changes() -> None:
 
 def test_lobby_80x24(snap_compare: Any) -> None:
     assert snap_compare(LobbyApp(states_of(STATE)), terminal_size=(80, 24))
+
+
+def scripted(*sent: Any) -> tuple[Any, list[Any], asyncio.Queue[Any]]:
+    """A lobby that sends ``sent``, then whatever the test puts in its queue; the requests
+    the app sends are kept in the list."""
+    requests: list[Any] = []
+    more: asyncio.Queue[Any] = asyncio.Queue()
+
+    async def states() -> AsyncIterator[Any]:
+        for event in sent:
+            yield event
+        while True:
+            yield await more.get()
+
+    return states, requests, more
+
+
+async def test_an_invitation_is_a_notice_to_accept_and_a_room_sits_the_player() -> None:
+    states, requests, more = scripted(STATE)
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        more.put_nowait(Invitation(id="ab12", by="Ann", to="Dan", state="open", seconds=60))
+        await settle(pilot)
+        assert "Ann invites you to a game" in screen_text(app)
+        await pilot.press("y")
+        await settle(pilot)
+        assert requests == [AnswerInvitation(invitation="ab12", accept=True)]
+        more.put_nowait(Seated(game="20261201T120000.000Z-network-beef", opponent="Ann"))
+        await settle(pilot)
+    assert app.choice == LobbyChoice("resume", game="20261201T120000.000Z-network-beef")
+
+
+async def test_a_declined_invitation_and_one_that_expired_while_asked() -> None:
+    states, requests, more = scripted(STATE)
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        more.put_nowait(Invitation(id="ab12", by="Ann", to="Dan", state="open", seconds=60))
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        assert requests == [AnswerInvitation(invitation="ab12", accept=False)]
+        more.put_nowait(Invitation(id="cd34", by="Bob", to="Dan", state="open", seconds=60))
+        await settle(pilot)
+        more.put_nowait(Invitation(id="cd34", by="Bob", to="Dan", state="expired", seconds=0))
+        await settle(pilot)
+        assert "invites you" not in screen_text(app)  # the notice went with the invitation
+        assert any("Bob's invitation expired" in n.message for n in app._notifications)
+        assert len(requests) == 1 and app.is_running
+
+
+async def test_inviting_a_player_and_hearing_the_answer() -> None:
+    states, requests, more = scripted(STATE)
+    app = LobbyApp(states, requests.append, me="Ann")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        assert "In the lobby: Dan" in screen_text(app)  # only those free to play
+        await pilot.press("enter")
+        await settle(pilot)
+        assert requests == [Invite(player="Dan")]
+        more.put_nowait(Invitation(id="ab12", by="Ann", to="Dan", state="open", seconds=60))
+        more.put_nowait(Invitation(id="ab12", by="Ann", to="Dan", state="declined"))
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]
+        assert "Invitation sent to Dan: waiting for the answer (60 s)." in messages
+        assert "Dan declined your invitation." in messages
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("ctrl+a", "ctrl+k", *"x y", "enter")  # not a name: one line
+        await settle(pilot)
+        assert len(requests) == 1
+        assert any("'x y' is not a player's name" in n.message for n in app._notifications)
+
+
+async def test_quick_match_waits_then_takes_the_bot_offered() -> None:
+    states, requests, more = scripted(STATE)
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("k")
+        await settle(pilot)
+        assert requests == [QuickMatch()]
+        more.put_nowait(Matching(state="waiting"))
+        await settle(pilot)
+        assert "Looking for a player for a quick match" in screen_text(app)
+        more.put_nowait(Matching(state="bot_offer", bot="normal"))
+        await settle(pilot)
+        assert "Nobody yet: b plays a bot (normal) now, or keep waiting" in screen_text(app)
+        await pilot.press("b")
+        await settle(pilot)
+        assert requests[-1] == QuickMatch(bot="normal") and app.choice is None
+        more.put_nowait(Seated(game="20261201T120000.000Z-network-f00d", opponent="Bot (normal)"))
+        await settle(pilot)
+    assert app.choice == LobbyChoice("resume", game="20261201T120000.000Z-network-f00d")
+
+
+async def test_escape_stops_waiting() -> None:
+    states, requests, more = scripted(STATE, Matching(state="waiting"))
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert requests == [Cancel()]
+        more.put_nowait(Matching(state="cancelled"))
+        await settle(pilot)
+        assert "Looking for a player" not in screen_text(app)
+
+
+def test_lobby_invited_80x24(snap_compare: Any) -> None:
+    states, _, _ = scripted(STATE, Invitation(id="ab12", by="Ann", to="Dan", state="open",
+                                              seconds=60))
+    assert snap_compare(LobbyApp(states, lambda _: None, me="Dan"), terminal_size=(80, 24))
+
+
+def test_lobby_bot_offer_80x24(snap_compare: Any) -> None:
+    states, _, _ = scripted(STATE, Matching(state="bot_offer", bot="normal"))
+    assert snap_compare(LobbyApp(states, lambda _: None, me="Dan"), terminal_size=(80, 24))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select, Static
 
@@ -97,6 +98,7 @@ async def play_to_the_result(pilot: Pilot[Any], app: MinefieldApp, game: int) ->
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.long
 async def test_a_hotseat_match_through_two_games_to_the_scoreboard() -> None:
     """R30, R31: two games of a match at one keyboard, the curtain between the players in
     both games, the scoreboard on every screen and the payments on each result."""

@@ -169,6 +169,30 @@ async def test_the_host_sees_who_joined_and_a_disconnect_countdown_that_fits_80_
         await daemon.stop()
 
 
+async def test_an_away_player_whose_grace_is_spent_shows_the_clock_that_will_move_for_them(
+        short_dir: Path) -> None:  # noqa: F811
+    """R25b: once an absent player's grace is spent their move clock runs on and the automatic
+    move comes when it runs out: the other player's header shows that clock beside the
+    absence, not the absence alone."""
+    daemon = await start_daemon(short_dir, grace_seconds=0.3)
+    try:
+        socket = make_config(short_dir).socket
+        session = await host(socket=socket, player="alice", seed="7")
+        app = MinefieldApp(session=session, catch_errors=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, HandBuilderScreen), "the builder")
+            bob = await join(session.code or "", socket=socket, player="bob")
+            await bob.open()
+            await until(pilot, lambda: "opponent bob" in screen_text(app), "bob's name")
+            await bob.close()  # bob's link drops; his grace is gone in 0.3 s
+            await until(pilot, lambda: "bob disconnected" in screen_text(app)
+                        and "grace" not in screen_text(app).splitlines()[0], "grace spent")
+            header = screen_text(app).splitlines()[0]
+            assert re.search(r"You \d:\d\d · bob \d:\d\d · bob disconnected", header), header
+    finally:
+        await daemon.stop()
+
+
 async def _play_app_seat(pilot: Pilot[int], app: MinefieldApp, game_id: str) -> None:
     """Play R25's moves for the app's seat through its session until that game ends."""
     sent: set[int] = set()

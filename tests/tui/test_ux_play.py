@@ -25,7 +25,8 @@ from tests.tui.test_practice import HAND, type_tiles
 # Seed 1 deals West 2346668m2245777p9p11223366678s22334556z (dora indicator 8s). This hand
 # waits on 6s, 9s and 3z, each with a long list of yaku.
 THREE_WAITS = [str(t) for t in parse_tiles("11223366678s33z")]
-WAIT_LINES = ("6s  1 live  ron ok", "9s  4 live  ron ok", "3z  2 live  ron ok")
+#: West's wait 3z shows by its name (the default "letters"), in the same column.
+WAIT_LINES = ("6s  1 live  ron ok", "9s  4 live  ron ok", "W   2 live  ron ok")
 
 
 async def choose(pilot: Pilot[int], tiles: list[str]) -> None:

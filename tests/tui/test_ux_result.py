@@ -77,8 +77,8 @@ async def test_furiten_is_said_from_each_seat_and_pools_apart_from_discards() ->
                 "(R15a)") in text
         assert "your own waits" not in text and "one of your waits" not in text
         # The discards in order, apart from the tiles never discarded.
-        assert "discards: 1z 2z\n" in text and "discards: 5p 1p\n" in text
-        assert "never discarded: 2p 3p 4p 5p 6p 7p 1s 2s 3s 4s 5s 6s 7s 8s 3z 4z 5z 6z 7z" in text
+        assert "discards: E S\n" in text and "discards: 5p 1p\n" in text  # honors by name
+        assert "never discarded: 2p 3p 4p 5p 6p 7p 1s 2s 3s 4s 5s 6s 7s 8s W N Wh Gr Rd" in text
         # The log ends with the result and holds both seats' furiten (everything is shown).
         assert "Bot (normal) is furiten: Bot (normal) discarded their wait 5p" in text
         assert text.index(" 4 Bot (normal) 1p") < text.index("Ron! You win on Bot (normal)'s 1p")

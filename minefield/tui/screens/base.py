@@ -131,7 +131,9 @@ class SeatScreen(Screen[None]):
                 if not player.present and player.name != WAITING_NAME}
         for seat in (self.seat, self.seat.other):
             clock = table.clocks[seat]
-            if clock.running and clock.remaining is not None and seat not in away:
+            # An absent seat's clock runs only once its grace is spent (R25b): then it is
+            # the clock of the automatic move to come, shown beside the absence.
+            if clock.running and clock.remaining is not None:
                 who = "You" if seat is self.seat and len(set(self.names.values())) > 1 else (
                     table.name(seat))
                 parts.append(f"{who} {clock_text(clock.remaining - elapsed)}")

@@ -1,6 +1,7 @@
 """Defense drills (:mod:`minefield.trainer.drills`): pick a kind and a difficulty (or let the
-spaced repetition choose), answer with the keyboard, see the explanation at once and the truth
-after it. Each answer is saved in the progress store.
+spaced repetition choose; a new choice makes a new drill at once), answer with the keyboard,
+see the explanation at once and the truth after it. Each answer is saved in the progress store.
+Kinds and patterns are shown in words (:func:`~minefield.trainer.drills.kind_words`).
 
 Answers are typed in the answer line: a tile (``5p``, safest), the kinds you think the opponent
 waits on (``2p 5p``, read_wait), ``y`` or ``n`` (is_mangan), or 13 tiles (safe_hand). A drill
@@ -34,7 +35,10 @@ from minefield.trainer.drills import (
     DrillTruth,
     Scheduler,
     answer,
+    kind_words,
     make_drill,
+    pattern_words,
+    reader_lines,
 )
 from minefield.trainer.progress import DrillRecord, ProgressError
 from minefield.tui.textual_private import SteadyHeader
@@ -56,16 +60,14 @@ HistoryReader = Callable[[], Sequence[DrillRecord]]
 
 def drill_lines(drill: Drill) -> list[str]:
     """What the trainee may see of a drill (R26), as markup lines."""
-    lines = [f"[b]{escape(line)}[/]" for line in drill.prompt]
+    lines = [f"[dim]{escape(kind_words(drill.kind))} · {drill.difficulty}[/]"]
+    lines += [f"[b]{escape(line)}[/]" for line in drill.prompt]
     position = drill.position
     if position is not None:
-        theirs = " ".join(str(t) for t in position.opponent_discards) or "none"
-        mine = " ".join(str(t) for t in position.own_discards) or "none"
         pool = " ".join(kind_str(k) * 1 for k in position.pool_kinds
                         for _ in range(position.pool_counts[k]))
-        lines += [f"Dora indicator {position.dora_indicator} · their discards: {theirs}",
-                  f"Your discards: {mine}", f"Your hand: {position.hand}",
-                  f"Your pool: {pool}"]
+        lines += [f"Your hand: {position.hand}", f"Your pool: {pool}"]
+        lines += [escape(line) for line in reader_lines(position)]
     elif drill.tiles is not None:
         lines.append(f"Your 34 tiles: {tiles_to_str(list(drill.tiles))}")
     return lines
@@ -86,7 +88,7 @@ def truth_lines(truth: DrillTruth) -> list[str]:
         lines.append(f"The ron is {'allowed' if truth.allowed else 'not allowed'} (R14).")
     if truth.best is not None:
         lines.append(f"The bot's best hand: {truth.best.hand}")
-    lines.append(f"[dim]Pattern: {truth.pattern}[/]")
+    lines.append(f"[dim]Pattern: {escape(pattern_words(truth.pattern))}[/]")
     return lines
 
 
@@ -123,12 +125,13 @@ class DrillsScreen(Screen[None]):
         self._count = 0
         self.drill: Drill | None = None
         self.result: DrillAnswer | None = None
+        self._made_with: tuple[str, str] | None = None
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
         with Horizontal(id="drill-choice"):
             yield Label("Kind", classes="drill-label")
-            yield Select([("due (spaced repetition)", DUE), *((k, k) for k in KINDS)],
+            yield Select([("Due (spaced repetition)", DUE), *((kind_words(k), k) for k in KINDS)],
                          value=DUE, allow_blank=False, id="drill-kind")
             yield Label("Level", classes="drill-label")
             yield Select([(d, d) for d in DIFFICULTIES], value="intermediate",
@@ -145,6 +148,16 @@ class DrillsScreen(Screen[None]):
         self.query_one("#drill-input", Input).focus()
         self.action_next_drill()
 
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A new kind or level applies at once: the next drill is made with it."""
+        event.stop()
+        if self.is_mounted and self._choice() != self._made_with:
+            self.action_next_drill()
+
+    def _choice(self) -> tuple[str, str]:
+        return (str(self.query_one("#drill-kind", Select).value),
+                str(self.query_one("#drill-difficulty", Select).value))
+
     # -- making a drill ----------------------------------------------------------------------
 
     def _next_seed(self) -> str:
@@ -155,8 +168,7 @@ class DrillsScreen(Screen[None]):
 
     def action_next_drill(self) -> None:
         """A new drill of the chosen kind and difficulty (or the one due)."""
-        kind = str(self.query_one("#drill-kind", Select).value)
-        difficulty = str(self.query_one("#drill-difficulty", Select).value)
+        kind, difficulty = self._made_with = self._choice()
         seed = self._next_seed()
         self.drill = None
         self.result = None

@@ -26,13 +26,13 @@ from textual.widgets import Footer, OptionList, Select, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from minefield.defense.position import Method
+from minefield.cli.review import default_seat
 from minefield.records.history import HistoryEntry, MatchEntry, group_history, list_history
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.replay import Replay, load_match, replay_record
 from minefield.records.scoreboard import final_line, scoreboard_table
 from minefield.rules.game import Seat
-from minefield.trainer.review import ReviewError, review_of_game
+from minefield.trainer.review import ReviewError, opponent_of, review_of_game
 from minefield.tui.screens.replay import ReplayScreen
 from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.textual_private import SteadyHeader
@@ -54,8 +54,6 @@ MODE_NAMES = {"practice": "practice", "hotseat": "hot-seat", "network": "network
 #: The columns of a line (cells): date, mode, players, result, points: 74 with the spaces
 #: (the list's border, padding and scroll bar take the rest of 80 columns).
 COLUMNS = (16, 8, 19, 15, 12)
-#: How practice records name the bot's seat (the review shows the player's seat first).
-BOT_PREFIX = "Bot ("
 
 
 def fit(text: str, width: int) -> str:
@@ -133,16 +131,6 @@ def matches_filter(entry: Entry, choice: str) -> bool:
     return entry.mode == choice
 
 
-def default_seat(entry: HistoryEntry) -> Seat:
-    """The seat a review shows first: the player's in practice (the other is the bot), else
-    East (as ``minefield review`` without ``--seat``)."""
-    if entry.mode == "practice" and entry.players is not None:
-        for seat in Seat:
-            if not entry.players.of(seat).startswith(BOT_PREFIX):
-                return seat
-    return Seat.EAST
-
-
 class GameReplayScreen(ReplayScreen):
     """The replay viewer opened from the list: q or Escape goes back to it."""
 
@@ -151,7 +139,8 @@ class GameReplayScreen(ReplayScreen):
 
 class GamesScreen(Screen[None]):
     """The saved games of ``folder``, newest first, or the games of one ``match`` under its
-    scoreboard. ``method`` is the danger estimate a review asks for."""
+    scoreboard. A review's estimate is fitted for the record's opponent (a bot's level, else a
+    person: :func:`~minefield.trainer.review.opponent_of`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Replay"),
@@ -161,11 +150,9 @@ class GamesScreen(Screen[None]):
         Binding("escape,q", "close", "Back"),
     ]
 
-    def __init__(self, folder: Path, method: Method = "posterior",
-                 match: MatchEntry | None = None) -> None:
+    def __init__(self, folder: Path, match: MatchEntry | None = None) -> None:
         super().__init__()
         self.folder = folder
-        self.method: Method = method
         self.match = match
         self.entries: list[Entry] = list(match.games) if match is not None else []
         self.shown: list[Entry] = []
@@ -300,7 +287,7 @@ class GamesScreen(Screen[None]):
         if entry is None:
             return
         if isinstance(entry, MatchEntry):
-            self.app.push_screen(GamesScreen(self.folder, self.method, match=entry))
+            self.app.push_screen(GamesScreen(self.folder, match=entry))
             return
         loaded = self._load(entry)
         if loaded is not None:
@@ -323,7 +310,10 @@ class GamesScreen(Screen[None]):
             self._tell(f"{entry.path.name}: {error}")
             return
         names = {seat: record.header.players.of(seat) for seat in Seat}
-        self.app.push_screen(ReviewScreen(reviews, self.method, names, default_seat(entry)))
+        # The player's seat first in practice, as ``minefield review`` without ``--seat``.
+        first = default_seat(record.header)
+        self.app.push_screen(ReviewScreen(reviews, opponent_of(names[first.other]), names,
+                                          first))
 
     def _load(self, entry: HistoryEntry) -> tuple[ReadRecord, Replay] | None:
         """The record and its replay, or None with the reason told (unreadable, or a record
@@ -354,5 +344,5 @@ class GamesScreen(Screen[None]):
         return f"GamesScreen(folder={str(self.folder)!r}, {len(self.entries)} entries)"
 
 
-__all__ = ["FILTERS", "GameReplayScreen", "GamesScreen", "default_seat", "entry_line",
+__all__ = ["FILTERS", "GameReplayScreen", "GamesScreen", "entry_line",
            "fit", "matches_filter"]

@@ -20,7 +20,7 @@ from minefield.rules.hand import HAND_SIZE
 from minefield.rules.names import tile_name
 from minefield.rules.report import WaitReport
 from minefield.rules.tiles import Tile, parse_tiles
-from minefield.session.protocol import MatchView
+from minefield.session.protocol import MatchView, Rated
 from minefield.tui.messages import MenuRequested, NewGameRequested, NextGameRequested
 from minefield.tui.render import YOU, furiten_reason, objective, possessive, seat_name, verb
 from minefield.tui.screens.standings import StandingsScreen
@@ -127,6 +127,19 @@ class RunningScore:
         return f"RunningScore(games={self.games})"
 
 
+def ratings_line(rated: Rated) -> str:
+    """Each player's rating before and after a rated game (Glicko-2).
+
+    >>> from minefield.session.protocol import RatingChange
+    >>> ratings_line(Rated(seat="east", game="g", players=[
+    ...     RatingChange(name="ann", before=1500, after=1662, deviation=290),
+    ...     RatingChange(name="bob", before=1500, after=1338, deviation=290)]))
+    'Rating: ann 1500 → 1662 (+162) · bob 1500 → 1338 (-162)'
+    """
+    return "Rating: " + " · ".join(
+        f"{p.name} {p.before} → {p.after} ({p.after - p.before:+d})" for p in rated.players)
+
+
 class ResultScreen(Screen[None]):
     """Both hands, discards and pools, the ura indicator, the winning tile, the score, who pays
     whom, the running score and the game's log.
@@ -148,8 +161,10 @@ class ResultScreen(Screen[None]):
     def __init__(self, end: GameEnded, names: dict[Seat, str], mode: str,
                  dora_indicator: str, discards: Mapping[Seat, Sequence[str]] | None = None,
                  scores: RunningScore | None = None, match: MatchView | None = None,
-                 washizu: bool = False, notes: Mapping[int, str] | None = None) -> None:
+                 washizu: bool = False, rated: Rated | None = None,
+                 notes: Mapping[int, str] | None = None) -> None:
         super().__init__()
+        self.rated = rated
         self.end = end
         #: The trainer's feedback lines of the discards made here (kept from the play screen).
         self.notes = dict(notes or {})
@@ -171,6 +186,10 @@ class ResultScreen(Screen[None]):
         with Horizontal(id="topbar"):
             yield Static(named(self, self._headline()), id="headline")
             yield DeadWall(Tile.parse(self._dora_indicator))
+        ratings = Static(ratings_line(self.rated) if self.rated else "", id="result-ratings",
+                         markup=False)
+        ratings.display = self.rated is not None
+        yield ratings
         with VerticalScroll(id="result-body"):
             if self.end.value is not None:
                 yield Static(named(self, "\n".join(value_lines(self.end.value))), id="value")
@@ -194,6 +213,13 @@ class ResultScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one(DeadWall).reveal_ura(Tile.parse(self.end.ura_indicator))
         self.query_one("#result-body").focus()  # arrows and page keys scroll it
+
+    def show_ratings(self, rated: Rated) -> None:
+        """The game was rated (it comes after the result): each rating before and after."""
+        self.rated = rated
+        line = self.query_one("#result-ratings", Static)
+        line.update(ratings_line(rated))
+        line.display = True
 
     def _who(self, seat: Seat) -> str:
         name, wind = self.names[seat], seat.value.title()

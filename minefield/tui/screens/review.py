@@ -2,9 +2,11 @@
 carried then, the opponent's hand revealed, where the seat dealt in and what was safer, and the
 danger taken in total against the least that could have been taken.
 
-The estimates are computed in a worker thread (the posterior takes a while per discard), step
-by step, so the screen answers the keys from the start and fills in as they come. Everything
-shown is known at the end of the game (R26): both hands are revealed then.
+The estimates (the fast one, for the opponent the seat played against) are computed in a worker
+thread, step by step, so the screen answers the keys from the start and fills in as they come.
+Everything shown is known at the end of the game (R26): both hands are revealed then. A seat
+that made no discard (the game ended on discard 1) has nothing to estimate: the screen says so
+and shows the pool it kept.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 from textual.worker import get_current_worker
 
-from minefield.defense.estimate import feedback, percent
-from minefield.defense.position import Method
+from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
+from minefield.defense.estimate import estimate_name, feedback, percent
 from minefield.rules.game import POOL_SIZE, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
@@ -61,9 +63,9 @@ def _kinds(step: ReviewStep) -> list[str]:
 
 class ReviewScreen(Screen[None]):
     """The review of one finished game, for each seat in ``reviews`` (hot-seat: both; w
-    switches). ``method`` is the estimate asked for (the posterior falls back to the fast one,
-    and the screen says so); ``names`` says how to call each seat. ``quits`` (the review of a
-    record, ``minefield review``): leaving it quits the app."""
+    switches). ``opponent`` is whom the estimate is for (the bot's level in practice, else a
+    person); ``names`` says how to call each seat. ``quits`` (the review of a record,
+    ``minefield review``): leaving it quits the app."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "step(-1)", "Earlier discard"),
@@ -78,19 +80,18 @@ class ReviewScreen(Screen[None]):
         Binding("escape,q", "close", "Back"),
     ]
 
-    def __init__(self, reviews: Mapping[Seat, GameReview], method: Method = "posterior",
+    def __init__(self, reviews: Mapping[Seat, GameReview], opponent: Opponent = DEFAULT_OPPONENT,
                  names: Mapping[Seat, str] | None = None, seat: Seat | None = None,
                  quits: bool = False) -> None:
         super().__init__()
         if not reviews:
             raise ValueError("a review needs at least one seat")
         self.reviews = dict(reviews)
-        self.method: Method = method
+        self.opponent: Opponent = opponent
         self.names = dict(names) if names else {s: s.value.title() for s in Seat}
         self.seat = seat if seat in self.reviews else next(iter(self.reviews))
         self.index = 0
         self.assessed: dict[Seat, list[AssessedStep]] = {s: [] for s in self.reviews}
-        self.notes: list[str] = []
         self.done = False
         self._quits = quits
 
@@ -119,7 +120,7 @@ class ReviewScreen(Screen[None]):
         worker = get_current_worker()
         order = [self.seat, *(s for s in self.reviews if s is not self.seat)]
         for seat in order:
-            for step in assess(self.reviews[seat], self.method,
+            for step in assess(self.reviews[seat], self.opponent,
                                stop=lambda: worker.is_cancelled):
                 self.app.call_from_thread(self._assessed, seat, step)
         if not worker.is_cancelled:
@@ -129,8 +130,6 @@ class ReviewScreen(Screen[None]):
         if not self.is_attached:
             return  # closed while the estimate was being computed
         self.assessed[seat].append(step)
-        if step.note and step.note not in self.notes:
-            self.notes.append(step.note)
         if seat is self.seat:
             self.show_step()
 
@@ -164,8 +163,11 @@ class ReviewScreen(Screen[None]):
         pool = self.query_one("#review-pool", TileRow)
         detail = self.query_one("#review-detail", Static)
         if not review.steps:
-            pool.set_tiles([])
-            detail.update("No discards were made by this seat.")
+            pool.set_tiles(parse_tiles(review.end.pools.get(self.seat, "")))
+            pool.cursor = None
+            detail.update(f"{escape(self.names[self.seat])} made no discard: the game ended on "
+                          f"discard {review.end.discard_number}, before this seat's first. "
+                          "There is no danger to review.")
             return
         step = review.steps[self.index]
         tiles = pool_tiles(step)
@@ -187,7 +189,9 @@ class ReviewScreen(Screen[None]):
                  f"{review.steps[self.index].number}") if count else "no discards"
         waits = " ".join(review.opponent_waits) or "none (not tenpai)"
         done = self.assessed[seat]
-        if count and len(done) == count:
+        if not count:
+            total = "Nothing to estimate: no discards"
+        elif len(done) == count:
             taken, least = totals(done)
             total = (f"Danger taken in total [b]{taken:.2f}[/] expected deal-ins, the least "
                      f"possible {least:.2f}")
@@ -207,10 +211,9 @@ class ReviewScreen(Screen[None]):
             lines.append(f"[b]{escape(line)}[/]")
             chosen = report.of(kind_str(Tile.parse(step.tile).kind))
             lines.extend(f"· {escape(reason)}" for reason in chosen.reasons)
-            lines.append(f"[dim]{report.method} estimate · opponent furiten "
+            lines.append(f"[dim]{estimate_name(report.opponent)} · opponent furiten "
                          f"{percent(report.opponent_furiten)}[/]")
         lines.extend(truth_lines(step, opponent))
-        lines.extend(f"[$text-warning]{escape(note)}[/]" for note in self.notes)
         return lines
 
     # -- keys --------------------------------------------------------------------------------

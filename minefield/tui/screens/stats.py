@@ -1,6 +1,6 @@
-"""The trainer's progress: games, deal-in rate, the danger taken against the least possible over
-time, and drill accuracy by kind, drawn as bars from a
-:class:`~minefield.trainer.progress.ProgressSummary`."""
+"""The trainer's progress: games, deal-in rate and points lost (what happened), the danger taken
+against the least possible (agreement with the estimate) over time, and drill accuracy by kind
+in words, drawn as bars from a :class:`~minefield.trainer.progress.ProgressSummary`."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from minefield.trainer.progress import DefenseStats, DrillStats, ProgressSummary
+from minefield.trainer.words import kind_words
 from minefield.tui.textual_private import SteadyHeader
 
 BAR_WIDTH = 20
@@ -77,7 +78,7 @@ def drill_table(rows: Sequence[DrillStats]) -> Table:
     for stats in rows:
         right = Text(f"{_percent(stats.accuracy):>4} ")
         right.append(bar(stats.accuracy or 0.0, 1.0))
-        table.add_row(stats.kind, str(stats.attempts), right)
+        table.add_row(kind_words(stats.kind), str(stats.attempts), right)
     return table
 
 
@@ -86,13 +87,18 @@ def summary_renderable(summary: ProgressSummary) -> RenderableType:
     if summary.empty:
         return Text("No progress yet: play a practice game or a drill, and it shows here.")
     overall = summary.overall
+    lost = overall.points_lost_per_game
     head = Text.assemble(
         ("Games ", "bold"), str(overall.games), f" · won {overall.won} · dealt in "
         f"{overall.deal_ins} · draws {overall.draws} · points {overall.points}\n",
-        "Danger taken beyond the least possible per discard: ",
+        "Safety: deal-in rate ", (_percent(overall.deal_in_rate), "bold"),
+        " · points lost per game ", ("-" if lost is None else f"{lost:.0f}", "bold"),
+        " (what happened)\n",
+        "Agreement with the estimate: ",
         ("-" if overall.excess_per_discard is None else f"{overall.excess_per_discard:.1%}",
-         "bold"),
-        " (0 is perfect defense)")
+         "bold"), " danger beyond its safest tile per discard\n",
+        ("(0: you always took the tile it found safest; that is not the same as safe)",
+         "dim"))
     parts: list[RenderableType] = [head]
     if overall.games:
         parts.append(defense_table([overall, summary.recent], "Games"))

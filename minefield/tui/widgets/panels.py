@@ -40,6 +40,12 @@ class DeadWall(Static):
     def on_mount(self) -> None:
         self._draw()
 
+    def set_indicators(self, dora_indicator: Tile, ura_indicator: Tile | None = None) -> None:
+        """Another game's dead wall (a match's next game, seen by a watcher); ``ura_indicator``
+        face up once that game has ended."""
+        self._dora_indicator, self._ura_indicator = dora_indicator, ura_indicator
+        self._draw()
+
     def reveal_ura(self, ura_indicator: Tile) -> None:
         """Turn the ura indicator face up (after a win or a draw, R18, R26)."""
         self._ura_indicator = ura_indicator

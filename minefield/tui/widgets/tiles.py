@@ -18,7 +18,7 @@ from textual.widget import Widget
 
 from minefield.rules.names import HonorNames, name_text
 from minefield.rules.tiles import Tile
-from minefield.tui.host import tile_style_of
+from minefield.tui.host import preferences_of, tile_style_of
 from minefield.tui.render import BACK_LABEL, EMPTY_LABEL, TileStyle, suit_class, tile_label
 
 
@@ -29,9 +29,7 @@ def current_tile_style(widget: Widget) -> TileStyle:
 
 def current_honor_names(widget: Widget) -> HonorNames:
     """How the app calls honors (``letters`` when the app does not say)."""
-    names: HonorNames = getattr(getattr(widget.app, "preferences", None), "honor_names",
-                                "letters")
-    return names
+    return preferences_of(widget.app).honor_names
 
 
 def named(widget: Widget, text: str) -> str:
