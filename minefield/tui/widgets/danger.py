@@ -41,17 +41,16 @@ def danger_class(chance: float) -> str:
 
 
 def tile_percent(chance: float) -> str:
-    """A chance as it fits on a tile: whole percent in two cells (``<1`` for a chance under
-    one percent but not none, ``99`` at most).
+    """A chance as it fits on a tile: whole percent in two cells, rounded as the panel rounds
+    it (``<1`` for a chance that rounds to none but is not none, ``99`` at most).
 
     >>> [tile_percent(c) for c in (0.0, 0.004, 0.123, 0.5, 1.0)]
     ['0', '<1', '12', '50', '99']
     """
     if chance <= 0:
         return "0"
-    if chance < 0.01:
-        return "<1"
-    return str(min(99, round(chance * 100)))
+    whole = round(chance * 100)  # as the panel's percent rounds it
+    return "<1" if whole == 0 else str(min(99, whole))
 
 
 def shade(row: TileRow, tiles: Sequence[Tile], report: DangerReport | None) -> None:
