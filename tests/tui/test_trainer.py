@@ -540,7 +540,8 @@ async def test_overlay_writes_each_tiles_chance_on_it_and_keeps_the_log_beside_t
         assert {place.note for place in pool.places} == {""}  # off: no numbers
         await pilot.press("d")
         await pilot.pause()
-        report = estimate(Position.from_view(screen.view), "fast")
+        report = app.trainer.report_for(screen.view)
+        assert report is not None
         notes = [place.note for place in pool.places[:len(pool.tiles)]]
         assert notes == [tile_percent(report.of(kind_str(t.kind)).danger) for t in pool.tiles]
         assert all(0 < len(note) <= 2 for note in notes)
