@@ -32,8 +32,9 @@ from textual import events
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 from minefield.tui.analysis import analyze_choice
-from minefield.tui.app import GameRequest, MinefieldApp
+from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
+from minefield.tui.games import GameRequest
 from minefield.tui.screens.builder import HandBuilderScreen
 
 GOAL_MS = 50.0

@@ -6,6 +6,8 @@ import re
 from importlib.resources import files
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -46,3 +48,43 @@ def test_every_package_ships_in_the_wheel() -> None:
     found = {".".join(init.parent.relative_to(ROOT).parts)
              for init in (ROOT / "minefield").rglob("__init__.py")}
     assert found - listed == set()
+
+
+#: A file named in a docstring, a comment or the docs: relative to the repository, to
+#: ``minefield/`` or ``tests/``, or to the file that names it.
+CITED_FILE = re.compile(r"(?<![\w/.])(\w+(?:/[\w.-]+)*/[\w.-]+\.(?:py|md|tcss))\b")
+#: A module named in a Sphinx role (``:mod:`minefield.paths```, ``:func:`~minefield....```).
+CITED_MODULE = re.compile(r":(?:mod|func|class|meth|data|attr):`~?(minefield(?:\.\w+)+)")
+
+
+def test_docstrings_and_docs_cite_files_that_exist() -> None:
+    sources = [*ROOT.glob("minefield/**/*.py"), *ROOT.glob("tests/**/*.py"),
+               *ROOT.glob("benchmarks/*.py"), *ROOT.glob("assets/*.md"), ROOT / "README.md"]
+    missing = []
+    for source in sources:
+        text = source.read_text(encoding="utf-8")
+        for cited in CITED_FILE.findall(text):
+            bases = (ROOT, ROOT / "minefield", ROOT / "tests", source.parent)
+            if not any((base / cited).exists() for base in bases):
+                missing.append(f"{source.relative_to(ROOT)}: {cited}")
+        for module in CITED_MODULE.findall(text):
+            parts = module.split(".")
+            prefixes = (ROOT.joinpath(*parts[:end]) for end in range(len(parts), 1, -1))
+            if not any(p.with_suffix(".py").exists() or (p / "__init__.py").exists()
+                       for p in prefixes):
+                missing.append(f"{source.relative_to(ROOT)}: {module}")
+    assert missing == []
+
+
+@pytest.mark.parametrize(("fact", "home"), [
+    ('"(waiting)"', "minefield/session/protocol.py"),  # the server's name of an empty seat
+    ('f"Bot (', "minefield/bots/base.py"),  # a bot's name, built (and read back) in one place
+    ("SUIT_KINDS = 27", "minefield/rules/tiles.py"),
+    ("POOL_SIZE = ", "minefield/rules/game.py"),
+    ("NEVER_DISCARDED = ", "minefield/rules/game.py"),
+    ("def review_game(", "minefield/trainer/review.py"),
+])
+def test_each_fact_has_one_home(fact: str, home: str) -> None:
+    homes = [path.relative_to(ROOT).as_posix() for path in sorted(ROOT.glob("minefield/**/*.py"))
+             if fact in path.read_text(encoding="utf-8")]
+    assert homes == [home]

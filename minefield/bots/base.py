@@ -14,6 +14,24 @@ Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
 
 
+def bot_name(level: str) -> str:
+    """How a bot of ``level`` is called at the table and in records: ``Bot (normal)``."""
+    return f"Bot ({level})"
+
+
+#: Each bot's name and its level, for reading a name back (a record's players).
+_LEVEL_OF_NAME: dict[str, Level] = {bot_name(level): level for level in LEVELS}
+
+
+def bot_level(name: str) -> Level | None:
+    """The level of the bot called ``name`` (None: not a bot's name).
+
+    >>> bot_level("Bot (strong)"), bot_level("Bot (wizard)"), bot_level("bob")
+    ('strong', None, None)
+    """
+    return _LEVEL_OF_NAME.get(name)
+
+
 class Bot(Protocol):
     """A seat played by the computer."""
 

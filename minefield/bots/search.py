@@ -25,11 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from minefield.rules.tiles import NUM_KINDS, TERMINALS_AND_HONORS
+from minefield.rules.tiles import NUM_KINDS, SUIT_KINDS, TERMINALS_AND_HONORS
 
 Counts = tuple[int, ...]
-_SUIT_KINDS = 27
-
 
 def _groups_available(counts: Sequence[int]) -> list[tuple[int, int]]:
     """Every group the tiles allow, as ``(kind, is_sequence)``, in kind order."""
@@ -37,7 +35,7 @@ def _groups_available(counts: Sequence[int]) -> list[tuple[int, int]]:
     for kind in range(NUM_KINDS):
         if counts[kind] >= 3:
             groups.append((kind, 0))
-        if (kind < _SUIT_KINDS and kind % 9 <= 6 and counts[kind] and counts[kind + 1]
+        if (kind < SUIT_KINDS and kind % 9 <= 6 and counts[kind] and counts[kind + 1]
                 and counts[kind + 2]):
             groups.append((kind, 1))
     return groups
@@ -78,7 +76,7 @@ def tenpai_hands(counts: Sequence[int]) -> dict[Counts, set[int]]:
                     add(other)
                     rest[other] += 2
                     hand[other] -= 2
-            for low in range(_SUIT_KINDS):
+            for low in range(SUIT_KINDS):
                 if not rest[low]:
                     continue
                 pos = low % 9

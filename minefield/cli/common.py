@@ -27,6 +27,16 @@ class UsageError(Exception):
     """Bad input on the command line; printed as one line, exit status 2."""
 
 
+def name_argument(text: str) -> str:
+    """A player's name on the command line (:func:`minefield.session.names.player_name`)."""
+    from minefield.session.names import PlayerNameError, player_name
+
+    try:
+        return player_name(text)
+    except PlayerNameError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def seed_argument(text: str) -> str:
     """``--seed``: 32 hex digits or a small number, as the canonical 32 hex digits (R2)."""
     from minefield.rules.seed import SeedError, parse_seed

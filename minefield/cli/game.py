@@ -29,20 +29,22 @@ from minefield.cli.common import (
     SEATS,
     SEED_HELP,
     Subparsers,
+    UsageError,
     add_rule_arguments,
     chosen_rules,
     clock_rules,
+    name_argument,
     seed_argument,
 )
 from minefield.rules.game import Seat
 from minefield.rules.presets import MATCH_PRESETS
 
 if TYPE_CHECKING:
-    from minefield.tui.app import GameRequest
+    from minefield.tui.games import GameRequest
 
 
 MATCH_HELP = ("play a match (R30): several games with scores kept, dealer and counter sticks; "
-              "the first dealer is drawn from the seed, so --seat is not used")
+              "the first dealer is drawn from the seed")
 PRESET_HELP = ("rule preset: standard, beginner, match or club ('match' and 'club' play a "
                "match; a match is 'match' unless given)")
 CLOCK_HELP = ("clocks (R25): seconds to build the hand + seconds for each discard, e.g. 180+15, "
@@ -58,19 +60,41 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--seat", choices=SEATS, default=None, help="your seat")
     add_rule_arguments(p, PRESET_HELP)
     p.add_argument("--clock", default=None, metavar="HAND+DISCARD", help=CLOCK_HELP)
-    p.add_argument("--match", action="store_true", help=MATCH_HELP)
+    p.add_argument("--match", action="store_true", help=f"{MATCH_HELP}, so --seat is not used")
+    p.add_argument("--name", type=name_argument, default=None, metavar="NAME",
+                   help="your name on the table, the result and the record (default: You)")
     h = sub.add_parser("hotseat", help="two players at one terminal")
     h.add_argument("--seed", type=seed_argument, default=None, metavar="SEED",
                    help=SEED_HELP)
     add_rule_arguments(h, PRESET_HELP)
     h.add_argument("--clock", default=None, metavar="HAND+DISCARD", help=CLOCK_HELP)
     h.add_argument("--match", action="store_true", help=MATCH_HELP)
+    for seat, default in (("east", "East; in a match Player 1"),
+                          ("west", "West; in a match Player 2")):
+        h.add_argument(f"--{seat}", type=name_argument, default=None, metavar="NAME",
+                       help=f"the {seat.title()} player's name (default: {default}; in a match "
+                       "the two players, whose first seats are drawn from the seed)")
+
+
+def hotseat_names(east: str | None, west: str | None, match: bool) -> tuple[str, str] | None:
+    """The hot-seat players' names from ``--east`` and ``--west`` (None: neither given; a
+    missing one is its default). Two equal names are a usage error."""
+    from minefield.session.local import HOTSEAT_MATCH_NAMES
+    from minefield.session.names import PlayerNameError, two_names
+
+    if east is None and west is None:
+        return None
+    defaults = HOTSEAT_MATCH_NAMES if match else ("East", "West")
+    try:
+        return two_names(east or defaults[0], west or defaults[1])
+    except PlayerNameError as error:
+        raise UsageError(f"--east/--west: {error}") from None
 
 
 def request_from_args(args: argparse.Namespace) -> GameRequest | None:
     """The game the command line asks for (None: show the menu). A bad ``--rule`` or
     ``--clock`` is a :class:`~minefield.cli.common.UsageError`."""
-    from minefield.tui.app import GameRequest  # Textual loads only for the game itself
+    from minefield.tui.games import GameRequest  # Textual loads only for the game itself
 
     if args.command not in ("practice", "hotseat"):
         return None
@@ -83,8 +107,11 @@ def request_from_args(args: argparse.Namespace) -> GameRequest | None:
     if args.command == "practice":
         return GameRequest("practice", seed=args.seed, level=args.level,
                            seat=Seat(args.seat) if args.seat and not match else None,
-                           rules=args.rules, match=match, rule=rule)
-    return GameRequest("hotseat", seed=args.seed, rules=args.rules, match=match, rule=rule)
+                           rules=args.rules, match=match, rule=rule,
+                           player=getattr(args, "name", None))
+    return GameRequest("hotseat", seed=args.seed, rules=args.rules, match=match, rule=rule,
+                       players=hotseat_names(getattr(args, "east", None),
+                                             getattr(args, "west", None), match))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,7 +19,15 @@ from rich.text import Text
 
 from minefield.cli.common import Subparsers, UsageError, saved_honor_names
 from minefield.paths import DATA_ENV, records_dir
-from minefield.records.history import group_history, history_table, list_history
+from minefield.records.history import (
+    MatchEntry,
+    abandoned,
+    entry_id,
+    group_history,
+    history_table,
+    list_history,
+    numbered,
+)
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.replay import Replay, match_records, replay_match, replay_record
 from minefield.records.scoreboard import final_line, match_json, scoreboard_table
@@ -36,14 +44,19 @@ def add_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
     h.add_argument("--dir", type=Path, default=None, metavar="DIR",
                    help=f"records folder (default: records/ in the user data folder, or in "
                    f"${DATA_ENV})")
-    h.add_argument("--json", action="store_true", help="print one JSON array")
+    h.add_argument("--json", action="store_true", help="print one JSON array (every game, "
+                   "each with its number and id)")
+    h.add_argument("--all", action="store_true",
+                   help="also list the games left before their first discard")
     r = sub.add_parser("replay", help="watch a saved game again, discard by discard",
                        description="Rebuild a game from its record (seed, rules, commands), "
                        "check that it reaches the stored result (exit status 1 when it does "
                        "not) and open the replay viewer: step through the discards from "
                        "East's seat, West's seat or with both hands open.")
-    r.add_argument("file", type=Path, metavar="FILE",
-                   help="a record (.jsonl); with --match, a game of a match or a folder")
+    r.add_argument("file", metavar="FILE",
+                   help="a record (.jsonl), or a game's number or id as `history` lists them "
+                   "(a match's opens its first game); with --match, a game of a match or a "
+                   "folder")
     r.add_argument("--json", action="store_true",
                    help="print the replayed result as the record's result line has it "
                    "(null for an unfinished game); with --match, each match as JSON")
@@ -83,15 +96,44 @@ def _run_history(args: argparse.Namespace) -> int:
     except RecordError as error:
         raise UsageError(str(error)) from None
     if args.json:
-        print(json.dumps([entry.to_json() for entry in entries]))
+        print(json.dumps([{**entry.to_json(), "number": number, "id": entry_id(entry)}
+                          for number, entry in numbered(entries)]))
     elif not entries:
         print(f"No saved games in {folder}.")
     else:
-        Console().print(history_table(entries, folder, saved_honor_names()))
+        Console().print(history_table(entries, folder, saved_honor_names(), args.all))
+        hidden = sum(abandoned(entry) for entry in entries)
+        if hidden and not args.all:
+            print(f"{hidden} game{'s' * (hidden != 1)} left before a discard not shown "
+                  "(--all shows them).")
     return 0
 
 
+def record_path(text: str, folder: Path | None = None) -> Path:
+    """The record ``text`` names: a file, or a number or id of ``history`` (in ``folder``,
+    default the records folder; a match's number or id names its first game).
+    :class:`~minefield.cli.common.UsageError` when it names none, or more than one."""
+    path = Path(text)
+    if path.exists() or os.sep in text or text.endswith(".jsonl"):
+        return path
+    folder = folder if folder is not None else records_dir()
+    try:
+        entries = numbered(group_history(list_history(folder)))
+    except RecordError as error:
+        raise UsageError(str(error)) from None
+    found = [entry for number, entry in entries
+             if text == str(number) or (len(text) >= 4 and entry_id(entry).startswith(text))]
+    if not found:
+        raise UsageError(f"{text}: no such file, and no game with that number or id in "
+                         f"{folder} (see `minefield history`)")
+    if len(found) > 1:
+        raise UsageError(f"{text}: more than one game has an id starting so; give more of it")
+    entry = found[0]
+    return entry.games[0].path if isinstance(entry, MatchEntry) else entry.path
+
+
 def _run_replay(args: argparse.Namespace) -> int:
+    args.file = record_path(args.file) if not args.match else Path(args.file)
     if args.match:
         return _run_replay_match(args)
     try:

@@ -43,7 +43,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
                        "seat dealt in and what was safer, and the danger taken in total against "
                        "the least possible. Opens the review screen on a terminal; prints plain "
                        "lines in a pipe or with --text.")
-    r.add_argument("file", type=Path, metavar="FILE", help="a record (.jsonl)")
+    r.add_argument("file", type=Path, metavar="FILE",
+                   help="a record (.jsonl), or a game's number or id as `history` lists them")
     r.add_argument("--seat", choices=[s.value for s in Seat], default=None,
                    help="whose discards (default: the player in a practice game, else east)")
     r.add_argument("--opponent", choices=OPPONENTS, default=None,
@@ -127,7 +128,9 @@ def _review_lines(review: GameReview, names: dict[Seat, str], against: Opponent 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``review``; returns the exit status."""
-    review, names = load_review(args.file, args.seat)
+    from minefield.cli.records import record_path
+
+    review, names = load_review(record_path(str(args.file)), args.seat)
     if args.text or not _terminal_attached():
         honors: HonorNames = args.honors or saved_honor_names()
         for line in review_lines(review, names, args.opponent, honors):

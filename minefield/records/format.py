@@ -53,6 +53,7 @@ from pydantic import (
     model_validator,
 )
 
+from minefield.bots.base import bot_level
 from minefield.rules.game import (
     Command,
     FuritenCause,
@@ -447,9 +448,36 @@ def dump_line(line: RecordHeader | CommandLine | ResultLine) -> bytes:
     return line.model_dump_json().encode() + b"\n"
 
 
+
+def player_seat(header: RecordHeader) -> Seat:
+    """The seat of the record's player: in a practice game the human's (the other is the bot),
+    else East (a replay and a review open from it)."""
+    if header.mode == "practice":
+        for seat in Seat:
+            if bot_level(header.players.of(seat)) is None:
+                return seat
+    return Seat.EAST
+
 __all__ = [
-    "DORA_INDEX", "MAX_LINE_BYTES", "MODES", "RECORD_NAME", "RECORD_VERSION", "URA_INDEX",
-    "CommandLine", "FuritenBySeat", "MatchHeader", "Mode", "Players", "RecordDeal", "RecordHeader",
-    "RecordResult", "ResultLine", "UtcTime", "dump_line", "format_time", "tiles_in_order",
+    "DORA_INDEX",
+    "MAX_LINE_BYTES",
+    "MODES",
+    "RECORD_NAME",
+    "RECORD_VERSION",
+    "URA_INDEX",
+    "CommandLine",
+    "FuritenBySeat",
+    "MatchHeader",
+    "Mode",
+    "Players",
+    "RecordDeal",
+    "RecordHeader",
+    "RecordResult",
+    "ResultLine",
+    "UtcTime",
+    "dump_line",
+    "format_time",
+    "player_seat",
+    "tiles_in_order",
     "utc_now",
 ]

@@ -182,18 +182,18 @@ def _name(text: str) -> Text:
 
 
 def describe_result(entry: HistoryEntry, honors: HonorNames = "numbers") -> Text:
-    """``east won by ron on 5p (discard 23)``, ``draw``, ``unfinished (12 commands)``...
-    (a winning honor called by ``honors``: ``on Wh``)."""
+    """``east ron 5p, discard 23``, ``draw``, ``unfinished, 12 moves``... (short: one line at 80
+    columns; a winning honor called by ``honors``: ``ron Wh``)."""
     result = entry.result
     if entry.started is None:
         return Text(entry.problems[0] if entry.problems else "unreadable", style="red")
     if result is None:
-        text = Text(f"unfinished ({entry.commands} commands)", style="yellow")
+        text = Text(f"unfinished, {entry.commands} moves", style="yellow")
     elif result.kind == "draw":
         text = Text("draw")
     else:
         tile = name_text(result.tile or "", honors)
-        text = Text(f"{result.winner} won by ron on {tile} (discard {result.discard})")
+        text = Text(f"{result.winner} ron {tile}, discard {result.discard}")
     if entry.problems:
         count = len(entry.problems)
         text.append(f"; {count} problem{'s' * (count != 1)}: {entry.problems[0]}", style="red")
@@ -203,8 +203,7 @@ def describe_result(entry: HistoryEntry, honors: HonorNames = "numbers") -> Text
 def _points(result: RecordResult | None) -> str:
     if result is None or result.kind == "draw":
         return ""
-    limit = f" {result.limit}" if result.limit else ""
-    return f"{result.points}{limit}"
+    return str(result.points)
 
 
 def describe_match(entry: MatchEntry) -> Text:
@@ -223,31 +222,65 @@ def describe_match(entry: MatchEntry) -> Text:
     return text
 
 
+def entry_id(entry: HistoryEntry | MatchEntry) -> str:
+    """The short id ``replay`` and ``review`` take: a record's random part (``1f2e3d4c`` of
+    ``...-practice-1f2e3d4c.jsonl``; the file's name when it has none), a match's first eight
+    characters."""
+    if isinstance(entry, MatchEntry):
+        return entry.id[:8]
+    stem = entry.path.name.removesuffix(RECORD_SUFFIX)
+    tail = stem.rsplit("-", 1)[-1]
+    return tail if len(tail) == 8 and all(c in "0123456789abcdef" for c in tail) else stem
+
+
+def abandoned(entry: HistoryEntry | MatchEntry) -> bool:
+    """True for a readable game left before its first discard (nothing but the hands chosen):
+    ``history`` hides it unless ``--all``."""
+    return (isinstance(entry, HistoryEntry) and entry.started is not None
+            and entry.result is None and entry.commands <= 2 and not entry.problems)
+
+
+def numbered(entries: list[HistoryEntry | MatchEntry]
+             ) -> list[tuple[int, HistoryEntry | MatchEntry]]:
+    """Each entry with its number (1 the newest), as ``history`` shows it and ``replay N``
+    takes it: the numbers count every entry, hidden ones too, so they never change with
+    ``--all``."""
+    return list(enumerate(entries, start=1))
+
+
 def history_table(entries: list[HistoryEntry] | list[HistoryEntry | MatchEntry],
-                  folder: Path, honors: HonorNames = "numbers") -> Table:
-    """The entries as a Rich table (a match is one row: its players, games and scores;
-    honors called by ``honors``)."""
-    table = Table(title=f"Saved games in {folder}", title_justify="left")
-    table.add_column("date", no_wrap=True)
-    for name in ("mode", "east", "west", "result"):
-        table.add_column(name)
-    table.add_column("points", justify="right", no_wrap=True)
-    table.add_column("file", overflow="fold")
-    for entry in entries:
-        date = entry.started.astimezone().strftime("%Y-%m-%d %H:%M") if entry.started else ""
+                  folder: Path, honors: HonorNames = "numbers", show_all: bool = False) -> Table:
+    """The entries as a Rich table, one line each at 80 columns (long cells end in ``…``): the
+    number and short id to give to ``replay``/``review``, date, mode, players, result and
+    points; a match is one line (its players, games and scores). Games left before their first
+    discard are left out unless ``show_all``; honors are called by ``honors``."""
+    table = Table(title=f"Saved games in {folder}", title_justify="left", box=None,
+                  pad_edge=False, collapse_padding=True, header_style="bold")
+    table.add_column("#", justify="right", no_wrap=True, min_width=2)
+    table.add_column("id", no_wrap=True, min_width=8)
+    table.add_column("date", no_wrap=True, min_width=11)
+    table.add_column("mode", no_wrap=True, min_width=8, max_width=8, overflow="ellipsis")
+    for name in ("east", "west"):
+        table.add_column(name, no_wrap=True, min_width=4, max_width=10, overflow="ellipsis")
+    table.add_column("result", no_wrap=True, overflow="ellipsis", min_width=10)
+    table.add_column("points", justify="right", no_wrap=True, min_width=6)
+    for number, entry in numbered(list(entries)):
+        if abandoned(entry) and not show_all:
+            continue
+        date = entry.started.astimezone().strftime("%m-%d %H:%M") if entry.started else ""
         if isinstance(entry, MatchEntry):
             first, second = entry.players
             points = " / ".join(str(entry.scores.get(name, 0)) for name in entry.players)
-            table.add_row(date, entry.mode or "", _name(first), _name(second),
-                          describe_match(entry), points,
-                          Text(f"match {entry.id[:8]}"))
+            table.add_row(str(number), entry_id(entry), date, entry.mode or "", _name(first),
+                          _name(second), describe_match(entry), points)
             continue
         players = entry.players
-        table.add_row(date, entry.mode or "", _name(players.east) if players else "",
+        table.add_row(str(number), entry_id(entry), date, entry.mode or "",
+                      _name(players.east) if players else "",
                       _name(players.west) if players else "", describe_result(entry, honors),
-                      _points(entry.result), Text(entry.path.name))
+                      _points(entry.result))
     return table
 
 
-__all__ = ["HistoryEntry", "MatchEntry", "describe_match", "describe_result", "group_history",
-           "history_table", "list_history"]
+__all__ = ["HistoryEntry", "MatchEntry", "abandoned", "describe_match", "describe_result",
+           "entry_id", "group_history", "history_table", "list_history", "numbered"]

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 SUITS = "mpsz"
 NUM_KINDS = 34
+#: The suited kinds (man, pin, sou: 9 each) come first; the honors (``1z``-``7z``) follow.
+SUIT_KINDS = 27
 EAST, SOUTH, WEST, NORTH, HAKU, HATSU, CHUN = range(27, 34)
 DRAGONS = (HAKU, HATSU, CHUN)
 WINDS = (EAST, SOUTH, WEST, NORTH)
@@ -44,12 +46,12 @@ def quote_prefix(text: str, limit: int = QUOTE_LIMIT) -> str:
 
 def is_honor(kind: int) -> bool:
     """True for winds and dragons (``1z``-``7z``)."""
-    return kind >= 27
+    return kind >= SUIT_KINDS
 
 
 def is_terminal_or_honor(kind: int) -> bool:
     """True for 1s, 9s and honors (yaochuuhai)."""
-    return kind >= 27 or kind % 9 in (0, 8)
+    return kind >= SUIT_KINDS or kind % 9 in (0, 8)
 
 
 def suit_of(kind: int) -> int:

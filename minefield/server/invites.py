@@ -24,6 +24,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from minefield.bots.base import bot_name
 from minefield.server.connection import Connection
 from minefield.server.identity import Identity
 from minefield.session.wire import (
@@ -220,7 +221,7 @@ class Invites:
             return
         for conn in told:
             me = _identity(conn)
-            opponent = (f"Bot ({bot})" if second is None
+            opponent = (bot_name(str(bot)) if second is None
                         else second.name if me.key == first.key else first.name)
             conn.send(Seated(game=game, opponent=opponent))
         log.info("game %s: a room made in the lobby (%s)", game,

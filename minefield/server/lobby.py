@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Literal
 
+from minefield.bots.base import bot_name
 from minefield.server.connection import Connection, read_line
 from minefield.server.invites import Invites, Pair
 from minefield.server.room import Room
@@ -37,7 +38,7 @@ _RANK: dict[Status, int] = {"playing": 2, "waiting": 1, "lobby": 0}
 
 
 def _names(room: Room) -> list[str]:
-    return [seated.identity.name if seated.identity is not None else f"Bot ({seated.level})"
+    return [seated.identity.name if seated.identity is not None else bot_name(str(seated.level))
             for seated in room.seats.values() if seated.taken]
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from minefield.bots.base import bot_name
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Match
@@ -42,8 +43,9 @@ from minefield.server.durable import HeldRecorder
 from minefield.server.identity import Identity
 from minefield.server.play import Play, Services, new_game_id, weakly
 from minefield.server.rating import rated_for
-from minefield.server.seats import WAITING_NAME, Client, RoomMatch, Seated
+from minefield.server.seats import Client, RoomMatch, Seated
 from minefield.session.protocol import (
+    WAITING_NAME,
     Closed,
     MatchView,
     Notice,
@@ -124,7 +126,7 @@ class Room(Play):
         dealer is drawn from the seed)."""
         seed = seed or random_seed()
         if match:
-            guest = f"Bot ({bot})" if bot is not None else WAITING_NAME
+            guest = bot_name(bot) if bot is not None else WAITING_NAME
             provisional = Match(seed, (identity.key, guest), settings)
             seat, preview = provisional.seat_of(identity.key), provisional.new_game()
         else:

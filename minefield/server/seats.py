@@ -9,25 +9,23 @@ display name (:func:`shown_names`, :class:`RoomMatch`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from pydantic import BaseModel
 
+from minefield.bots.base import bot_level, bot_name
 from minefield.rules.game import Seat
 from minefield.rules.match import Match
 from minefield.rules.wall import Deal
 from minefield.server.identity import Identity, display_name
 from minefield.session.match_table import MatchTable, RecorderFactory
-from minefield.session.protocol import MatchView, PlayerInfo, StandingView
+from minefield.session.protocol import WAITING_NAME, MatchView, PlayerInfo, StandingView
 from minefield.session.table import GameTable
 
 #: R25b: a player who returns finds their stopped clock where it stopped, never below this.
 RETURN_SECONDS = 5.0
-BOT_NAME = re.compile(r"^Bot \((easy|normal|strong)\)$")
-WAITING_NAME = "(waiting)"
 
 
 class Client(Protocol):
@@ -67,13 +65,13 @@ class Seated:
     def record_name(self) -> str:
         """The player as the record has it: an identity key or ``Bot (level)``."""
         if self.level is not None:
-            return f"Bot ({self.level})"
+            return bot_name(self.level)
         return self.identity.key if self.identity is not None else WAITING_NAME
 
     def info(self, now: float) -> PlayerInfo:
         """The player as both seats see them."""
         if self.level is not None:
-            return PlayerInfo(name=f"Bot ({self.level})", kind="bot")
+            return PlayerInfo(name=bot_name(self.level), kind="bot")
         if self.identity is None:
             return PlayerInfo(name=WAITING_NAME, present=False)
         grace = None
@@ -135,9 +133,9 @@ def clocks_out(table: GameTable, now: float) -> list[Seat]:
 def seated_from_record(name: str, grace: float, now: float) -> Seated:
     """Who holds a seat of a restored game, from the record's name (a bot, or a person away
     whose grace starts now)."""
-    bot = BOT_NAME.match(name)
-    if bot:
-        return Seated(level=bot.group(1))
+    level = bot_level(name)
+    if level is not None:
+        return Seated(level=level)
     return Seated(identity=Identity(key=name, name=display_name(name)), grace_budget=grace,
                   grace_until=now + grace)
 
@@ -151,7 +149,7 @@ def shown_names(players: Sequence[str]) -> dict[str, str]:
     >>> shown_names(["bob@games", "bob"])
     {'bob@games': 'bob', 'bob': 'bob (2)'}
     """
-    shown = {name: display_name(name) if not BOT_NAME.match(name) else name
+    shown = {name: display_name(name) if bot_level(name) is None else name
              for name in players}
     if len(set(shown.values())) < len(shown):
         for number, name in enumerate(list(players)[1:], start=2):
@@ -197,5 +195,5 @@ class RoomMatch(MatchTable):
 
 
 
-__all__ = ["BOT_NAME", "RETURN_SECONDS", "WAITING_NAME", "Client", "RoomMatch", "Seated",
+__all__ = ["RETURN_SECONDS", "WAITING_NAME", "Client", "RoomMatch", "Seated",
            "clocks_out", "next_wake", "seated_from_record", "shown_names"]

@@ -98,6 +98,18 @@ class MatchSession(Protocol):
 
 
 @runtime_checkable
+class RoomSession(Protocol):
+    """A network room's session: the code to share while the room waits for its second player
+    (None once both are in), and a rematch asked for after a game."""
+
+    code: str | None
+
+    async def rematch(self) -> None:
+        """After the game: ask for a rematch (or accept the other player's request)."""
+        ...
+
+
+@runtime_checkable
 class SharedKeyboard(Protocol):
     """A session whose two seats share one keyboard (hot-seat): a seat's clock (R25) runs only
     once its player says they are at the keyboard."""

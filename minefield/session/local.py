@@ -32,7 +32,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from minefield.bots.base import Bot
+from minefield.bots.base import Bot, bot_name
 from minefield.records.format import MatchHeader, Players
 from minefield.records.writer import RecordWriter
 from minefield.rules.auto import auto_command
@@ -167,9 +167,9 @@ class LocalSession:
         ``match``: a whole match (R30) from ``seed`` with ``settings`` (default: the ``match``
         preset); its first dealer is drawn from the seed, so ``human`` is not used.
         """
-        bot_name = f"Bot ({bot.level})"
+        bot_called = bot_name(bot.level)
         if match:
-            whole = Match(seed, (name, bot_name), settings)
+            whole = Match(seed, (name, bot_called), settings)
             players = {seat: PlayerInfo(name=player, kind="human" if player == name else "bot")
                        for seat, player in whole.seats.items()}
             return cls(whole, "practice", (whole.seat_of(name),), players, bot, think_seconds,
@@ -178,7 +178,7 @@ class LocalSession:
         if human is None:
             human = Seat.EAST if game.deal.east_player == 0 else Seat.WEST
         players = {human: PlayerInfo(name=name),
-                   human.other: PlayerInfo(name=bot_name, kind="bot")}
+                   human.other: PlayerInfo(name=bot_called, kind="bot")}
         return cls(game, "practice", (human,), players, bot, think_seconds, record_to,
                    on_failure)
 

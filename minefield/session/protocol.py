@@ -39,6 +39,8 @@ MAX_LINE_BYTES = 64 * 1024
 
 CommandId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 Name = Annotated[str, Field(min_length=1, max_length=40)]
+#: The name the game server gives a seat nobody has taken yet (not "disconnected").
+WAITING_NAME = "(waiting)"
 
 
 class ProtocolError(ValueError):

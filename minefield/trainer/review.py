@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from minefield.bots.base import LEVELS
+from minefield.bots.base import bot_level
 from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.defense.estimate import estimate
 from minefield.defense.position import DangerReport, Position, PositionError
@@ -151,10 +151,8 @@ def opponent_of(name: str) -> Opponent:
     >>> opponent_of("Bot (normal)"), opponent_of("Alice")
     ('normal', 'person')
     """
-    for level in LEVELS:
-        if name == f"Bot ({level})":
-            return level
-    return "person"
+    level = bot_level(name)
+    return level if level is not None else "person"
 
 
 def assess(review: GameReview, opponent: Opponent = DEFAULT_OPPONENT,

@@ -21,15 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from minefield.rules.game import GameTerms, Seat, judge_wait
+from minefield.rules.game import NEVER_DISCARDED, GameTerms, Seat, judge_wait
 from minefield.rules.hand import HAND_SIZE, Hand, is_complete
 from minefield.rules.report import WaitReport
 from minefield.rules.score import WinContext, analyze
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import NUM_KINDS, Tile, counts_of, kind_str
-
-#: Pool tiles that are never discarded (21 in the pool, 17 discards; R10).
-KEPT_POOL_TILES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +141,9 @@ def analyze_choice(own_tiles: Sequence[Tile], chosen: Sequence[Tile], seat: Seat
     for tile in chosen:
         pool[tile.kind] -= 1
     in_pool = sum(pool[Tile.parse(line.tile).kind] for line in lines)
-    if in_pool > KEPT_POOL_TILES:
+    if in_pool > NEVER_DISCARDED:
         warnings.append(
-            f"Your pool holds {in_pool} tiles of your own waits but only {KEPT_POOL_TILES} pool "
-            f"tiles are never discarded: you will have to discard {in_pool - KEPT_POOL_TILES} "
+            f"Your pool holds {in_pool} tiles of your own waits but only {NEVER_DISCARDED} pool "
+            f"tiles are never discarded: you will have to discard {in_pool - NEVER_DISCARDED} "
             "of them and become furiten (R10, R15a).")
     return HandAnalysis(HAND_SIZE, True, lines, tuple(warnings))

@@ -1,11 +1,14 @@
-"""The command palette lists what the footer lists: the current screen's enabled bindings."""
+"""The command palette lists what the footer lists (the current screen's enabled bindings), and
+the help lists every screen's keys from the same bindings."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any
 
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 
@@ -38,3 +41,59 @@ class ScreenActions(Provider):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), command, help=help_text)
+
+
+def game_key_sections(everywhere: list[BindingType]) -> list[tuple[str, list[BindingType]]]:
+    """The help's key tables of the game app, screen by screen (``everywhere``: the app's own
+    bindings), read from the screens' ``BINDINGS`` (imported here: the help loads them)."""
+    from minefield.tui.screens.builder import HandBuilderScreen
+    from minefield.tui.screens.dialogs import CurtainScreen
+    from minefield.tui.screens.drills import DrillsScreen
+    from minefield.tui.screens.games import GameReplayScreen, GamesScreen
+    from minefield.tui.screens.menu import MenuScreen, NewGameScreen
+    from minefield.tui.screens.play import PlayScreen
+    from minefield.tui.screens.replay import ReplayScreen
+    from minefield.tui.screens.result import ResultScreen
+    from minefield.tui.screens.review import ReviewScreen
+    from minefield.tui.screens.standings import StandingsScreen
+    from minefield.tui.screens.watch import WatchScreen
+
+    return [
+        ("Building the hand (type a tile such as 5p, E or Wh to toggle it, a group such as "
+         "234p to add it)", HandBuilderScreen.BINDINGS),
+        ("Playing (type a tile such as 5p, E or Wh to select it)", PlayScreen.BINDINGS),
+        ("Hot-seat curtain", CurtainScreen.BINDINGS),
+        ("Result", ResultScreen.BINDINGS),
+        ("Final standings (after a match)", StandingsScreen.BINDINGS),
+        ("Saved games (g on the menu; Enter on a match lists its games)", GamesScreen.BINDINGS),
+        ("Replay (type a step number, then Enter, to go there)",
+         [b for b in ReplayScreen.BINDINGS if getattr(b, "action", "") != "close"]
+         + GameReplayScreen.BINDINGS),
+        ("Watching two bots (w on the menu)", WatchScreen.BINDINGS),
+        ("Defense review", ReviewScreen.BINDINGS),
+        ("Defense drills (type the answer, Enter)", DrillsScreen.BINDINGS),
+        ("Menu", MenuScreen.BINDINGS),
+        ("New game (the menu's form)", NewGameScreen.BINDINGS),
+        ("Everywhere", [*everywhere, Binding("ctrl+p", "command_palette",
+                                             "Command palette (every action, themes)")]),
+    ]
+
+
+#: The app's own palette commands: title, help, action (Help comes from its key binding).
+APP_COMMANDS = (
+    ("Settings", "Tile style, theme, hint, bot level, rules", "settings"),
+    ("Defense stats", "Your progress as a defender: games, deal-ins, danger taken against the "
+     "least possible, drills", "stats"),
+    ("Defense drills", "Safest tile, read the wait, is it mangan, build a safe hand", "drills"),
+)
+
+
+def app_commands(app: App[Any], textual_commands: Iterable[SystemCommand]
+                 ) -> Iterator[SystemCommand]:
+    """The palette's app commands: ours, then Textual's without Screenshot (it would write the
+    screen to disk, hidden tiles included)."""
+    for title, help_text, action in APP_COMMANDS:
+        yield SystemCommand(title, help_text, partial(app.run_action, action))
+    for command in textual_commands:
+        if command.title != "Screenshot":
+            yield command

@@ -54,6 +54,8 @@ class Preferences(BaseModel):
     save_records: bool = Field(True, description="save every game's record (history, replay)")
     discard_feedback: bool = Field(False, description="the defense trainer's line after each of "
                                    "your discards (danger taken, the safest tile)")
+    confirm_discards: bool = Field(False, description="a discard takes a second Enter (or "
+                                   "click) on the same tile")
     washizu: bool = Field(False, description="Washizu's stakes: in a match, scores and payments "
                           "also in cc of blood (1,000 points = 100 cc)")
 

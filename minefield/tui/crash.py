@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import math
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
+from textual.actions import ActionParseResult
 from textual.app import App
+from textual.dom import DOMNode
+from textual.worker import WorkerFailed
 
 from minefield.paths import error_log_path
-from minefield.tui.textual_private import add_exit_report, close_now
+from minefield.tui.screens.dialogs import MessageScreen
+from minefield.tui.textual_private import add_exit_report, close_now, default_exception_handler
 
 if TYPE_CHECKING:
     from minefield.session.base import SeatFailed
@@ -85,7 +89,71 @@ def exit_with_report(app: App[Any]) -> None:
     """Exit after an unexpected error with a traceback that shows no local variables (they
     may hold hidden tiles)."""
     app.bell()
+
     from rich.traceback import Traceback  # loaded only for a crash
 
     add_exit_report(app, Traceback(show_locals=False, width=None))
     close_now(app)
+
+
+class RecoveringApp(App[int]):
+    """An app that keeps its game through an unexpected error: the error is logged, the player
+    told, and the game's screen rebuilt from its session (:meth:`rebuild_game`). Without a game
+    (:meth:`has_game`), with ``catch_errors`` off (tests), or in a crash loop
+    (:class:`RecoveryCounter`), it exits with a report that shows no local variables."""
+
+    def __init__(self, catch_errors: bool = True) -> None:
+        super().__init__()
+        self.catch_errors = catch_errors
+        self.recovery = RecoveryCounter()
+        #: The names of the errors met (and of the other seat's failures), for tests and notes.
+        self.errors: list[str] = []
+
+    def has_game(self) -> bool:
+        """True while a game is kept here (an error then does not end the app)."""
+        return False
+
+    async def rebuild_game(self) -> None:
+        """Show the game again from its session after an error."""
+
+    async def run_action(self, action: str | ActionParseResult,
+                         default_namespace: DOMNode | None = None,
+                         namespaces: Mapping[str, DOMNode] | None = None) -> bool:
+        """Run an action; a bug in a screen's action becomes a message, not a dead app (key
+        bindings run actions on the app's own message loop, which an error would stop)."""
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except Exception as error:
+            if not self.catch_errors or not self.has_game():
+                raise
+            self.recover_from(error)
+            return True
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's hook for an error nothing caught (a handler, a worker)."""
+        self.recover_from(error)
+
+    def recover_from(self, error: Exception) -> None:
+        """An unexpected error: log it, tell the player, and rebuild the game's screen from the
+        session, which still holds the game; else exit with a report."""
+        if not self.catch_errors or not self.has_game() or not self.recovery.may_recover():
+            default_exception_handler(self, error)
+            return
+        if isinstance(error, WorkerFailed) and isinstance(error.error, Exception):
+            error = error.error  # the session worker's own error, with its traceback
+        where = log_error(error)
+        self.errors.append(type(error).__name__)
+        self.call_later(self._recover, type(error).__name__, where)
+
+    async def _recover(self, name: str, where: str) -> None:
+        try:
+            await self.rebuild_game()
+        finally:
+            await self.push_screen(MessageScreen(
+                "Something went wrong",
+                f"An unexpected error ({name}) happened. Your game is kept and goes on.\n"
+                f"Details were written to {where}."))
+
+    def _fatal_error(self) -> None:
+        """Exit after an error, with a traceback that shows no local variables (hidden tiles)."""
+        exit_with_report(self)

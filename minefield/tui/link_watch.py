@@ -30,6 +30,9 @@ import os
 import time
 from collections.abc import Callable, Mapping
 
+from textual import events
+from textual.app import App
+
 #: How often the terminal is asked.
 PROBE_SECONDS = 5.0
 #: Silence after which a terminal that used to answer is taken for gone.
@@ -70,5 +73,45 @@ class LinkWatch:
         return not self.dead
 
 
+class LinkWatchingApp(App[int]):
+    """An app that watches its terminal with a :class:`LinkWatch` (over SSH by default) and,
+    when the link is dead, closes its game's connection (:meth:`close_for_lost_link`: not a
+    leave, the seat waits for its player) and exits."""
+
+    _link_watch: LinkWatch | None = None
+
+    def watch_link(self, watch: LinkWatch | None) -> None:
+        """Start watching with ``watch`` (None: over SSH a default one, else none)."""
+        self._link_watch = watch if watch is not None else (LinkWatch() if over_ssh() else None)
+        if self._link_watch is not None:
+            self.set_interval(self._link_watch.probe, self._probe_link)
+            self._probe_link()
+
+    async def close_for_lost_link(self) -> None:
+        """Close the game's connection before the app exits (the grace period starts)."""
+
+    def _probe_link(self) -> None:
+        """Ask the terminal where its cursor is; leave if it has stopped answering."""
+        watch = self._link_watch
+        if watch is None:
+            return
+        if watch.tick():
+            if self._driver is not None:
+                self._driver.write(CURSOR_POSITION_REQUEST)
+            return
+        self._link_watch = None
+        self.run_worker(self._link_lost(), group="link")
+
+    async def _link_lost(self) -> None:
+        await self.close_for_lost_link()
+        self.exit(return_code=3, message="minefield: the terminal stopped answering (the link "
+                  "is down): the game waits for you; come back with `ssh -t HOST resume`.")
+
+    def on_cursor_position(self, event: events.CursorPosition) -> None:
+        """The terminal answered the link watch's question."""
+        if self._link_watch is not None:
+            self._link_watch.answered()
+
+
 __all__ = ["CURSOR_POSITION_REQUEST", "PROBE_SECONDS", "SILENCE_SECONDS", "LinkWatch",
-           "over_ssh"]
+           "LinkWatchingApp", "over_ssh"]

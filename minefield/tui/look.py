@@ -1,13 +1,17 @@
-"""The player's chosen look (tile style, theme), given to any of the apps."""
+"""The player's chosen look (tile style, theme) and the stylesheet, given to any of the apps."""
 
 from __future__ import annotations
 
+from importlib.resources import files
 from typing import Any
 
 from textual.app import App
 
 from minefield.tui.config import Preferences
 from minefield.tui.render import TILE_STYLES
+
+#: The one stylesheet of every app (the game and the viewers).
+STYLESHEET = str(files("minefield.assets") / "minefield.tcss")
 
 
 def apply_look(app: App[Any], preferences: Preferences) -> None:

@@ -7,19 +7,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from minefield.bots.base import Level
 from minefield.rules.game import ChooseHand, Discard, Seat
 
 if TYPE_CHECKING:  # the wire models load with the first game, not with the menu
     from minefield.session.protocol import ServerMessageType
+    from minefield.tui.games import GameRequest
+
+
+class TableIntent(Message):
+    """What a player wants of the game on the table; the app hands every one to its
+    :class:`~minefield.tui.table.TableController`."""
 
 
 @dataclass
-class CommandChosen(Message):
+class CommandChosen(TableIntent):
     """A local player chose their hand or a discard."""
 
     seat: Seat
@@ -30,7 +35,7 @@ class CommandChosen(Message):
 
 
 @dataclass
-class DraftChanged(Message):
+class DraftChanged(TableIntent):
     """The hand builder's choice changed (the clock's automatic hand keeps it, R25)."""
 
     seat: Seat
@@ -41,14 +46,14 @@ class DraftChanged(Message):
 
 
 @dataclass
-class TurnPassed(Message):
+class TurnPassed(TableIntent):
     """Hot-seat: the player who just discarded hands the keyboard over."""
 
     seat: Seat
 
 
 @dataclass
-class CurtainLifted(Message):
+class CurtainLifted(TableIntent):
     """Hot-seat: the next player is at the keyboard."""
 
     seat: Seat
@@ -64,22 +69,12 @@ class NewGameRequested(Message):
 
 @dataclass
 class GameChosen(Message):
-    """The menu's form chose a new game: ``mode`` is ``practice`` or ``hotseat``; ``level`` and
-    ``seat`` (practice only; None: the seat is drawn from the seed, R6) and ``rules`` (a preset
-    name); ``aids`` (hot-seat): both players agreed to the defense trainer's aids; ``match``:
-    a whole match (R30) rather than a single game; ``rule``: ``NAME=VALUE`` settings over the
-    preset (the form's "Rules..." and clock, R25)."""
+    """The menu's form chose a new game."""
 
-    mode: Literal["practice", "hotseat"]
-    rules: str
-    level: Level | None = None
-    seat: Seat | None = None
-    match: bool = False
-    aids: bool = False
-    rule: tuple[str, ...] = ()
+    request: GameRequest
 
 
-class NextGameRequested(Message):
+class NextGameRequested(TableIntent):
     """A match's game has ended: start its next game (R30)."""
 
 

@@ -17,7 +17,7 @@ from rich.cells import cell_len
 
 from minefield.rules.game import FuritenCause, Seat
 from minefield.rules.names import HonorNames, tile_name
-from minefield.rules.tiles import Tile
+from minefield.rules.tiles import SUIT_KINDS, Tile
 
 TileStyle = Literal["box", "text", "unicode"]
 TILE_STYLES: tuple[TileStyle, ...] = ("box", "text", "unicode")
@@ -38,8 +38,8 @@ _SUIT_BASE = {0: 0x1F007, 1: 0x1F019, 2: 0x1F010}
 
 def tile_glyph(tile: Tile) -> str:
     """The Unicode Mahjong Tiles character of a tile."""
-    if tile.kind >= 27:
-        return _HONOR_GLYPHS[tile.kind - 27]
+    if tile.kind >= SUIT_KINDS:
+        return _HONOR_GLYPHS[tile.kind - SUIT_KINDS]
     return chr(_SUIT_BASE[tile.kind // 9] + tile.kind % 9)
 
 

@@ -24,11 +24,11 @@ class ReplayApp(ViewerApp):
 
     def __init__(self, record: ReadRecord, replay: Replay, *,
                  preferences: Preferences | None = None,
-                 perspective: Perspective = "east") -> None:
+                 perspective: Perspective | None = None) -> None:
         super().__init__(preferences)
         self._record = record
         self._replay = replay
-        self._perspective: Perspective = perspective
+        self._perspective = perspective  # None: the player's seat
 
     def get_default_screen(self) -> Screen[Any]:
         """The replay screen is the app's only one (help aside)."""

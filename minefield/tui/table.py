@@ -12,18 +12,21 @@ whether the other seat is a bot, a person at this keyboard or one far away: only
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import socket
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal
 
+from textual.app import App
 from textual.css.query import NoMatches
 from textual.screen import Screen
 
-from minefield.rules.game import TOTAL_DISCARDS, Discarded, PlayerView, Seat
+from minefield.rules.game import TOTAL_DISCARDS, ChooseHand, Discard, Discarded, PlayerView, Seat
 from minefield.rules.settings import PRESETS, RuleSettings
-from minefield.session.base import MatchSession, Session, SharedKeyboard
+from minefield.session.base import MatchSession, RoomSession, Session, SharedKeyboard
 from minefield.session.protocol import (
+    WAITING_NAME,
     Applied,
     Clocks,
     Link,
@@ -36,16 +39,24 @@ from minefield.session.protocol import (
     Snapshot,
     TableView,
 )
+from minefield.tui.games import HintSource
+from minefield.tui.host import TableHost
 from minefield.tui.link_watch import over_ssh
-from minefield.tui.messages import SessionUpdate
-from minefield.tui.screens.base import WAITING, SeatScreen, washizu_on
-from minefield.tui.screens.builder import HandBuilderScreen, HintSource
+from minefield.tui.messages import (
+    CommandChosen,
+    CurtainLifted,
+    DraftChanged,
+    NextGameRequested,
+    SessionUpdate,
+    TableIntent,
+    TurnPassed,
+)
+from minefield.tui.screens.base import SeatScreen
+from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import CurtainScreen, LinkScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
-
-if TYPE_CHECKING:
-    from minefield.tui.app import MinefieldApp
+from minefield.tui.trainer import Trainer
 
 ScreenKind = Literal["build", "play", "result", "curtain"]
 ScreenKey = tuple[ScreenKind, Seat]
@@ -79,12 +90,16 @@ def join_command(code: str, player: str | None = None,
 class TableController:
     """The game on this terminal: its session, its tables and the screen that shows them.
 
-    ``hint_factory`` gives the hand builder its hint (None: no hint); the app decides from the
-    preferences and the session's traits.
+    ``app`` runs the session's worker and shows the screens, as its ``host`` asks (the game
+    app is both); ``hint_factory`` gives the
+    hand builder its hint (None: no hint), as the app decides from the preferences and the
+    session's traits.
     """
 
-    def __init__(self, app: MinefieldApp, session: Session, hint_factory: HintFactory) -> None:
+    def __init__(self, app: App[Any], session: Session, host: TableHost,
+                 hint_factory: HintFactory) -> None:
         self.app = app
+        self.host = host
         self.session = session
         self.tables: dict[Seat, TableView] = {}
         self._hint_factory = hint_factory
@@ -93,6 +108,10 @@ class TableController:
         self._holding: Seat | None = None
         self._link: LinkScreen | None = None
         self._ready: Seat | None = None  # hot-seat: the seat whose curtain was lifted
+        #: Hot-seat: each player's play screen, emptied behind the curtain and filled again on
+        #: their turn (building a screen anew is most of a hand-over's time).
+        self._kept: dict[ScreenKey, SeatScreen] = {}
+        self._released: list[SeatScreen] = []  # kept screens to remove once out of the stack
         #: The ratings of the game that has just ended (a server that rates sends them).
         self.rated: Rated | None = None
         self.closed = False
@@ -114,7 +133,8 @@ class TableController:
             self.app.post_message(SessionUpdate(self, message))
 
     async def close(self, on_purpose: bool = False) -> None:
-        """Leave the game: the session closes and every private widget is emptied.
+        """Leave the game (its screens are off the stack): the session closes and every private
+        widget is emptied.
 
         ``on_purpose`` (the player chose to leave or quit): a network game against a bot is
         left for good, so the server closes it rather than waiting for the player.
@@ -122,9 +142,8 @@ class TableController:
         self.closed = True
         self.app.workers.cancel_group(self.app, "session")
         if self.game_screen is not None:
-            self.game_screen.clear_private()
-        self.game_screen = None
-        self._screen_key = None
+            _empty(self.game_screen)
+        self.forget_screen()
         if on_purpose and self.against_bot:
             from minefield.session.remote import RemoteSession
 
@@ -164,11 +183,39 @@ class TableController:
         return self.tables[seats[0]].match if seats else None
 
     async def next_game(self) -> None:
-        """Start the match's next game (its snapshots bring the new screens)."""
+        """Start the match's next game (its snapshots bring the new screens); over a network,
+        say that it starts when the other player is ready too."""
         match = self.match
-        if (isinstance(self.session, MatchSession) and match is not None and not match.over
+        if not (isinstance(self.session, MatchSession) and match is not None and not match.over
                 and self.ready and self.first_view().phase == "ended"):
+            return
+        try:
             await self.session.next_game()
+        except Exception as error:
+            self.host.recover_from(error)
+            return
+        if self.session.traits.mode == "network":  # both players must be ready
+            self.app.notify("You are ready for the next game: it starts when the other player "
+                            "is.", markup=False)
+
+    async def rematch(self) -> bool:
+        """A network room plays again in place: ask for it (True), else False (a local game
+        starts anew instead)."""
+        if not isinstance(self.session, RoomSession) or self.session.traits.mode != "network":
+            return False
+        await self.session.rematch()
+        self.app.notify("You asked for a rematch: it starts when the other player agrees.",
+                        markup=False)
+        return True
+
+    def leaving_question(self, question: str) -> str:
+        """``question`` (leave, quit) with what leaving does to this game."""
+        if self.against_bot:
+            return f"{question} A game against a bot is closed when you leave it."
+        if self.session.traits.resumable:
+            return (f"{question} The game goes on without you (the clocks play for you); come "
+                    "back to it with `minefield resume`.")
+        return f"{question} This game cannot be resumed."
 
     def first_view(self) -> PlayerView:
         """The view of the first local seat (East first)."""
@@ -237,9 +284,9 @@ class TableController:
         if self.session.traits.shared_screen:
             return f"Hot-seat{rules}"
         other = self.session.local_seats[0].other
-        code = getattr(self.session, "code", None)  # a network room's code
+        code = self.session.code if isinstance(self.session, RoomSession) else None
         seated = self.tables[self.session.local_seats[0]].players[other]
-        if code and seated.kind == "human" and not seated.present and seated.name == WAITING:
+        if code and seated.kind == "human" and not seated.present and seated.name == WAITING_NAME:
             player = getattr(self.session, "player", None)
             return f"Room {code} · to join: {join_command(code, player)}{rules}"
         return f"Playing against {self.names()[other]}{rules}"
@@ -286,6 +333,32 @@ class TableController:
 
     # -- intents from the screens --------------------------------------------------------------
 
+    async def intent(self, intent: TableIntent, trainer: Trainer) -> None:
+        """What a screen asked for: a command, the hand builder's draft (R25), the hot-seat
+        hand-over, or a match's next game. ``trainer`` keeps the danger a discard took."""
+        if isinstance(intent, CommandChosen):
+            await self.command_chosen(intent.seat, intent.command, trainer)
+        elif isinstance(intent, DraftChanged):
+            await self.session.draft(intent.seat, intent.tiles)
+        elif isinstance(intent, TurnPassed):
+            await self.turn_passed()
+        elif isinstance(intent, CurtainLifted):
+            await self.curtain_lifted()
+        elif isinstance(intent, NextGameRequested):
+            await self.next_game()
+
+    async def command_chosen(self, seat: Seat, command: ChooseHand | Discard,
+                             trainer: Trainer) -> None:
+        """A local player chose their hand or a discard (``trainer`` keeps the danger a discard
+        took, for its feedback line and the progress)."""
+        table = self.tables.get(seat)
+        if isinstance(command, Discard) and table is not None:
+            trainer.discarding(table.view, command.tile)
+        try:
+            await self.session.send(seat, command)
+        except Exception as error:
+            self.host.recover_from(error)
+
     async def turn_passed(self) -> None:
         """Hot-seat: the discarder hands the keyboard over."""
         self._holding = None
@@ -325,7 +398,7 @@ class TableController:
             # them): it is not shown any more, and the next update builds a new one.
             self.forget_screen()
         except Exception as error:
-            self.app.recover_from(error)
+            self.host.recover_from(error)
 
     async def _show(self) -> None:
         if self.closed or not self.ready:
@@ -338,9 +411,11 @@ class TableController:
             if self._screen_key != key and view.end is not None:
                 await self._replace(ResultScreen(view.end, names, self.session.traits.mode,
                                                  view.dora_indicator, view.discards,
-                                                 self.app.scores, match=table.match,
-                                                 washizu=washizu_on(self.app),
-                                                 rated=self.rated), key)
+                                                 self.host.scores, match=table.match,
+                                                 washizu=self.host.preferences.washizu,
+                                                 rated=self.rated,
+                                                 notes=self.host.feedback_notes(
+                                                     self.session.local_seats)), key)
             return
         if key == self._screen_key and self.game_screen is not None:
             if isinstance(self.game_screen, PlayScreen):
@@ -360,25 +435,62 @@ class TableController:
             await self._replace(CurtainScreen(seat, reason, name), ("curtain", seat))
             return
         screen: SeatScreen
-        if kind == "build":
-            screen = HandBuilderScreen(view, names, self._hint_factory())
+        kept = self._kept.get(key)
+        if isinstance(kept, PlayScreen):
+            kept.hold = self._holding is not None
+            kept.update_view(view)
+            kept.update_table(table)
+            screen = kept
+        elif kind == "build":
+            screen = HandBuilderScreen(view, names, self._hint_factory(), table=table)
         else:
             screen = PlayScreen(view, names, hold=self._holding is not None,
-                                announce_furiten=not self.session.traits.shared_screen)
+                                announce_furiten=not self.session.traits.shared_screen,
+                                table=table)
+            if self.session.traits.shared_screen:
+                self._kept[key] = screen
+                self.app.install_screen(screen, f"minefield-{kind}-{seat.value}-{id(self)}")
         await self._replace(screen, key)
-        screen.update_table(table)
 
     async def _replace(self, screen: Screen[None], key: ScreenKey) -> None:
         """Show ``screen`` in place of the game's current one."""
         if self.game_screen is not None:
             self.game_screen.clear_private()
         self.game_screen = None
-        await self.app.replace_game_screen(screen)
+        await self.host.show_game_screen(screen)
         self._screen_key = key
         self.game_screen = screen if isinstance(screen, SeatScreen) else None
+        self._remove_released()
+
+    @property
+    def kept_screens(self) -> tuple[SeatScreen, ...]:
+        """Hot-seat: the players' play screens kept between their turns (emptied of every
+        private tile while the other player or the curtain is shown)."""
+        return tuple(self._kept.values())
 
     def forget_screen(self) -> None:
-        """The screen is gone (an error is being recovered from): the next update rebuilds it
-        (in hot-seat behind the curtain)."""
+        """The screen is gone (an error is being recovered from, a new game starts, the game is
+        left): the next update builds a new one (in hot-seat behind the curtain)."""
         self._screen_key = None
         self.game_screen = None
+        self._released.extend(self._kept.values())
+        self._kept = {}
+        self._remove_released()
+
+    def _remove_released(self) -> None:
+        """Remove the screens no longer kept that are out of the stack (emptied first)."""
+        stack = self.app.screen_stack
+        for screen in [s for s in self._released if s not in stack]:
+            self._released.remove(screen)
+            _empty(screen)
+            self.app.uninstall_screen(screen)
+            if screen.is_attached:
+                screen.remove()
+
+
+def _empty(screen: SeatScreen) -> None:
+    """Empty a screen's private widgets, if it still has them (a screen already removed has
+    none left)."""
+    if screen.is_attached:
+        with contextlib.suppress(NoMatches):  # its widgets are being removed
+            screen.clear_private()

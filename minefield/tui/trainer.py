@@ -11,7 +11,7 @@ cannot be used is reported once and the game goes on without it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from minefield.rules.game import GameEnded, PlayerView, Seat
@@ -25,33 +25,7 @@ if TYPE_CHECKING:
     from minefield.session.base import SessionTraits
     from minefield.trainer.progress import DiscardRecord, Progress, Result
 
-#: Feedback lines go into the game log under the discard they are about.
-FEEDBACK_PREFIX = "   "
-
 Notify = Callable[[str], None]
-
-
-def with_feedback(lines: Sequence[str], notes: Mapping[int, str]) -> list[str]:
-    """The game log's lines with each feedback note under its discard's line (the lines of
-    :func:`minefield.tui.widgets.log.log_lines` start with the discard number).
-
-    >>> with_feedback(["1 You [b]5p[/]", " 2 Bot 1z"], {1: "5p: 14%"})
-    ['1 You [b]5p[/]', '[dim]   5p: 14%[/]', ' 2 Bot 1z']
-    """
-    if not notes:
-        return list(lines)
-    out = []
-    for line in lines:
-        out.append(line)
-        head = line.split(maxsplit=1)[0] if line.strip() else ""
-        if head.isdigit() and int(head) in notes:
-            out.append(f"[dim]{FEEDBACK_PREFIX}{escape_markup(notes[int(head)])}[/]")
-    return out
-
-
-def escape_markup(text: str) -> str:
-    """``text`` safe inside Textual markup (reasons hold no brackets today; this keeps it so)."""
-    return text.replace("[", "\\[")
 
 
 class Trainer:
@@ -203,4 +177,4 @@ class Trainer:
             self._progress = None
 
 
-__all__ = ["Trainer", "with_feedback"]
+__all__ = ["Trainer"]

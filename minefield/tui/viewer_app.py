@@ -12,10 +12,9 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences, given_or_saved
 from minefield.tui.crash import exit_with_report
-from minefield.tui.look import apply_look
+from minefield.tui.look import STYLESHEET, apply_look
 from minefield.tui.render import TileStyle
 from minefield.tui.screens.help import HelpScreen, keys_markdown
 
@@ -23,7 +22,7 @@ from minefield.tui.screens.help import HelpScreen, keys_markdown
 class ViewerApp(App[None]):
     """One screen (``get_default_screen``) and its help; subclasses name the screen's keys."""
 
-    CSS_PATH = MinefieldApp.CSS_PATH
+    CSS_PATH = STYLESHEET
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", "Help", key_display="F1"),
     ]

@@ -24,7 +24,7 @@ from textual.widgets import Footer, Static
 from minefield.rules.game import DISCARDS_PER_SEAT, TOTAL_DISCARDS, Seat
 from minefield.rules.tiles import Tile
 from minefield.session.watching import WatchTable
-from minefield.tui.screens.base import washizu_on
+from minefield.tui.host import washizu_on
 from minefield.tui.screens.replay import end_text
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.viewer_app import ViewerApp

@@ -279,7 +279,7 @@ def test_stats_survive_a_kill_mid_write(path: Path) -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_review_game_records_each_discard_of_the_seat(path: Path, seed: int) -> None:
+def test_progress_of_game_records_each_discard_of_the_seat(path: Path, seed: int) -> None:
     """The record of a bot game: R13 (a loss is a deal-in on the seat's own discard), the
     seat's 17 or fewer discards (R10), each with the danger taken and the least available."""
     game = Game(seed)
@@ -304,7 +304,7 @@ def test_review_game_records_each_discard_of_the_seat(path: Path, seed: int) -> 
         store.close()
 
 
-def test_review_game_needs_a_finished_game() -> None:
+def test_progress_of_game_needs_a_finished_game() -> None:
     with pytest.raises(ValueError, match="has not ended"):
         progress_of_game(Game(1), Seat.EAST, "practice")
 

@@ -20,8 +20,9 @@ from minefield.paths import CONFIG_ENV, DATA_ENV
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 from minefield.session import LocalSession
-from minefield.tui.app import GameRequest, MinefieldApp
+from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
+from minefield.tui.games import GameRequest
 from minefield.tui.textual_private import screen_lines
 
 

@@ -195,3 +195,21 @@ async def test_a_failing_hint_is_no_error() -> None:
         await pilot.pause()
         assert "the bot found no hand to suggest" in screen_text(app)
         assert isinstance(app.screen, HandBuilderScreen) and app.errors == []
+
+
+async def test_ctrl_z_suspends_like_other_terminal_programs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl+Z runs Textual's suspend (SIGTSTP; ``fg`` resumes) on every screen, the hand
+    builder and the menu included (a real suspend needs a terminal: the action is recorded)."""
+    app = make_app(seed=1)
+    suspended: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        monkeypatch.setattr(app, "action_suspend_process",
+                            lambda: suspended.append(type(app.screen).__name__))
+        await pilot.press("ctrl+z")
+        await pilot.press("escape")  # the menu asks first: leave the game
+        await pilot.pause()
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+    assert suspended == ["HandBuilderScreen", "ConfirmScreen"]

@@ -270,3 +270,33 @@ def test_saving_replaces_a_fifo_instead_of_waiting_for_a_reader(config_dir: Path
         pytest.fail("saving the settings blocked")
     assert results == [None]
     assert load_preferences() == (Preferences(), None)
+
+
+async def test_every_setting_fits_at_80x24_and_an_open_list_says_what_it_sets(
+        config_dir: Path) -> None:
+    """Nothing runs past the bottom at 80x24; the label of the open list stands out and its
+    choices name what they set (the open list lies over the next rows)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        text = screen_text(app)
+        for label in ("Tiles", "Theme", "Hint", "Bot level", "Rules", "Stakes", "Discards",
+                      "Save games", "Changes are saved at once"):
+            assert label in text, label
+        rules = screen.query_one("#rules", Select)
+        rules.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.query_one("#label-rules").has_class("-open")
+        assert not screen.query_one("#label-washizu").has_class("-open")
+        assert "beginner rules" in screen_text(app)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert not screen.query_one("#label-rules").has_class("-open")
+        assert app.preferences.rules == "beginner"
+        screen.query_one("#confirm_discards", Select).value = True
+        await pilot.pause()
+        assert load_preferences()[0].confirm_discards is True

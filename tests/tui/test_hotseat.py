@@ -6,16 +6,22 @@ import re
 from collections import Counter
 
 from rich.pretty import pretty_repr
+from textual.screen import Screen
+from textual.widgets import Static
 
+from minefield.rules.auto import auto_command
 from minefield.rules.game import Seat
 from minefield.rules.tiles import parse_tiles
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
+from minefield.tui.games import GameRequest
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen, CurtainScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
-from minefield.tui.widgets.tiles import TileWidget
+from minefield.tui.widgets.panels import WaitPanel
+from minefield.tui.widgets.scoreboard import Scoreboard
+from minefield.tui.widgets.tiles import TileRow, TileWidget
 from tests.tui.conftest import make_app, screen_text, settle
 
 TILE = re.compile(r"[0-9][mpsz]")
@@ -28,13 +34,26 @@ def rendered_tiles(app: MinefieldApp) -> list[str]:
 
 
 def assert_curtain_hides_everything(app: MinefieldApp, seat: Seat) -> None:
-    """R26 in hot-seat: while the curtain is up no private tile exists on any screen."""
+    """R26 in hot-seat: while the curtain is up no private tile exists on any screen: none in
+    the stack, and the play screens kept for the players' next turns show the public discards
+    only (no hand, pool, waits, furiten or log)."""
     assert isinstance(app.screen, CurtainScreen)
     text = screen_text(app)
-    assert f"Pass to {seat.value.title()} - press Enter when ready" in text
+    assert f"Pass to {seat.value.title()}" in text and "press Enter when ready" in text
     assert not TILE.search(text), text
     assert rendered_tiles(app) == []
     assert not any(isinstance(s, HandBuilderScreen | PlayScreen) for s in app.screen_stack)
+    assert app.table is not None and app.session is not None
+    public = Counter(t for row in app.session.view(seat).discards.values() for t in row)
+    for kept in app.table.kept_screens:
+        assert isinstance(kept, PlayScreen) and kept not in app.screen_stack
+        shown = Counter(str(w.tile) for w in kept.query(TileWidget) if w.tile is not None
+                        and not w.face_down and not w.has_class("-dora-indicator"))
+        assert shown <= public, shown - public
+        for private in ("#hand", "#pool"):
+            assert not kept.query_one(private, TileRow).tiles
+        assert str(kept.query_one("#log-text", Static).content) == ""
+        assert kept.query_one(WaitPanel).parts == []
 
 
 def assert_no_hidden_tiles_in_reprs(app: MinefieldApp) -> None:
@@ -108,3 +127,41 @@ async def test_hotseat_game_through_the_curtain() -> None:
             assert_no_hidden_tiles_in_reprs(app)
         assert isinstance(app.screen, CurtainScreen) and app.session is not None
         assert app.session.view(Seat.EAST).discards_made == 4
+
+
+async def test_the_curtain_goes_straight_to_the_next_table() -> None:
+    """Enter on the curtain shows the next player's table at once, scoreboard and all: no menu
+    and no table without its scoreboard in between; passing the keyboard shows the curtain at
+    once. Every screen that becomes current is recorded (the time is measured by
+    benchmarks/bench_handover.py, not here)."""
+    app = MinefieldApp(GameRequest("hotseat", seed=2, match=True), think_seconds=0,
+                       preferences=Preferences(hint="off"), catch_errors=False)
+    shown: list[tuple[str, bool]] = []
+
+    def became_current(screen: Screen[object]) -> None:
+        table = getattr(screen, "table", None)  # the scoreboard's match, given before showing
+        shown.append((type(screen).__name__, table is not None and table.match is not None))
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = app.session
+        assert session is not None
+        for seat in Seat:
+            await session.send(seat, auto_command(session.view(seat)))
+        await settle(pilot)
+        app.screen_change_signal.subscribe(app, became_current, immediate=True)
+        seat = Seat.EAST
+        for turn in range(4):  # each player's table built once, then kept for the next turns
+            assert_curtain_hides_everything(app, seat)
+            shown.clear()
+            await pilot.press("enter")  # ready
+            await pilot.pause()
+            assert shown == [("PlayScreen", True)], turn
+            assert isinstance(app.screen, PlayScreen) and app.screen.seat is seat
+            assert app.screen.query_one(Scoreboard).display
+            assert_shows_only_own_tiles(app, seat)
+            await pilot.press("enter", "enter")  # discard, pass the keyboard
+            await pilot.pause()
+            assert shown == [("PlayScreen", True), ("CurtainScreen", False)], turn
+            seat = seat.other
+        assert len(app.table.kept_screens) == 2 if app.table is not None else False

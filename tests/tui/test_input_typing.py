@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from minefield.rules.tiles import Tile
 from minefield.tui.screens.builder import HandBuilderScreen
@@ -84,3 +85,40 @@ async def test_an_upper_case_suit_selects_the_tile_on_the_play_screen() -> None:
         assert app.screen is play
 
 
+
+
+async def test_a_typed_group_adds_each_of_its_tiles_in_the_builder() -> None:
+    """``234p`` adds 2p 3p 4p; a group with a tile that cannot be added adds nothing and says
+    which tile and why."""
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await builder(pilot)
+        rack = [str(t) for t in screen.own_tiles]
+        suit = next(s for s in "mps" if sum(t.endswith(s) for t in rack) >= 3)
+        digits = sorted({t[0] for t in rack if t.endswith(suit) and t[0] != "0"})[:3]
+        await pilot.press(*digits, suit)
+        await pilot.pause()
+        assert sorted(str(t) for t in screen.chosen_tiles) == [d + suit for d in digits]
+        status = str(screen.query_one("#status", Static).content)
+        assert status == "Added " + " ".join(d + suit for d in digits) + "."
+        missing = next(f"{d}{suit}" for d in "123456789" if f"{d}{suit}" not in rack)
+        await pilot.press(digits[0], missing[0], suit)  # one of them is not in the rack
+        await pilot.pause()
+        assert len(screen.chosen) == 3
+        status = str(screen.query_one("#status", Static).content)
+        assert status.endswith(f"nothing added, you have no {missing}."), status
+        await pilot.press("1", "8", "z")
+        await pilot.pause()
+        assert str(screen.query_one("#status", Static).content) == "8z is not a tile (in 18z)."
+        assert len(screen.chosen) == 3
+
+
+async def test_the_play_screen_takes_one_typed_tile_at_a_time() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        play = await play_screen(pilot)
+        cursor = play.cursor
+        await pilot.press("2", "3", "p")
+        await pilot.pause()
+        assert play.cursor == cursor
+        assert "type one tile at a time" in str(play.query_one("#status", Static).content)

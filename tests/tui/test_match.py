@@ -22,8 +22,9 @@ from minefield.session import LocalSession
 from minefield.session.match_table import MatchTable
 from minefield.session.protocol import MatchView, PlayerInfo, StandingView
 from minefield.tui.analysis import analyze_choice
-from minefield.tui.app import GameRequest, MinefieldApp
+from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
+from minefield.tui.games import GameRequest
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen, CurtainScreen
 from minefield.tui.screens.menu import NewGameScreen
@@ -122,7 +123,7 @@ async def test_a_hotseat_match_through_two_games_to_the_scoreboard() -> None:
         scores = result.match.scores
         assert all(f"{name}" in board for name in scores) and sum(scores.values()) == 50000
         assert "Next game" in text  # the footer's key
-        assert app._game_on()  # leaving now would lose the match
+        assert app.table is not None and app.table.game_on  # leaving now would lose the match
 
         await pilot.press("n")  # the next game, behind the curtain again
         await pilot.pause()
@@ -251,7 +252,7 @@ async def test_the_final_standings_after_the_last_hand() -> None:
         points = paid_to(session, Seat.WEST)
         assert "Match over after 1 hand (R30)" in text
         assert "Final standings" in text and "Next game" not in text
-        assert not app._game_on()  # the match is over: leaving loses nothing
+        assert app.table is not None and not app.table.game_on  # leaving loses nothing now
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, StandingsScreen)

@@ -8,7 +8,8 @@ from minefield.bots import make_bot
 from minefield.bots.base import Bot
 from minefield.rules.game import Seat
 from minefield.rules.seed import derive_int, parse_seed
-from minefield.tui.app import GameRequest, MinefieldApp
+from minefield.tui.app import MinefieldApp
+from minefield.tui.games import GameRequest
 from tests.tui.conftest import StandInBot, make_app
 
 

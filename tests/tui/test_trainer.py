@@ -38,7 +38,8 @@ from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.screens.stats import StatsScreen, summary_renderable
-from minefield.tui.widgets.danger import DANGER_CLASSES, DangerPanel
+from minefield.tui.widgets.danger import DANGER_CLASSES, DangerPanel, tile_percent
+from minefield.tui.widgets.log import GameLog
 from minefield.tui.widgets.tiles import TileRow
 from tests.records.conftest import played
 from tests.tui.conftest import StandInBot, screen_text, settle
@@ -524,3 +525,42 @@ async def test_the_hotseat_form_asks_whether_both_players_agree_to_the_aids() ->
             await settle(pilot)
             assert app.session is not None
             assert app.session.traits.trainer_aids is agree and app.trainer.aids is agree
+
+
+async def test_overlay_writes_each_tiles_chance_on_it_and_keeps_the_log_beside_the_pool() -> None:
+    """Each pool tile carries its chance as a number (``5p`` over ``12``); at 80x24 the
+    reasons have their own scroll keys and the game log stays on screen beside the pool."""
+    app = fast_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.play(practice(prepared()))
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and screen.view.my_turn
+        pool = screen.query_one("#pool", TileRow)
+        assert {place.note for place in pool.places} == {""}  # off: no numbers
+        await pilot.press("d")
+        await pilot.pause()
+        report = app.trainer.report_for(screen.view)
+        assert report is not None
+        notes = [place.note for place in pool.places[:len(pool.tiles)]]
+        assert notes == [tile_percent(report.of(kind_str(t.kind)).danger) for t in pool.tiles]
+        assert all(0 < len(note) <= 2 for note in notes)
+        assert screen.query_one(GameLog).display and screen.query_one(DangerPanel).display
+        assert "No discards yet." in screen_text(app)  # the log is on screen with the reasons
+        panel = screen.query_one(DangerPanel)
+        await pilot.press("right_curly_bracket")
+        await pilot.pause()
+        assert panel.scroll_y > 0 or panel.max_scroll_y == 0
+        await pilot.press("d")
+        await pilot.pause()
+        assert {place.note for place in pool.places} == {""}
+
+
+async def test_the_feedback_lines_are_kept_in_the_results_log() -> None:
+    app = fast_app(Preferences(hint="off", discard_feedback=True))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await _to_the_result_after_a_deal_in(app, pilot)
+        assert isinstance(app.screen, ResultScreen)
+        log = text_of(app, "#result-log")
+        assert "1 You" in log and "safest was" in log, log
+        assert log.count("safest was") + log.count("that was the safest tile") == 2

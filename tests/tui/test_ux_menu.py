@@ -3,10 +3,14 @@ the rules preset (hot-seat), with the saved preferences chosen."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import Input, Select, Static
 
 from minefield.bots.base import Bot
+from minefield.records.reader import read_record
+from minefield.rules.auto import auto_command
 from minefield.rules.game import Seat
 from minefield.rules.settings import RuleSettings
 from minefield.tui.app import MinefieldApp
@@ -99,3 +103,57 @@ async def test_hotseat_asks_the_rules_preset() -> None:
         assert app.session is not None
         assert app.session.settings == RuleSettings.preset("beginner")
         assert "beginner rules" in app.sub_title
+
+
+async def test_hotseat_names_reach_the_table_the_curtain_and_the_record(
+        tmp_path: Path) -> None:
+    """Names typed on the form name the seats everywhere: the session's players (scoreboard,
+    result, logs read them), the curtain, and the record's players."""
+    app = MinefieldApp(think_seconds=0, catch_errors=False, record_folder=tmp_path,
+                       preferences=Preferences(hint="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewGameScreen)
+        form.query_one("#east", Input).value = "Ann"
+        form.query_one("#west", Input).value = "ann "
+        await pilot.press("s")  # two names that are the same: said, no game
+        await pilot.pause()
+        assert app.screen is form and app.session is None
+        assert ("Name: both players are called 'ann': give two different names." in
+                str(form.query_one("#preset-note", Static).content))
+        form.query_one("#west", Input).value = "Bob"
+        form.query_one("#west", Input).focus()
+        await pilot.press("enter")  # Enter in a name field starts the game
+        await pilot.pause()
+        assert isinstance(app.screen, CurtainScreen)
+        assert "Pass to East (Ann)" in screen_text(app)
+        assert app.table is not None and app.table.names() == {Seat.EAST: "Ann",
+                                                               Seat.WEST: "Bob"}
+        session = app.session
+        assert session is not None
+        for seat in Seat:
+            await session.send(seat, auto_command(session.view(seat)))
+        await settle(pilot)
+    record = read_record(next(tmp_path.glob("*.jsonl")))
+    assert (record.header.players.east, record.header.players.west) == ("Ann", "Bob")
+
+
+async def test_a_practice_name_names_the_player() -> None:
+    app = menu_app([])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewGameScreen)
+        form.query_one("#name", Input).value = "Bot (strong)"
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.screen is form and "is a bot's name" in str(
+            form.query_one("#preset-note", Static).content)
+        form.query_one("#name", Input).value = "  Carla  "
+        await pilot.press("s")
+        await settle(pilot)
+        assert app.table is not None and app.session is not None
+        assert app.table.names()[app.session.local_seats[0]] == "Carla"

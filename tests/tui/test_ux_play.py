@@ -17,6 +17,7 @@ from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.widgets.log import GameLog, log_lines
+from minefield.tui.widgets.panels import WaitEntry, WaitPanel
 from minefield.tui.widgets.tiles import TileRow
 from tests.tui.conftest import make_app, screen_text, settle
 from tests.tui.test_practice import HAND, type_tiles
@@ -159,3 +160,83 @@ async def test_hotseat_labels_are_said_once() -> None:
         titles = [(line[:12].strip(), lines[n + 1][:12].strip())
                   for n, line in enumerate(lines[:-1]) if line[:12].strip() in ("East", "West")]
         assert ("West", "0/17") in titles and ("East", "1/17") in titles
+
+
+async def play_east(preferences: Preferences, pilot: Pilot[int]) -> PlayScreen:
+    """East's first turn after choosing the first 13 tiles of the rack."""
+    await pilot.pause()
+    for _ in range(13):
+        await pilot.press("space", "right")
+    await pilot.press("enter")
+    await pilot.pause()
+    if isinstance(pilot.app.screen, ConfirmScreen):
+        await pilot.press("y")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, PlayScreen) and screen.view.my_turn
+    return screen
+
+
+async def test_space_selects_and_only_enter_discards() -> None:
+    """One key does one thing on both screens: Space selects (as it toggles in the builder),
+    Enter discards; the footer shows both keys as bound."""
+    app = make_app(seed=1, seat=Seat.EAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        play = await play_east(app.preferences, pilot)
+        footer = screen_text(app).splitlines()[-1]
+        assert "space Select" in footer and "⏎ Discard" in footer, footer
+        await pilot.press("right", "space", "space")
+        await pilot.pause()
+        assert play.view.discards_made == 0 and play.cursor == 1
+        assert "Selected" in shown_in(app, "#status")
+        tile = str(play._pool[1])
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session is not None
+        assert app.session.view(Seat.EAST).discards[Seat.EAST] == [tile]
+
+
+async def test_confirm_discards_takes_a_second_enter_on_the_same_tile() -> None:
+    app = make_app(seed=1, seat=Seat.EAST,
+                   preferences=Preferences(hint="off", confirm_discards=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        play = await play_east(app.preferences, pilot)
+        session = app.session
+        assert session is not None
+        await pilot.press("enter")  # the first press asks
+        await pilot.pause()
+        assert session.view(Seat.EAST).discards_made == 0 and play.armed == 0
+        assert "Enter (or a click on it) again discards it" in shown_in(app, "#status")
+        await pilot.press("right", "enter")  # another tile: asked again, nothing discarded
+        await pilot.pause()
+        assert session.view(Seat.EAST).discards_made == 0 and play.armed == 1
+        tile = str(play._pool[1])
+        await pilot.press("enter")
+        await settle(pilot)
+        assert session.view(Seat.EAST).discards[Seat.EAST][:1] == [tile]
+
+
+def wait_texts(screen: PlayScreen) -> list[str]:
+    """The waits panel's lines and each wait's columns."""
+    return [part.prefix if isinstance(part, WaitEntry) else part
+            for part in screen.query_one("#waits", WaitPanel).parts]
+
+
+async def test_a_furiten_hand_says_no_wait_can_win() -> None:
+    """R15: after the bot's 7p froze this hand, no wait says "ron ok" (or "no ron") any more:
+    each says "furiten"."""
+    app = make_app(seat=Seat.EAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await choose(pilot, HAND)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        before = wait_texts(screen)
+        assert before[0] == "Your waits (value without ura):" and len(before) > 1, before
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.view.own_furiten is not None
+        after = wait_texts(screen)
+        assert after[0] == "Your waits (furiten: none can win, R15):"
+        assert not any("ron ok" in part or "no ron" in part for part in after)
+        assert sum("furiten" in part for part in after[1:]) == len(before) - 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from time import monotonic
+from typing import Any
 
 from textual import events
 from textual.screen import Screen
@@ -12,7 +13,8 @@ from textual.timer import Timer
 from minefield.rules.game import PlayerView, Seat
 from minefield.rules.names import KANJI, LETTERS, longer_names, name_prefixes, parse_tile_name
 from minefield.rules.tiles import Tile, TileError
-from minefield.session.protocol import MatchView, TableView
+from minefield.session.protocol import WAITING_NAME, MatchView, TableView
+from minefield.tui.host import washizu_on
 from minefield.tui.widgets.scoreboard import Scoreboard
 
 #: Only these are tile digits: ``str.isdigit`` is also true of ``²`` (a key of AZERTY
@@ -20,14 +22,11 @@ from minefield.tui.widgets.scoreboard import Scoreboard
 DIGIT_KEYS = "0123456789"
 #: The suit letters, either case (``5P`` is ``5p``).
 SUIT_KEYS = "mpszMPSZ"
+#: The most digits a typed group holds (a hand is 13 tiles).
+MAX_TYPED_GROUP = 13
 #: The honors' letter names, lower case (``wh``), and the keys that begin one (``g``, ``r``).
 NAME_KEYS = frozenset(name.lower() for name in LETTERS)
 NAME_STARTS = name_prefixes()
-
-
-def washizu_on(app: object) -> bool:
-    """True when ``app``'s preferences show Washizu's stakes (cc of blood) beside points."""
-    return bool(getattr(getattr(app, "preferences", None), "washizu", False))
 
 
 def clock_text(seconds: float) -> str:
@@ -41,23 +40,54 @@ def clock_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-#: The name the game server gives a seat nobody has taken yet (not "disconnected").
-WAITING = "(waiting)"
+def size_classes(screen: Screen[Any], width: int, height: int) -> set[str]:
+    """The breakpoint classes Textual gives ``screen`` at ``width`` x ``height`` (its, else
+    the app's, ``HORIZONTAL_BREAKPOINTS`` and ``VERTICAL_BREAKPOINTS``: the largest threshold
+    reached on each axis).
+
+    >>> class Tall(Screen[None]):
+    ...     HORIZONTAL_BREAKPOINTS = []
+    ...     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    >>> sorted(size_classes(Tall(), 80, 24)), sorted(size_classes(Tall(), 80, 40))
+    (['-short'], ['-tall'])
+    """
+    classes = set()
+    for size, breakpoints in (
+            (width, screen.HORIZONTAL_BREAKPOINTS if screen.HORIZONTAL_BREAKPOINTS is not None
+             else screen.app.HORIZONTAL_BREAKPOINTS),
+            (height, screen.VERTICAL_BREAKPOINTS if screen.VERTICAL_BREAKPOINTS is not None
+             else screen.app.VERTICAL_BREAKPOINTS)):
+        reached = [(threshold, name) for threshold, name in breakpoints or [] if size >= threshold]
+        if reached:
+            classes.add(max(reached)[1])
+    return classes
 
 
 class SeatScreen(Screen[None]):
-    """A screen showing one seat's private view. Its repr never shows tiles."""
+    """A screen showing one seat's private view. Its repr never shows tiles.
 
-    def __init__(self, view: PlayerView, names: dict[Seat, str]) -> None:
+    ``table`` (the players, clocks and match around the view) is shown from the first frame:
+    a screen never appears without its scoreboard."""
+
+    def __init__(self, view: PlayerView, names: dict[Seat, str],
+                 table: TableView | None = None) -> None:
         super().__init__()
         self.seat = view.seat
         self.view = view
         self.names = names
         self._typed_digit = ""
         self._typed_name = ""  # letters of an honor's name typed so far (``w``, ``g``)
-        self.table: TableView | None = None
+        self.table: TableView | None = table
         self._table_at = 0.0
         self._ticker: Timer | None = None
+        # The size classes Textual sets on the first resize, set before the first styling:
+        # set after, they would restyle every widget again (half the time of a hot-seat
+        # hand-over; benchmarks/bench_handover.py).
+        self.set_class(True, *size_classes(self, self.app.size.width, self.app.size.height))
+
+    def _on_mount(self, event: events.Mount) -> None:
+        if self.table is not None:
+            self.update_table(self.table)
 
     def update_view(self, view: PlayerView) -> None:
         """Show a newer view of the same seat."""
@@ -98,7 +128,7 @@ class SeatScreen(Screen[None]):
         elapsed = monotonic() - self._table_at
         parts = []
         away = {seat for seat, player in table.players.items()
-                if not player.present and player.name != WAITING}
+                if not player.present and player.name != WAITING_NAME}
         for seat in (self.seat, self.seat.other):
             clock = table.clocks[seat]
             # An absent seat's clock runs only once its grace is spent (R25b): then it is
@@ -127,6 +157,14 @@ class SeatScreen(Screen[None]):
     def tile_typed(self, tile: Tile) -> None:
         """The player typed a tile such as ``5p``."""
 
+    def tiles_typed(self, tiles: list[Tile], text: str) -> None:
+        """The player typed a group such as ``234p`` (``text``); one tile is :meth:`tile_typed`.
+        Screens that take one tile at a time say so."""
+        if len(tiles) == 1:
+            self.tile_typed(tiles[0])
+        else:
+            self.typing_status(f"{text}: type one tile at a time here (such as 5p).")
+
     def tile_retyped(self, typed: Tile, tile: Tile) -> None:
         """The next key made a longer name of the tile just typed (``W`` then ``h`` is
         ``Wh``): ``tile`` instead of ``typed``."""
@@ -136,28 +174,33 @@ class SeatScreen(Screen[None]):
         """Show what is being typed."""
 
     def on_key(self, event: events.Key) -> None:
-        """A digit then a suit letter (``5`` ``p`` or ``P``) types a tile; ``0`` is a red five.
-        An honor is typed by any of its names, in any case: ``1`` ``z``, ``E``, ``W`` ``h``
-        (``W`` alone is West, taken at once; the ``h`` makes it White), ``東``."""
+        """Digits then a suit letter type tiles: ``5`` ``p`` (or ``P``) is 5p, ``2`` ``3``
+        ``4`` ``p`` the group 2p 3p 4p; ``0`` is a red five. An honor is typed by any of its
+        names, in any case: ``1`` ``z``, ``E``, ``W`` ``h`` (``W`` alone is West, taken at
+        once; the ``h`` makes it White), ``東``."""
         char = event.character
         if char is None or len(char) != 1:
             return
         key, typed_name = char.lower(), self._typed_name
         self._typed_name = ""
         if char in DIGIT_KEYS:
-            self._typed_digit = char
-            self.typing_status(f"Typing {char}… (then m, p, s or z)")
+            self._typed_digit = (self._typed_digit + char)[-MAX_TYPED_GROUP:]
+            self.typing_status(f"Typing {self._typed_digit}… (then m, p, s or z)")
             event.stop()
         elif char in SUIT_KEYS and self._typed_digit:
-            text = self._typed_digit + char.lower()
+            suit = char.lower()
+            text = self._typed_digit + suit
             self._typed_digit = ""
             event.stop()
-            try:
-                tile = Tile.parse(text)
-            except TileError:
-                self.typing_status(f"{text} is not a tile.")
-                return
-            self.tile_typed(tile)
+            tiles = []
+            for digit in text[:-1]:
+                try:
+                    tiles.append(Tile.parse(digit + suit))
+                except TileError:
+                    self.typing_status(f"{digit}{suit} is not a tile"
+                                       + (f" (in {text})." if len(text) > 2 else "."))
+                    return
+            self.tiles_typed(tiles, text)
         elif typed_name and typed_name + key in NAME_KEYS:
             event.stop()
             tile = parse_tile_name(typed_name + key)

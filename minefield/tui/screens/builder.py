@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import ClassVar
 
 from textual import work
@@ -12,10 +11,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.widgets import Footer, Label, Static
 
-from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
+from minefield.rules.game import ChooseHand, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
+from minefield.session.protocol import TableView
 from minefield.tui.analysis import HandAnalysis, analyze_choice
+from minefield.tui.games import HintSource
 from minefield.tui.messages import CommandChosen, DraftChanged
 from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
@@ -24,8 +25,6 @@ from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
 from minefield.tui.widgets.scoreboard import Scoreboard
 from minefield.tui.widgets.tiles import TileRow, named
-
-HintSource = Callable[[PlayerView], ChooseHand | Discard]
 
 
 class HandBuilderScreen(SeatScreen):
@@ -48,8 +47,8 @@ class HandBuilderScreen(SeatScreen):
     ]
 
     def __init__(self, view: PlayerView, names: dict[Seat, str],
-                 hint_source: HintSource | None = None) -> None:
-        super().__init__(view, names)
+                 hint_source: HintSource | None = None, table: TableView | None = None) -> None:
+        super().__init__(view, names, table)
         self.own_tiles: list[Tile] = parse_tiles(view.own_tiles)
         self.chosen: list[int] = []
         self.cursor = 0
@@ -162,6 +161,36 @@ class HandBuilderScreen(SeatScreen):
         if last is not None and last[0] == typed:
             self.toggle(last[1])
         self.tile_typed(tile)
+
+    def tiles_typed(self, tiles: list[Tile], text: str) -> None:
+        """Typing a group such as ``234p`` adds each of its tiles (a free copy of each), or
+        nothing when one cannot be added: the message says which and why."""
+        if len(tiles) == 1:
+            self.tile_typed(tiles[0])
+            return
+        free = [i for i in range(len(self.own_tiles)) if i not in self.chosen]
+        picked: list[int] = []
+        for tile in tiles:
+            index = next((i for i in free if self.own_tiles[i] == tile and i not in picked), None)
+            if index is None:
+                have = sum(t == tile for t in self.own_tiles)
+                if not have:
+                    why = f"you have no {tile}"
+                elif tiles.count(tile) > have:
+                    why = f"you have {have} {tile}, not {tiles.count(tile)}"
+                else:
+                    why = f"your {tile} {'is' if have == 1 else 'are'} already in the hand"
+                self.typing_status(f"{text}: nothing added, {why}.")
+                return
+            picked.append(index)
+        if len(self.chosen) + len(picked) > HAND_SIZE:
+            self.typing_status(f"{text}: nothing added, {len(picked)} tiles do not fit: "
+                               f"{HAND_SIZE - len(self.chosen)} places are left.")
+            return
+        self.chosen.extend(picked)
+        self._set_cursor(picked[-1])
+        self.typing_status(f"Added {' '.join(str(self.own_tiles[i]) for i in picked)}.")
+        self._refresh_choice()
 
     def typing_status(self, text: str) -> None:
         """Show a short message under the hint (one line: no new layout)."""

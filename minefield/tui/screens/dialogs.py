@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
@@ -12,6 +12,9 @@ from textual.widgets import Button, Footer, Static
 
 from minefield.rules.game import Seat
 from minefield.tui.messages import CurtainLifted
+
+#: The smallest terminal the game is laid out for.
+MIN_WIDTH, MIN_HEIGHT = 80, 24
 
 
 class CurtainScreen(Screen[None]):
@@ -151,3 +154,16 @@ class TooSmallScreen(ModalScreen[None]):
         width, height = self.need
         yield Static(f"Terminal too small: Minefield needs at least {width}x{height}.\n"
                      "Make the window larger (ctrl+q quits).", id="too-small")
+
+
+def cover_if_too_small(app: App[Any], width: int | None = None, height: int | None = None) -> None:
+    """Cover ``app`` with a :class:`TooSmallScreen` while its terminal (``width`` x ``height``,
+    default its size now) is smaller than ``MIN_WIDTH`` x ``MIN_HEIGHT``; uncover it after."""
+    width = app.size.width if width is None else width
+    height = app.size.height if height is None else height
+    too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+    covering = [s for s in app.screen_stack if isinstance(s, TooSmallScreen)]
+    if too_small and not covering:
+        app.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
+    elif not too_small and covering and app.screen is covering[-1]:
+        app.pop_screen()

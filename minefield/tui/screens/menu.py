@@ -24,7 +24,9 @@ from minefield.rules.settings import (
     clock_words,
     parse_clock,
 )
+from minefield.session.names import MAX_PLAYER_NAME, PlayerNameError, player_name, two_names
 from minefield.tui.config import Preferences
+from minefield.tui.host import preferences_of
 from minefield.tui.messages import GameChosen
 from minefield.tui.screens.rooms import ROOM_ENTRIES
 from minefield.tui.screens.rules import RulesScreen
@@ -115,6 +117,17 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         with Vertical(id="new-game-box"):
             yield Static(title, classes="dialog-title")
             with Grid(id="new-game-grid"):
+                if self.mode == "hotseat":
+                    yield Label("Players")
+                    with Horizontal(id="names"):
+                        yield Input(placeholder="East", max_length=MAX_PLAYER_NAME, id="east",
+                                    compact=True)
+                        yield Input(placeholder="West", max_length=MAX_PLAYER_NAME, id="west",
+                                    compact=True)
+                else:
+                    yield Label("Your name")
+                    yield Input(placeholder="You", max_length=MAX_PLAYER_NAME, id="name",
+                                compact=True)
                 yield Label("Play")
                 yield Select(KINDS, value="single", allow_blank=False, id="kind", compact=True)
                 if self.mode == "practice":
@@ -177,6 +190,10 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
                 rules.value = self.preferences.rules
             for seat in self.query("#seat").results(Select):
                 seat.disabled = self.match
+            for field, seat_name, player in (("#east", "East", "Player 1"),
+                                             ("#west", "West", "Player 2")):
+                for names in self.query(field).results(Input):
+                    names.placeholder = player if self.match else seat_name
         elif event.select.id == "rules":
             self.rule = ()  # the changes were over the other preset
             if (event.value in MATCH_PRESETS) != self.match:
@@ -204,19 +221,30 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         note.update(text)
 
     def choice(self) -> GameChosen:
-        """The game the form describes now; raises :class:`SettingsError` for a bad clock."""
+        """The game the form describes now; raises :class:`SettingsError` for a bad clock and
+        :class:`~minefield.session.names.PlayerNameError` for a name that cannot be used."""
+        from minefield.tui.games import GameRequest
+
         rules = self.preset
         rule = (*self.rule, *self.clock_rule())
         RuleSettings.chosen(rules, rule)  # every setting checked before the game starts
         if self.mode == "hotseat":
-            return GameChosen("hotseat", rules, aids=self.query_one("#aids", Checkbox).value,
-                              match=self.match, rule=rule)
+            east, west = (self.query_one(f"#{seat}", Input) for seat in ("east", "west"))
+            players = None
+            if east.value.strip() or west.value.strip():
+                players = two_names(east.value.strip() or east.placeholder,
+                                    west.value.strip() or west.placeholder)
+            return GameChosen(GameRequest("hotseat", rules=rules, match=self.match, rule=rule,
+                                          aids=self.query_one("#aids", Checkbox).value,
+                                          players=players))
+        typed = self.query_one("#name", Input).value.strip()
+        player = player_name(typed) if typed else None
         level_value = self.query_one("#level", Select).value
         level: Level = next((lv for lv in LEVELS if lv == level_value), self.preferences.bot_level)
         seat_value = self.query_one("#seat", Select).value
         seat = None if seat_value == RANDOM_SEAT or self.match else Seat(str(seat_value))
-        return GameChosen("practice", rules, level=level, seat=seat, match=self.match,
-                          rule=rule)
+        return GameChosen(GameRequest("practice", rules=rules, level=level, seat=seat,
+                                      match=self.match, rule=rule, player=player))
 
     def action_start(self) -> None:
         """Start the game (a bad clock is named and nothing starts)."""
@@ -224,6 +252,9 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
             choice = self.choice()
         except SettingsError as error:
             self._show_note(str(error))
+            return
+        except PlayerNameError as error:
+            self._show_note(f"Name: {error}.")
             return
         self.dismiss(choice)
 
@@ -320,10 +351,8 @@ class MenuScreen(Screen[None]):
         """Run one menu entry; a game first asks how it should be played."""
         if choice in ("practice", "hotseat"):
             mode: GameMode = "practice" if choice == "practice" else "hotseat"
-            preferences = getattr(self.app, "preferences", None)
-            if not isinstance(preferences, Preferences):
-                preferences = Preferences()
-            await self.app.push_screen(NewGameScreen(mode, preferences), self._chosen)
+            await self.app.push_screen(NewGameScreen(mode, preferences_of(self.app)),
+                                       self._chosen)
         elif choice == "help":
             await self.app.run_action("app.help")
         elif choice == "settings":

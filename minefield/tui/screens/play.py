@@ -10,17 +10,18 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.widgets import Footer, Label, Static
 
-from minefield.rules.game import DISCARDS_PER_SEAT, Discard, PlayerView, Seat
+from minefield.rules.game import DISCARDS_PER_SEAT, POOL_SIZE, Discard, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles
+from minefield.session.protocol import TableView
 from minefield.tui.analysis import analyze_choice
+from minefield.tui.host import preferences_of, trainer_of
 from minefield.tui.messages import CommandChosen, TurnPassed
 from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.textual_private import SteadyHeader
-from minefield.tui.trainer import with_feedback
 from minefield.tui.widgets.danger import DangerPanel, shade
-from minefield.tui.widgets.log import GameLog, log_lines
+from minefield.tui.widgets.log import GameLog, log_lines, with_feedback
 from minefield.tui.widgets.panels import (
     DeadWall,
     DiscardRow,
@@ -30,8 +31,6 @@ from minefield.tui.widgets.panels import (
 )
 from minefield.tui.widgets.scoreboard import Scoreboard
 from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
-
-POOL_SIZE = 21
 
 
 def _tiles(texts: list[str]) -> list[Tile]:
@@ -62,23 +61,30 @@ class PlayScreen(SeatScreen):
         Binding("right", "move(1)", "Right", show=False),
         Binding("up", "move_row(-1)", "Up", show=False),
         Binding("down", "move_row(1)", "Down", show=False),
-        Binding("enter,space", "discard", "Discard"),
+        Binding("space", "select", "Select"),
+        Binding("enter", "discard", "Discard"),
         Binding("enter", "pass_turn", "Pass the keyboard"),
         Binding("escape", "app.menu", "Menu"),
         Binding("pagedown", "scroll_lower(1)", "More below"),
         Binding("pageup", "scroll_lower(-1)", "Back up (waits)", show=False),
         Binding("left_square_bracket", "scroll_log(-1)", "Log: earlier lines", show=False),
         Binding("right_square_bracket", "scroll_log(1)", "Log: later lines", show=False),
+        Binding("left_curly_bracket", "scroll_reasons(-1)", "Danger reasons: earlier lines",
+                show=False),
+        Binding("right_curly_bracket", "scroll_reasons(1)", "Danger reasons: later lines",
+                show=False),
         Binding("d", "toggle_danger", "Danger"),
         Binding("f", "toggle_feedback", "Feedback"),
     ]
 
     def __init__(self, view: PlayerView, names: dict[Seat, str], hold: bool = False,
-                 announce_furiten: bool = True) -> None:
-        super().__init__(view, names)
+                 announce_furiten: bool = True, table: TableView | None = None) -> None:
+        super().__init__(view, names, table)
         self.hold = hold
         self._announce_furiten = announce_furiten
         self.cursor = 0
+        #: With "confirm discards": the pool place whose discard waits for a second press.
+        self.armed: int | None = None
         self._pool: list[Tile] = []
         self._furiten_seen = view.own_furiten is not None
 
@@ -101,7 +107,7 @@ class PlayScreen(SeatScreen):
                     yield Label("Pool", classes="row-title", id="pool-label")
                     yield TileRow(POOL_SIZE, parse_tiles(view.own_pool), id="pool")
             yield GameLog(id="log")
-            yield DangerPanel(id="danger")
+        yield DangerPanel(id="danger")  # the overlay's reasons (its own scroll keys)
         # Never focused: the arrow keys move over the pool (PgDn/PgUp scroll this part).
         with VerticalScroll(id="play-lower", can_focus=False):
             yield Static(id="status")
@@ -123,6 +129,7 @@ class PlayScreen(SeatScreen):
         if pool != self._pool:
             self._pool = pool
             self.cursor = min(self.cursor, max(0, len(pool) - 1))
+            self.armed = None
         self.query_one("#pool", TileRow).set_tiles(pool)
         self.query_one("#pool", TileRow).cursor = self.cursor if view.my_turn else None
         self.query_one("#pool-label", Label).update(f"Pool {len(pool)}")
@@ -146,7 +153,7 @@ class PlayScreen(SeatScreen):
                 # Short: at 80x24 the toast lies over the waits; the cause is on screen.
                 self.notify(named(self, f"Your hand can no longer win "
                                         f"({view.own_furiten.tile}, R15)."),
-                            title="You are furiten", severity="warning")
+                            title="You are furiten", severity="warning", timeout=10)
         self._show_waits(view, theirs)
         self._show_danger()
         self.set_status(self._status_text(view))
@@ -179,8 +186,11 @@ class PlayScreen(SeatScreen):
             return (f"You discarded {view.discards[self.seat][-1]}. Press Enter to pass the "
                     f"keyboard to {self.seat.other.value.title()}.")
         if view.my_turn and self._pool:
-            return (f"Selected {self._pool[self.cursor]}: Enter discards it (arrows move; or "
-                    "type a tile such as 5p or Wh)")
+            tile = self._pool[self.cursor]
+            if self.armed == self.cursor:
+                return f"Discard {tile}? Enter (or a click on it) again discards it."
+            return (f"Selected {tile}: Enter discards it (arrows move; or type a tile such "
+                    "as 5p or Wh)")
         return ""
 
     def _show_waits(self, view: PlayerView, theirs: list[Tile]) -> None:
@@ -195,8 +205,12 @@ class PlayScreen(SeatScreen):
         if not analysis.waits:
             panel.set_parts(["Your hand is not tenpai."])
             return
-        panel.set_parts(["Your waits (value without ura):",
-                         *wait_entries(analysis.waits, current_honor_names(self))])
+        names = current_honor_names(self)
+        if view.own_furiten is not None:  # R15: no wait can win any more
+            panel.set_parts(["Your waits (furiten: none can win, R15):",
+                             *wait_entries(analysis.waits, names, furiten=True)])
+            return
+        panel.set_parts(["Your waits (value without ura):", *wait_entries(analysis.waits, names)])
 
     def set_status(self, text: str) -> None:
         """Show a one-line message about the current action (honors called as chosen)."""
@@ -210,14 +224,14 @@ class PlayScreen(SeatScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Discarding only on the own turn; passing only while holding (hot-seat)."""
-        if action == "discard":
+        if action in ("discard", "select"):
             if self.hold:
                 return False
             return (self.view.my_turn and bool(self._pool)) or None
         if action == "pass_turn":
             return self.hold
         if action in ("toggle_danger", "toggle_feedback"):
-            trainer = getattr(self.app, "trainer", None)
+            trainer = trainer_of(self.app)
             return trainer is not None and trainer.aids
         if action == "scroll_lower":
             lower = self.query_one("#play-lower", VerticalScroll)
@@ -238,37 +252,55 @@ class PlayScreen(SeatScreen):
     def action_move(self, delta: int) -> None:
         """Move the selection over the pool."""
         if self._pool and self.view.my_turn:
-            self.cursor = max(0, min(len(self._pool) - 1, self.cursor + delta))
-            self.query_one("#pool", TileRow).cursor = self.cursor
-            self.set_status(self._status_text(self.view))
+            self._select(max(0, min(len(self._pool) - 1, self.cursor + delta)))
+
+    def _select(self, index: int, note: str = "") -> None:
+        self.cursor = index
+        self.armed = None
+        self.query_one("#pool", TileRow).cursor = index
+        self.set_status(self._status_text(self.view) + note)
+
+    def action_select(self) -> None:
+        """Select the pool tile under the cursor (it is discarded by Enter, never by Space)."""
+        if self._pool and self.view.my_turn:
+            self._select(self.cursor)
 
     def action_scroll_log(self, lines: int) -> None:
         """Scroll the game log by a few lines."""
         self.query_one(GameLog).scroll_relative(y=3 * lines, animate=False)
+
+    def action_scroll_reasons(self, lines: int) -> None:
+        """Scroll the danger overlay's reasons by a few lines (the log keeps its place)."""
+        self.query_one(DangerPanel).scroll_relative(y=3 * lines, animate=False)
 
     def action_move_row(self, rows: int) -> None:
         """Move the selection to the pool tile above or below, as the pool is laid out now."""
         self.action_move(rows * self.query_one("#pool", TileRow).columns)
 
     def action_discard(self) -> None:
-        """Discard the selected pool tile."""
+        """Discard the selected pool tile (with "confirm discards": at the second press)."""
         if not self.view.my_turn or not self._pool:
             self.set_status("It is not your turn." if self.view.phase == "discarding"
                             else "You cannot discard now.")
             return
+        if preferences_of(self.app).confirm_discards and self.armed != self.cursor:
+            self.armed = self.cursor
+            self.set_status(self._status_text(self.view))
+            return
+        self.armed = None
         tile = self._pool[self.cursor]
         self.post_message(CommandChosen(self.seat, Discard(tile=str(tile))))
 
     # -- the defense trainer (its state is the app's: screens come and go behind the curtain)
 
     def _trainer_notes(self) -> dict[int, str]:
-        trainer = getattr(self.app, "trainer", None)
-        wanted = getattr(getattr(self.app, "preferences", None), "discard_feedback", False)
+        trainer = trainer_of(self.app)
+        wanted = preferences_of(self.app).discard_feedback
         return trainer.notes_of(self.seat) if trainer is not None and wanted else {}
 
     def _show_danger(self) -> None:
         """Shade the pool by danger and explain the highlighted tile (overlay on, own turn)."""
-        trainer = getattr(self.app, "trainer", None)
+        trainer = trainer_of(self.app)
         report = (trainer.overlay_report(self.view)
                   if trainer is not None and not self.hold else None)
         shade(self.query_one("#pool", TileRow), self._pool, report)
@@ -278,7 +310,7 @@ class PlayScreen(SeatScreen):
 
     def action_toggle_danger(self) -> None:
         """Danger overlay on or off: each pool tile shaded, the reasons beside the pool."""
-        trainer = getattr(self.app, "trainer", None)
+        trainer = trainer_of(self.app)
         if trainer is not None and trainer.aids:
             trainer.overlay = not trainer.overlay
             self._show_danger()
@@ -302,9 +334,7 @@ class PlayScreen(SeatScreen):
         if tile not in self._pool:
             self.set_status(f"There is no {tile} in your pool.")
             return
-        self.cursor = self._pool.index(tile)
-        self.query_one("#pool", TileRow).cursor = self.cursor
-        self.set_status(self._status_text(self.view) + " (Enter discards it)")
+        self._select(self._pool.index(tile))
 
     def on_tile_row_selected(self, event: TileRow.Selected) -> None:
         """A click selects a pool tile; a click on the selected tile discards it."""
@@ -313,9 +343,7 @@ class PlayScreen(SeatScreen):
         if event.index == self.cursor:
             self.action_discard()
         else:
-            self.cursor = event.index
-            event.row.cursor = event.index
-            self.set_status(self._status_text(self.view) + " (click again to discard)")
+            self._select(event.index, " (click again to discard)")
 
     def clear_private(self) -> None:
         """Empty the hand, pool, furiten, waits and log."""

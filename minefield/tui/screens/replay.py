@@ -23,7 +23,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from minefield.records.format import CommandLine, RecordHeader
+from minefield.records.format import CommandLine, RecordHeader, player_seat
 from minefield.records.reader import ReadRecord
 from minefield.records.replay import Replay
 from minefield.records.scoreboard import match_line, settlement_line
@@ -142,7 +142,7 @@ class ReplayScreen(Screen[None]):
     perspective: reactive[Perspective] = reactive[Perspective]("east", init=False)
 
     def __init__(self, record: ReadRecord, replay: Replay,
-                 perspective: Perspective = "east", quits: bool = True) -> None:
+                 perspective: Perspective | None = None, quits: bool = True) -> None:
         super().__init__()
         self._quits = quits  # the viewer of ``minefield replay``: leaving quits the app
         self._typed_step = ""  # digits of a step number to jump to (then Enter)
@@ -154,7 +154,10 @@ class ReplayScreen(Screen[None]):
         self.notices = [str(problem) for problem in record.problems] + list(replay.problems)
         self.finished = self.steps[-1].views[Seat.EAST].end is not None
         self.set_reactive(ReplayScreen.step, 0 if self.finished else len(self.steps) - 1)
-        self.set_reactive(ReplayScreen.perspective, perspective)
+        # By default from the player's seat (a practice game's human, not the bot's), else East.
+        self.set_reactive(ReplayScreen.perspective,
+                          perspective or ("west" if player_seat(record.header) is Seat.WEST
+                                          else "east"))
         self._ura_shown = False
         self._wall = DeadWall(self._dora_indicator())  # replaced when the ura shows or goes
         self.sub_title = f"{who(Seat.EAST, self.names)} vs {who(Seat.WEST, self.names)}"

@@ -25,7 +25,7 @@ from minefield.tui.messages import MenuRequested, NewGameRequested, NextGameRequ
 from minefield.tui.render import YOU, furiten_reason, objective, possessive, seat_name, verb
 from minefield.tui.screens.standings import StandingsScreen
 from minefield.tui.textual_private import SteadyHeader
-from minefield.tui.widgets.log import log_lines, paid_to_winner
+from minefield.tui.widgets.log import log_lines, paid_to_winner, with_feedback
 from minefield.tui.widgets.panels import DeadWall, yaku_name
 from minefield.tui.widgets.scoreboard import Scoreboard, payment_lines, scoreboard_text
 from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
@@ -161,10 +161,13 @@ class ResultScreen(Screen[None]):
     def __init__(self, end: GameEnded, names: dict[Seat, str], mode: str,
                  dora_indicator: str, discards: Mapping[Seat, Sequence[str]] | None = None,
                  scores: RunningScore | None = None, match: MatchView | None = None,
-                 washizu: bool = False, rated: Rated | None = None) -> None:
+                 washizu: bool = False, rated: Rated | None = None,
+                 notes: Mapping[int, str] | None = None) -> None:
         super().__init__()
         self.rated = rated
         self.end = end
+        #: The trainer's feedback lines of the discards made here (kept from the play screen).
+        self.notes = dict(notes or {})
         self.names = names
         self.mode = mode
         self.match = match
@@ -199,9 +202,9 @@ class ResultScreen(Screen[None]):
             if self._discards is not None:
                 yield Static("[b]Game log[/]", classes="result-title")
                 paid = paid_to_winner(self.end, self.match)
-                yield Static(named(self, "\n".join(log_lines(
-                    self._discards, self.names, self.end.furiten, self.end, paid))),
-                             id="result-log")
+                yield Static(named(self, "\n".join(with_feedback(log_lines(
+                    self._discards, self.names, self.end.furiten, self.end, paid),
+                    self.notes))), id="result-log")
             ura = tile_name(Tile.parse(self.end.ura_indicator), current_honor_names(self))
             yield Static(f"Ura dora indicator {ura} · seed {self.end.seed}",
                          id="result-seed")

@@ -1,9 +1,11 @@
-"""Settings: tile style, honor names, theme, hint, bot level, rule preset, saving games and the
-stakes of matches (Washizu's cc of blood), saved at once."""
+"""Settings: tile style, honor names, theme, hint, bot level, rule preset, the stakes of
+matches (Washizu's cc of blood), confirming discards and saving games, saved at once; all on
+one 80x24 screen."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
@@ -42,45 +44,53 @@ class SettingsScreen(ModalScreen[None]):
         self.preferences = preferences
         self._themes = themes
 
-    def compose(self) -> ComposeResult:
+    def rows(self) -> list[tuple[str, str, list[tuple[str, Any]], Any]]:
+        """Each setting: its label, its preference, its choices (shown, value) and its value.
+        Each choice says what it sets, so that an open list read beside the next row's label
+        is not taken for that row's."""
         prefs = self.preferences
+        # A saved theme the app does not know (removed, or a typo) is not used: show the one in
+        # use, as the Select refuses a value it does not list.
+        theme = prefs.theme if prefs.theme in self._themes else self.app.theme
+        return [
+            ("Tiles", "tile_style", [(f"tiles: {STYLE_NAMES[s]}", s) for s in TILE_STYLES],
+             prefs.tile_style),
+            ("Honor names", "honor_names", [(f"honors in {HONOR_CHOICES[n]}", n)
+                                            for n in HONOR_NAMES], prefs.honor_names),
+            ("Theme", "theme", [(f"theme: {t}", t) for t in self._themes], theme),
+            ("Hint", "hint", [(f"hint: {label}", key) for key, label in HINTS], prefs.hint),
+            ("Bot level", "bot_level", [(f"{level} bot", level) for level in LEVELS],
+             prefs.bot_level),
+            ("Rules", "rules", [(f"{name} rules", name) for name in PRESETS], prefs.rules),
+            ("Stakes", "washizu", [("stakes: points", False), ("stakes: Washizu, points and "
+                                   "cc of blood (1,000 = 100 cc)", True)], prefs.washizu),
+            ("Discards", "confirm_discards", [("discard at the first Enter or second click",
+                                               False),
+                                              ("confirm: a second Enter or click", True)],
+             prefs.confirm_discards),
+            ("Save games", "save_records", [("save games, for history and replay", True),
+                                            ("do not save games", False)], prefs.save_records),
+        ]
+
+    def compose(self) -> ComposeResult:
         with Vertical(id="settings-box"):
             yield Static("Settings", classes="dialog-title")
             with Grid(id="settings-grid"):
-                yield Label("Tiles")
-                yield Select([(STYLE_NAMES[s], s) for s in TILE_STYLES], value=prefs.tile_style,
-                             allow_blank=False, id="tile_style")
-                yield Label("Honor names")
-                yield Select([(HONOR_CHOICES[n], n) for n in HONOR_NAMES],
-                             value=prefs.honor_names, allow_blank=False, id="honor_names")
-                yield Label("Theme")
-                # A saved theme the app does not know (removed, or a typo) is not used: show
-                # the one in use, as the Select refuses a value it does not list.
-                theme = prefs.theme if prefs.theme in self._themes else self.app.theme
-                yield Select([(t, t) for t in self._themes], value=theme,
-                             allow_blank=False, id="theme")
-                yield Label("Hint")
-                yield Select([(label, key) for key, label in HINTS], value=prefs.hint,
-                             allow_blank=False, id="hint")
-                yield Label("Bot level")
-                yield Select([(level, level) for level in LEVELS], value=prefs.bot_level,
-                             allow_blank=False, id="bot_level")
-                yield Label("Rules")
-                yield Select([(name, name) for name in PRESETS], value=prefs.rules,
-                             allow_blank=False, id="rules")
-                yield Label("Stakes")
-                yield Select([("points", False),
-                              ("Washizu: points and cc of blood (1,000 = 100 cc)", True)],
-                             value=prefs.washizu, allow_blank=False, id="washizu")
-                yield Label("Save games")
-                yield Select([("yes, for history and replay", True), ("no", False)],
-                             value=prefs.save_records, allow_blank=False, id="save_records")
+                for label, key, choices, value in self.rows():
+                    yield Label(label, id=f"label-{key}")
+                    yield Select(choices, value=value, allow_blank=False, id=key, compact=True)
             yield Static("Changes are saved at once; rules and bot level apply to the next game.",
                          classes="note")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#tile_style", Select).focus()
+        for select in self.query(Select):
+            self.watch(select, "expanded", partial(self._show_open, select), init=False)
+
+    def _show_open(self, select: Select[Any], expanded: bool) -> None:
+        """The label of the list that is open stands out (the list covers the rows below)."""
+        self.query_one(f"#label-{select.id}", Label).set_class(expanded, "-open")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()

@@ -31,7 +31,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Select, Static
 from textual.worker import Worker, WorkerState
 
-from minefield.bots.base import LEVELS, Bot, Level
+from minefield.bots.base import LEVELS, Bot, Level, bot_name
 from minefield.bots.watch import WatchedGame, deal_in_text
 from minefield.defense.estimate import percent
 from minefield.rules.game import DISCARDS_PER_SEAT, TOTAL_DISCARDS, ChooseHand, Discard, Seat
@@ -169,7 +169,7 @@ class WatchScreen(Screen[None]):
         self.choice = choice
         self.seed = parse_seed(seed) if seed is not None else random_seed()
         self.watched = WatchedGame(self.seed, bots, RuleSettings.preset(choice.rules))
-        self.names = {Seat.EAST: f"Bot ({choice.east})", Seat.WEST: f"Bot ({choice.west})"}
+        self.names = {Seat.EAST: bot_name(choice.east), Seat.WEST: bot_name(choice.west)}
         self.pace = choice.pace
         self.shown = choice.shown
         self.danger = True

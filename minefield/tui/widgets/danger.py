@@ -1,9 +1,9 @@
-"""The defense trainer's danger overlay: pool tiles shaded by danger, and a side panel with the
-highlighted tile's chance and reasons (:mod:`minefield.defense.estimate`).
+"""The defense trainer's danger overlay: each pool tile's chance of dealing in written on it
+(``12`` in the bottom edge of a 5p: 12%), and a panel with the highlighted tile's chance and
+reasons (:mod:`minefield.defense.estimate`).
 
-The shading is a CSS class per tile (``-danger-safe``, ``-danger-low``, ``-danger-mid``,
-``-danger-high``, styled in the stylesheet); the panel always writes the percentage too, so
-colour is never the only cue.
+The tiles are also shaded by a CSS class (``-danger-safe``, ``-danger-low``, ``-danger-mid``,
+``-danger-high``, styled in the stylesheet); the number is the cue, the colour only helps.
 """
 
 from __future__ import annotations
@@ -40,17 +40,34 @@ def danger_class(chance: float) -> str:
     return DANGER_CLASSES[2] if chance < MID else DANGER_CLASSES[3]
 
 
+def tile_percent(chance: float) -> str:
+    """A chance as it fits on a tile: whole percent in two cells, rounded as the panel rounds
+    it (``<1`` for a chance that rounds to none but is not none, ``99`` at most).
+
+    >>> [tile_percent(c) for c in (0.0, 0.004, 0.123, 0.5, 1.0)]
+    ['0', '<1', '12', '50', '99']
+    """
+    if chance <= 0:
+        return "0"
+    whole = round(chance * 100)  # as the panel's percent rounds it
+    return "<1" if whole == 0 else str(min(99, whole))
+
+
 def shade(row: TileRow, tiles: Sequence[Tile], report: DangerReport | None) -> None:
-    """Shade each tile of ``row`` by its danger in ``report`` (None: no shading)."""
+    """Write each tile's chance of dealing in (``report``) on it, in its bottom edge, and
+    shade it by that chance (None: neither)."""
     for index in range(row.capacity):
-        wanted = None
+        wanted, chance = None, ""
         if report is not None and index < len(tiles):
             try:
-                wanted = danger_class(report.of(kind_str(tiles[index].kind)).danger)
+                danger = report.of(kind_str(tiles[index].kind)).danger
             except KeyError:
-                wanted = None
+                pass
+            else:
+                wanted, chance = danger_class(danger), tile_percent(danger)
         for css_class in DANGER_CLASSES:
             row.mark(index, css_class, css_class == wanted)
+        row.note(index, chance)
 
 
 def danger_lines(report: DangerReport, tile: Tile | None) -> list[str]:
@@ -94,4 +111,5 @@ class DangerPanel(VerticalScroll, can_focus=False):
         return "DangerPanel(<tiles hidden>)"
 
 
-__all__ = ["DANGER_CLASSES", "DangerPanel", "danger_class", "danger_lines", "shade"]
+__all__ = ["DANGER_CLASSES", "DangerPanel", "danger_class", "danger_lines", "shade",
+           "tile_percent"]

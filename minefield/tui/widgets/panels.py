@@ -79,15 +79,18 @@ class WaitEntry:
     tokens: tuple[str, ...]
 
 
-def wait_entries(waits: Sequence[WaitLine], names: HonorNames = "numbers") -> list[WaitEntry]:
+def wait_entries(waits: Sequence[WaitLine], names: HonorNames = "numbers",
+                 furiten: bool = False) -> list[WaitEntry]:
     """The waits as aligned columns: tile (honors called by ``names``), live copies, ron
-    verdict, value, points and limit, then the yaku (and dora) that make the value."""
+    verdict, value, points and limit, then the yaku (and dora) that make the value. A
+    ``furiten`` hand can no longer win (R15): no wait says "ron ok", each says "furiten"."""
     limit_width = max((len(w.report.limit) + 1 for w in waits
                        if w.report.limit and w.report.eligible), default=0)
     entries = []
     for wait in waits:
         report = wait.report
-        verdict = "[$text-success]ron ok[/]" if report.eligible else "[$text-error]no ron[/]"
+        verdict = ("[$text-error]furiten[/]" if furiten else
+                   "[$text-success]ron ok[/]" if report.eligible else "[$text-error]no ron[/]")
         value = f"{report.han_without_ura} han {report.fu} fu"
         limit = f" {report.limit}" if report.limit and report.eligible else ""
         live = f"{wait.live} live" if wait.live is not None else ""
@@ -138,6 +141,11 @@ class WaitPanel(Widget):
         super().__init__(id=id, classes=classes)
         self._parts: list[str | WaitEntry] = []
         self._cache: tuple[int, Content] | None = None
+
+    @property
+    def parts(self) -> list[str | WaitEntry]:
+        """What the panel shows: lines and waits."""
+        return list(self._parts)
 
     def set_parts(self, parts: Sequence[str | WaitEntry], layout: bool = True) -> None:
         """Show these lines (markup) and waits, in order."""

@@ -18,20 +18,18 @@ from textual.widget import Widget
 
 from minefield.rules.names import HonorNames, name_text
 from minefield.rules.tiles import Tile
+from minefield.tui.host import preferences_of, tile_style_of
 from minefield.tui.render import BACK_LABEL, EMPTY_LABEL, TileStyle, suit_class, tile_label
 
 
 def current_tile_style(widget: Widget) -> TileStyle:
     """The tile style the app is set to (``box`` when the app has none)."""
-    style: TileStyle = getattr(widget.app, "tile_style", "box")
-    return style
+    return tile_style_of(widget.app)
 
 
 def current_honor_names(widget: Widget) -> HonorNames:
     """How the app calls honors (``letters`` when the app does not say)."""
-    names: HonorNames = getattr(getattr(widget.app, "preferences", None), "honor_names",
-                                "letters")
-    return names
+    return preferences_of(widget.app).honor_names
 
 
 def named(widget: Widget, text: str) -> str:
@@ -56,6 +54,7 @@ class TileWidget(Widget):
                  classes: str | None = None) -> None:
         self._base_classes = frozenset(classes.split()) if classes else frozenset()
         self._flags: set[str] = set()
+        self.note = ""  # a short text under the face (the danger overlay's percentage)
         initial = self._wanted_classes(tile, face_down)
         super().__init__(id=id, classes=" ".join(sorted(initial)))
         self.set_reactive(TileWidget.tile, tile)
@@ -66,7 +65,19 @@ class TileWidget(Widget):
             return BACK_LABEL
         if self.tile is None:
             return EMPTY_LABEL
-        return tile_label(self.tile, current_tile_style(self), current_honor_names(self))
+        style = current_tile_style(self)
+        label = tile_label(self.tile, style, current_honor_names(self))
+        if self.note:  # boxes: on the line of the bottom edge; a line: after the face
+            return f"{label}\n{self.note}" if style == "box" else f"{label}{self.note}"
+        return label
+
+    def set_note(self, text: str) -> None:
+        """Write ``text`` (at most two cells) under the face, in place of the bottom edge of a
+        boxed tile ("" takes it away)."""
+        if text != self.note:
+            self.note = text
+            self.set_flag("-noted", bool(text))
+            self.refresh()
 
     def set_flag(self, css_class: str, on: bool) -> None:
         """Add or remove a state class (``-chosen``, ``-cursor``, ``-latest``)."""
@@ -167,6 +178,12 @@ class TileRow(Widget):
             for css_class in ("-chosen", "-latest", "-cursor"):
                 place.set_flag(css_class, False)
         self.cursor = None
+
+    def note(self, index: int, text: str) -> None:
+        """Write ``text`` (two cells: the danger overlay's percentage) under one place's tile
+        ("" takes it away)."""
+        if 0 <= index < self.capacity:
+            self._places[index].set_note(text)
 
     def mark(self, index: int, css_class: str, on: bool = True) -> None:
         """Add or remove a CSS class (``-chosen``, ``-win``, ...) on one place."""

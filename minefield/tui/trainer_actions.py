@@ -1,0 +1,102 @@
+"""The defense trainer's actions in the game app: the review of the game just played, the
+progress (stats) and the drills, each screen built from the app's
+:class:`~minefield.tui.trainer.Trainer`. Key bindings, the menu and the palette run them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import App
+
+# The screens and the trainer's models load when first asked for, not with the menu.
+if TYPE_CHECKING:
+    from minefield.rules.game import Seat
+    from minefield.trainer.review import GameReview
+    from minefield.tui.config import Preferences
+    from minefield.tui.screens.review import ReviewScreen
+    from minefield.tui.table import TableController
+    from minefield.tui.trainer import Trainer
+
+
+def review_screen(table: TableController, trainer: Trainer) -> ReviewScreen | None:
+    """The review of the finished game on ``table``, each local seat's discards with their
+    danger and the opponent's hand revealed (hot-seat: both seats); None before the end.
+    A game the review cannot read raises :class:`~minefield.trainer.review.ReviewError`."""
+    from minefield.trainer.review import review_game
+    from minefield.tui.screens.review import ReviewScreen
+
+    if not table.ready or table.first_view().end is None:
+        return None
+    reviews: dict[Seat, GameReview] = {}
+    for seat in table.session.local_seats:
+        view = table.tables[seat].view
+        if view.end is not None:
+            reviews[seat] = review_game(view.end, view.discards, view.dora_indicator,
+                                        table.session.settings, seat)
+    return ReviewScreen(reviews, trainer.opponent, table.names()) if reviews else None
+
+
+class TrainerActions(App[int]):
+    """The trainer's actions of an app that has a ``trainer`` and maybe a game (``table``)."""
+
+    trainer: Trainer
+    table: TableController | None
+    preferences: Preferences
+
+    def apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
+        """Use ``preferences`` now and save them."""
+        raise NotImplementedError
+
+    def feedback_notes(self, seats: tuple[Seat, ...]) -> dict[int, str]:
+        """The feedback lines of ``seats``' discards in this game (none while feedback is off),
+        kept for the result's log."""
+        if not self.preferences.discard_feedback:
+            return {}
+        return {number: line for seat in seats
+                for number, line in self.trainer.notes_of(seat).items()}
+
+    def action_toggle_feedback(self) -> None:
+        """Feedback after each of your discards (in the game log) on or off; saved."""
+        on = not self.preferences.discard_feedback
+        self.apply_preferences(self.preferences.model_copy(update={"discard_feedback": on}))
+        self.notify(f"Feedback after each discard: {'on' if on else 'off'}.", markup=False)
+
+    def tell_progress_problem(self, problem: str) -> None:
+        """The progress store cannot be used (told once per app by the trainer)."""
+        self.notify(problem, title="Progress", severity="warning", timeout=10, markup=False)
+
+    async def action_review_game(self) -> None:
+        """Review the finished game's defense: each discard with its danger, the opponent's
+        hand revealed (the local seats; hot-seat: both)."""
+        from minefield.trainer.review import ReviewError
+        from minefield.tui.screens.review import ReviewScreen
+
+        if self.table is None or isinstance(self.screen, ReviewScreen):
+            return
+        try:
+            screen = review_screen(self.table, self.trainer)
+        except ReviewError as error:
+            self.notify(str(error), title="Review", severity="error", markup=False)
+            return
+        if screen is not None:
+            await self.push_screen(screen)
+
+    async def action_stats(self) -> None:
+        """The trainer's progress: games, deal-ins, danger over time, drills."""
+        from minefield.tui.screens.stats import StatsScreen
+
+        if not isinstance(self.screen, StatsScreen):
+            summary = self.trainer.progress(self.tell_progress_problem).summary()
+            await self.push_screen(StatsScreen(summary))
+
+    async def action_drills(self) -> None:
+        """Defense drills: questions from seeded games, each answer saved in your progress."""
+        from minefield.tui.screens.drills import DrillsScreen, store_recorder
+
+        if not isinstance(self.screen, DrillsScreen):
+            store = self.trainer.progress(self.tell_progress_problem)
+            await self.push_screen(DrillsScreen(store_recorder(store.record_drill),
+                                                store.drill_history))
+
+
+__all__ = ["TrainerActions", "review_screen"]
