@@ -155,6 +155,25 @@ class Accounts:
                               (name.casefold(),)).fetchone()
         return None if row is None else self._account(row[0])
 
+    def ratings(self, names: list[str]) -> dict[str, float]:
+        """The rating of each of ``names`` that an account holds (or once held), by the name
+        as given (in any case; a name nobody holds is left out)."""
+        folded: dict[str, list[str]] = {}
+        for name in names:
+            folded.setdefault(name.casefold(), []).append(name)
+        found: dict[str, float] = {}
+        keys = list(folded)
+        for start in range(0, len(keys), 500):  # SQLite's limit on ? in one statement
+            chunk = keys[start:start + 500]
+            rows = self.db.execute(
+                "SELECT names.folded, accounts.rating FROM names JOIN accounts "
+                f"ON accounts.id = names.account WHERE names.folded IN "
+                f"({', '.join('?' * len(chunk))})", chunk)
+            for key, rating in rows:
+                for name in folded[key]:
+                    found[name] = rating
+        return found
+
     def _take_name(self, account_id: int, name: str) -> None:
         holder = self.db.execute("SELECT account FROM names WHERE folded = ?",
                                  (name.casefold(),)).fetchone()

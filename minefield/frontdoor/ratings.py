@@ -112,6 +112,16 @@ class Rater:
                      before_east, after_east, west.name, before_west, after_west)
         return changes
 
+    def ratings_of(self, players: list[str]) -> dict[str, int]:
+        """The lobby's question (:data:`~minefield.server.lobby.RatingsOf`): the rating of
+        each record name in ``players`` that is a player of this front door (others, such as
+        a Unix user of the OpenSSH route, are left out), rounded."""
+        names = {player: display_name(player) for player in players
+                 if player.endswith(self.suffix)}
+        ratings = self.accounts.ratings(list(names.values()))
+        return {player: round(ratings[name]) for player, name in names.items()
+                if name in ratings}
+
     def rate_game(self, game: str, east: str, west: str, score: float
                   ) -> list[RatingChange] | None:
         """The daemon's question when a game ends (:data:`~minefield.server.rating.RateGame`):

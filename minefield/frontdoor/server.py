@@ -37,6 +37,7 @@ from minefield.frontdoor.spawner import Child, Spawner, SpawnError, set_size
 from minefield.paths import CONFIG_ENV, DATA_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
+from minefield.server.lobby import RatingsOf
 from minefield.server.rating import RateGame
 from minefield.session.protocol import RatingChange
 
@@ -289,26 +290,34 @@ class FrontDoor:
         daemon_config = ServerConfig(socket=self.socket, data=self.config.data / "server",
                                      shared_account=self.shared_account, **options)
         daemon = Daemon(daemon_config)
-        daemon.rate_game = self._rater_for_daemon(daemon_config.games_dir)
+        daemon.rate_game, daemon.lobby.ratings_of = self._rater_for_daemon(
+            daemon_config.games_dir)
         self._daemon_thread = DaemonThread(daemon)
         await asyncio.get_running_loop().run_in_executor(None, self._daemon_thread.start_and_wait)
         self.daemon = daemon
 
-    def _rater_for_daemon(self, games_dir: Path) -> RateGame:
+    def _rater_for_daemon(self, games_dir: Path) -> tuple[RateGame, RatingsOf]:
         """How the embedded daemon rates a game as it ends (its result screen shows the
-        ratings at once): this front door's :class:`Rater`, with a connection to the players'
-        SQLite file of its own in each of the daemon's record threads (a connection belongs
-        to one thread). The names and ratings stay the front door's: the daemon only asks."""
+        ratings at once) and finds the ratings its lobby shows: this front door's
+        :class:`Rater`, with a connection to the players' SQLite file of its own in each of
+        the daemon's record threads (a connection belongs to one thread). The names and
+        ratings stay the front door's: the daemon only asks."""
         local = threading.local()
         path, shared = self.config.data / ACCOUNTS_NAME, self.shared_account
 
-        def rate(game: str, east: str, west: str, score: float) -> list[RatingChange] | None:
-            rater: Rater | None = getattr(local, "rater", None)
-            if rater is None:
-                rater = local.rater = Rater(Accounts(path), games_dir, shared)
-            return rater.rate_game(game, east, west, score)
+        def rater() -> Rater:
+            found: Rater | None = getattr(local, "rater", None)
+            if found is None:
+                found = local.rater = Rater(Accounts(path), games_dir, shared)
+            return found
 
-        return rate
+        def rate(game: str, east: str, west: str, score: float) -> list[RatingChange] | None:
+            return rater().rate_game(game, east, west, score)
+
+        def ratings_of(players: list[str]) -> dict[str, int]:
+            return rater().ratings_of(players)
+
+        return rate, ratings_of
 
     async def stop(self) -> None:
         """Stop listening, end the sessions, stop the daemon and the process server."""

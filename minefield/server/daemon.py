@@ -103,7 +103,7 @@ class Daemon:
         self.by_player: dict[str, set[Room]] = {}
         self.code_failures: dict[str, TokenBucket] = {}
         self.connections: set[Connection] = set()
-        self.lobby = Lobby(self.rooms, self.connections, self.pair)
+        self.lobby = Lobby(self.rooms, self.connections, self.pair, self.run_io)
         self._refusals = LogThrottle(60.0)  # refused connections: a line a minute per account
         self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
                                    config.max_connections_per_player, config.shared_account)
@@ -116,6 +116,8 @@ class Daemon:
         #: Rates a finished game between two people (set by whoever keeps ratings: the SSH
         #: front door); None: games are not rated (:mod:`~minefield.server.rating`).
         self.rate_game: RateGame | None = None
+        # The lobby's ratings, likewise: :attr:`Lobby.ratings_of
+        # <minefield.server.lobby.Lobby.ratings_of>`.
 
     # -- Services (for rooms) ----------------------------------------------------------------------
 

@@ -6,12 +6,19 @@ for all of them). Both
 SSH front doors show the same lobby, since it is the daemon's. A private room (hosted
 without ``public``) is never listed: its code is for the person it was given to. Nothing of
 a game but who sits at it is shown.
+
+The daemon keeps no ratings: whoever keeps them (the SSH front door, ARCHITECTURE 9) gives the
+lobby a :data:`RatingsOf` as :attr:`Lobby.ratings_of` (as it gives the daemon
+:data:`~minefield.server.rating.RateGame`), asked in a record thread at each look with the
+identity keys of the players online; a player it does not know (or every player, when no
+function is given: a daemon of the OpenSSH route) is shown without a rating.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Literal
 
 from minefield.bots.base import bot_name
@@ -29,6 +36,14 @@ from minefield.session.wire import (
     parse_lobby,
 )
 
+log = logging.getLogger("minefield.server")
+
+#: ``(identity keys) -> {key: rating}`` for the players it knows (a rating rounded).
+RatingsOf = Callable[[list[str]], dict[str, int]]
+#: Runs a function in a record thread (:meth:`Daemon.run_io
+#: <minefield.server.daemon.Daemon.run_io>`).
+RunIO = Callable[..., Awaitable[dict[str, int]]]
+
 #: How often the lobby is looked at for changes.
 LOBBY_PERIOD = 2.0
 #: At most this many players and tables in one state (a line stays far under 64 KiB).
@@ -42,15 +57,32 @@ def _names(room: Room) -> list[str]:
             for seated in room.seats.values() if seated.taken]
 
 
-def lobby_state(rooms: Iterable[Room], connections: Iterable[object]) -> LobbyState:
-    """The lobby now: the connected players (each once, busiest status first) and the tables
-    (public rooms waiting, then games going on)."""
+def _identity_keys(connections: Iterable[object]) -> dict[str, str]:
+    """Each connected player's identity key, by the name shown."""
+    keys: dict[str, str] = {}
+    for conn in connections:
+        identity = getattr(conn, "identity", None)
+        name, key = getattr(identity, "name", None), getattr(identity, "key", None)
+        if isinstance(name, str) and isinstance(key, str):
+            keys.setdefault(name, key)
+    return keys
+
+
+def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
+                ratings: Mapping[str, int] | None = None) -> LobbyState:
+    """The lobby now: the connected players (each once, busiest status first, with their
+    rating from ``ratings`` by identity key when it is there) and the tables (public rooms
+    waiting, then games going on)."""
     online: dict[str, Status] = {}
+    keys: dict[str, str] = {}
     for conn in connections:
         identity = getattr(conn, "identity", None)
         name = getattr(identity, "name", None)
         if not isinstance(name, str):
             continue
+        key = getattr(identity, "key", None)
+        if isinstance(key, str):
+            keys.setdefault(name, key)
         room = getattr(conn, "room", None)
         status: Status = ("lobby" if room is None or room.closed
                           else "waiting" if room.waiting else "playing")
@@ -71,7 +103,8 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object]) -> LobbySt
             watchers = len(room.audience) if room.audience is not None else 0
             playing.append(LobbyTable(game=room.id, host=host, rules=room.rules_name,
                                       public=room.public, players=names, watchers=watchers))
-    players = [LobbyPlayer(name=name, status=status)
+    known = ratings or {}
+    players = [LobbyPlayer(name=name, status=status, rating=known.get(keys.get(name, "")))
                for name, status in sorted(online.items(), key=lambda i: i[0].casefold())]
     return LobbyState(online=players[:MAX_ONLINE], tables=(waiting + playing)[:MAX_TABLES])
 
@@ -81,7 +114,7 @@ class Lobby:
     connection (not made per connection: 200 people in the lobby would make 200 a second)."""
 
     def __init__(self, rooms: dict[str, Room], connections: set[Connection],
-                 pair: Pair | None = None) -> None:
+                 pair: Pair | None = None, run_io: RunIO | None = None) -> None:
         self.rooms = rooms
         self.connections = connections
         self.members: set[Connection] = set()
@@ -89,19 +122,40 @@ class Lobby:
         #: daemon makes a room for two.
         self.invites = Invites(self.members, pair) if pair is not None else None
         self.state: LobbyState | None = None
+        #: The players' ratings, by identity key (set by whoever keeps them); None: no
+        #: ratings are shown.
+        self.ratings_of: RatingsOf | None = None
+        self._run_io = run_io
+        self._looking = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
 
-    def _look(self) -> None:
-        state = lobby_state(list(self.rooms.values()), list(self.connections))
-        if state != self.state:
-            self.state = state
-            for member in list(self.members):
-                member.send(state)
+    async def _ratings(self, connections: list[Connection]) -> dict[str, int]:
+        ratings_of, run_io = self.ratings_of, self._run_io
+        if ratings_of is None or run_io is None:
+            return {}
+        keys = sorted(set(_identity_keys(connections).values()))[:MAX_ONLINE * 2]
+        if not keys:
+            return {}
+        try:
+            return await run_io(ratings_of, keys)
+        except Exception as error:  # a ratings problem never stops the lobby
+            log.error("lobby: ratings failed (%s)", type(error).__name__)
+            return {}
+
+    async def _look(self) -> None:
+        async with self._looking:  # one look at a time: states sent in order
+            connections = list(self.connections)
+            ratings = await self._ratings(connections)
+            state = lobby_state(list(self.rooms.values()), list(self.connections), ratings)
+            if state != self.state:
+                self.state = state
+                for member in list(self.members):
+                    member.send(state)
 
     async def _follow(self) -> None:
         while self.members:
             await asyncio.sleep(LOBBY_PERIOD)
-            self._look()
+            await self._look()
         self.state = None
         self._task = None
 
@@ -111,7 +165,7 @@ class Lobby:
         client goes."""
         self.members.add(conn)
         if self.state is None:
-            self._look()  # sends to every member, this one included
+            await self._look()  # sends to every member, this one included
         else:
             conn.send(self.state)
         if self._task is None:
@@ -135,4 +189,4 @@ class Lobby:
                 self.invites.left(conn)
 
 
-__all__ = ["LOBBY_PERIOD", "Lobby", "lobby_state"]
+__all__ = ["LOBBY_PERIOD", "Lobby", "RatingsOf", "lobby_state"]

@@ -268,10 +268,20 @@ class RoomState(_Wire):
 
 class LobbyPlayer(_Wire):
     """A player connected to the server and what they do: ``lobby``, ``waiting`` (hosting a
-    room nobody has joined yet) or ``playing``."""
+    room nobody has joined yet) or ``playing``; ``rating``: their rating when whoever keeps
+    ratings (the SSH front door) knows them, None otherwise (left out of the line then)."""
 
     name: str = Field(max_length=40)
     status: Literal["lobby", "waiting", "playing"]
+    rating: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _drop_no_rating(self, handler: SerializerFunctionWrapHandler,
+                        info: SerializationInfo) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("rating", 0) is None:  # unknown: left out
+            del data["rating"]
+        return data
 
 
 class LobbyTable(_Wire):

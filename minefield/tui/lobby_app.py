@@ -93,12 +93,14 @@ class LobbyChoice:
 class LobbyScreen(Screen[None]):
     """The lobby's one screen."""
 
+    # The footer shows what fits whole at 80 columns ("q Quit" and "F1 Help" included); the
+    # other keys are in the hint line above it and in the help (F1).
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "join", "Join or watch"),
         Binding("w", "watch", "Watch", show=False),
         Binding("h", "host", "Public table"),
-        Binding("b", "bot", "Play a bot"),
-        Binding("i", "invite", "Invite"),
+        Binding("b", "bot", "Play a bot", show=False),
+        Binding("i", "invite", "Invite", show=False),
         Binding("k", "quick", "Quick match"),
         Binding("escape", "cancel", "Stop waiting", show=False),
         Binding("m", "menu", "Menu"),
@@ -191,7 +193,9 @@ class LobbyScreen(Screen[None]):
     def show(self, state: LobbyState) -> None:
         """Put ``state`` on the screen (the cursor stays on the same table if it is there)."""
         self.state = state
-        online = ", ".join(f"{p.name} ({p.status})" for p in state.online) or "nobody"
+        online = ", ".join(
+            f"{p.name}{'' if p.rating is None else f' {p.rating}'} ({p.status})"
+            for p in state.online) or "nobody"
         self.query_one("#lobby-online", Static).update(
             f"Online ({len(state.online)}): {online}")
         table: DataTable[str] = self.query_one("#lobby-tables", DataTable)
@@ -215,9 +219,9 @@ class LobbyScreen(Screen[None]):
             if matching is not None and matching.state == "waiting" else
             f"Nobody yet: b plays a bot ({matching.bot}) now, or keep waiting (Escape stops)."
             if matching is not None else
-            "No open tables yet: h opens a public one, b plays a bot, k finds a player."
+            "No open tables yet: h opens a public one, b plays a bot, i invites a player."
             if not self.tables else
-            "Enter joins a table waiting for a player, or watches a game being played (w).")
+            "Enter joins or watches (w) a table; b plays a bot, i invites a player, F1 help.")
 
     @staticmethod
     def _key(entry: LobbyTable) -> str:

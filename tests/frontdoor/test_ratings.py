@@ -104,3 +104,20 @@ def test_the_daemon_asks_as_a_game_ends_and_the_scan_does_not_rate_it_again(
     assert daemon_side.rate_game("g2", "Cat", f"Ann@{ACCOUNT}", 0.0) is None
     assert daemon_side.rate_game("g3", f"Cat@{ACCOUNT}", f"cat@{ACCOUNT}", 0.0) is None
     assert not accounts.is_rated("g2") and not accounts.is_rated("g3")
+
+
+def test_the_lobby_is_told_the_ratings_of_the_front_doors_players_only(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    path = tmp_path / "p.sqlite"
+    accounts = Accounts(path)
+    accounts.claim("SHA256:a", "Ann")
+    accounts.claim("SHA256:b", "Bob")
+    record = play_record(games, f"Ann@{ACCOUNT}", f"Bob@{ACCOUNT}", "1" * 32)
+    daemon_side = Rater(Accounts(path), games, ACCOUNT)
+    assert daemon_side.rate_game(record.stem, f"Ann@{ACCOUNT}", f"Bob@{ACCOUNT}", 1.0)
+    # Ann and Bob by their record names (any case); a name nobody holds, a Unix user of the
+    # OpenSSH route and a name of another account are not known.
+    asked = [f"ann@{ACCOUNT}", f"Bob@{ACCOUNT}", f"Eve@{ACCOUNT}", "Ann", "Ann@other"]
+    assert daemon_side.ratings_of(asked) == {f"ann@{ACCOUNT}": 1662, f"Bob@{ACCOUNT}": 1338}
+    assert daemon_side.ratings_of([]) == {}

@@ -358,3 +358,17 @@ def test_the_host_key_is_made_once_with_mode_0600(folder: Path, keys: dict[str, 
         assert (door.data / "ssh_host_ed25519_key").read_bytes() == first
     finally:
         again.stop()
+
+
+def test_the_embedded_daemon_asks_the_front_doors_players_file(tmp_path: Path) -> None:
+    from minefield.frontdoor.accounts import Accounts
+    from minefield.frontdoor.server import ACCOUNTS_NAME, FrontDoor, FrontDoorConfig
+
+    door = FrontDoor(FrontDoorConfig(data=tmp_path))
+    accounts = Accounts(tmp_path / ACCOUNTS_NAME)
+    accounts.claim("SHA256:a", "Ann")
+    _, ratings_of = door._rater_for_daemon(tmp_path / "games")
+    me = door.shared_account
+    # A new player has the starting rating; a Unix user of the OpenSSH route has none.
+    assert ratings_of([f"Ann@{me}", "cat"]) == {f"Ann@{me}": 1500}
+    accounts.close()

@@ -7,7 +7,7 @@ from typing import Any
 
 from minefield.server.daemon import Daemon
 from minefield.session.remote import host, join
-from tests.server.conftest import Raw
+from tests.server.conftest import ME, Raw
 
 
 async def until_lobby(client: Raw, check: Any) -> dict[str, Any]:
@@ -70,3 +70,44 @@ async def test_the_lobby_answers_pings_and_refuses_nothing_else(daemon: Daemon) 
     client.send({"type": "ping"})
     assert (await client.until("pong"))["type"] == "pong"
     client.close()
+
+
+async def test_each_player_online_has_the_rating_the_keeper_knows(daemon: Daemon) -> None:
+    asked: list[list[str]] = []
+
+    def ratings_of(keys: list[str]) -> dict[str, int]:  # the front door knows only ann
+        asked.append(keys)
+        return {key: 1662 for key in keys if key.startswith("ann@")}
+
+    daemon.lobby.ratings_of = ratings_of
+    watcher = await Raw.connect(daemon.config.socket)
+    watcher.hello("lobby", player="cat")
+    ann = await host(socket=daemon.config.socket, player="ann", public=True)
+    state = await until_lobby(watcher, lambda s: len(s["online"]) == 2)
+    online = {p["name"]: p for p in state["online"]}
+    assert online["ann"] == {"name": "ann", "status": "waiting", "rating": 1662}
+    assert online["cat"].get("rating") is None  # unknown: left out of the line
+    assert any(sorted(keys) == [f"ann@{ME}", f"cat@{ME}"] for keys in asked)
+    await ann.close()
+    watcher.close()
+
+
+async def test_without_a_ratings_keeper_nobody_has_a_rating(daemon: Daemon) -> None:
+    assert daemon.lobby.ratings_of is None  # the OpenSSH route: no front door
+    watcher = await Raw.connect(daemon.config.socket)
+    watcher.hello("lobby", player="cat")
+    state = await watcher.until("lobby")
+    assert state["online"] == [{"name": "cat", "status": "lobby"}]
+    watcher.close()
+
+
+async def test_a_failing_ratings_keeper_leaves_the_lobby_working(daemon: Daemon) -> None:
+    def broken(keys: list[str]) -> dict[str, int]:
+        raise OSError("the players' file is gone")
+
+    daemon.lobby.ratings_of = broken
+    watcher = await Raw.connect(daemon.config.socket)
+    watcher.hello("lobby", player="cat")
+    state = await watcher.until("lobby")
+    assert state["online"] == [{"name": "cat", "status": "lobby"}]
+    watcher.close()

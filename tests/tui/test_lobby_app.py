@@ -25,7 +25,8 @@ from minefield.tui.lobby_app import LobbyApp, LobbyChoice
 from tests.tui.conftest import screen_text, settle
 
 STATE = LobbyState(
-    online=[LobbyPlayer(name="Ann", status="waiting"), LobbyPlayer(name="Bob", status="playing"),
+    online=[LobbyPlayer(name="Ann", status="waiting", rating=1662),
+            LobbyPlayer(name="Bob", status="playing"),
             LobbyPlayer(name="Cat", status="playing"), LobbyPlayer(name="Dan", status="lobby")],
     tables=[LobbyTable(code="K7Q3PX", host="Ann", rules="beginner", public=True,
                        players=["Ann"]),
@@ -49,8 +50,13 @@ async def test_the_lobby_shows_players_and_tables() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         text = screen_text(app)
-        assert "Online (4): Ann (waiting), Bob (playing), Cat (playing), Dan (lobby)" in text
+        # Ann's rating is known (the front door's), the others' are not: none shown.
+        assert ("Online (4): Ann 1662 (waiting), Bob (playing), Cat (playing), Dan (lobby)"
+                in text)
         assert "join K7Q3PX" in text and "beginner" in text and "Bob vs Cat" in text
+        # The footer is whole at 80 columns: the last keys are not cut off.
+        footer = text.splitlines()[-1]
+        assert "q Quit" in footer and "F1 Help" in footer
 
 
 @pytest.mark.parametrize(("keys", "choice"), [
