@@ -77,7 +77,8 @@ def test_the_first_login_asks_for_a_name_then_shows_the_lobby(
                  lambda: "no control characters" in terminals.screen("cat"),
                  lambda: terminals.screen("cat"))
         terminals.keys("cat", "Cat", "Enter")
-        wait_for("the lobby", lambda: "Online (1): Cat (lobby)" in terminals.screen("cat"),
+        # A new player's rating (the front door's, asked by its daemon's lobby).
+        wait_for("the lobby", lambda: "Online (1): Cat 1500 (lobby)" in terminals.screen("cat"),
                  lambda: terminals.screen("cat") + door.report())
         assert door.json(keys["cat"], "whoami", "--json")["name"] == "Cat"
         online = door.json(keys["ann"], "who", "--json")["online"]
