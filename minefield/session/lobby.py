@@ -18,8 +18,8 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from minefield.session.address import socket_path
-from minefield.session.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION
-from minefield.session.remote import RemoteError
+from minefield.session.protocol import PROTOCOL_VERSION
+from minefield.session.remote import RemoteError, open_socket
 from minefield.session.wire import (
     Hello,
     Invitation,
@@ -54,16 +54,7 @@ class LobbyLink:
                    ) -> LobbyLink:
         """Connect and say hello; :class:`RemoteError` (one line) when the server refuses."""
         path = socket_path(socket)
-        try:
-            reader, writer = await asyncio.open_unix_connection(str(path),
-                                                                limit=MAX_LINE_BYTES + 2)
-        except (FileNotFoundError, ConnectionRefusedError):
-            raise RemoteError(f"no game server at {path}: start one with `minefield serve`",
-                              "unreachable") from None
-        except OSError as error:
-            raise RemoteError(f"cannot reach the game server at {path}: "
-                              f"{(error.strerror or str(error)).lower()}", "unreachable"
-                              ) from None
+        reader, writer = await open_socket(path)
         writer.write(encode(Hello(version=PROTOCOL_VERSION, action="lobby", player=player)))
         return cls(reader, writer)
 

@@ -153,7 +153,7 @@ class RemoteSession:
 
     async def _handshake(self, hello: Hello) -> None:
         """Open a connection and greet; queue what arrived up to the snapshot."""
-        reader, writer = await _open(self.path)
+        reader, writer = await open_socket(self.path)
         try:
             writer.write(encode(hello))
             await writer.drain()
@@ -451,8 +451,9 @@ class RemoteSession:
         yield "tiles", "<hidden>"
 
 
-async def _open(path: Path) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """Connect to the daemon's socket; :class:`RemoteError` saying why not."""
+async def open_socket(path: Path) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Connect to the daemon's socket (a player's session, the lobby, a watcher);
+    :class:`RemoteError` saying why not, in one line."""
     try:
         return await asyncio.open_unix_connection(str(path), limit=MAX_LINE_BYTES + 2)
     except (FileNotFoundError, ConnectionRefusedError):

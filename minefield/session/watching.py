@@ -32,14 +32,13 @@ from minefield.rules.game import GameEnded, GameTerms, PlayerView, Seat
 from minefield.rules.settings import RuleSettings
 from minefield.session.address import socket_path
 from minefield.session.protocol import (
-    MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     MatchView,
     PlayerInfo,
     SeatClock,
     TableView,
 )
-from minefield.session.remote import RemoteError
+from minefield.session.remote import RemoteError, open_socket
 from minefield.session.wire import (
     GameId,
     Hello,
@@ -161,16 +160,7 @@ class WatchLink:
         """Connect and ask to watch ``game``; :class:`RemoteError` (one line) when the server
         cannot be reached."""
         path = socket_path(socket)
-        try:
-            reader, writer = await asyncio.open_unix_connection(str(path),
-                                                                limit=MAX_LINE_BYTES + 2)
-        except (FileNotFoundError, ConnectionRefusedError):
-            raise RemoteError(f"no game server at {path}: start one with `minefield serve`",
-                              "unreachable") from None
-        except OSError as error:
-            raise RemoteError(f"cannot reach the game server at {path}: "
-                              f"{(error.strerror or str(error)).lower()}", "unreachable"
-                              ) from None
+        reader, writer = await open_socket(path)
         writer.write(encode(Hello(version=PROTOCOL_VERSION, action="watch", game=game,
                                   player=player)))
         return cls(reader, writer)
