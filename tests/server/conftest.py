@@ -153,3 +153,12 @@ async def autoplay(session: RemoteSession, stop_at_seq: int | None = None,
                 sent.add(key)
                 await session.send(view.seat, auto_command(view))
     return seen
+
+
+async def moved_aside(folder: Path) -> None:
+    """Until the records in ``folder`` have been moved to ``finished/`` (a record thread moves
+    them after the last message went out; bounded)."""
+    for _ in range(int(LIMIT / 0.05)):
+        if not list(folder.glob("*.jsonl")):
+            return
+        await asyncio.sleep(0.05)

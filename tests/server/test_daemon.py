@@ -23,7 +23,7 @@ from minefield.session.protocol import (
     Snapshot,
 )
 from minefield.session.remote import RemoteError, host, join, resume
-from tests.server.conftest import ME, Raw, autoplay, next_of, start_daemon
+from tests.server.conftest import ME, Raw, autoplay, moved_aside, next_of, start_daemon
 
 SEED = "5"
 
@@ -59,6 +59,7 @@ async def test_two_players_play_a_seeded_game_to_the_same_end(daemon: Daemon) ->
         await session.close()
     # The record is the daemon's, private, and moved aside once the game has ended.
     games = daemon.config.games_dir
+    await moved_aside(games)
     (record,) = (games / "finished").glob("*.jsonl")
     assert stat.S_IMODE(record.stat().st_mode) == 0o600
     assert stat.S_IMODE(games.stat().st_mode) == 0o700

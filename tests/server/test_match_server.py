@@ -32,7 +32,7 @@ from minefield.session.protocol import (
 )
 from minefield.session.remote import RemoteSession, host, join, resume
 from minefield.session.wire import parse_server_line
-from tests.server.conftest import LIMIT, ME, Raw, autoplay, next_of, start_daemon
+from tests.server.conftest import LIMIT, ME, Raw, autoplay, moved_aside, next_of, start_daemon
 from tests.server.test_crash import DaemonProcess
 
 #: Under R25's automatic moves this match's game 1 is a draw with the dealer alone tenpai: a
@@ -236,15 +236,6 @@ async def test_a_whole_match_over_the_wire_never_sends_or_logs_its_seed(
     for client in (ann, bob):
         assert all(seed.encode() not in line for line in client.received)
         client.close()
-
-
-async def moved_aside(folder: Path) -> None:
-    """Until the records in ``folder`` have been moved to ``finished/`` (a record thread moves
-    them after the last message went out; bounded)."""
-    for _ in range(int(LIMIT / 0.05)):
-        if not list(folder.glob("*.jsonl")):
-            return
-        await asyncio.sleep(0.05)
 
 
 async def test_a_bad_next_game_is_a_clear_error_and_changes_nothing(daemon: Daemon) -> None:

@@ -16,7 +16,7 @@ from minefield.rules.game import Game, Seat
 from minefield.session.protocol import MAX_LINE_BYTES, Applied, Snapshot
 from minefield.session.remote import host, join
 from minefield.session.wire import WireProblem, parse_hello, parse_in_game
-from tests.server.conftest import ME, Raw, autoplay, start_daemon
+from tests.server.conftest import ME, Raw, autoplay, moved_aside, start_daemon
 
 SEED = "5"
 
@@ -286,6 +286,7 @@ async def test_a_game_sends_terms_in_the_view_no_game_started_and_records_name_a
     assert tables[-1].view.phase == "ended" and "discarded" in events
     assert "game_started" not in events  # 4: the snapshot starts a game
     # 7: the record is the server's, in games/finished/, naming players name@account.
+    await moved_aside(server.config.games_dir)
     (record,) = (server.config.games_dir / "finished").glob("*.jsonl")
     header = json.loads(record.read_text().splitlines()[0])
     assert sorted(header["players"].values()) == [f"ann@{ME}", f"bob@{ME}"]
