@@ -21,7 +21,6 @@ minefield.session.remote.RemoteError: no game server at /nonexistent/minefield.s
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Literal
@@ -31,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from minefield.rules.game import GameEnded, GameTerms, PlayerView, Seat
 from minefield.rules.settings import RuleSettings
 from minefield.session.address import socket_path
+from minefield.session.link import LineLink
 from minefield.session.protocol import (
     PROTOCOL_VERSION,
     MatchView,
@@ -38,19 +38,15 @@ from minefield.session.protocol import (
     SeatClock,
     TableView,
 )
-from minefield.session.remote import RemoteError, open_socket
+from minefield.session.remote import RemoteError
 from minefield.session.wire import (
     GameId,
     Hello,
-    Ping,
     Pong,
     WireError,
     WireProblem,
-    encode,
 )
 
-#: A ping this often keeps the connection (the server closes silent ones).
-PING_SECONDS = 10.0
 #: At most this many watchers at one game (the next is refused with ``not_allowed``).
 MAX_WATCHERS = 100
 
@@ -144,26 +140,22 @@ def parse_watcher_line(data: bytes) -> WatcherMessage:
         raise WireProblem(f"not a watcher's message: {type(error).__name__}") from None
 
 
-class WatchLink:
-    """A watcher's connection: :meth:`states` gives each new table until it closes."""
+class WatchLink(LineLink):
+    """A watcher's connection: :meth:`states` gives each new table until it closes;
+    :meth:`~LineLink.close` stops watching."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
+        super().__init__(reader, writer)
         #: Why the server closed the connection (a ``closed`` reason), once it has.
         self.closed_reason: str | None = None
-        self._pinger: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, game: str, *, socket: str | Path | None = None,
                    player: str | None = None) -> WatchLink:
         """Connect and ask to watch ``game``; :class:`RemoteError` (one line) when the server
         cannot be reached."""
-        path = socket_path(socket)
-        reader, writer = await open_socket(path)
-        writer.write(encode(Hello(version=PROTOCOL_VERSION, action="watch", game=game,
-                                  player=player)))
-        return cls(reader, writer)
+        return cls(*await cls.connect(socket_path(socket), Hello(
+            version=PROTOCOL_VERSION, action="watch", game=game, player=player)))
 
     async def first(self) -> WatchTable:
         """The first table; :class:`RemoteError` with the server's reason if it refuses."""
@@ -174,15 +166,7 @@ class WatchLink:
 
     async def states(self) -> AsyncIterator[WatchTable]:
         """Each table as it comes; :class:`RemoteError` if the server refuses."""
-        if self._pinger is None:
-            self._pinger = asyncio.create_task(self._ping())
-        while True:
-            try:
-                line = await self.reader.readline()
-            except (ValueError, OSError):
-                return
-            if not line.endswith(b"\n"):
-                return
+        async for line in self.lines():
             try:
                 message = parse_watcher_line(line)
             except WireProblem:
@@ -194,20 +178,6 @@ class WatchLink:
                 return
             elif isinstance(message, WireError) and message.fatal:
                 raise RemoteError(message.message, message.code)
-
-    async def _ping(self) -> None:
-        while True:
-            await asyncio.sleep(PING_SECONDS)
-            with contextlib.suppress(OSError, RuntimeError):
-                self.writer.write(encode(Ping()))
-
-    async def close(self) -> None:
-        """Stop watching."""
-        if self._pinger is not None:
-            self._pinger.cancel()
-        self.writer.close()
-        with contextlib.suppress(OSError, ConnectionError):
-            await self.writer.wait_closed()
 
 
 __all__ = ["MAX_WATCHERS", "WatchClosed", "WatchLink", "WatchRejected", "WatchState",
