@@ -576,8 +576,14 @@ def score_win(hand: Hand, win: int, ctx: WinContext, settings: RuleSettings = DE
 def analyze(hand: Hand, ctx: WinContext, settings: RuleSettings = DEFAULT_SETTINGS
             ) -> tuple[WinValue, ...]:
     """Every wait of a 13-tile hand with what a ron on it is worth (a plain, not red, tile)."""
-    counts13 = hand.counts
-    situation = _situation(ctx, settings, hand.reds)
+    return analyze_counts(hand.counts, hand.reds, ctx, settings)
+
+
+def analyze_counts(counts13: tuple[int, ...], reds: int, ctx: WinContext,
+                   settings: RuleSettings = DEFAULT_SETTINGS) -> tuple[WinValue, ...]:
+    """:func:`analyze` of a hand given as its 34 counts (13 tiles, at most 4 of a kind; not
+    checked) and its number of red fives."""
+    situation = _situation(ctx, settings, reds)
     values = []
     for kind, shapes in waits_with_shapes(counts13, suit_shapes(counts13)):
         value = _score_wait(counts13, kind, shapes, situation)
