@@ -15,8 +15,15 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from minefield.rules.game import Seat
 from minefield.rules.hand import HAND_SIZE, Hand
-from minefield.rules.report import WaitReport, wait_report_fields
-from minefield.rules.score import WinContext, WinValue, analyze, analyze_counts
+from minefield.rules.report import WaitReport, wait_report_fields, wait_row_fields
+from minefield.rules.score import (
+    Situation,
+    WinContext,
+    WinValue,
+    analyze,
+    analyze_rows,
+    make_situation,
+)
 from minefield.rules.settings import PRESETS, RuleSettings, SettingsError
 from minefield.rules.tiles import NUM_KINDS, SUITS, Tile, TileError, kind_str, quote_prefix
 
@@ -193,14 +200,17 @@ def _quick_answer(hand_text: str, seat: Seat, dora: str | None, ura: str | None,
     hand = _plain_hand(hand_text)
     if hand is None:
         return None
-    key = (seat, discard, None if dora is None else _PLAIN_INDICATORS[dora],
-           None if ura is None else _PLAIN_INDICATORS[ura], settings.dealer_bonus)
-    ctx = _CONTEXTS.get(key)
-    if ctx is None:
+    key = (seat, discard, dora, ura, rules)
+    situation = _SITUATIONS.get(key)
+    if situation is None:
         if discard == "last" and seat is Seat.WEST:
             return None  # an error, worded by _analysis
-        ctx = _CONTEXTS[key] = context_for(seat, discard, key[2], key[3], settings)
-    return _answer_json(hand[1], analyze_counts(hand[0], 0, ctx, settings))
+        ctx = context_for(seat, discard, None if dora is None else _PLAIN_INDICATORS[dora],
+                          None if ura is None else _PLAIN_INDICATORS[ura], settings)
+        situation = _SITUATIONS[key] = make_situation(ctx, settings)
+    rows = analyze_rows(hand[0], situation)
+    return orjson.dumps({"hand": hand[1], "tenpai": bool(rows),
+                         "waits": [wait_row_fields(row) for row in rows]}).decode()
 
 
 def _plain_hand(text: str) -> tuple[tuple[int, ...], str] | None:
@@ -245,8 +255,9 @@ _SUIT_RANGES = ((0, 9, "m"), (9, 9, "p"), (18, 9, "s"), (27, 7, "z"))
 _DIGIT_TEXT = "123456789"
 _PLAIN_INDICATORS: dict[str, int | None] = {kind_str(kind): kind for kind in range(NUM_KINDS)}
 _PLAIN_INDICATORS["none"] = None
-_CONTEXTS: dict[tuple[Seat, str, int | None, int | None, bool], WinContext] = {}
-"""Win contexts made once: (seat, discard, dora and ura indicator kinds, dealer bonus)."""
+_SITUATIONS: dict[tuple[Seat, str, str | None, str | None, str], Situation] = {}
+"""What the scorer needs of a plain request besides its hand (:func:`make_situation`), made
+once: (seat, discard, dora and ura indicators, preset)."""
 
 
 _SEATS = {"east": Seat.EAST, "west": Seat.WEST}

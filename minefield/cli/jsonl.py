@@ -119,6 +119,8 @@ def serve_jsonl(answer: Callable[[str], str], stdin: BinaryIO | None = None,
         if stdin is None:
             raise UsageError("--jsonl reads requests from stdin, and there is none")
     sink = sys.stdout if stdout is None else stdout
+    if freeze:
+        gc.freeze()  # what the imports made, for good too
     number = 0
     for batch in read_batches(stdin):
         answers = []
