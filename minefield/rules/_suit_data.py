@@ -99,19 +99,25 @@ class SuitData:
         data = self.records
         return data[start] | data[start + 1] << 8, data[start + 2], start + 3
 
-    def parts(self, ways: int, start: int) -> tuple[RawPart, ...]:
-        """The ``ways`` ways a numbered suit splits, stored from ``start``."""
+    def parts(self, ways: int, start: int, base: int = 0) -> list[RawPart]:
+        """The ``ways`` ways a numbered suit splits, stored from ``start``, with ``base`` (the
+        suit's first kind) added to the pair and the groups."""
         data = self.records
+        shift = _SHIFTS[base]
         found = []
         for _ in range(ways):
             pair = data[start]
-            count = data[start + 6]
-            found.append((-1 if pair == NO_PAIR else pair,
+            end = start + 7 + data[start + 6]
+            found.append((-1 if pair == NO_PAIR else pair + base,
                           data[start + 1] | data[start + 2] << 8,
                           data[start + 3] | data[start + 4] << 8 | data[start + 5] << 16,
-                          tuple(data[start + 7:start + 7 + count])))
-            start += 7 + count
-        return tuple(found)
+                          tuple(data[start + 7:end].translate(shift))))
+            start = end
+        return found
+
+
+_SHIFTS = {base: bytes((value + base) & 255 for value in range(256)) for base in (0, 9, 18)}
+"""bytes.translate tables adding a suit's first kind to group codes (all below 128)."""
 
 
 def parse(blob: bytes) -> SuitData | None:
