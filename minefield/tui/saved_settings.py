@@ -134,5 +134,5 @@ def read_saved_settings() -> SavedSettings | None:
     return settings_from(data)
 
 
-__all__ = ["DEFAULTS", "MAX_NAME_LENGTH", "MAX_SETTINGS_BYTES", "HintMode", "SavedSettings",
-           "read_saved_settings", "settings_from"]
+__all__ = ["DEFAULTS", "FORM_CLOCKS", "MAX_NAME_LENGTH", "MAX_SETTINGS_BYTES", "HintMode",
+           "SavedSettings", "read_saved_settings", "settings_from"]
