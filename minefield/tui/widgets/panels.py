@@ -21,6 +21,7 @@ from minefield.rules.names import HonorNames, tile_name
 from minefield.rules.tiles import Tile, dora_from_indicator
 from minefield.tui.analysis import HandAnalysis, WaitLine
 from minefield.tui.render import BACK_LABEL
+from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
 
 DORA_PLACE = 2
@@ -212,7 +213,7 @@ class AnalysisPanel(WaitPanel):
     _fitted = False
 
 
-class FuritenPanel(Static):
+class FuritenPanel(PhraseStatic):
     """The own furiten state and its cause (R27)."""
 
     def show(self, cause: FuritenCause | None, hidden: bool = False) -> None:
