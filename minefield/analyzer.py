@@ -14,11 +14,18 @@ import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from minefield.rules.game import Seat
-from minefield.rules.hand import Hand
-from minefield.rules.report import WaitReport, wait_report_fields
-from minefield.rules.score import WinContext, WinValue, analyze
+from minefield.rules.hand import HAND_SIZE, Hand
+from minefield.rules.report import WaitReport, wait_report_fields, wait_row_fields
+from minefield.rules.score import (
+    Situation,
+    WinContext,
+    WinValue,
+    analyze,
+    analyze_rows,
+    make_situation,
+)
 from minefield.rules.settings import PRESETS, RuleSettings, SettingsError
-from minefield.rules.tiles import Tile, TileError, quote_prefix
+from minefield.rules.tiles import NUM_KINDS, SUITS, Tile, TileError, kind_str, quote_prefix
 
 RED_FIVES_UNUSED = "red fives (0m/0p/0s) are not used in these rules (R1)"
 MAX_PROBLEMS = 3  # problems of one request named in its error message
@@ -157,7 +164,10 @@ def analyze_line(line: str) -> str:
     The answer is ``analyze_request(request).model_dump_json()``, byte for byte (a test keeps
     it so), written without building the models: for a tool called in bulk they would cost
     more than the analysis. A line that is anything but a plain request is validated by
-    :class:`AnalyzeRequest`, which words its errors.
+    :class:`AnalyzeRequest`, which words its errors; a plain request whose hand and
+    indicators are plain tiles in mpsz notation (no red fives, spaces or capitals) is read
+    without building tiles (:func:`_plain_hand`); anything else goes the full way, which
+    words the errors.
     """
     plain = _plain_request(line)
     if plain is None:
@@ -167,9 +177,87 @@ def analyze_line(line: str) -> str:
             raise AnalyzeError(describe_request_error(error)) from None
         plain = (request.hand, request.seat, request.dora, request.ura, request.discard,
                  request.rules)
+    answer = _quick_answer(*plain)
+    if answer is not None:
+        return answer
     hand, values = _analysis(*plain)
-    return orjson.dumps({"hand": str(hand), "tenpai": bool(values),
+    return _answer_json(str(hand), values)
+
+
+def _answer_json(hand: str, values: tuple[WinValue, ...]) -> str:
+    return orjson.dumps({"hand": hand, "tenpai": bool(values),
                          "waits": [wait_report_fields(v) for v in values]}).decode()
+
+
+def _quick_answer(hand_text: str, seat: Seat, dora: str | None, ura: str | None,
+                  discard: str, rules: str) -> str | None:
+    """The answer of a request of a preset's rules, a plain hand and plain indicators (see
+    :func:`analyze_line`); None for any other request, left to :func:`_analysis`."""
+    settings = _PRESETS.get(rules)
+    if settings is None or (dora is not None and dora not in _PLAIN_INDICATORS) or (
+            ura is not None and ura not in _PLAIN_INDICATORS):
+        return None
+    hand = _plain_hand(hand_text)
+    if hand is None:
+        return None
+    key = (seat, discard, dora, ura, rules)
+    situation = _SITUATIONS.get(key)
+    if situation is None:
+        if discard == "last" and seat is Seat.WEST:
+            return None  # an error, worded by _analysis
+        ctx = context_for(seat, discard, None if dora is None else _PLAIN_INDICATORS[dora],
+                          None if ura is None else _PLAIN_INDICATORS[ura], settings)
+        situation = _SITUATIONS[key] = make_situation(ctx, settings)
+    rows = analyze_rows(hand[0], situation)
+    return orjson.dumps({"hand": hand[1], "tenpai": bool(rows),
+                         "waits": [wait_row_fields(row) for row in rows]}).decode()
+
+
+def _plain_hand(text: str) -> tuple[tuple[int, ...], str] | None:
+    """The 34 counts of a hand written in plain mpsz notation (digits 1-9 before a small
+    ``m``, ``p``, ``s`` or ``z``: no red fives, spaces or capitals), and the hand as
+    :class:`Hand` writes it; None for any other text, or one that is not 13 tiles of which
+    there are that many (:meth:`Hand.parse` then says what is wrong)."""
+    counts = [0] * NUM_KINDS
+    digits: list[int] = []
+    previous_kind = previous_base = -1
+    written = True  # the text is already as Hand writes it: suits in order, digits sorted
+    for char in text:
+        digit = _DIGITS.get(char)
+        if digit is not None:
+            digits.append(digit)
+            continue
+        base = _SUIT_BASES.get(char)
+        if base is None or not digits or (base == HONOR_BASE and max(digits) > 6):
+            return None
+        if base <= previous_base:
+            written = False
+        previous_base = base
+        for digit in digits:
+            kind = base + digit
+            if kind < previous_kind:
+                written = False
+            previous_kind = kind
+            counts[kind] += 1
+        digits = []
+    if digits or sum(counts) != HAND_SIZE or max(counts) > 4:
+        return None
+    found = tuple(counts)
+    return found, text if written else "".join(
+        "".join(_DIGIT_TEXT[offset] * found[base + offset] for offset in range(size)) + suit
+        for base, size, suit in _SUIT_RANGES if any(found[base:base + size]))
+
+
+HONOR_BASE = 27
+_DIGITS = {str(digit + 1): digit for digit in range(9)}
+_SUIT_BASES = {suit: 9 * index for index, suit in enumerate(SUITS)}
+_SUIT_RANGES = ((0, 9, "m"), (9, 9, "p"), (18, 9, "s"), (27, 7, "z"))
+_DIGIT_TEXT = "123456789"
+_PLAIN_INDICATORS: dict[str, int | None] = {kind_str(kind): kind for kind in range(NUM_KINDS)}
+_PLAIN_INDICATORS["none"] = None
+_SITUATIONS: dict[tuple[Seat, str, str | None, str | None, str], Situation] = {}
+"""What the scorer needs of a plain request besides its hand (:func:`make_situation`), made
+once: (seat, discard, dora and ura indicators, preset)."""
 
 
 _SEATS = {"east": Seat.EAST, "west": Seat.WEST}

@@ -366,3 +366,41 @@ def test_wait_report_fields_are_the_models_dump() -> None:
             fields = wait_report_fields(value)
             dumped = WaitReport.from_value(value).model_dump()
             assert fields == dumped and list(fields) == list(dumped)
+
+
+def test_plain_hand_reader_is_hand_parse() -> None:
+    """Issue 18: ``--jsonl`` reads a hand in plain notation without building tiles; what it
+    reads is :meth:`Hand.parse`'s counts and text, on hands written in any order, and it
+    leaves anything else (red fives, spaces, capitals, errors) to ``Hand.parse``."""
+    import random
+
+    from minefield.analyzer import _plain_hand
+    from minefield.rules.hand import Hand
+    from minefield.rules.random_hands import random_case
+    from minefield.rules.tiles import TileError
+
+    rng = random.Random(18)
+    suits = "mpsz"
+    for _ in range(2000):
+        kinds = [k for k, n in enumerate(random_case(rng).counts) for _ in range(n)]
+        rng.shuffle(kinds)
+        text = "".join(f"{k % 9 + 1}{suits[k // 9]}" for k in kinds)  # one tile a group
+        if rng.random() < 0.5:
+            kinds.sort()
+            text = "".join(f"{k % 9 + 1}{suits[k // 9]}" for k in kinds)
+        hand = Hand.parse(text)
+        assert _plain_hand(text) == (hand.counts, str(hand)), text
+        assert _plain_hand(str(hand)) == (hand.counts, str(hand))
+    alphabet = "0123456789mpszM "
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(30)))
+        found = _plain_hand(text)
+        try:
+            hand = Hand.parse(text)
+        except TileError:
+            assert found is None, text
+            continue
+        assert found is None or found == (hand.counts, str(hand)), text
+    for text in ("23m406m345p678s55s", "23m456m345p678s 55s", "23M456m345p678s55s",
+                 "11111m234p567p78s", "123m456p789s1118z", "123m456p789s1112z3"):
+        assert _plain_hand(text) is None

@@ -195,6 +195,11 @@ class _RecordingStream(io.BytesIO):
         self.largest = max(self.largest, len(line))
         return line
 
+    def read1(self, size: int | None = -1, /) -> bytes:
+        piece = super().read1(size)
+        self.largest = max(self.largest, len(piece))
+        return piece
+
 
 def test_the_reader_never_holds_more_than_the_cap() -> None:
     lines = [b"a" * 10, b"b" * 3 * MAX_LINE_BYTES, b"", b"c" * MAX_LINE_BYTES,
@@ -227,3 +232,76 @@ def test_real_process_on_random_bytes(command: str) -> None:
     result = _run(command, data)
     assert result.returncode == 0 and result.stderr == b""
     check_output(command, data, result.stdout.decode("ascii").splitlines())
+
+
+class _PieceStream(io.BytesIO):
+    """A byte stream whose ``read1`` hands out at most ``piece`` bytes at a time."""
+
+    def __init__(self, data: bytes, piece: int) -> None:
+        super().__init__(data)
+        self.piece = piece
+
+    def read1(self, size: int | None = -1, /) -> bytes:
+        return super().read1(min(self.piece, size if size is not None and size >= 0
+                                 else self.piece))
+
+
+def _expected_lines(data: bytes, limit: int) -> list[bytes | None]:
+    """What the reader must give: every line without its newline, the last one only when
+    not empty, ``None`` for a line over ``limit`` bytes."""
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return [line if len(line) <= limit else None for line in lines]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([b"", b"a", b"bc", b"\n", b"\n\n", b"defghijk", b"\n" + b"x" * 9,
+                                 b"y" * 17]), max_size=30), st.integers(1, 12))
+def test_lines_are_the_same_whatever_the_reads_bring(parts: list[bytes], piece: int) -> None:
+    """The batch reader gives the lines of the input, over-long ones as ``None``, however
+    the reads cut it (here with a cap of 8 bytes a line)."""
+    data = b"".join(parts)
+    assert list(read_lines(_PieceStream(data, piece), limit=8)) == _expected_lines(data, 8)
+
+
+def test_each_batch_is_answered_before_the_next_read() -> None:
+    """Issue 18: answers are written per batch, not per line, but all of them are flushed
+    before the loop reads again: a program sending one request and waiting gets its answer."""
+    out = io.StringIO()
+    requests = [b'{"hand": "123m456p789s1112z"}\n', b'{"hand": "23m456m345p678s55s"}\n' * 2,
+                b"x\n"]
+
+    class Interactive(io.BytesIO):
+        sent = 0  # lines handed out so far
+
+        def read1(self, size: int | None = -1, /) -> bytes:
+            assert len(out.getvalue().splitlines()) == self.sent  # all answered already
+            if not requests:
+                return b""
+            chunk = requests.pop(0)
+            self.sent += chunk.count(b"\n")
+            return chunk
+
+    assert serve_jsonl(analyze_line, Interactive(), out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [answer.get("tenpai") for answer in answers[:3]] == [True, True, True]
+    assert answers[3]["error"].startswith("line 4: ")
+
+
+def test_freezing_the_tables_leaves_no_garbage_frozen() -> None:
+    """The command freezes what outlives each batch (``gc.freeze``): requests good and bad
+    must leave no cyclic garbage behind, which freezing would keep for good."""
+    import gc
+
+    lines = [b'{"hand": "123m456p789s1112z"}', b'{"hand": "x"}', b"[1]", b"\xff",
+             b'{"hand": "123m456p789s1112z", "seat": 5}', b'{"hand": "1111m234p567p789s"}',
+             b'{"hand": "123m456p789s1112z", "discard": "last", "seat": "west"}',
+             b'{"hand": "23m406m345p678s55s", "rules": "nope"}', b"", b"{}"]
+    data = b"\n".join(lines * 20)
+    gc.collect()
+    try:
+        assert serve_jsonl(analyze_line, io.BytesIO(data), io.StringIO(), freeze=True) == 0
+    finally:
+        gc.unfreeze()
+    assert gc.collect() == 0

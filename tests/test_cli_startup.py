@@ -160,3 +160,71 @@ def test_version_and_help_in_process(capsys: pytest.CaptureFixture[str]) -> None
         main(["anlyze", "1m"])
     assert exit_info.value.code == 2
     assert "invalid choice: 'anlyze'" in capsys.readouterr().err
+
+
+#: Run in a fresh interpreter on a pseudo-terminal: ``minefield ARGV`` until its first frame
+#: (the first write of the title or a tile to the terminal), then the loaded modules in a file.
+FIRST_FRAME_PROBE = """
+import json, os, sys
+import textual.drivers.linux_driver as driver
+write = driver.LinuxDriver.write
+def first_frame(self, data):
+    write(self, data)
+    if "Minefield" in data or "\u256d\u2500\u2500\u256e" in data:
+        with open(sys.argv[1], "w") as report:
+            json.dump(sorted(sys.modules), report)
+        os._exit(0)
+driver.LinuxDriver.write = first_frame
+from minefield.cli import main
+main(json.loads(sys.argv[2]))
+"""
+
+
+def loaded_at_first_frame(argv: list[str], folder: Path) -> set[str]:
+    """The modules ``minefield ARGV`` had loaded when it drew its first frame (100x32)."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+
+    report = folder / "first-frame.json"
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MINEFIELD")}
+    env |= {"MINEFIELD_DATA_DIR": str(folder / "data"),
+            "MINEFIELD_CONFIG_DIR": str(folder / "config"), "TERM": "xterm-256color"}
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: its terminal's size, then the probe
+        try:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+            os.execve(sys.executable, [sys.executable, "-c", FIRST_FRAME_PROBE, str(report),
+                                       json.dumps(argv)], env)
+        finally:
+            os._exit(127)
+    try:
+        while select.select([terminal], [], [], 120)[0]:
+            try:
+                if not os.read(terminal, 65536):
+                    break
+            except OSError:  # the probe exited
+                break
+    finally:
+        os.close(terminal)
+        os.waitpid(pid, 0)
+    assert report.exists(), f"minefield {argv}: no first frame"
+    return set(json.loads(report.read_text()))
+
+
+def test_the_menus_first_frame_loads_neither_pydantic_nor_the_engine(tmp_path: Path) -> None:
+    """Issue 18: the menu is drawn before pydantic, the rules engine, the saved settings'
+    model and the new-game form are loaded (they load after the first frame, for the first
+    key)."""
+    modules = loaded_at_first_frame([], tmp_path)
+    assert "minefield.tui.screens.menu" in modules and "textual" in modules
+    assert not {"pydantic", "pydantic_core", "minefield.rules.game", "minefield.tui.config",
+                "minefield.tui.screens.new_game", "minefield.session.protocol"} & modules
+
+
+def test_the_first_frame_probe_sees_pydantic_when_it_is_loaded(tmp_path: Path) -> None:
+    """The check above can fail: the practice builder's first frame needs the engine."""
+    modules = loaded_at_first_frame(["practice", "--seed", "1"], tmp_path)
+    assert {"pydantic", "minefield.rules.game", "minefield.tui.config"} <= modules

@@ -26,10 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import product
+from itertools import combinations_with_replacement, product
 from operator import mul
 
-from minefield.rules._memo import MemoTable, TableGroup
+from minefield.rules._memo import MemoTable, TableGroup, slots_constructor
+from minefield.rules._suit_data import RawPart, SuitData, load, suit_key
 from minefield.rules.tiles import DRAGONS, NUM_KINDS, TERMINALS_AND_HONORS, WINDS
 
 # The vocabulary of hands and readings (public as minefield.rules.hand.HAND_SIZE, and so on).
@@ -206,6 +207,10 @@ class SuitShape:
     wait_key: int  # state as this suit's digit of the base-5 index of _SUITS_WITH_WAITS
 
 
+_new_part = slots_constructor(SuitPart)
+_new_shape = slots_constructor(SuitShape)
+
+
 def _placements(groups: tuple[int, ...], pair: int, win: int) -> list[tuple[int, str]]:
     """Where ``win`` can sit among one suit's groups and pair: ``(group index, wait shape)``.
 
@@ -273,7 +278,38 @@ _SPLITS = (*(MemoTable(_suit_splits) for _ in range(3)), MemoTable(_honors_split
 """Per suit: its counts -> whether it splits into groups (and one pair by its size)."""
 
 
-def _shape_builder(suit: int) -> Callable[[tuple[int, ...]], SuitShape]:
+@cache
+def shipped_data() -> SuitData | None:
+    """The tables shipped with the package (:mod:`minefield.rules._suit_data`), read on the
+    first look-up that misses; None when the file is missing or corrupt (every shape is then
+    computed)."""
+    return load()
+
+
+def _shipped_shape(suit: int, counts: tuple[int, ...], size: int
+                   ) -> tuple[bool, tuple[SuitPart, ...]] | None:
+    """Whether a suit of ``size`` tiles splits and every way it does, from the shipped
+    tables; None when they are not there or do not cover these counts."""
+    data = shipped_data()
+    found = data.record(counts, size, suit == HONORS) if data is not None else None
+    if found is None:
+        return None
+    ways = found[1]
+    if not ways:
+        return False, ()
+    if suit == HONORS:
+        return True, (_honor_part(counts),)
+    assert data is not None
+    base = _BASES[suit]
+    return True, tuple([
+        _new_part(pair + base if pair >= 0 else -1, totals, shared, 0, 0, 0, 0, False,
+                  tuple([group + base for group in groups]), {})
+        for pair, totals, shared, groups in data.parts(ways, found[2])])
+
+
+def _shape_builder(suit: int, shipped: bool = True) -> Callable[[tuple[int, ...]], SuitShape]:
+    """The builder of ``SUIT_SHAPES[suit]``: from the shipped tables when ``shipped`` and they
+    cover the counts, else computed (the tests compare the two)."""
     base = _BASES[suit]
 
     def build(counts: tuple[int, ...]) -> SuitShape:
@@ -289,16 +325,20 @@ def _shape_builder(suit: int) -> Callable[[tuple[int, ...]], SuitShape]:
                     or (suit == HONORS and size != counts[5])):
                 flags |= NOT_GREEN  # only 2s 3s 4s 6s 8s and the green dragon are green
         parts: tuple[SuitPart, ...]
-        complete = _SPLITS[suit][counts]
-        if suit == HONORS:
-            parts = (_honor_part(counts),) if complete else ()
+        found = _shipped_shape(suit, counts, size) if shipped else None
+        if found is not None:
+            complete, parts = found
         else:
-            without, with_pair = suit_decompositions(counts) if complete else ((), ())
-            parts = tuple(_numbered_part(groups, pair, base)
-                          for groups, pair in (with_pair if size % 3 == 2 else without))
+            complete = _SPLITS[suit][counts]
+            if suit == HONORS:
+                parts = (_honor_part(counts),) if complete else ()
+            else:
+                without, with_pair = suit_decompositions(counts) if complete else ((), ())
+                parts = tuple(_numbered_part(groups, pair, base)
+                              for groups, pair in (with_pair if size % 3 == 2 else without))
         state = size % 3 // 2 if complete else 2 + size % 3
-        return SuitShape(flags, size, complete, parts[0] if len(parts) == 1 else None, parts,
-                         state, state * 5 ** (3 - suit))
+        return _new_shape(flags, size, complete, parts[0] if len(parts) == 1 else None, parts,
+                          state, state * 5 ** (3 - suit))
 
     return build
 
@@ -307,7 +347,10 @@ SUIT_SHAPES = tuple(MemoTable(_shape_builder(suit)) for suit in range(4))
 """Per suit (0 man, 1 pin, 2 sou, 3 honors): its counts -> :class:`SuitShape`."""
 
 
-def _waits_builder(suit: int) -> Callable[[tuple[int, ...]], tuple[tuple[int, SuitShape], ...]]:
+def _waits_builder(suit: int, shipped: bool = True
+                   ) -> Callable[[tuple[int, ...]], tuple[tuple[int, SuitShape], ...]]:
+    """The builder of ``_SUIT_WAITS[suit]``: the waits from the shipped tables when
+    ``shipped`` and they cover the counts, else computed (the tests compare the two)."""
     splits = _SPLITS[suit]
     shapes = SUIT_SHAPES[suit]
     base = _BASES[suit]
@@ -315,6 +358,13 @@ def _waits_builder(suit: int) -> Callable[[tuple[int, ...]], tuple[tuple[int, Su
     def build(counts: tuple[int, ...]) -> tuple[tuple[int, SuitShape], ...]:
         if sum(counts) % 3 == 0:
             return ()  # one more tile leaves it 1 mod 3: it can't split
+        data = shipped_data() if shipped else None
+        record = data.record(counts, sum(counts), suit == HONORS) if data is not None else None
+        if record is not None:
+            waits = record[0]
+            return tuple((base + offset, shapes[(*counts[:offset], counts[offset] + 1,
+                                                  *counts[offset + 1:])])
+                         for offset in range(len(counts)) if waits >> offset & 1)
         found = []
         for offset, count in enumerate(counts):
             if count >= 4:
@@ -336,6 +386,62 @@ shape once it is added."""
 
 SUIT_TABLES = TableGroup(*_SPLITS, *SUIT_SHAPES, *_SUIT_WAITS)
 """All the per-suit tables: ``SUIT_TABLES.cache_clear()`` empties them."""
+
+
+def _splitting_suits(kinds: int, groups: Sequence[tuple[int, ...]]
+                     ) -> set[tuple[int, ...]]:
+    """Every suit of ``kinds`` counts (at most 4 each, 14 in all) made of at most four of
+    ``groups`` (each given as the offsets of its tiles) and at most one pair: the suits that
+    split (a suit splits when it is such groups, by definition)."""
+    found = set()
+    for size in range(5):
+        for chosen in combinations_with_replacement(groups, size):
+            for pair in range(-1, kinds):
+                counts = [0] * kinds
+                for group in chosen:
+                    for offset in group:
+                        counts[offset] += 1
+                if pair >= 0:
+                    counts[pair] += 2
+                if max(counts, default=0) <= 4:
+                    found.add(tuple(counts))
+    return found
+
+
+def shipped_records() -> dict[int, tuple[int, int, tuple[RawPart, ...]]]:
+    """What :mod:`minefield.rules._suit_data` ships, computed by this module's functions:
+    for every suit that splits or is one tile from splitting, by its key, its waits (bit
+    ``i``: one more tile ``i`` makes it split), how many ways it splits and, for a numbered
+    suit, each way as stored (a :class:`SuitPart` at offset 0)."""
+    numbered = [(i, i, i) for i in range(9)] + [(i, i + 1, i + 2) for i in range(7)]
+    honors = [(i, i, i) for i in range(7)]
+    records: dict[int, tuple[int, int, tuple[RawPart, ...]]] = {}
+    waits: dict[int, int] = {}
+    for is_honors, shapes in ((False, _splitting_suits(9, numbered)),
+                              (True, _splitting_suits(7, honors))):
+        suit = HONORS if is_honors else 0
+        for counts in sorted(shapes):
+            key = suit_key(counts, is_honors)
+            if key is None or not _SPLITS[suit].build(counts):
+                raise AssertionError(f"{counts} should split")
+            if is_honors:
+                records[key] = (0, 1, ())
+            else:
+                without, with_pair = suit_decompositions(counts)
+                ways = with_pair if sum(counts) % 3 == 2 else without
+                parts = tuple(_numbered_part(groups, pair, 0) for groups, pair in ways)
+                records[key] = (0, len(parts), tuple((p.pair, p.totals, p.shared, p.groups)
+                                                     for p in parts))
+            for offset, count in enumerate(counts):
+                if count:
+                    short = (*counts[:offset], count - 1, *counts[offset + 1:])
+                    short_key = suit_key(short, is_honors)
+                    assert short_key is not None
+                    waits[short_key] = waits.get(short_key, 0) | 1 << offset
+    for key, mask in waits.items():
+        _, count, stored = records.get(key, (0, 0, ()))
+        records[key] = (mask, count, stored)
+    return records
 
 Shapes = tuple[SuitShape, SuitShape, SuitShape, SuitShape]
 Parts = tuple[SuitPart, SuitPart, SuitPart, SuitPart]

@@ -16,7 +16,6 @@ minefield.rules.game.IllegalCommand: east cannot discard now: both hands are not
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
@@ -24,35 +23,16 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from minefield.rules.hand import HAND_SIZE, Hand, waits
 from minefield.rules.report import WaitReport, YakuEntry
 from minefield.rules.score import YAKUMAN_POINTS, WinContext, WinValue, score_win
+from minefield.rules.seats import Seat
 from minefield.rules.seed import parse_seed
 from minefield.rules.settings import RuleSettings, describe_validation_error
-from minefield.rules.tiles import EAST, WEST, Tile, TileError, kind_str, parse_tiles, tiles_to_str
+from minefield.rules.tiles import Tile, TileError, kind_str, parse_tiles, tiles_to_str
 from minefield.rules.wall import DEAL_SIZE, Deal, tile_from_id
 
 POOL_SIZE = DEAL_SIZE - HAND_SIZE  # R7: the 21 tiles not kept in the hand
 DISCARDS_PER_SEAT = 17  # R10
 TOTAL_DISCARDS = 2 * DISCARDS_PER_SEAT  # R10, R11
 NEVER_DISCARDED = POOL_SIZE - DISCARDS_PER_SEAT  # R10: four pool tiles stay
-
-
-class Seat(StrEnum):
-    """The two seats (R6). East discards first."""
-
-    EAST = "east"
-    WEST = "west"
-
-    @property
-    def other(self) -> Seat:
-        """The opponent's seat."""
-        return Seat.WEST if self is Seat.EAST else Seat.EAST
-
-    @property
-    def wind(self) -> int:
-        """The seat wind's tile kind (1z or 3z)."""
-        return EAST if self is Seat.EAST else WEST
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def first_discard_of(seat: Seat) -> int:

@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from minefield.rules.hand import group_str
-from minefield.rules.score import Score, WinValue
-from minefield.rules.tiles import kind_str
+from minefield.rules.hand import SEQ, group_str
+from minefield.rules.score import Score, WaitRow, WinValue
+from minefield.rules.tiles import NUM_KINDS, SUIT_KINDS, kind_str
 
 
 class YakuEntry(BaseModel):
@@ -61,13 +61,38 @@ def wait_report_fields(value: WinValue) -> dict[str, Any]:
     paid: Score = value.paid
     reading = paid.reading
     if reading.form == "regular":
-        pair = kind_str(reading.pair)
-        groups = [group_str(g) for g in reading.groups] + [pair[0] * 2 + pair[1]]
+        groups = [_GROUP_TEXT[g] for g in reading.groups]
+        groups.append(_PAIR_TEXT[reading.pair])
     else:
         groups = [reading.form]
     basis = value.basis
-    return {"tile": kind_str(value.tile), "eligible": value.eligible, "han": paid.han,
+    return {"tile": _KIND_TEXT[value.tile], "eligible": value.eligible, "han": paid.han,
             "fu": paid.fu, "points": paid.points, "limit": paid.limit,
             "yaku": [{"name": name, "han": han} for name, han in paid.yaku], "dora": paid.dora,
-            "aka": paid.aka, "ura": paid.ura, "wait": paid.wait, "groups": groups,
+            "aka": paid.aka, "ura": paid.ura, "wait": reading.wait, "groups": groups,
             "han_without_ura": basis.han, "points_without_ura": basis.points}
+
+
+def wait_row_fields(row: WaitRow) -> dict[str, Any]:
+    """:func:`wait_report_fields` of a :class:`~minefield.rules.score.WaitRow` (the same
+    wait's :class:`WinValue` gives the same fields; a test keeps them so)."""
+    parts = row.parts
+    if parts is None:
+        groups = [row.form]
+    else:
+        honor, man, pin, sou = parts
+        groups = [_GROUP_TEXT[g] for g in honor.groups + man.groups + pin.groups + sou.groups]
+        groups.append(_PAIR_TEXT[row.pair])
+    return {"tile": _KIND_TEXT[row.tile], "eligible": row.eligible, "han": row.han,
+            "fu": row.fu, "points": row.points, "limit": row.limit,
+            "yaku": [{"name": name, "han": han} for name, han in row.yaku], "dora": row.dora,
+            "aka": row.aka, "ura": row.ura, "wait": row.wait, "groups": groups,
+            "han_without_ura": row.han_without_ura,
+            "points_without_ura": row.points_without_ura}
+
+
+_KIND_TEXT = tuple(kind_str(kind) for kind in range(NUM_KINDS))
+_PAIR_TEXT = tuple(text[0] * 2 + text[1] for text in _KIND_TEXT)
+_GROUP_TEXT = tuple(group_str(group) if group < NUM_KINDS or (
+    group >= SEQ and (group - SEQ) % 9 < 7) else "" for group in range(SEQ + SUIT_KINDS))
+"""The text of each group code (see ``SEQ``): ``'555z'``, ``'123m'``."""

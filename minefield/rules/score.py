@@ -44,7 +44,6 @@ from minefield.rules._suit_tables import (
     Shapes,
     SuitPart,
     part_placements,
-    reading_index,
     split_hand,
     suit_shapes,
     waits_with_shapes,
@@ -205,6 +204,15 @@ def _situation(ctx: WinContext, settings: RuleSettings, reds: int) -> _Situation
 
 
 _new_situation = partial(tuple.__new__, _Situation)
+Situation = _Situation
+"""What scoring a hand needs besides its tiles (opaque: made by :func:`make_situation`)."""
+
+
+def make_situation(ctx: WinContext, settings: RuleSettings = DEFAULT_SETTINGS, reds: int = 0
+                   ) -> _Situation:
+    """What :func:`analyze_rows` needs of a ron's context and rules and of the hand's red
+    fives, made once for any number of hands (a tool answering many requests keeps it)."""
+    return _situation(ctx, settings, reds)
 
 
 def _limit_tables(kiriage: bool, dealer: bool
@@ -278,6 +286,16 @@ def _is_chuuren(counts: Sequence[int]) -> bool:
         if sum(suit) == 14:  # three 1s, three 9s and each of 2-8 (the 14th tile is any)
             return suit[0] >= 3 and suit[8] >= 3 and all(suit[1:8])
     return False
+
+
+def _chuuren_won(counts13: Sequence[int], win: int) -> bool:
+    """:func:`_is_chuuren` of the 13 counts and the winning tile (of a hand of one numbered
+    suit, so of the winning tile's), without building the 14 counts."""
+    base = win - win % 9
+    if (counts13[base] + (win == base) < 3
+            or counts13[base + 8] + (win == base + 8) < 3):
+        return False
+    return all(counts13[kind] or kind == win for kind in range(base + 1, base + 8))
 
 
 def _chuuren_nine_sided(counts13: Sequence[int]) -> bool:
@@ -413,6 +431,9 @@ def _regular_core(honor: SuitPart, pair: int, totals: int, shared: int, win: int
     return _CORES[mask << 8 | fu]
 
 
+_WIN_PARTS = tuple(win_part(kind) for kind in range(NUM_KINDS))
+"""Indexed by the winning kind: :func:`~minefield.rules._suit_tables.win_part`."""
+
 _TENS = tuple(-(-fu // 10) * 10 for fu in range(256))
 """Fu rounded up to a multiple of 10 (R22)."""
 
@@ -437,7 +458,11 @@ def _scored_readings(counts13: Sequence[int], win: int, shapes: Shapes,
     found: list[_Candidate] = []
     man, pin, sou, honors = shapes
     tiles = man.flags | pin.flags | sou.flags | honors.flags
-    decompositions = split_hand(shapes)
+    if man.part and pin.part and sou.part and honors.part:  # split_hand's usual case, inline
+        decompositions = ([(honors.part, man.part, pin.part, sou.part)]
+                          if man.state + pin.state + sou.state + honors.state == 1 else [])
+    else:
+        decompositions = split_hand(shapes)
     # Seven pairs: six pairs and the winning tile's single (hand.is_chiitoitsu of the 14 tiles,
     # asked of the 13 so that the usual hand builds no 14 counts); thirteen orphans: no simples.
     chiitoitsu = (counts13[win] == 1 and counts13.count(2) == 6
@@ -447,8 +472,8 @@ def _scored_readings(counts13: Sequence[int], win: int, shapes: Shapes,
         return found
     # Yakuman that the tiles alone give (R20): all honors, all green, all terminals, chuuren.
     may_be_yakuman = _TILE_YAKUMAN[tiles] or (_ONE_SUIT[tiles & (NUMBERED | HAS_HONORS)]
-                                               and _is_chuuren(_completed(counts13, win)))
-    winning = win_part(win)  # where the winning tile's suit is in a decomposition
+                                               and _chuuren_won(counts13, win))
+    winning = _WIN_PARTS[win]  # where the winning tile's suit is in a decomposition
     for parts in decompositions:
         honor, m, p, s = parts
         pair = max(honor.pair, m.pair, p.pair, s.pair)
@@ -457,7 +482,10 @@ def _scored_readings(counts13: Sequence[int], win: int, shapes: Shapes,
         triplets = totals >> TOTAL_TRIPLETS_SHIFT & 7
         # ...or the honors' triplets (daisangen, suushii), or four concealed triplets.
         yakuman_groups = may_be_yakuman or honor.big_honors or triplets == 4
-        for index, wait in part_placements(parts[winning], win):
+        placements = parts[winning].win_cache.get(win)
+        if placements is None:
+            placements = part_placements(parts[winning], win)
+        for index, wait in placements:
             core = None
             if yakuman_groups and (may_be_yakuman or honor.big_honors or wait is not SHANPON):
                 core = _regular_yakuman(parts, pair, triplets - (wait == SHANPON), tiles,
@@ -478,8 +506,14 @@ def _reading(candidate: _Candidate, win: int) -> Reading:
     if parts is None:
         return _new_reading(form, (), pair, win_group, wait)
     honor, man, pin, sou = parts
+    if win_group >= 0 and win < EAST:  # reading_index, inline
+        win_group += len(honor.groups)  # parts are read honors, man, pin, sou
+        if win >= 9:
+            win_group += len(man.groups)
+            if win >= 18:
+                win_group += len(pin.groups)
     return _new_reading(form, honor.groups + man.groups + pin.groups + sou.groups, pair,
-                        reading_index(parts, win, win_group), wait)
+                        win_group, wait)
 
 
 def _scores(core: _Core, reading: Reading, dora: int, aka: int, ura: int,
@@ -527,32 +561,96 @@ def _best(found: list[_Candidate], extra_han: int, situation: _Situation) -> int
     return best_index
 
 
+def _choose(counts13: Sequence[int], win: int, shapes: Shapes, situation: _Situation
+            ) -> tuple[_Candidate, _Candidate, int, int] | None:
+    """R18's choice among the readings of a ron on ``win``: the best without ura (R14's
+    basis) and with it (as paid), and the dora and ura the 14 tiles hold; None when ``win``
+    does not complete the hand."""
+    found = _scored_readings(counts13, win, shapes, situation)
+    if not found:
+        return None
+    dora_kind, ura_kind = situation.dora, situation.ura
+    dora = 0 if dora_kind < 0 else counts13[dora_kind] + (dora_kind == win)
+    ura = 0 if ura_kind < 0 else counts13[ura_kind] + (ura_kind == win)
+    if len(found) == 1:
+        return found[0], found[0], dora, ura
+    # R18: the best reading, the first found on ties; without ura for R14, with ura as paid.
+    extra = dora + situation.aka
+    basis = _best(found, extra, situation)
+    return found[basis], found[_best(found, extra + ura, situation) if ura else basis], dora, ura
+
+
 def _score_wait(counts13: Sequence[int], win: int, shapes: Shapes, situation: _Situation
                 ) -> WinValue | None:
     """:func:`score_counts` given the suit shapes of the 14 tiles and the situation
     (:func:`analyze` gets both from its tables, once for all the waits of a hand)."""
-    found = _scored_readings(counts13, win, shapes, situation)
-    if not found:
+    chosen = _choose(counts13, win, shapes, situation)
+    if chosen is None:
         return None
-    dora_kind, ura_kind, aka = situation.dora, situation.ura, situation.aka
-    dora = 0 if dora_kind < 0 else counts13[dora_kind] + (dora_kind == win)
-    ura = 0 if ura_kind < 0 else counts13[ura_kind] + (ura_kind == win)
-    if len(found) == 1:
-        candidate = found[0]
-        basis, paid = _scores(candidate[0], _reading(candidate, win), dora, aka, ura, situation)
-    else:
-        # R18: the best reading, the first found on ties; without ura for R14, with ura as
-        # paid.
-        basis_index = paid_index = _best(found, dora + aka, situation)
-        if ura:
-            paid_index = _best(found, dora + aka + ura, situation)
-        candidate = found[basis_index]
-        basis, paid = _scores(candidate[0], _reading(candidate, win), dora, aka, ura, situation)
-        if paid_index != basis_index:
-            candidate = found[paid_index]
-            paid = _scores(candidate[0], _reading(candidate, win), dora, aka, ura,
-                           situation)[1]
+    basis_candidate, paid_candidate, dora, ura = chosen
+    aka = situation.aka
+    basis, paid = _scores(basis_candidate[0], _reading(basis_candidate, win), dora, aka, ura,
+                          situation)
+    if paid_candidate is not basis_candidate:
+        paid = _scores(paid_candidate[0], _reading(paid_candidate, win), dora, aka, ura,
+                       situation)[1]
     return _new_value(win, basis.limit is not None or situation.any_value, paid, basis)
+
+
+class WaitRow(NamedTuple):
+    """A scored wait as plain values: what a :class:`WinValue` says, without building it
+    (``minefield analyze --jsonl`` writes these; a test keeps them equal to the values)."""
+
+    tile: int
+    eligible: bool
+    han: int  # paid, as in WinValue.paid
+    fu: int
+    points: int
+    limit: str | None
+    yaku: tuple[tuple[str, int], ...]
+    dora: int
+    aka: int
+    ura: int
+    wait: str
+    form: str  # the paid reading's (see Reading)
+    parts: Parts | None  # a regular reading's groups, suit by suit (honors, man, pin, sou)
+    pair: int
+    han_without_ura: int  # as in WinValue.basis
+    points_without_ura: int
+
+
+_new_row = partial(tuple.__new__, WaitRow)
+
+
+def _row(counts13: Sequence[int], win: int, shapes: Shapes, situation: _Situation
+         ) -> WaitRow | None:
+    """:func:`_score_wait` as a :class:`WaitRow`."""
+    chosen = _choose(counts13, win, shapes, situation)
+    if chosen is None:
+        return None
+    basis_candidate, paid_candidate, dora, ura = chosen
+    aka = situation.aka
+    yaku, han, fu, yakuman, _ = basis_candidate[0]
+    if yakuman:  # R20: other yaku and dora are dropped
+        basis_limit, basis_points = _limit_and_points(han, fu, yakuman, situation.kiriage,
+                                                      situation.dealer)
+        basis_han = han
+    else:
+        basis_han = han + dora + aka
+        basis_limit, basis_points = situation.limits[basis_han << 8 | fu]
+    if paid_candidate is not basis_candidate:
+        yaku, han, fu, yakuman, _ = paid_candidate[0]
+    if yakuman:
+        limit, points = _limit_and_points(han, fu, yakuman, situation.kiriage,
+                                          situation.dealer)
+        dora = aka = ura = 0
+    else:
+        han += dora + aka + ura
+        limit, points = situation.limits[han << 8 | fu]
+    _, form, parts, pair, _, wait = paid_candidate
+    return _new_row((win, basis_limit is not None or situation.any_value, han, fu, points,
+                     limit, yaku, dora, aka, ura, wait, form, parts, pair, basis_han,
+                     basis_points))
 
 
 def score_counts(counts13: Sequence[int], win: int, ctx: WinContext,
@@ -576,11 +674,29 @@ def score_win(hand: Hand, win: int, ctx: WinContext, settings: RuleSettings = DE
 def analyze(hand: Hand, ctx: WinContext, settings: RuleSettings = DEFAULT_SETTINGS
             ) -> tuple[WinValue, ...]:
     """Every wait of a 13-tile hand with what a ron on it is worth (a plain, not red, tile)."""
-    counts13 = hand.counts
-    situation = _situation(ctx, settings, hand.reds)
+    return analyze_counts(hand.counts, hand.reds, ctx, settings)
+
+
+def analyze_counts(counts13: tuple[int, ...], reds: int, ctx: WinContext,
+                   settings: RuleSettings = DEFAULT_SETTINGS) -> tuple[WinValue, ...]:
+    """:func:`analyze` of a hand given as its 34 counts (13 tiles, at most 4 of a kind; not
+    checked) and its number of red fives."""
+    situation = _situation(ctx, settings, reds)
     values = []
     for kind, shapes in waits_with_shapes(counts13, suit_shapes(counts13)):
         value = _score_wait(counts13, kind, shapes, situation)
         if value is not None:
             values.append(value)
     return tuple(values)
+
+
+def analyze_rows(counts13: tuple[int, ...], situation: _Situation) -> list[WaitRow]:
+    """:func:`analyze_counts` as :class:`WaitRow` values, for a tool that writes them out
+    (they cost less to make than :class:`WinValue` and its scores and readings); the context,
+    rules and red fives are given as their :func:`make_situation`."""
+    rows = []
+    for kind, shapes in waits_with_shapes(counts13, suit_shapes(counts13)):
+        row = _row(counts13, kind, shapes, situation)
+        if row is not None:
+            rows.append(row)
+    return rows

@@ -9,6 +9,7 @@ the protocols of :mod:`minefield.tui.host`; they never touch a game.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -20,7 +21,6 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from minefield.tui.commands import ScreenActions, app_commands
-from minefield.tui.config import Preferences, given_or_saved, save_preferences
 from minefield.tui.crash import RecoveringApp, log_failure
 from minefield.tui.games import (
     BotFactory,
@@ -40,9 +40,10 @@ from minefield.tui.messages import (
     TableIntent,
 )
 from minefield.tui.render import TileStyle
+from minefield.tui.saved_settings import SavedSettings, read_saved_settings
+from minefield.tui.scores import RunningScore
 from minefield.tui.screens.dialogs import ConfirmScreen, cover_if_too_small
 from minefield.tui.screens.menu import MenuScreen
-from minefield.tui.screens.result import RunningScore
 from minefield.tui.trainer import Trainer
 from minefield.tui.trainer_actions import TrainerActions
 from minefield.tui.widgets.tiles import TileWidget
@@ -52,6 +53,7 @@ from minefield.tui.widgets.tiles import TileWidget
 # models, the help's Markdown, the drills' SQLite and the other screens come later).
 if TYPE_CHECKING:
     from minefield.session import SeatFailed, Session
+    from minefield.tui.config import Preferences
     from minefield.tui.screens.rooms import ServerAddress
     from minefield.tui.screens.settings import SettingsScreen
     from minefield.tui.table import TableController
@@ -92,8 +94,21 @@ class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
         super().__init__(catch_errors)
         self._link_watch_given = link_watch  # over SSH: is the terminal there? (link_watch.py)
         self.server = server
-        self.preferences, self._startup_problem = given_or_saved(preferences)
-        self.tile_style: TileStyle = self.preferences.tile_style
+        # The saved preferences are read without pydantic when the file is one the model
+        # takes as it is (saved_settings.py); the model is built when first needed.
+        self._preferences = preferences
+        self._saved: SavedSettings | None = None
+        self._startup_problem: str | None = None
+        if preferences is None and (saved := read_saved_settings()) is not None:
+            self._saved = saved
+        elif preferences is None:
+            from minefield.tui.config import load_preferences
+
+            self._preferences, self._startup_problem = load_preferences()
+        look = self._saved or self._preferences
+        assert look is not None
+        self.tile_style: TileStyle = look.tile_style
+        self._theme_name = look.theme
         self.request = request
         self._first_session = session
         self.think_seconds = think_seconds
@@ -107,8 +122,23 @@ class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
         self._quit_question: ConfirmScreen | None = None
         self.trainer = Trainer()  # the defense trainer: overlay, feedback, progress
 
+    @property
+    def preferences(self) -> Preferences:
+        """The player's preferences (the model is built from the saved settings when first
+        asked for: the menu's first frame does without pydantic)."""
+        if self._preferences is None:
+            from minefield.tui.config import Preferences
+
+            assert self._saved is not None
+            self._preferences = Preferences.model_validate(dict(self._saved.values))
+        return self._preferences
+
+    @preferences.setter
+    def preferences(self, preferences: Preferences) -> None:
+        self._preferences = preferences
+
     async def on_mount(self) -> None:
-        self.apply_preferences(self.preferences, save=False)
+        self._show_look(self.tile_style, self._theme_name)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         await self.push_screen(MenuScreen(rooms=self.server is not None))
         self._base_depth = len(self.screen_stack)
@@ -118,8 +148,23 @@ class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
             await self.play(self._first_session)
         elif self.request is not None:
             await self.start_game(self.request)
+        self.call_after_refresh(self._after_first_frame)
         cover_if_too_small(self)
         self.watch_link(self._link_watch_given)
+
+    def _after_first_frame(self) -> None:
+        """Once the first frame is drawn: the garbage collector back on if the command turned
+        it off for the start (``minefield.cli.game.run``), with what the start made frozen
+        (never scanned again: later passes are shorter); and with the menu on screen, what
+        its first keys want, which the first frame did without: the preferences model and
+        the new-game form (pydantic and the rules)."""
+        if not gc.isenabled():
+            gc.freeze()
+            gc.enable()
+        if self.table is None:
+            import minefield.tui.screens.new_game  # noqa: F401  (loaded for what it loads)
+
+            _ = self.preferences
 
     async def close_for_lost_link(self) -> None:
         """The terminal is gone: close the game's connection (not a leave: the seat waits for
@@ -131,13 +176,19 @@ class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
     def apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
         """Use ``preferences`` now (the look, every tile) and save them."""
         self.preferences = preferences
-        self.tile_style = preferences.tile_style
-        apply_look(self, preferences)
+        self._show_look(preferences.tile_style, preferences.theme)
+        if save:
+            from minefield.tui.config import save_preferences
+
+            if problem := save_preferences(preferences):
+                self.notify(problem, title="Settings", severity="error", markup=False)
+
+    def _show_look(self, tile_style: TileStyle, theme: str) -> None:
+        self.tile_style = tile_style
+        apply_look(self, tile_style, theme)
         for screen in self.screen_stack:
             for tile in screen.query(TileWidget):
                 tile.refresh(layout=True)
-        if save and (problem := save_preferences(preferences)):
-            self.notify(problem, title="Settings", severity="error", markup=False)
 
     def _theme_changed(self, theme: object) -> None:
         if self.theme != self.preferences.theme:

@@ -50,7 +50,8 @@ def game_key_sections(everywhere: list[BindingType]) -> list[tuple[str, list[Bin
     from minefield.tui.screens.dialogs import CurtainScreen
     from minefield.tui.screens.drills import DrillsScreen
     from minefield.tui.screens.games import GameReplayScreen, GamesScreen
-    from minefield.tui.screens.menu import MenuScreen, NewGameScreen
+    from minefield.tui.screens.menu import MenuScreen
+    from minefield.tui.screens.new_game import NewGameScreen
     from minefield.tui.screens.play import PlayScreen
     from minefield.tui.screens.replay import ReplayScreen
     from minefield.tui.screens.result import ResultScreen

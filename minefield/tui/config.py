@@ -6,6 +6,10 @@ file is refused unread), a byte-order mark is accepted, and each setting is chec
 so one bad value resets that setting only. A file with any problem is reported, kept as
 ``settings.json.broken`` (``.broken.1``, ``.broken.2``... for later ones) and replaced by a
 valid file.
+
+The game app reads a file this model would take as it is without importing pydantic
+(:mod:`minefield.tui.saved_settings`, for the menu's first frame) and builds the model from it
+when first needed; any other file comes here.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import from_json
@@ -26,15 +30,10 @@ from minefield.paths import settings_path
 from minefield.rules.names import HonorNames
 from minefield.rules.settings import PRESETS
 from minefield.tui.render import TileStyle
+from minefield.tui.saved_settings import MAX_NAME_LENGTH, MAX_SETTINGS_BYTES, HintMode
 
-#: The largest settings file read: a real one is a few hundred bytes.
-MAX_SETTINGS_BYTES = 64 * 1024
-#: The longest theme or preset name accepted.
-MAX_NAME_LENGTH = 64
 #: How many problems a report lists before "and N more".
 MAX_REPORTED = 5
-
-HintMode = Literal["off", "practice", "always"]
 
 
 class Preferences(BaseModel):

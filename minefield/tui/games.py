@@ -8,12 +8,13 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from minefield.bots.base import Bot, Level
-from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
+from minefield.rules.seats import Seat
 
-if TYPE_CHECKING:  # the session and the bots load with the first game, not with the menu
+if TYPE_CHECKING:  # the rules, the session and the bots load with the first game, not the menu
+    from minefield.rules.game import ChooseHand, Discard, PlayerView
     from minefield.session import Session
     from minefield.session.base import SeatFailed
     from minefield.tui.config import Preferences
@@ -22,8 +23,16 @@ if TYPE_CHECKING:  # the session and the bots load with the first game, not with
 HINT_LEVEL: Level = "strong"
 
 BotFactory = Callable[[str, int], Bot]
-#: The hand builder's hint: what a bot would do in the seat's view.
-HintSource = Callable[[PlayerView], ChooseHand | Discard]
+
+
+class HintSource(Protocol):
+    """The hand builder's hint: what a bot would do in the seat's view."""
+
+    def __call__(self, view: PlayerView, /) -> ChooseHand | Discard:
+        """The command the hint suggests in ``view``."""
+        ...
+
+
 GameMode = Literal["practice", "hotseat"]
 
 

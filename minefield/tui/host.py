@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual.screen import Screen
 
-from minefield.rules.game import Seat
-from minefield.tui.config import Preferences
+from minefield.rules.seats import Seat
 from minefield.tui.render import TileStyle
 
 if TYPE_CHECKING:  # a type only: the viewers, which import this, never load the trainer
-    from minefield.tui.screens.result import RunningScore
+    from minefield.tui.config import Preferences
+    from minefield.tui.scores import RunningScore
     from minefield.tui.trainer import Trainer
 
 
@@ -76,7 +76,11 @@ class TableHost(Protocol):
 
 def preferences_of(app: object) -> Preferences:
     """``app``'s preferences (the defaults for an app that has none)."""
-    return app.preferences if isinstance(app, LookHost) else Preferences()
+    if isinstance(app, LookHost):
+        return app.preferences
+    from minefield.tui.config import Preferences  # pydantic: not on the menu's first frame
+
+    return Preferences()
 
 
 def tile_style_of(app: object) -> TileStyle:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 
-from minefield.tui.screens.result import RunningScore
+from minefield.tui.scores import RunningScore
 
 # The screens, the session and the bots load when first asked for, not with the menu.
 if TYPE_CHECKING:

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from minefield.rules.game import ChooseHand, Discard, Seat
+from minefield.rules.seats import Seat
 
-if TYPE_CHECKING:  # the wire models load with the first game, not with the menu
+if TYPE_CHECKING:  # the rules and the wire models load with the first game, not with the menu
+    from minefield.rules.game import ChooseHand, Discard
     from minefield.session.protocol import ServerMessageType
     from minefield.tui.games import GameRequest
 

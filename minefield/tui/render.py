@@ -11,13 +11,16 @@ The suit letter is always written, so colour is never the only cue (and ``NO_COL
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rich.cells import cell_len
 
-from minefield.rules.game import FuritenCause, Seat
 from minefield.rules.names import HonorNames, tile_name
+from minefield.rules.seats import Seat
 from minefield.rules.tiles import SUIT_KINDS, Tile
+
+if TYPE_CHECKING:  # the rules engine (and pydantic) load with the first game, not the menu
+    from minefield.rules.game import FuritenCause
 
 TileStyle = Literal["box", "text", "unicode"]
 TILE_STYLES: tuple[TileStyle, ...] = ("box", "text", "unicode")
@@ -109,6 +112,7 @@ def furiten_reason(cause: FuritenCause, name: str, other: str, short: bool = Fal
     player (the engine's ``cause.detail`` is written to the furiten player alone). ``other``
     is the opponent's name.
 
+    >>> from minefield.rules.game import FuritenCause
     >>> cause = FuritenCause(kind="passed_wait", tile="7p", discard_number=2, detail="")
     >>> furiten_reason(cause, "Bot (normal)", "You")
     "7p from you was one of Bot (normal)'s waits, below mangan (R15b)"

@@ -1,7 +1,7 @@
 """The running score of a network room, kept on disk so that it survives a resume.
 
 A room's games follow one another ("play again": a rematch is a new game with a new id). The
-app counts their points in a :class:`~minefield.tui.screens.result.RunningScore`; this store
+app counts their points in a :class:`~minefield.tui.scores.RunningScore`; this store
 keeps that tally under every game id of the room, so that ``ssh -t HOST resume`` (a new
 process) finds it again under the id it resumes. The file is the player's own
 (``room-scores.json`` in the data folder), holds only what the result screens showed (names,

@@ -12,10 +12,12 @@ whether the other seat is a bot, a person at this keyboard or one far away: only
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import getpass
 import socket
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from textual.app import App
@@ -54,13 +56,23 @@ from minefield.tui.messages import (
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import CurtainScreen, LinkScreen
-from minefield.tui.screens.play import PlayScreen
+from minefield.tui.screens.play import PlayScreen, public_table
 from minefield.tui.screens.result import ResultScreen
+from minefield.tui.textual_private import lay_out_offstage, mount_offstage
 from minefield.tui.trainer import Trainer
 
 ScreenKind = Literal["build", "play", "result", "curtain"]
 ScreenKey = tuple[ScreenKind, Seat]
 HintFactory = Callable[[], HintSource | None]
+
+
+@dataclass
+class _Prebuild:
+    """Hot-seat: a seat's play screen to be built behind its curtain, once the curtain has been
+    drawn (``started``: the building has begun; ``done``: it is over, built or not)."""
+
+    started: bool = False
+    done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 def join_command(code: str, player: str | None = None,
@@ -112,6 +124,8 @@ class TableController:
         #: their turn (building a screen anew is most of a hand-over's time).
         self._kept: dict[ScreenKey, SeatScreen] = {}
         self._released: list[SeatScreen] = []  # kept screens to remove once out of the stack
+        #: Hot-seat: the play screens being built behind their curtain, by seat.
+        self._prebuilds: dict[Seat, _Prebuild] = {}
         #: The ratings of the game that has just ended (a server that rates sends them).
         self.rated: Rated | None = None
         self.closed = False
@@ -432,9 +446,16 @@ class TableController:
             reason = ("Build your hand: choose 13 of your 34 tiles." if kind == "build"
                       else f"Discard {view.discards_made + 1} of {TOTAL_DISCARDS}.")
             name = names[seat] if names[seat] != seat.value.title() else None
-            await self._replace(CurtainScreen(seat, reason, name), ("curtain", seat))
+            curtain = CurtainScreen(seat, reason, name)
+            await self._replace(curtain, ("curtain", seat))
+            if kind == "play" and key not in self._kept:
+                prebuild = self._prebuilds[seat] = _Prebuild()
+                curtain.call_after_refresh(self._start_prebuild, seat, prebuild)
             return
         screen: SeatScreen
+        building = self._prebuilds.pop(seat, None)
+        if building is not None and building.started:
+            await building.done.wait()  # the screen is being built: it is ready in a moment
         kept = self._kept.get(key)
         if isinstance(kept, PlayScreen):
             kept.hold = self._holding is not None
@@ -451,6 +472,46 @@ class TableController:
                 self._kept[key] = screen
                 self.app.install_screen(screen, f"minefield-{kind}-{seat.value}-{id(self)}")
         await self._replace(screen, key)
+
+    def _start_prebuild(self, seat: Seat, prebuild: _Prebuild) -> None:
+        """The curtain is drawn: build the seat's play screen behind it, in the app's idle
+        time (building it is most of a first hand-over's time)."""
+        if self._prebuilds.get(seat) is prebuild and not self.closed:
+            prebuild.started = True
+            self.app.run_worker(self._prebuild(seat, prebuild), group="prebuild")
+        else:
+            prebuild.done.set()
+
+    async def _prebuild(self, seat: Seat, prebuild: _Prebuild) -> None:
+        """Build and mount the seat's play screen out of the screen stack, from the public part
+        of its table only: its tiles fill it when its player is at the keyboard. Nothing of
+        the seat is in it while the curtain is up (R26)."""
+        key: ScreenKey = ("play", seat)
+        try:
+            table = self.tables.get(seat)
+            if (self._screen_key != ("curtain", seat) or key in self._kept or table is None
+                    or table.view.phase != "discarding"):
+                return
+            public = public_table(table)
+            screen = PlayScreen(public.view, self.names(), announce_furiten=False, table=public)
+            self._kept[key] = screen
+            self.app.install_screen(screen, f"minefield-play-{seat.value}-{id(self)}")
+            await mount_offstage(self.app, screen)
+            screen.clear_private()  # as a screen kept behind the curtain is: no log either
+            lay_out_offstage(screen)
+        except Exception:  # the screen is built when shown instead
+            kept = self._kept.pop(key, None)
+            if kept is not None:
+                self._released.append(kept)
+                self._remove_released()
+        finally:
+            prebuild.done.set()
+
+    async def prebuilt(self) -> None:
+        """Wait until the play screens being built behind a curtain are (tests, benchmarks)."""
+        for prebuild in list(self._prebuilds.values()):
+            if prebuild.started:
+                await prebuild.done.wait()
 
     async def _replace(self, screen: Screen[None], key: ScreenKey) -> None:
         """Show ``screen`` in place of the game's current one."""
@@ -475,6 +536,10 @@ class TableController:
         self.game_screen = None
         self._released.extend(self._kept.values())
         self._kept = {}
+        for prebuild in self._prebuilds.values():  # a screen being built is released with it
+            if not prebuild.started:
+                prebuild.done.set()
+        self._prebuilds = {}
         self._remove_released()
 
     def _remove_released(self) -> None:

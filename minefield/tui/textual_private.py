@@ -16,7 +16,7 @@ from textual import events
 from textual.app import App
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Header
 from textual.widgets._header import HeaderTitle
 
@@ -68,3 +68,22 @@ class SteadyHeader(Header):
 def screen_lines(screen: Screen[Any]) -> list[str]:
     """The text of every line the screen shows now (tests read the screen with it)."""
     return [strip.text for strip in screen._compositor.render_strips()]
+
+
+def mount_offstage(app: App[Any], screen: Screen[Any]) -> AwaitMount:
+    """Compose, style and mount ``screen`` without showing it (it stays out of the screen
+    stack); await the result for its widgets. Install it first, so that it is kept.
+
+    Textual mounts a screen when it is first pushed or switched to (``App._get_screen`` calls
+    ``App._register``); this does that step ahead, so that showing it later only lays it out.
+    """
+    return AwaitMount(screen, app._register(app, screen))
+
+
+def lay_out_offstage(screen: Screen[Any]) -> None:
+    """Lay out and render a screen mounted by :func:`mount_offstage` at the app's size, without
+    showing it: its widgets get their sizes and keep their rendered lines, so that showing it
+    later redraws only what changed meanwhile (``Screen._refresh_layout`` draws only the
+    current screen; the compositor's render only fills the widgets' line caches here)."""
+    screen._refresh_layout(screen.app.size)
+    screen._compositor.render_update(full=True, screen_stack=[screen])

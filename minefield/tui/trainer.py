@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from minefield.rules.game import GameEnded, PlayerView, Seat
+from minefield.rules.seats import Seat
 from minefield.rules.tiles import Tile, kind_str
 
 # The estimate and the progress store (SQLite) load with the first game that uses them, not
@@ -22,6 +22,7 @@ from minefield.rules.tiles import Tile, kind_str
 if TYPE_CHECKING:
     from minefield.defense.calibration import Opponent
     from minefield.defense.position import DangerReport
+    from minefield.rules.game import GameEnded, PlayerView
     from minefield.session.base import SessionTraits
     from minefield.trainer.progress import DiscardRecord, Progress, Result
 

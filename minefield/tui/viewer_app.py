@@ -37,7 +37,7 @@ class ViewerApp(App[None]):
         self.tile_style: TileStyle = self.preferences.tile_style
 
     def on_mount(self) -> None:
-        apply_look(self, self.preferences)
+        apply_look(self, self.preferences.tile_style, self.preferences.theme)
         if self._startup_problem:
             # Not markup: the report quotes the file, brackets and all.
             self.notify(self._startup_problem, title="Settings", severity="warning", timeout=10,

@@ -152,11 +152,18 @@ async def test_the_curtain_goes_straight_to_the_next_table() -> None:
         app.screen_change_signal.subscribe(app, became_current, immediate=True)
         seat = Seat.EAST
         for turn in range(4):  # each player's table built once, then kept for the next turns
+            assert app.table is not None
+            await app.table.prebuilt()
+            # From the first turn on, the table is built behind the curtain, out of the stack,
+            # with the public tiles only (checked here: no hand, pool, waits or log).
             assert_curtain_hides_everything(app, seat)
+            behind = [s for s in app.table.kept_screens if s.seat is seat]
+            assert len(behind) == 1 and behind[0].is_mounted, turn
             shown.clear()
             await pilot.press("enter")  # ready
             await pilot.pause()
             assert shown == [("PlayScreen", True)], turn
+            assert app.screen is behind[0]
             assert isinstance(app.screen, PlayScreen) and app.screen.seat is seat
             assert app.screen.query_one(Scoreboard).display
             assert_shows_only_own_tiles(app, seat)

@@ -27,7 +27,7 @@ from minefield.tui.config import Preferences
 from minefield.tui.games import GameRequest
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import ConfirmScreen, CurtainScreen
-from minefield.tui.screens.menu import NewGameScreen
+from minefield.tui.screens.new_game import NewGameScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.standings import StandingsScreen, standings_lines

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from minefield.tui import room_scores
-from minefield.tui.screens.result import RunningScore
+from minefield.tui.scores import RunningScore
 
 
 def test_a_tally_is_found_again_under_its_game_id(tmp_path: Path) -> None:

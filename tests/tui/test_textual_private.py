@@ -9,6 +9,7 @@ import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.css.query import NoMatches
+from textual.screen import Screen
 from textual.widgets import Header, Static
 from textual.widgets._header import HeaderTitle
 
@@ -17,6 +18,7 @@ from minefield.tui.textual_private import (
     add_exit_report,
     close_now,
     default_exception_handler,
+    mount_offstage,
     screen_lines,
 )
 
@@ -94,3 +96,25 @@ async def test_steady_header_shows_the_titles() -> None:
         app.title, app.sub_title = "Minefield", "room ABC234"
         await pilot.pause()
         assert "room ABC234" in "\n".join(screen_lines(app.screen))
+
+
+class Backstage(Screen[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("built backstage", id="backstage")
+
+
+async def test_mount_offstage_builds_a_screen_that_is_not_shown() -> None:
+    app = Tiny()
+    async with app.run_test(size=(40, 5)) as pilot:
+        screen = Backstage()
+        app.install_screen(screen, "backstage")
+        await mount_offstage(app, screen)
+        assert screen.is_mounted and screen not in app.screen_stack
+        assert str(screen.query_one("#backstage", Static).content) == "built backstage"
+        assert screen.query_one("#backstage").styles.height is not None  # styled (Static: auto)
+        await pilot.pause()
+        assert "hello from the screen" in "\n".join(screen_lines(app.screen))
+        await app.push_screen("backstage")
+        await pilot.pause()
+        assert app.screen is screen
+        assert "built backstage" in "\n".join(screen_lines(app.screen))

@@ -33,7 +33,7 @@ from minefield.tui.config import Preferences
 from minefield.tui.review_app import ReviewApp
 from minefield.tui.screens.dialogs import CurtainScreen
 from minefield.tui.screens.drills import DrillsScreen, drill_lines, store_recorder
-from minefield.tui.screens.menu import NewGameScreen
+from minefield.tui.screens.new_game import NewGameScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.review import ReviewScreen

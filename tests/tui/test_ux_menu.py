@@ -17,7 +17,8 @@ from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import CurtainScreen
-from minefield.tui.screens.menu import MenuScreen, NewGameScreen
+from minefield.tui.screens.menu import MenuScreen
+from minefield.tui.screens.new_game import NewGameScreen
 from tests.tui.conftest import StandInBot, screen_text, settle
 
 

@@ -10,7 +10,7 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
-from minefield.rules.game import Seat
+from minefield.rules.seats import Seat
 from minefield.tui.messages import CurtainLifted
 
 #: The smallest terminal the game is laid out for.

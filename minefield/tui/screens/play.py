@@ -48,6 +48,15 @@ def row_title(name: str, seat: Seat, discards: int) -> str:
     return f"{escape(name)}\n{count if name == wind else f'{wind} {count}'}"
 
 
+def public_table(table: TableView) -> TableView:
+    """``table`` without anything private of its seat: no tiles, hand, pool or furiten (what a
+    play screen built behind the hot-seat curtain is given until its player is at the
+    keyboard)."""
+    view = table.view.model_copy(update={"own_tiles": "", "own_hand": None, "own_pool": "",
+                                         "own_furiten": None})
+    return table.model_copy(update={"view": view})
+
+
 class PlayScreen(SeatScreen):
     """The table for one seat: both discard rows, the own hand and pool, furiten and waits.
 
@@ -86,7 +95,10 @@ class PlayScreen(SeatScreen):
         #: With "confirm discards": the pool place whose discard waits for a second press.
         self.armed: int | None = None
         self._pool: list[Tile] = []
-        self._furiten_seen = view.own_furiten is not None
+        #: Furiten already shown (not new); None: taken from the first view with a hand (a
+        #: screen built from :func:`public_table` behind the curtain).
+        self._furiten_seen: bool | None = (view.own_furiten is not None
+                                           if view.own_hand is not None else None)
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
@@ -145,6 +157,8 @@ class PlayScreen(SeatScreen):
             self._trainer_notes()))
         self.query_one("#info", Static).update(self._info_text(view))
         self.query_one(FuritenPanel).show(view.own_furiten)
+        if self._furiten_seen is None and view.own_hand is not None:
+            self._furiten_seen = view.own_furiten is not None
         if view.own_furiten is not None and not self._furiten_seen:
             self._furiten_seen = True
             self.query_one(FuritenPanel).add_class("-new")

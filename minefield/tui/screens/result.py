@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -22,7 +22,8 @@ from minefield.rules.report import WaitReport
 from minefield.rules.tiles import Tile, parse_tiles
 from minefield.session.protocol import MatchView, Rated
 from minefield.tui.messages import MenuRequested, NewGameRequested, NextGameRequested
-from minefield.tui.render import YOU, furiten_reason, objective, possessive, seat_name, verb
+from minefield.tui.render import furiten_reason, objective, possessive, seat_name, verb
+from minefield.tui.scores import RunningScore, payment
 from minefield.tui.screens.standings import StandingsScreen
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.log import log_lines, paid_to_winner, with_feedback
@@ -45,14 +46,6 @@ def value_lines(value: WaitReport) -> list[str]:
     return lines
 
 
-def payment(end: GameEnded, names: Mapping[Seat, str]) -> tuple[Seat, Seat, int] | None:
-    """Who pays whom how much (R23: one payer, both paid as non-dealers in a single game);
-    None after a draw (draw payments belong to matches, R33)."""
-    if end.result != "ron" or end.winner is None or end.value is None:
-        return None
-    return end.winner.other, end.winner, end.value.points
-
-
 def never_discarded(pool_and_discards: str, discards: Sequence[str]) -> list[str]:
     """The pool tiles left when the game ended (four after 17 discards, R10), sorted.
 
@@ -67,64 +60,6 @@ def never_discarded(pool_and_discards: str, discards: Sequence[str]) -> list[str
         else:
             kept.append(tile)
     return kept
-
-
-class RunningScore:
-    """The points each player won and lost over the games played one after the other ("play
-    again"); the app keeps one per session of play. Each game counts once, however often its
-    result is shown (a game's seed names it)."""
-
-    def __init__(self) -> None:
-        self.points: dict[str, int] = {}
-        self.games = 0
-        self._counted: set[str] = set()
-
-    def record(self, end: GameEnded, names: Mapping[Seat, str]) -> None:
-        """Count a finished game (again: nothing changes)."""
-        if end.seed in self._counted:
-            return
-        self._counted.add(end.seed)
-        self.games += 1
-        for seat in Seat:
-            self.points.setdefault(names[seat], 0)
-        paid = payment(end, names)
-        if paid is not None:
-            payer, payee, points = paid
-            self.points[names[payer]] -= points
-            self.points[names[payee]] += points
-
-    def to_dict(self) -> dict[str, Any]:
-        """The tally as JSON-ready data (kept on disk so that a resume finds it)."""
-        return {"points": dict(self.points), "games": self.games,
-                "counted": sorted(self._counted)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RunningScore:
-        """A tally from :meth:`to_dict`'s data; what is not well formed is left out."""
-        score = cls()
-        points = data.get("points")
-        if isinstance(points, dict):
-            score.points = {str(name)[:40]: value for name, value in list(points.items())[:2]
-                            if isinstance(value, int) and not isinstance(value, bool)}
-        games = data.get("games")
-        if isinstance(games, int) and not isinstance(games, bool) and games >= 0:
-            score.games = games
-        counted = data.get("counted")
-        if isinstance(counted, list):
-            score._counted = {seed for seed in counted[:10_000] if isinstance(seed, str)}
-        return score
-
-    def text(self) -> str:
-        """``Score over 3 games: You 16000 · Bot (normal) -16000`` (markup; the player here
-        first), or nothing before the first game."""
-        if not self.games:
-            return ""
-        order = sorted(self.points, key=lambda name: name != YOU)
-        totals = " · ".join(f"{escape(name)} {self.points[name]}" for name in order)
-        return f"Score over {self.games} game{'s' if self.games != 1 else ''}: {totals}"
-
-    def __repr__(self) -> str:
-        return f"RunningScore(games={self.games})"
 
 
 def ratings_line(rated: Rated) -> str:

@@ -15,7 +15,7 @@ from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import CurtainScreen
-from minefield.tui.screens.menu import NewGameScreen
+from minefield.tui.screens.new_game import NewGameScreen
 from minefield.tui.screens.rules import RulesScreen
 from tests.tui.conftest import screen_text, settle, stand_in
 
