@@ -164,26 +164,36 @@ print(best / len(items))
 
 
 def our_analysis_per_hand(lines: list[str], repeat: int) -> float:
-    """CPU seconds per hand of our analysis alone (``minefield.rules.score.analyze``), hands
-    and contexts built beforehand, in a fresh process each run (its tables as cold as the
-    end-to-end run's): the work the end-to-end run does besides reading and writing JSON."""
+    """CPU seconds per hand of our analysis alone, as ``analyze --jsonl`` does it
+    (``minefield.rules.score.analyze_rows`` on the hand's counts and the situation of its
+    context, made once per context), hands and situations built beforehand, in a fresh
+    process each run (its tables as cold as the end-to-end run's, what was built beforehand
+    frozen as the command freezes it): the work the end-to-end run does besides reading and
+    writing JSON."""
     script = """
-import json, sys, time
+import gc, json, sys, time
 from minefield.analyzer import context_for
 from minefield.rules.game import Seat
 from minefield.rules.hand import Hand
-from minefield.rules.score import analyze
+from minefield.rules.score import analyze_rows, make_situation
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import kind_from_str
 settings = RuleSettings()
+situations = {}
 items = []
 for line in open(sys.argv[1]):
     r = json.loads(line)
-    items.append((Hand.parse(r["hand"]), context_for(Seat(r["seat"]), r["discard"],
-                  kind_from_str(r["dora"]), kind_from_str(r["ura"]), settings)))
+    key = (r["seat"], r["discard"], r["dora"], r["ura"])
+    if key not in situations:
+        situations[key] = make_situation(context_for(Seat(r["seat"]), r["discard"],
+            kind_from_str(r["dora"]), kind_from_str(r["ura"]), settings), settings)
+    items.append((Hand.parse(r["hand"]).counts, situations[key]))
+gc.freeze()
 start = time.process_time()
-for hand, ctx in items:
-    analyze(hand, ctx, settings)
+for number, (counts, situation) in enumerate(items):
+    analyze_rows(counts, situation)
+    if number % 700 == 699:  # as often as the command's batches of 64 KiB
+        gc.freeze()
 print((time.process_time() - start) / len(items))
 """
     best = float("inf")
@@ -207,7 +217,7 @@ def danger_work(lines: list[str], repeat: int) -> float:
     for _ in range(repeat):
         start = time.process_time()
         for position in positions:
-            estimate(position, "fast")
+            estimate(position)  # the default opponent, as the command's
         best = min(best, time.process_time() - start)
     return best / len(lines)
 

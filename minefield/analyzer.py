@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Literal
 
@@ -217,7 +218,44 @@ def _plain_hand(text: str) -> tuple[tuple[int, ...], str] | None:
     """The 34 counts of a hand written in plain mpsz notation (digits 1-9 before a small
     ``m``, ``p``, ``s`` or ``z``: no red fives, spaces or capitals), and the hand as
     :class:`Hand` writes it; None for any other text, or one that is not 13 tiles of which
-    there are that many (:meth:`Hand.parse` then says what is wrong)."""
+    there are that many (:meth:`Hand.parse` then says what is wrong).
+
+    A hand already written as :class:`Hand` writes it (each suit once, in order, its digits
+    sorted: what other tools send) is read suit by suit, each suit's digits looked up in a
+    table of the suits seen (:func:`_written_suit`); any other is read tile by tile.
+    """
+    match = _WRITTEN.fullmatch(text)
+    if match is not None:
+        man, pin, sou, honors = groups = match.groups()
+        m = _EMPTY_SUIT if man is None else _WRITTEN_SUITS.get(man) or _written_suit(man)
+        p = _EMPTY_SUIT if pin is None else _WRITTEN_SUITS.get(pin) or _written_suit(pin)
+        s = _EMPTY_SUIT if sou is None else _WRITTEN_SUITS.get(sou) or _written_suit(sou)
+        z = (_EMPTY_HONORS if honors is None
+             else _WRITTEN_HONORS.get(honors) or _written_suit(honors, 7))
+        # the digits are the text but for its suit letters
+        if (m is not None and p is not None and s is not None and z is not None
+                and len(text) - 4 + groups.count(None) == HAND_SIZE):
+            return m + p + s + z, text
+    return _any_plain_hand(text)
+
+
+def _written_suit(digits: str, kinds: int = 9) -> tuple[int, ...] | None:
+    """The counts of one suit's digits when they are sorted and hold at most 4 of each
+    number (kept in :data:`_WRITTEN_SUITS` or :data:`_WRITTEN_HONORS`), else None."""
+    if len(digits) > HAND_SIZE or list(digits) != sorted(digits):
+        return None
+    counts = [0] * kinds
+    for digit in digits:
+        counts[_DIGITS[digit]] += 1
+    if max(counts) > 4:
+        return None
+    found = tuple(counts)
+    (_WRITTEN_SUITS if kinds == 9 else _WRITTEN_HONORS)[digits] = found
+    return found
+
+
+def _any_plain_hand(text: str) -> tuple[tuple[int, ...], str] | None:
+    """:func:`_plain_hand` of a hand in any order, read tile by tile."""
     counts = [0] * NUM_KINDS
     digits: list[int] = []
     previous_kind = previous_base = -1
@@ -249,6 +287,12 @@ def _plain_hand(text: str) -> tuple[tuple[int, ...], str] | None:
 
 
 HONOR_BASE = 27
+_WRITTEN = re.compile(r"(?:([1-9]+)m)?(?:([1-9]+)p)?(?:([1-9]+)s)?(?:([1-7]+)z)?")
+"""A hand as :class:`Hand` writes it, each suit's digits in a group (sorted or not)."""
+_WRITTEN_SUITS: dict[str, tuple[int, ...]] = {}
+"""Sorted digits of a numbered suit seen -> the suit's 9 counts (at most 405,350 of them)."""
+_WRITTEN_HONORS: dict[str, tuple[int, ...]] = {}
+_EMPTY_SUIT, _EMPTY_HONORS = (0,) * 9, (0,) * 7
 _DIGITS = {str(digit + 1): digit for digit in range(9)}
 _SUIT_BASES = {suit: 9 * index for index, suit in enumerate(SUITS)}
 _SUIT_RANGES = ((0, 9, "m"), (9, 9, "p"), (18, 9, "s"), (27, 7, "z"))

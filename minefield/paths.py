@@ -8,6 +8,9 @@ shared SSH account points them at a player's own folders):
 - the data folder (``MINEFIELD_DATA_DIR``, else the platform's user data folder): ``records/``
   (game records), ``progress.sqlite3`` (the defense trainer's progress) and ``server/`` (the
   daemon's games when ``--data`` is not given).
+
+A third, the cache folder (``MINEFIELD_CACHE_DIR``, else the platform's user cache folder),
+holds only what can be made again: the parsed stylesheet (``minefield.tui.css_cache``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import platformdirs
 
 CONFIG_ENV = "MINEFIELD_CONFIG_DIR"
 DATA_ENV = "MINEFIELD_DATA_DIR"
+CACHE_ENV = "MINEFIELD_CACHE_DIR"
 
 SETTINGS_FILE = "settings.json"
 ERROR_LOG = "errors.log"
@@ -45,6 +49,15 @@ def data_dir() -> Path:
     if override:
         return Path(override)
     return Path(platformdirs.user_data_dir(_APP, appauthor=False))
+
+
+def cache_dir() -> Path:
+    """The user cache folder of Minefield (``MINEFIELD_CACHE_DIR`` when set): what can be
+    made again, such as the parsed stylesheet; deleting it loses nothing."""
+    override = os.environ.get(CACHE_ENV)
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_cache_dir(_APP, appauthor=False))
 
 
 def settings_path() -> Path:
@@ -81,6 +94,7 @@ def use_player_folders(player: str) -> None:
 
 
 __all__ = [
-    "CONFIG_ENV", "DATA_ENV", "config_dir", "data_dir", "error_log_path", "progress_path",
-    "records_dir", "server_data_dir", "settings_path", "use_player_folders",
+    "CACHE_ENV", "CONFIG_ENV", "DATA_ENV", "cache_dir", "config_dir", "data_dir",
+    "error_log_path", "progress_path", "records_dir", "server_data_dir", "settings_path",
+    "use_player_folders",
 ]

@@ -191,7 +191,8 @@ def loaded_at_first_frame(argv: list[str], folder: Path) -> set[str]:
     report = folder / "first-frame.json"
     env = {key: value for key, value in os.environ.items() if not key.startswith("MINEFIELD")}
     env |= {"MINEFIELD_DATA_DIR": str(folder / "data"),
-            "MINEFIELD_CONFIG_DIR": str(folder / "config"), "TERM": "xterm-256color"}
+            "MINEFIELD_CONFIG_DIR": str(folder / "config"),
+            "MINEFIELD_CACHE_DIR": str(folder / "cache"), "TERM": "xterm-256color"}
     pid, terminal = pty.fork()
     if pid == 0:  # the child: its terminal's size, then the probe
         try:

@@ -10,6 +10,9 @@ functions (:func:`generate`), in ``suit_tables.bin`` beside it:
 * a header: ``MAGIC``, the number of records ``N`` and the CRC-32 of everything after it;
 * ``N`` keys, sorted (``uint32``, little-endian): a suit's counts as a number in base 5 (the
   first count the highest digit), the honors' plus ``HONOR_KEYS``;
+* ``BUCKETS`` starts (``uint32``): the index of the first key of each bucket of 1024 keys
+  (the keys ``k`` with ``k >> BUCKET_BITS`` equal), then ``N``, so that a look-up searches
+  one bucket (some 40 keys) instead of all of them;
 * ``N + 1`` offsets (``uint32``) of each record in the records area, then that area. A record
   is the waits (``uint16``: bit ``i`` set when one more tile ``i`` makes the suit split), the
   number of ways the suit splits (``uint8``, 0 when it does not), then for a numbered suit
@@ -37,9 +40,11 @@ from pathlib import Path
 from struct import Struct
 
 FILE = Path(__file__).with_name("suit_tables.bin")
-MAGIC = b"MFSUIT1\n"
+MAGIC = b"MFSUIT2\n"
 _HEADER = Struct("<8sII")  # magic, record count, CRC-32 of the rest
 HONOR_KEYS = 5 ** 9  # honors' keys come after every numbered suit's
+BUCKET_BITS = 10  # keys >> BUCKET_BITS index the buckets, which say where their keys are
+BUCKETS = (HONOR_KEYS + 5 ** 7 >> BUCKET_BITS) + 2
 NO_PAIR = 255
 MAX_SUIT_TILES = 14  # no suit of a 13- or 14-tile hand holds more
 # bytes(counts).translate(_BASE5): the base-5 digits of counts 0-4, an "x" for any other
@@ -62,10 +67,12 @@ def suit_key(counts: Sequence[int], honors: bool) -> int | None:
 class SuitData:
     """The shipped tables, read from the file's bytes; records decoded on demand."""
 
-    __slots__ = ("keys", "offsets", "records")
+    __slots__ = ("buckets", "keys", "offsets", "records")
 
-    def __init__(self, keys: array[int], offsets: array[int], records: bytes) -> None:
+    def __init__(self, keys: array[int], buckets: array[int], offsets: array[int],
+                 records: bytes) -> None:
         self.keys = keys
+        self.buckets = buckets
         self.offsets = offsets
         self.records = records
 
@@ -83,26 +90,34 @@ class SuitData:
         if honors:
             key += HONOR_KEYS
         keys = self.keys
-        index = bisect_left(keys, key)
-        if index == len(keys) or keys[index] != key:
+        bucket = key >> BUCKET_BITS
+        end = self.buckets[bucket + 1]
+        index = bisect_left(keys, key, self.buckets[bucket], end)
+        if index == end or keys[index] != key:
             return _NOTHING
         start = self.offsets[index]
         data = self.records
         return data[start] | data[start + 1] << 8, data[start + 2], start + 3
 
-    def parts(self, ways: int, start: int) -> tuple[RawPart, ...]:
-        """The ``ways`` ways a numbered suit splits, stored from ``start``."""
+    def parts(self, ways: int, start: int, base: int = 0) -> list[RawPart]:
+        """The ``ways`` ways a numbered suit splits, stored from ``start``, with ``base`` (the
+        suit's first kind) added to the pair and the groups."""
         data = self.records
+        shift = _SHIFTS[base]
         found = []
         for _ in range(ways):
             pair = data[start]
-            count = data[start + 6]
-            found.append((-1 if pair == NO_PAIR else pair,
+            end = start + 7 + data[start + 6]
+            found.append((-1 if pair == NO_PAIR else pair + base,
                           data[start + 1] | data[start + 2] << 8,
                           data[start + 3] | data[start + 4] << 8 | data[start + 5] << 16,
-                          tuple(data[start + 7:start + 7 + count])))
-            start += 7 + count
-        return tuple(found)
+                          tuple(data[start + 7:end].translate(shift))))
+            start = end
+        return found
+
+
+_SHIFTS = {base: bytes((value + base) & 255 for value in range(256)) for base in (0, 9, 18)}
+"""bytes.translate tables adding a suit's first kind to group codes (all below 128)."""
 
 
 def parse(blob: bytes) -> SuitData | None:
@@ -111,21 +126,23 @@ def parse(blob: bytes) -> SuitData | None:
         return None
     magic, count, checksum = _HEADER.unpack_from(blob)
     body = memoryview(blob)[_HEADER.size:]
-    if magic != MAGIC or zlib.crc32(body) != checksum or len(body) < 8 * count + 4:
+    tables = 4 * (2 * count + 1 + BUCKETS)  # keys, buckets, offsets
+    if magic != MAGIC or zlib.crc32(body) != checksum or len(body) < tables:
         return None
-    keys = array("I")
-    offsets = array("I")
+    keys, buckets, offsets = array("I"), array("I"), array("I")
     if keys.itemsize != 4:  # pragma: no cover - every supported platform has 4-byte "I"
         return None
     keys.frombytes(body[:4 * count])
-    offsets.frombytes(body[4 * count:8 * count + 4])
+    buckets.frombytes(body[4 * count:4 * (count + BUCKETS)])
+    offsets.frombytes(body[4 * (count + BUCKETS):tables])
     if sys.byteorder == "big":  # pragma: no cover - the file is little-endian
         keys.byteswap()
+        buckets.byteswap()
         offsets.byteswap()
-    records = bytes(body[8 * count + 4:])
-    if offsets[-1] != len(records):
+    records = bytes(body[tables:])
+    if offsets[-1] != len(records) or buckets[-1] != count:
         return None
-    return SuitData(keys, offsets, records)
+    return SuitData(keys, buckets, offsets, records)
 
 
 def load(path: Path | None = None) -> SuitData | None:
@@ -153,10 +170,12 @@ def encode(records: dict[int, tuple[int, int, tuple[RawPart, ...]]]) -> bytes:
                            shared & 255, shared >> 8 & 255, shared >> 16, len(groups),
                            *groups))
     offsets.append(len(area))
+    buckets = array("I", (bisect_left(keys, bucket << BUCKET_BITS) for bucket in range(BUCKETS)))
     if sys.byteorder == "big":  # pragma: no cover - the file is little-endian
         keys.byteswap()
+        buckets.byteswap()
         offsets.byteswap()
-    body = keys.tobytes() + offsets.tobytes() + bytes(area)
+    body = keys.tobytes() + buckets.tobytes() + offsets.tobytes() + bytes(area)
     return _HEADER.pack(MAGIC, len(keys), zlib.crc32(body)) + body
 
 

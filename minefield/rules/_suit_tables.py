@@ -10,6 +10,10 @@ that a hand is a handful of dict look-ups:
 * ``_SUIT_WAITS``: a suit's counts -> the kinds whose addition makes it split, with the new
   shape; ``_SUITS_WITH_WAITS`` says which suits' waits are the hand's.
 
+What splits, every way it does and the waits are read from the tables shipped with the package
+(:mod:`minefield.rules._suit_data`, made by :func:`shipped_records` from this module's own
+functions) when they are there, and computed otherwise.
+
 The public API is :mod:`minefield.rules.hand` (``Hand``, ``readings``, ``waits``, ...), which
 is also the public home of the vocabulary defined here: ``HAND_SIZE``, the group codes
 (``SEQ``) and the wait shapes. The scorer reads the parts' bit layouts (``TOTAL_*``,
@@ -300,17 +304,16 @@ def _shipped_shape(suit: int, counts: tuple[int, ...], size: int
     if suit == HONORS:
         return True, (_honor_part(counts),)
     assert data is not None
-    base = _BASES[suit]
-    return True, tuple([
-        _new_part(pair + base if pair >= 0 else -1, totals, shared, 0, 0, 0, 0, False,
-                  tuple([group + base for group in groups]), {})
-        for pair, totals, shared, groups in data.parts(ways, found[2])])
+    return True, tuple([_new_part(pair, totals, shared, 0, 0, 0, 0, False, groups, {})
+                        for pair, totals, shared, groups
+                        in data.parts(ways, found[2], _BASES[suit])])
 
 
 def _shape_builder(suit: int, shipped: bool = True) -> Callable[[tuple[int, ...]], SuitShape]:
     """The builder of ``SUIT_SHAPES[suit]``: from the shipped tables when ``shipped`` and they
     cover the counts, else computed (the tests compare the two)."""
     base = _BASES[suit]
+    digit = 5 ** (3 - suit)  # this suit's digit in the base-5 wait_key
 
     def build(counts: tuple[int, ...]) -> SuitShape:
         size = sum(counts)
@@ -338,7 +341,7 @@ def _shape_builder(suit: int, shipped: bool = True) -> Callable[[tuple[int, ...]
                               for groups, pair in (with_pair if size % 3 == 2 else without))
         state = size % 3 // 2 if complete else 2 + size % 3
         return _new_shape(flags, size, complete, parts[0] if len(parts) == 1 else None, parts,
-                          state, state * 5 ** (3 - suit))
+                          state, state * digit)
 
     return build
 
@@ -362,9 +365,15 @@ def _waits_builder(suit: int, shipped: bool = True
         record = data.record(counts, sum(counts), suit == HONORS) if data is not None else None
         if record is not None:
             waits = record[0]
-            return tuple((base + offset, shapes[(*counts[:offset], counts[offset] + 1,
-                                                  *counts[offset + 1:])])
-                         for offset in range(len(counts)) if waits >> offset & 1)
+            shipped_found = []
+            offset = 0
+            while waits:
+                if waits & 1:
+                    shipped_found.append((base + offset, shapes[
+                        (*counts[:offset], counts[offset] + 1, *counts[offset + 1:])]))
+                waits >>= 1
+                offset += 1
+            return tuple(shipped_found)
         found = []
         for offset, count in enumerate(counts):
             if count >= 4:

@@ -20,6 +20,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from minefield.tui import css_cache
 from minefield.tui.commands import ScreenActions, app_commands
 from minefield.tui.crash import RecoveringApp, log_failure
 from minefield.tui.games import (
@@ -121,6 +122,9 @@ class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
         self._base_depth = 0
         self._quit_question: ConfirmScreen | None = None
         self.trainer = Trainer()  # the defense trainer: overlay, feedback, progress
+        # What earlier starts parsed of the stylesheet, loaded before the first parse.
+        self._css_variables = self.get_css_variables()
+        self._css_loaded = css_cache.load(self.stylesheet, self._css_variables)
 
     @property
     def preferences(self) -> Preferences:
@@ -155,12 +159,16 @@ class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
     def _after_first_frame(self) -> None:
         """Once the first frame is drawn: the garbage collector back on if the command turned
         it off for the start (``minefield.cli.game.run``), with what the start made frozen
-        (never scanned again: later passes are shorter); and with the menu on screen, what
-        its first keys want, which the first frame did without: the preferences model and
-        the new-game form (pydantic and the rules)."""
+        (never scanned again: later passes are shorter); the parsed stylesheet kept for the
+        next start if something was new (:mod:`minefield.tui.css_cache`; not when the theme
+        changed meanwhile); and with the menu on screen, what its first keys want, which the
+        first frame did without: the preferences model and the new-game form (pydantic and
+        the rules)."""
         if not gc.isenabled():
             gc.freeze()
             gc.enable()
+        if self.get_css_variables() == self._css_variables:  # parsed with these variables
+            css_cache.save(self.stylesheet, self._css_variables, self._css_loaded)
         if self.table is None:
             import minefield.tui.screens.new_game  # noqa: F401  (loaded for what it loads)
 

@@ -28,10 +28,12 @@ from minefield.bots.base import Level
 from minefield.files import UnusableFileError, read_bounded
 from minefield.paths import settings_path
 from minefield.rules.names import HonorNames
-from minefield.rules.settings import PRESETS
+from minefield.rules.settings import CLOCK_SETTINGS, PRESETS, RuleSettings, parse_clock
 from minefield.tui.render import TileStyle
 from minefield.tui.saved_settings import MAX_NAME_LENGTH, MAX_SETTINGS_BYTES, HintMode
 
+#: The most settings remembered as changed over one preset (there are fewer settings).
+MAX_RULE_CHANGES = 64
 #: How many problems a report lists before "and N more".
 MAX_REPORTED = 5
 
@@ -57,12 +59,39 @@ class Preferences(BaseModel):
                                    "click) on the same tile")
     washizu: bool = Field(False, description="Washizu's stakes: in a match, scores and payments "
                           "also in cc of blood (1,000 points = 100 cc)")
+    clock: str = Field("off", max_length=MAX_NAME_LENGTH, description="the new-game form's "
+                       "clocks (R25): off, or HAND+DISCARD seconds such as 180+15")
+    rule_changes: dict[str, tuple[str, ...]] = Field(
+        {}, description="the new-game form's settings changed over each preset with "
+        "\"Rules...\" (NAME=VALUE, clocks apart)")
 
     @field_validator("rules")
     @classmethod
     def _known_preset(cls, value: str) -> str:
         if value not in PRESETS:
             raise ValueError(f"unknown rules preset {value!r}: choose one of {', '.join(PRESETS)}")
+        return value
+
+
+    @field_validator("clock")
+    @classmethod
+    def _valid_clock(cls, value: str) -> str:
+        # SettingsError (a ValueError) says how to write it, or which limit it passes.
+        RuleSettings.chosen("standard", parse_clock(value))
+        return value
+
+    @field_validator("rule_changes")
+    @classmethod
+    def _valid_changes(cls, value: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        for preset, changes in value.items():
+            if preset not in PRESETS:
+                raise ValueError(f"unknown rules preset {preset!r}: choose one of "
+                                 f"{', '.join(PRESETS)}")
+            if len(changes) > MAX_RULE_CHANGES:
+                raise ValueError(f"more than {MAX_RULE_CHANGES} changes over {preset!r}")
+            if any(change.partition("=")[0].strip() in CLOCK_SETTINGS for change in changes):
+                raise ValueError("the clocks are the 'clock' setting, not a rule change")
+            RuleSettings.chosen(preset, changes)  # SettingsError names the bad setting
         return value
 
 

@@ -38,11 +38,15 @@ HintMode = Literal["off", "practice", "always"]
 
 #: Every setting's default, as :class:`~minefield.tui.config.Preferences` has them (a test
 #: keeps the two equal).
-DEFAULTS: Mapping[str, str | bool] = {
+DEFAULTS: Mapping[str, object] = {
     "tile_style": "box", "honor_names": "letters", "theme": "textual-dark", "hint": "practice",
     "bot_level": "normal", "rules": "standard", "save_records": True,
-    "discard_feedback": False, "confirm_discards": False, "washizu": False,
+    "discard_feedback": False, "confirm_discards": False, "washizu": False, "clock": "off",
+    "rule_changes": {},
 }
+#: The new-game form's offered clocks (R25): another one, or a remembered change of the rules,
+#: is read by the model (which checks it against the rules).
+FORM_CLOCKS = ("off", "180+15", "60+10", "30+5")
 
 
 def _one_of(choices: tuple[str, ...]) -> Callable[[object], bool]:
@@ -78,6 +82,8 @@ ACCEPTS: Mapping[str, Callable[[object], bool]] = {
     "discard_feedback": _flag,
     "confirm_discards": _flag,
     "washizu": _flag,
+    "clock": _one_of(FORM_CLOCKS),
+    "rule_changes": lambda value: value == {},
 }
 
 
@@ -86,7 +92,7 @@ class SavedSettings:
     """The settings of a file the model takes as it is: ``values`` holds the file's settings
     (the others are their defaults); the look is given apart for the first frame."""
 
-    values: Mapping[str, str | bool]
+    values: Mapping[str, object]
     tile_style: TileStyle
     theme: str
 
@@ -128,5 +134,5 @@ def read_saved_settings() -> SavedSettings | None:
     return settings_from(data)
 
 
-__all__ = ["DEFAULTS", "MAX_NAME_LENGTH", "MAX_SETTINGS_BYTES", "HintMode", "SavedSettings",
-           "read_saved_settings", "settings_from"]
+__all__ = ["DEFAULTS", "FORM_CLOCKS", "MAX_NAME_LENGTH", "MAX_SETTINGS_BYTES", "HintMode",
+           "SavedSettings", "read_saved_settings", "settings_from"]

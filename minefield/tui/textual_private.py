@@ -14,7 +14,9 @@ from rich.console import RenderableType
 from rich.segment import Segments
 from textual import events
 from textual.app import App
+from textual.css.model import RuleSet
 from textual.css.query import NoMatches
+from textual.css.stylesheet import Stylesheet
 from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Header
@@ -87,3 +89,27 @@ def lay_out_offstage(screen: Screen[Any]) -> None:
     current screen; the compositor's render only fills the widgets' line caches here)."""
     screen._refresh_layout(screen.app.size)
     screen._compositor.render_update(full=True, screen_stack=[screen])
+
+
+#: Parsed CSS sources by Textual's own key: (source text, location, defaults or not, tie
+#: breaker, scope).
+ParsedCss = dict[tuple[Any, ...], list[RuleSet]]
+
+
+def parsed_css(stylesheet: Stylesheet) -> ParsedCss:
+    """Every CSS source ``stylesheet`` has parsed, with its rules.
+
+    Textual keeps them in ``Stylesheet._parse_cache`` (an LRU cache that
+    ``Stylesheet._parse_rules`` reads before parsing a source); the rules depend on the
+    stylesheet's variables (the theme) too, and the cache is emptied when they change.
+    """
+    cache = stylesheet._parse_cache
+    return {key: rules for key in list(cache.keys()) if (rules := cache.get(key)) is not None}
+
+
+def add_parsed_css(stylesheet: Stylesheet, parsed: ParsedCss) -> None:
+    """Give ``stylesheet`` sources parsed before (with the same variables), which it then
+    takes instead of parsing them (see :func:`parsed_css`)."""
+    cache = stylesheet._parse_cache
+    for key, rules in parsed.items():
+        cache.set(key, rules)

@@ -266,3 +266,29 @@ def test_analyze_lists_every_wait_with_its_value() -> None:
     values = analyze(Hand.parse("23m456m345p678s55s"), ctx)
     assert [(v.tile, v.eligible) for v in values] == [
         (kind_from_str("1m"), False), (kind_from_str("4m"), True), (kind_from_str("7m"), True)]
+
+
+def test_the_quick_chuuren_test_is_the_full_one() -> None:
+    """Issue 18: the scorer asks whether a one-suit hand may be chuuren (R20) of the 13
+    counts and the winning tile without building the 14; on every 13-tile shape of one suit
+    whose 1s and 9s are near chuuren's (and some that are not) and every winning tile of it,
+    in each suit, the answer is the full test's."""
+    from itertools import product
+
+    from minefield.rules.score import _chuuren_won, _completed, _is_chuuren
+
+    checked = 0
+    for middle in product(range(5), repeat=7):
+        for ends in ((2, 2), (2, 3), (3, 2), (3, 3), (4, 2), (2, 4), (3, 4), (4, 3), (4, 4),
+                     (1, 3), (3, 1), (0, 4)):
+            suit = (ends[0], *middle, ends[1])
+            if sum(suit) != 13:
+                continue
+            for base in (0, 9, 18):
+                counts = (0,) * base + suit + (0,) * (34 - base - 9)
+                for win in range(base, base + 9):
+                    if counts[win] < 4:
+                        checked += 1
+                        assert _chuuren_won(counts, win) == _is_chuuren(
+                            _completed(counts, win)), (suit, win)
+    assert checked > 10000

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from minefield.paths import CACHE_ENV
 from minefield.session.remote import host, join
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
@@ -20,6 +21,12 @@ from minefield.tui.screens.result import ResultScreen
 from minefield.tui.widgets.scoreboard import Scoreboard
 from tests.server.conftest import make_config, start_daemon
 from tests.server.test_match_server import FAST, SEED, next_game_snapshot, play
+
+
+@pytest.fixture(autouse=True)
+def own_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app keeps its parsed stylesheet in this test's own cache folder, not the home's."""
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
 
 
 async def until(pilot: Pilot[int], condition: Callable[[], bool], what: str) -> None:

@@ -16,7 +16,7 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from minefield.bots.base import Bot, Level
-from minefield.paths import CONFIG_ENV, DATA_ENV
+from minefield.paths import CACHE_ENV, CONFIG_ENV, DATA_ENV
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 from minefield.session import LocalSession
@@ -48,6 +48,7 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     folder = tmp_path / "config"
     monkeypatch.setenv(CONFIG_ENV, str(folder))
     monkeypatch.setenv(DATA_ENV, str(tmp_path / "data"))
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     yield folder
 
 

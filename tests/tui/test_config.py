@@ -192,6 +192,23 @@ def test_one_bad_value_resets_that_setting_only(config_dir: Path) -> None:
     assert load_preferences() == (preferences, None)  # the kept settings were written back
 
 
+def test_a_bad_clock_or_rule_change_resets_that_setting_only(config_dir: Path) -> None:
+    """The new-game form's remembered clock (R25) and changes over a preset are checked as the
+    form checks them: a bad one is named and reset, the others kept."""
+    for bad, named in (({"clock": "fast"}, "clock"),
+                       ({"rule_changes": {"club": ["ryanshi=maybe"]}}, "ryanshi"),
+                       ({"rule_changes": {"chess": ["ryanshi=on"]}}, "chess"),
+                       ({"rule_changes": {"club": ["hand_seconds=60"]}}, "clock")):
+        write_settings(config_dir, json.dumps({"hint": "off", **bad}).encode())
+        preferences, problem = load_preferences()
+        assert preferences == Preferences(hint="off"), bad
+        assert problem is not None and named in problem, (bad, problem)
+    write_settings(config_dir, json.dumps({"clock": "90+5", "rule_changes": {
+        "club": ["paarenchan=off"]}}).encode())
+    assert load_preferences() == (
+        Preferences(clock="90+5", rule_changes={"club": ("paarenchan=off",)}), None)
+
+
 def test_unknown_settings_are_dropped_with_a_report(config_dir: Path) -> None:
     write_settings(config_dir, json.dumps({"tile_style": "text", "sound": "loud"}).encode())
     preferences, problem = load_preferences()

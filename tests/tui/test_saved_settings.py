@@ -18,18 +18,22 @@ from minefield.tui.config import Preferences, parse_preferences
 from minefield.tui.saved_settings import (
     ACCEPTS,
     DEFAULTS,
+    FORM_CLOCKS,
     MAX_NAME_LENGTH,
     MAX_SETTINGS_BYTES,
     read_saved_settings,
     settings_from,
 )
 
-#: Each setting's values the model takes (its Literal's choices, or a few valid names).
+#: Each setting's values the model takes (its Literal's choices, or a few valid names); the
+#: new-game form's clock and rule changes: those the fast path takes (the form's offered
+#: clocks, no changes; others, valid too, go to the model's loader).
 VALID: dict[str, list[Any]] = {
-    name: list(get_args(field.annotation)) or (
-        [True, False] if field.annotation is bool else
-        ["standard", "beginner", "match", "club"] if name == "rules" else
-        ["textual-dark", "nord", "x" * MAX_NAME_LENGTH, "é"])
+    name: list(FORM_CLOCKS) if name == "clock" else [{}] if name == "rule_changes" else (
+        list(get_args(field.annotation)) or (
+            [True, False] if field.annotation is bool else
+            ["standard", "beginner", "match", "club"] if name == "rules" else
+            ["textual-dark", "nord", "x" * MAX_NAME_LENGTH, "é"]))
     for name, field in Preferences.model_fields.items()
 }
 
@@ -106,6 +110,8 @@ def test_what_the_fast_path_accepts_the_model_reads_the_same(data: dict[str, Any
     b"\xff\xfe{}",  # not UTF-8
     b'{"rules": "chess"}',
     b'{"theme": NaN}',
+    b'{"clock": "90+5"}',  # valid, but checked against the rules by the model
+    b'{"rule_changes": {"club": ["ryanshi=off"]}}',
 ])
 def test_anything_doubtful_goes_to_the_models_loader(raw: bytes) -> None:
     assert settings_from(raw) is None

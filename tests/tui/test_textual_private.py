@@ -9,6 +9,7 @@ import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.css.query import NoMatches
+from textual.css.stylesheet import Stylesheet
 from textual.screen import Screen
 from textual.widgets import Header, Static
 from textual.widgets._header import HeaderTitle
@@ -16,9 +17,11 @@ from textual.widgets._header import HeaderTitle
 from minefield.tui.textual_private import (
     SteadyHeader,
     add_exit_report,
+    add_parsed_css,
     close_now,
     default_exception_handler,
     mount_offstage,
+    parsed_css,
     screen_lines,
 )
 
@@ -118,3 +121,23 @@ async def test_mount_offstage_builds_a_screen_that_is_not_shown() -> None:
         await pilot.pause()
         assert app.screen is screen
         assert "built backstage" in "\n".join(screen_lines(app.screen))
+
+
+def test_parsed_css_is_what_the_stylesheet_parses_from() -> None:
+    """``Stylesheet._parse_cache``: what ``parse`` put there is read back, and what is put
+    there is used instead of parsing the source."""
+    css, where = "Static { color: red; }", ("test.tcss", "")
+    first = Stylesheet()
+    first.add_source(css, read_from=where)
+    first.parse()
+    parsed = parsed_css(first)
+    assert list(parsed) == [(css, where, False, 0, "")]
+    assert parsed[(css, where, False, 0, "")] == first.rules
+    other = Stylesheet()
+    other.add_source(css, read_from=where)
+    marked = Stylesheet()
+    marked.add_source("Label { color: blue; }", read_from=where)
+    marked.parse()
+    add_parsed_css(other, {(css, where, False, 0, ""): marked.rules})  # not what css says
+    other.parse()
+    assert other.rules == marked.rules

@@ -547,13 +547,48 @@ async def test_overlay_writes_each_tiles_chance_on_it_and_keeps_the_log_beside_t
         assert all(0 < len(note) <= 2 for note in notes)
         assert screen.query_one(GameLog).display and screen.query_one(DangerPanel).display
         assert "No discards yet." in screen_text(app)  # the log is on screen with the reasons
-        panel = screen.query_one(DangerPanel)
-        await pilot.press("right_curly_bracket")
-        await pilot.pause()
-        assert panel.scroll_y > 0 or panel.max_scroll_y == 0
         await pilot.press("d")
         await pilot.pause()
         assert {place.note for place in pool.places} == {""}
+
+
+async def test_the_reasons_scroll_with_their_own_keys_and_the_log_stays() -> None:
+    """At 80x24 the reasons of the tile with the most of them are longer than the panel: ``}``
+    scrolls them down (a reason hidden before comes into view), ``{`` back up; the log and the
+    pool keep their place."""
+    app = fast_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.play(practice(prepared()))
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and screen.view.my_turn
+        await pilot.press("d")
+        await pilot.pause()
+        report = app.trainer.report_for(screen.view)
+        assert report is not None
+        pool = screen.query_one("#pool", TileRow)
+        tile = max(pool.tiles, key=lambda t: len(report.of(kind_str(t.kind)).reasons))
+        await pilot.press(*str(tile))  # highlight it
+        await pilot.pause()
+        panel, log = screen.query_one(DangerPanel), screen.query_one(GameLog)
+        assert pool.cursor == pool.tiles.index(tile)
+        assert panel.max_scroll_y > 0, "the reasons must be longer than the panel"
+        last_reason = name_text(report.of(kind_str(tile.kind)).reasons[-1], "letters")
+        assert last_reason[:20] not in screen_text(app)
+        for _ in range(1 + int(panel.max_scroll_y) // 3):
+            await pilot.press("right_curly_bracket")
+            await pilot.pause()
+            assert panel.scroll_y > 0
+        assert panel.scroll_y == panel.max_scroll_y
+        assert last_reason[:20] in screen_text(app)
+        assert log.scroll_y == 0 and pool.cursor == pool.tiles.index(tile)
+        await pilot.press("left_curly_bracket")
+        await pilot.pause()
+        assert 0 <= panel.scroll_y < panel.max_scroll_y
+        for _ in range(int(panel.max_scroll_y) // 3):
+            await pilot.press("left_curly_bracket")
+            await pilot.pause()
+        assert panel.scroll_y == 0 and pool.cursor == pool.tiles.index(tile)
 
 
 async def test_the_feedback_lines_are_kept_in_the_results_log() -> None:

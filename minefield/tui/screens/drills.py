@@ -42,6 +42,7 @@ from minefield.trainer.drills import (
 )
 from minefield.trainer.progress import DrillRecord, ProgressError
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.tiles import named
 
 #: The kind choice that lets the spaced repetition pick (patterns missed come back sooner).
@@ -138,8 +139,8 @@ class DrillsScreen(Screen[None]):
                          allow_blank=False, id="drill-difficulty")
         with VerticalScroll(id="drill-body", can_focus=False):
             # The verdict goes above the question once answered, where it is seen first.
-            yield Static(id="drill-answer")
-            yield Static(id="drill-question")
+            yield PhraseStatic(id="drill-answer")
+            yield PhraseStatic(id="drill-question")
         yield Input(placeholder="", id="drill-input")
         yield Footer()
 

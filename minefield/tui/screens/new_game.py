@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
+from pydantic import ValidationError
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
@@ -27,6 +28,7 @@ from minefield.rules.settings import (
 )
 from minefield.session.names import MAX_PLAYER_NAME, PlayerNameError, player_name, two_names
 from minefield.tui.config import Preferences
+from minefield.tui.host import preferences_of
 from minefield.tui.messages import GameChosen
 from minefield.tui.screens.rules import RulesScreen
 
@@ -82,7 +84,9 @@ def match_note(name: str, rule: tuple[str, ...] = ()) -> str:
 class NewGameScreen(ModalScreen[GameChosen | None]):
     """Before a game starts: the bot level and the seat (practice), the rules preset with the
     settings changed over it ("Rules...", every setting) and the clocks (R25), with the saved
-    preferences chosen. Dismissed with the choice, or None (Escape)."""
+    preferences chosen. Dismissed with the choice, or None (Escape). The clock and the settings
+    changed over the preset are remembered in the preferences when a game starts, and a form
+    opens with them (the changes of each preset apart)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start"),
@@ -95,7 +99,7 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         self.mode: GameMode = mode
         self.preferences = preferences
         #: The settings changed over the preset with "Rules..." (``NAME=VALUE``), clocks apart.
-        self.rule: tuple[str, ...] = ()
+        self.rule: tuple[str, ...] = preferences.rule_changes.get(preferences.rules, ())
 
     def compose(self) -> ComposeResult:
         prefs = self.preferences
@@ -133,10 +137,11 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
                     yield Button("Rules...", id="edit-rules", compact=True)
                 yield Label("Clock")
                 with Horizontal(classes="form-pair"):
-                    yield Select(CLOCKS, value="off", allow_blank=False, id="clock",
-                                 compact=True)
-                    yield Input(placeholder="HAND+DISCARD", id="custom-clock", compact=True,
-                                disabled=True)
+                    offered = prefs.clock in (value for _, value in CLOCKS)
+                    yield Select(CLOCKS, value=prefs.clock if offered else CUSTOM_CLOCK,
+                                 allow_blank=False, id="clock", compact=True)
+                    yield Input("" if offered else prefs.clock, placeholder="HAND+DISCARD",
+                                id="custom-clock", compact=True, disabled=offered)
             yield Static(preset_note(prefs.rules), id="preset-note", classes="note")
             with Horizontal(classes="buttons"):
                 yield Button("Start", id="start", variant="primary", compact=True)
@@ -145,6 +150,7 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()  # Enter starts with what is chosen
+        self._show_note()
 
     @property
     def match(self) -> bool:
@@ -180,8 +186,8 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
                                              ("#west", "West", "Player 2")):
                 for names in self.query(field).results(Input):
                     names.placeholder = player if self.match else seat_name
-        elif event.select.id == "rules":
-            self.rule = ()  # the changes were over the other preset
+        elif event.select.id == "rules":  # the changes made over this preset before
+            self.rule = self.preferences.rule_changes.get(str(event.value), ())
             if (event.value in MATCH_PRESETS) != self.match:
                 self.query_one("#kind", Select).value = (
                     "match" if event.value in MATCH_PRESETS else "single")
@@ -242,7 +248,27 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         except PlayerNameError as error:
             self._show_note(f"Name: {error}.")
             return
+        self._remember()
         self.dismiss(choice)
+
+    def _remember(self) -> None:
+        """Keep the clock and the changes over the preset in the preferences (saved)."""
+        from minefield.tui.screens.settings import SettingsScreen
+
+        clock = str(self.query_one("#clock", Select).value)
+        if clock == CUSTOM_CLOCK:
+            clock = self.query_one("#custom-clock", Input).value.strip()
+        changes = {**self.preferences.rule_changes, self.preset: self.rule}
+        if not self.rule:
+            del changes[self.preset]
+        preferences = preferences_of(self.app)
+        try:  # checked as a saved file is (a custom clock too long to keep is not kept)
+            remembered = Preferences.model_validate(
+                {**preferences.model_dump(), "clock": clock, "rule_changes": changes})
+        except ValidationError:
+            return
+        if remembered != preferences:
+            self.app.post_message(SettingsScreen.Changed(remembered))
 
     async def action_rules(self) -> None:
         """Every rule setting over the preset, each with its rule number ("Rules...")."""

@@ -29,6 +29,7 @@ from minefield.tui.widgets.panels import (
     WaitPanel,
     wait_entries,
 )
+from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.scoreboard import Scoreboard
 from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
 
@@ -104,7 +105,7 @@ class PlayScreen(SeatScreen):
         yield SteadyHeader()
         yield Scoreboard(id="scoreboard")  # shown in a match (R30)
         with Horizontal(id="topbar"):
-            yield Static(id="info")
+            yield PhraseStatic(id="info")
             yield DeadWall(Tile.parse(self.view.dora_indicator))
         view = self.view  # the rows start with their tiles: a screen appears in one styling
         for seat, row_id in ((self.seat.other, "their-discards"), (self.seat, "my-discards")):
@@ -122,7 +123,7 @@ class PlayScreen(SeatScreen):
         yield DangerPanel(id="danger")  # the overlay's reasons (its own scroll keys)
         # Never focused: the arrow keys move over the pool (PgDn/PgUp scroll this part).
         with VerticalScroll(id="play-lower", can_focus=False):
-            yield Static(id="status")
+            yield PhraseStatic(id="status")
             yield FuritenPanel(id="furiten")
             yield WaitPanel(id="waits")
         yield Footer()

@@ -28,6 +28,7 @@ from minefield.tui.screens.standings import StandingsScreen
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.log import log_lines, paid_to_winner, with_feedback
 from minefield.tui.widgets.panels import DeadWall, yaku_name
+from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.scoreboard import Scoreboard, payment_lines, scoreboard_text
 from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
 
@@ -119,25 +120,25 @@ class ResultScreen(Screen[None]):
             yield Scoreboard(scoreboard_text(self.match, self.washizu), id="scoreboard",
                              classes="-match")
         with Horizontal(id="topbar"):
-            yield Static(named(self, self._headline()), id="headline")
+            yield PhraseStatic(named(self, self._headline()), id="headline")
             yield DeadWall(Tile.parse(self._dora_indicator))
-        ratings = Static(ratings_line(self.rated) if self.rated else "", id="result-ratings",
-                         markup=False)
+        ratings = PhraseStatic(ratings_line(self.rated) if self.rated else "",
+                               id="result-ratings", markup=False)
         ratings.display = self.rated is not None
         yield ratings
         with VerticalScroll(id="result-body"):
             if self.end.value is not None:
-                yield Static(named(self, "\n".join(value_lines(self.end.value))), id="value")
+                yield PhraseStatic(named(self, "\n".join(value_lines(self.end.value))), id="value")
             for seat in (Seat.EAST, Seat.WEST):
                 hand = parse_tiles(self.end.hands[seat] or "")
                 with Horizontal(classes="tile-bar"):
                     yield Label(self._who(seat), classes="row-title")
                     yield TileRow(HAND_SIZE, hand, id=f"hand-{seat.value}")
-                yield Static(named(self, self._seat_text(seat)), classes="seat-result")
+                yield PhraseStatic(named(self, self._seat_text(seat)), classes="seat-result")
             if self._discards is not None:
                 yield Static("[b]Game log[/]", classes="result-title")
                 paid = paid_to_winner(self.end, self.match)
-                yield Static(named(self, "\n".join(with_feedback(log_lines(
+                yield PhraseStatic(named(self, "\n".join(with_feedback(log_lines(
                     self._discards, self.names, self.end.furiten, self.end, paid),
                     self.notes))), id="result-log")
             ura = tile_name(Tile.parse(self.end.ura_indicator), current_honor_names(self))

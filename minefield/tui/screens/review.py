@@ -30,6 +30,7 @@ from minefield.rules.tiles import Tile, kind_str, parse_tiles
 from minefield.trainer.review import AssessedStep, GameReview, ReviewStep, assess, totals
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import shade
+from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.tiles import TileRow, named
 
 
@@ -97,7 +98,7 @@ class ReviewScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
-        yield Static(id="review-info")
+        yield PhraseStatic(id="review-info")
         with Horizontal(classes="tile-bar"):
             yield Label("Their hand", classes="row-title", id="review-their-label")
             yield TileRow(HAND_SIZE, id="review-their-hand")
@@ -106,7 +107,7 @@ class ReviewScreen(Screen[None]):
             yield TileRow(POOL_SIZE, id="review-pool")
         # Never focused: the arrows step through the discards (PgUp/PgDn scroll this).
         with VerticalScroll(id="review-body", can_focus=False):
-            yield Static(id="review-detail")
+            yield PhraseStatic(id="review-detail")
         yield Footer()
 
     def on_mount(self) -> None:

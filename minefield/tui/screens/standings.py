@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 from minefield.session.protocol import MatchView
 from minefield.tui.messages import MenuRequested, NewGameRequested
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.scoreboard import blood, points_text
 
 PLACES = {1: "1st", 2: "2nd"}
@@ -80,7 +81,7 @@ class StandingsScreen(Screen[None]):
         match = self.match
         with Vertical(id="standings-box"):
             yield Static(standings_title(match), classes="dialog-title")
-            yield Static("\n".join(standings_lines(match, self.washizu)), id="standings")
+            yield PhraseStatic("\n".join(standings_lines(match, self.washizu)), id="standings")
         yield Footer()
 
     def action_again(self) -> None:

@@ -18,6 +18,7 @@ from textual.widgets import Static
 from minefield.defense.estimate import percent
 from minefield.defense.position import DangerReport
 from minefield.rules.tiles import Tile, kind_str
+from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.tiles import TileRow, named
 
 DANGER_CLASSES = ("-danger-safe", "-danger-low", "-danger-mid", "-danger-high")
@@ -96,7 +97,7 @@ class DangerPanel(VerticalScroll, can_focus=False):
     arrows belong to the tiles)."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="danger-text")
+        yield PhraseStatic(id="danger-text")
 
     def show(self, report: DangerReport | None, tile: Tile | None) -> None:
         """Show ``report`` for the highlighted ``tile`` (None: empty)."""

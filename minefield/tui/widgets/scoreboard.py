@@ -10,10 +10,10 @@ preference on, every score and payment of a match also shows its cc.
 from __future__ import annotations
 
 from textual.markup import escape
-from textual.widgets import Static
 
 from minefield.rules.game import Seat
 from minefield.session.protocol import MatchView, SettlementView
+from minefield.tui.widgets.phrases import PhraseStatic
 
 #: Points per cc of blood (Washizu: 1,000 points are 100 cc).
 POINTS_PER_CC = 10
@@ -96,7 +96,7 @@ def payment_lines(settlement: SettlementView, names: dict[Seat, str],
     return lines
 
 
-class Scoreboard(Static):
+class Scoreboard(PhraseStatic):
     """The match at a glance, always shown during a match: game and hand, points, dealer,
     counter sticks, ryanshi and paarenchan when they bind (R30-R35). Every screen of a game has
     one; it shows (class ``-match``) once it is given a match, and a single game has none."""

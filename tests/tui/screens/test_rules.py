@@ -12,7 +12,7 @@ from textual.widgets import Input, Select
 from minefield.rules.settings import RuleSettings, rule_names, rule_text
 from minefield.session import LocalSession
 from minefield.tui.app import MinefieldApp
-from minefield.tui.config import Preferences
+from minefield.tui.config import Preferences, load_preferences
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import CurtainScreen
 from minefield.tui.screens.new_game import NewGameScreen
@@ -172,3 +172,53 @@ def test_rules_editor_80x24(snap_compare: Any) -> None:
         await open_editor(pilot)
 
     assert snap_compare(menu_app(), terminal_size=(80, 24), run_before=to_the_editor)
+
+
+async def test_the_clock_and_the_changes_are_remembered_for_the_next_form() -> None:
+    """R25, R35: a game started with a clock and a change in the editor saves both in the
+    preferences (the changes under their preset); a second form, in a new app reading the
+    saved file, opens with them, and another preset with none."""
+    app = menu_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = await open_form(pilot, "h")
+        form.query_one("#rules", Select).value = "club"
+        form.query_one("#clock", Select).value = "60+10"
+        await pilot.pause()
+        editor = await open_editor(pilot)
+        editor.query_one("#rule-paarenchan", Select).value = "off"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("s")
+        await settle(pilot)
+        assert app.session is not None
+        assert app.session.settings.discard_seconds == 10 and not app.session.settings.paarenchan
+    assert load_preferences() == (Preferences(hint="off", clock="60+10",
+                                              rule_changes={"club": ("paarenchan=off",)}), None)
+
+    again = MinefieldApp(think_seconds=0, bot_factory=stand_in, catch_errors=False)
+    async with again.run_test(size=(80, 24)) as pilot:
+        form = await open_form(pilot, "p")
+        assert form.query_one("#clock", Select).value == "60+10"
+        assert form.rule == ()  # the changes were over the club's preset
+        form.query_one("#rules", Select).value = "club"
+        await pilot.pause()
+        assert form.rule == ("paarenchan=off",)
+        assert "Changed: paarenchan=off" in str(form.query_one("#preset-note").render())
+        form.query_one("#clock", Select).value = "custom"
+        await pilot.pause()
+        form.query_one("#custom-clock", Input).value = "90+5"
+        form.query_one("#rules", Select).value = "standard"
+        await pilot.pause()
+        await pilot.press("enter")  # in the custom clock: starts the game
+        await settle(pilot)
+        assert again.session is not None and again.session.settings.hand_seconds == 90
+    saved, problem = load_preferences()
+    assert problem is None and saved.clock == "90+5"
+    assert saved.rule_changes == {"club": ("paarenchan=off",)}
+
+    third = MinefieldApp(think_seconds=0, bot_factory=stand_in, catch_errors=False)
+    async with third.run_test(size=(80, 24)) as pilot:
+        form = await open_form(pilot, "h")
+        assert form.query_one("#clock", Select).value == "custom"
+        custom = form.query_one("#custom-clock", Input)
+        assert custom.value == "90+5" and not custom.disabled
