@@ -5,7 +5,10 @@ Runs the real app headless (Textual's test driver) at 80x24 on a hot-seat match 
 scoreboard is part of the table), both hands chosen through the session. Each sample is one
 hand-over: Enter is posted on the curtain, and the clock stops at the first frame written to
 the driver while the play screen is current, mounted and holds its table. Between samples the
-player discards and passes the keyboard, so every sample is a real curtain of the game.
+player discards and passes the keyboard, so every sample is a real curtain of the game; before
+each Enter it waits for the next seat's screen being built behind the curtain (a player takes
+longer than that to sit down). The first hand-over of each seat in the game and the later ones
+are reported apart.
 
 Usage: ``python benchmarks/bench_handover.py [--seeds N] [--turns N]``. Not a test: it only
 prints (the screens in between are checked by tests/tui/test_hotseat.py).

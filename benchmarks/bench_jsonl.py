@@ -217,7 +217,7 @@ def danger_work(lines: list[str], repeat: int) -> float:
     for _ in range(repeat):
         start = time.process_time()
         for position in positions:
-            estimate(position, "fast")
+            estimate(position)  # the default opponent, as the command's
         best = min(best, time.process_time() - start)
     return best / len(lines)
 

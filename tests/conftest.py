@@ -15,6 +15,21 @@ settings.register_profile("explore", database=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 
+#: Workers per core for ``pytest -n auto``: many tests spend their time waiting on real
+#: processes (sshd, the daemon, tmux) or on an app's timers, so more workers than cores keep
+#: the cores busy. MINEFIELD_TEST_WORKERS sets the number outright.
+WORKERS_PER_CORE = 2
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """The number of workers ``-n auto`` starts (see :data:`WORKERS_PER_CORE`)."""
+    given = os.environ.get("MINEFIELD_TEST_WORKERS", "")
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return WORKERS_PER_CORE * (cores or 1)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked ``long`` first, the rest in their order (the same on every worker)."""
     items.sort(key=lambda item: item.get_closest_marker("long") is None)

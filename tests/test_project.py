@@ -50,6 +50,26 @@ def test_every_package_ships_in_the_wheel() -> None:
     assert found - listed == set()
 
 
+def test_every_data_file_ships_in_the_wheel() -> None:
+    """A file the package reads (help texts, the danger fit, the shipped per-suit tables of
+    issue 18) must match its package's package-data patterns, or an installed copy lacks it
+    (the suit tables would then be computed, silently slower)."""
+    import tomllib
+    from fnmatch import fnmatch
+
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]
+    missing = []
+    for path in (ROOT / "minefield").rglob("*"):
+        if path.is_dir() or path.suffix in (".py", ".pyc") or "__pycache__" in path.parts:
+            continue
+        package = ".".join(path.parent.relative_to(ROOT).parts)
+        if not any(fnmatch(path.name, pattern) for pattern in patterns.get(package, [])):
+            missing.append(str(path.relative_to(ROOT)))
+    assert missing == []
+    assert any(fnmatch("suit_tables.bin", p) for p in patterns["minefield.rules"])
+
+
 #: A file named in a docstring, a comment or the docs: relative to the repository, to
 #: ``minefield/`` or ``tests/``, or to the file that names it.
 CITED_FILE = re.compile(r"(?<![\w/.])(\w+(?:/[\w.-]+)*/[\w.-]+\.(?:py|md|tcss))\b")

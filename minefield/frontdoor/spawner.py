@@ -201,6 +201,9 @@ class Child:
     master: int
     link: socket.socket
     pid: int | None = None
+    #: What the link sent after the last line read (a quick child's ``pid`` and ``exit``
+    #: lines may come in one read).
+    pending: bytes = b""
 
     async def started(self) -> int:
         """The child's pid, once it runs (SpawnError if it never did)."""
@@ -219,14 +222,16 @@ class Child:
         return 1
 
     async def _line(self) -> str:
+        """The link's next line (what is left of it when the link closes first)."""
         loop = asyncio.get_running_loop()
-        data = b""
-        while not data.endswith(b"\n"):
+        while b"\n" not in self.pending:
             chunk = await loop.sock_recv(self.link, 64)
             if not chunk:
-                return data.decode(errors="replace")
-            data += chunk
-        return data.decode(errors="replace")
+                line, self.pending = self.pending, b""
+                return line.decode(errors="replace")
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line.decode(errors="replace") + "\n"
 
     def hang_up(self) -> None:
         """End the session: SIGHUP to the child's process group (it leads a session of its

@@ -10,6 +10,10 @@ that a hand is a handful of dict look-ups:
 * ``_SUIT_WAITS``: a suit's counts -> the kinds whose addition makes it split, with the new
   shape; ``_SUITS_WITH_WAITS`` says which suits' waits are the hand's.
 
+What splits, every way it does and the waits are read from the tables shipped with the package
+(:mod:`minefield.rules._suit_data`, made by :func:`shipped_records` from this module's own
+functions) when they are there, and computed otherwise.
+
 The public API is :mod:`minefield.rules.hand` (``Hand``, ``readings``, ``waits``, ...), which
 is also the public home of the vocabulary defined here: ``HAND_SIZE``, the group codes
 (``SEQ``) and the wait shapes. The scorer reads the parts' bit layouts (``TOTAL_*``,

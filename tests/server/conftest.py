@@ -132,8 +132,12 @@ async def autoplay(session: RemoteSession, stop_at_seq: int | None = None,
     asked for, are passed over)."""
     seen: list[ServerMessageType] = []
     sent: set[tuple[Seat, int]] = set()
-    async with asyncio.timeout(LIMIT):
+    loop = asyncio.get_running_loop()
+    # The safety net is on each wait, not on the whole game: a game played against an app
+    # on a loaded machine may take longer than LIMIT, but no update is LIMIT in coming.
+    async with asyncio.timeout(LIMIT) as net:
         async for message in session.updates():
+            net.reschedule(loop.time() + LIMIT)
             seen.append(message)
             if not isinstance(message, Snapshot | Applied):
                 if message.type == "closed":

@@ -124,13 +124,25 @@ async def test_a_terminal_that_stops_answering_ends_the_app_and_the_seat_waits(
         session = await host(socket=socket, player="alice", seed="7")
         bob = await join(session.code or "", socket=socket, player="bob")
         await bob.open()
-        app = MinefieldApp(session=session, catch_errors=False,
-                           link_watch=LinkWatch(probe=0.05, silence=0.4))
+        # The watch's clock is the test's: a loaded machine cannot stretch the silence.
+        clock = [0.0]
+        looks = [0]
+
+        def now() -> float:
+            looks[0] += 1
+            return clock[0]
+
+        watch = LinkWatch(probe=0.05, silence=25.0, now=now)
+        app = MinefieldApp(session=session, catch_errors=False, link_watch=watch)
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, HandBuilderScreen), "the builder")
             app.post_message(events.CursorPosition(0, 0))  # the terminal answers, once
-            await pilot.pause(0.2)
-            assert app.is_running  # silent for less than the limit: still there
+            await until(pilot, lambda: watch.last_answer == 0.0, "the answer is taken")
+            clock[0] = 24.0  # silent for less than the limit
+            seen = looks[0]
+            await until(pilot, lambda: looks[0] >= seen + 3, "three more probes")
+            assert app.is_running  # still there
+            clock[0] = 25.5  # silent for longer than the limit
             await until(pilot, lambda: not app.is_running, "the app leaves")
         assert app.return_code == 3
         presence = await next_of(bob, Presence)

@@ -21,7 +21,7 @@ from minefield.rules.names import HonorNames, tile_name
 from minefield.rules.tiles import Tile, dora_from_indicator
 from minefield.tui.analysis import HandAnalysis, WaitLine
 from minefield.tui.render import BACK_LABEL
-from minefield.tui.widgets.phrases import PhraseStatic
+from minefield.tui.widgets.phrases import PhraseStatic, wrap_phrases
 from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
 
 DORA_PLACE = 2
@@ -135,8 +135,9 @@ def wrap_wait(entry: WaitEntry, width: int) -> list[str]:
 
 
 class WaitPanel(Widget):
-    """Lines of prose and waits. The prose wraps as usual; each wait keeps its columns and its
-    yaku continue under the yaku column, so every wait stays readable at 80 columns."""
+    """Lines of prose and waits. The prose wraps between phrases (never inside a figure); each
+    wait keeps its columns and its yaku continue under the yaku column, so every wait stays
+    readable at 80 columns."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -163,7 +164,8 @@ class WaitPanel(Widget):
                     lines.extend(wrap_wait(part, width or UNWRAPPED))
                 else:
                     lines.append(named(self, part))
-            self._cache = (width, Content.from_markup("\n".join(lines)))
+            content = Content.from_markup("\n".join(lines))  # the prose between phrases
+            self._cache = (width, wrap_phrases(content, width) if width else content)
         return self._cache[1]
 
     def render(self) -> Content:

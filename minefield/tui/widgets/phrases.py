@@ -1,13 +1,13 @@
 """Text that wraps between phrases, never inside a figure: ``(2500 cc)``, ``discards 33/34``,
 ``8000 + 1 counter stick x 1000 = 9000`` stay on one line.
 
-Textual wraps at any space. :func:`line_breaks` chooses the breaks instead: a space next to a
-figure (a number, a score, ``33/34``, ``12%``) or an arithmetic sign never breaks, nor the one
-before a ``·`` (the separator ends its line), nor the one inside ``counter stick``. Lines break
-after a ``·`` first, then at the other spaces; the space before a parenthesis (``East (Bob)``,
-``8000 (800 cc)``, ``(R32)``) breaks only when the phrase would not fit otherwise, and the one
-between a word and its figure (``discards 33/34``) only when both would not fit on one line. A
-figure longer than the line is broken at its weakest spaces.
+Textual wraps at any space. :func:`line_breaks` chooses the breaks instead. Never broken
+(unless the figure alone is longer than the line): the spaces around an arithmetic sign, between
+a figure and its unit (``2500 cc``, ``30 fu``, ``1 counter stick``, ``1 of 4``), inside an
+opened parenthesis (``(2500 cc)``), and before a ``·`` (the separator ends its line). Lines
+break after a ``·`` first, then at the other spaces; before a parenthesis (``East (Bob)``,
+``8000 (800 cc)``, ``(R32)``) only when the phrase would not fit otherwise, and between a word
+and its figure (``discards 33/34``, ``and 8000``) only when both would not fit on one line.
 :class:`PhraseStatic` is a ``Static`` that wraps its text so; its ``content`` is what it was
 given.
 
@@ -35,6 +35,10 @@ from textual.widgets import Static
 FIGURE = re.compile(r"[(\[]?[-+−]?\d[\d,.:/%]*[)\]]?[.,;:!?]?")
 #: Signs that bind the figures on both sides (``8000 + 1000 = 9000``).
 SIGNS = frozenset({"+", "-", "−", "x", "×", "=", "/", "→"})
+#: The words that go with the figure before them (``2500 cc``, ``30 fu``, ``1 of 4``).
+UNIT_WORDS = frozenset({"cc", "fu", "han", "point", "points", "counter", "stick", "sticks",
+                        "of", "copy", "copies", "live", "tiles", "tile", "games", "game",
+                        "hands", "hand", "s", "ms", "seconds"})
 #: Word pairs that are one unit.
 UNITS = frozenset({("counter", "stick"), ("counter", "sticks")})
 #: The phrase separator: a line may end after it, never start with it.
@@ -64,7 +68,9 @@ def _glue(left: str, right: str) -> int:
     if _figure(right):  # discards 33/34, Ann 25000; 1 of 4
         return _STRONG if _figure(left) else _LABEL
     if _figure(left) and left[-1] not in ".;:!?,":  # the figure that ends a sentence does not
-        return _STRONG
+        # Its unit (2500 cc, 30 fu, 1 counter stick, 1 of 4), or what closes its parenthesis.
+        unit = right.lower().strip("().,;:") in UNIT_WORDS
+        return _STRONG if unit or (left.startswith("(") and ")" not in left) else _LABEL
     if (left.lower(), right.lower().rstrip(".,;:)")) in UNITS:
         return _STRONG
     return _FREE

@@ -95,6 +95,21 @@ class TileWidget(Widget):
         if wanted != set(self.classes):
             self.classes = wanted
 
+    def show_quietly(self, tile: Tile | None) -> bool:
+        """Show ``tile`` without restyling now; True when the classes changed and the caller
+        restyles this widget (with its row, at once: :meth:`TileRow.set_tiles`)."""
+        if tile == self.tile:
+            return False
+        self.set_reactive(TileWidget.tile, tile)
+        self.refresh()
+        current = set(self.classes)
+        wanted = self._wanted_classes(tile, self.face_down)
+        if wanted == current:
+            return False
+        self.remove_class(*(current - wanted), update=False)
+        self.add_class(*(wanted - current), update=False)
+        return True
+
     def _wanted_classes(self, tile: Tile | None, face_down: bool) -> set[str]:
         wanted = set(self._base_classes) | self._flags
         if face_down:
@@ -165,8 +180,12 @@ class TileRow(Widget):
     def set_tiles(self, tiles: Iterable[Tile]) -> None:
         """Show these tiles in the first places and empty the rest."""
         self._tiles = list(tiles)[:self.capacity]
-        for index, place in enumerate(self.places):
-            place.tile = self._tiles[index] if index < len(self._tiles) else None
+        # One restyle for the whole row (tiles alike share it), not one per tile: filling a
+        # hand and a pool is most of a hot-seat hand-over (benchmarks/bench_handover.py).
+        restyle = [place for index, place in enumerate(self.places) if place.show_quietly(
+            self._tiles[index] if index < len(self._tiles) else None)]
+        if restyle and self.is_attached:
+            self.app.stylesheet.update_nodes(restyle, animate=False)
         if self.cursor is not None and self._tiles:
             self.cursor = min(self.cursor, len(self._tiles) - 1)
         self._show_cursor()

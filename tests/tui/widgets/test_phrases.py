@@ -22,6 +22,7 @@ from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.standings import StandingsScreen
 from minefield.tui.textual_private import screen_lines
+from minefield.tui.widgets.panels import WaitPanel
 from minefield.tui.widgets.phrases import Phrases, PhraseStatic, line_breaks
 from minefield.tui.widgets.scoreboard import scoreboard_text
 from tests.tui.conftest import settle
@@ -41,20 +42,23 @@ from tests.tui.test_match import (
 NUMBER = re.compile(r"[(\[]?[-+]?\d[\d,./%:]*[)\]]?[,;]?")
 SIGN = {"+", "-", "x", "×", "="}
 LONG_NAMES = ("Annabelle", "Bartholomew")
+UNITS = {"cc", "fu", "han", "points", "counter", "stick", "sticks", "of"}
+CONJUNCTIONS = {"and", "or", "but", "then"}
 
 
 def figure_splits(lines: list[str]) -> list[tuple[str, str]]:
     """The pairs of consecutive lines of one text that break inside a figure: a line that
-    starts with a unit or a sign, or with a number not beginning a phrase (after a "·" or a
-    sentence); or one that ends with a sign, or with a number but for one followed by another in
-    brackets ("8000⏎(800 cc)"), or with "counter" before "stick"."""
+    starts with a unit or a sign, or with a number not beginning a phrase (after a "·", a
+    sentence or a conjunction); or one that ends with a sign, or with a number before its unit
+    (cc, fu, han, points, counter sticks, "of 4"), or with "counter" before "stick"."""
     splits = []
     for above, below in pairwise(line for line in lines if line.strip()):
         last, first = above.split()[-1], below.split()[0]
-        phrase_start = last == "·" or last.endswith((".", ":", ";")) or first.startswith("(")
+        phrase_start = (last == "·" or last.endswith((".", ":", ";", ","))
+                        or last.lower() in CONJUNCTIONS or first.startswith("("))
         if (first.startswith("cc") or first in SIGN or last in SIGN
                 or (NUMBER.fullmatch(first) and not phrase_start)
-                or (NUMBER.fullmatch(last) and not first.startswith("("))
+                or (NUMBER.fullmatch(last) and first.lower().strip("().,;:") in UNITS)
                 or (last == "counter" and first.startswith("stick"))):
             splits.append((above, below))
     return splits
@@ -195,3 +199,23 @@ async def test_every_text_of_a_washizu_match_at_80x24_keeps_its_figures_whole() 
         check()
     assert seen == ["PlayScreen", "PlayScreen", "ResultScreen", "ResultScreen",
                     "StandingsScreen"]
+
+
+class Waits(App[None]):
+    def compose(self) -> ComposeResult:
+        yield WaitPanel(id="waits")
+
+
+async def test_the_wait_panels_prose_wraps_between_phrases() -> None:
+    """The builder's and the table's panel: its lines of prose keep their figures whole too."""
+    prose = ("Your hand waits on 1p and 4p: worth 12000 (1200 cc) at best, and 8000 + 1 "
+             "counter stick x 1000 = 9000 when the sticks are on the table.")
+    app = Waits()
+    async with app.run_test(size=(80, 10)) as pilot:
+        panel = app.query_one(WaitPanel)
+        panel.set_parts([prose])
+        await pilot.pause()
+        for width in range(40, 81, 3):
+            lines = panel.content_for(width).plain.split("\n")
+            assert len(lines) > 1 or width > len(prose)
+            assert figure_splits(lines) == [], (width, lines)
