@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import getpass
 import socket
 from collections.abc import Callable, Mapping
@@ -448,14 +449,29 @@ class TableController:
             name = names[seat] if names[seat] != seat.value.title() else None
             curtain = CurtainScreen(seat, reason, name)
             await self._replace(curtain, ("curtain", seat))
-            if kind == "play" and key not in self._kept:
+            if kind == "play":  # the seat's screen built (if new) and the garbage collected
                 prebuild = self._prebuilds[seat] = _Prebuild()
                 curtain.call_after_refresh(self._start_prebuild, seat, prebuild)
             return
-        screen: SeatScreen
         building = self._prebuilds.pop(seat, None)
         if building is not None and building.started:
             await building.done.wait()  # the screen is being built: it is ready in a moment
+        if previous is not None and previous[0] == "curtain" and gc.isenabled():
+            # The hand-over: no collection pause between Enter and the table (a full one takes
+            # 100 ms and more once the app has grown); collected behind the curtain instead.
+            gc.disable()
+            try:
+                await self._show_seat(kind, seat, key)
+            finally:
+                self.app.call_after_refresh(gc.enable)
+            return
+        await self._show_seat(kind, seat, key)
+
+    async def _show_seat(self, kind: ScreenKind, seat: Seat, key: ScreenKey) -> None:
+        """Show the seat's builder or play screen (the one kept for it if there is one)."""
+        table = self.tables[seat]
+        view, names = table.view, self.names()
+        screen: SeatScreen
         kept = self._kept.get(key)
         if isinstance(kept, PlayScreen):
             kept.hold = self._holding is not None
@@ -474,8 +490,8 @@ class TableController:
         await self._replace(screen, key)
 
     def _start_prebuild(self, seat: Seat, prebuild: _Prebuild) -> None:
-        """The curtain is drawn: build the seat's play screen behind it, in the app's idle
-        time (building it is most of a first hand-over's time)."""
+        """The curtain is drawn: build the seat's play screen behind it if it has none yet, in
+        the app's idle time (building it is most of a first hand-over's time)."""
         if self._prebuilds.get(seat) is prebuild and not self.closed:
             prebuild.started = True
             self.app.run_worker(self._prebuild(seat, prebuild), group="prebuild")
@@ -485,7 +501,8 @@ class TableController:
     async def _prebuild(self, seat: Seat, prebuild: _Prebuild) -> None:
         """Build and mount the seat's play screen out of the screen stack, from the public part
         of its table only: its tiles fill it when its player is at the keyboard. Nothing of
-        the seat is in it while the curtain is up (R26)."""
+        the seat is in it while the curtain is up (R26). Then, the curtain still up, a full
+        garbage collection, so that none falls inside the hand-over or the next turn."""
         key: ScreenKey = ("play", seat)
         try:
             table = self.tables.get(seat)
@@ -505,6 +522,10 @@ class TableController:
                 self._released.append(kept)
                 self._remove_released()
         finally:
+            if self._screen_key == ("curtain", seat):
+                # The keyboard is changing hands: a full collection now (the curtain does not
+                # move) rather than in the middle of the next player's turn.
+                gc.collect()
             prebuild.done.set()
 
     async def prebuilt(self) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import Counter
 
+import pytest
 from rich.pretty import pretty_repr
 from textual.screen import Screen
 from textual.widgets import Static
@@ -172,3 +174,47 @@ async def test_the_curtain_goes_straight_to_the_next_table() -> None:
             assert shown == [("PlayScreen", True), ("CurtainScreen", False)], turn
             seat = seat.other
         assert len(app.table.kept_screens) == 2 if app.table is not None else False
+
+
+async def test_no_garbage_collection_falls_inside_a_hand_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The garbage collector runs a full collection behind each curtain of the play (the
+    player is passing the keyboard), is off from Enter on the curtain to the table's first
+    frame, and is back on after it (a full collection of a grown app takes 100 ms and more:
+    it would double a hand-over; the time is measured by benchmarks/bench_handover.py)."""
+    app = MinefieldApp(GameRequest("hotseat", seed=2, match=True), think_seconds=0,
+                       preferences=Preferences(hint="off"), catch_errors=False)
+    collector_on_when_shown: list[bool] = []
+    collected_on: list[str] = []  # the current screen at each full collection asked for
+    real_collect = gc.collect
+
+    def collect(generation: int = 2) -> int:
+        collected_on.append(type(app.screen).__name__)
+        return real_collect(generation)
+
+    monkeypatch.setattr(gc, "collect", collect)
+
+    def became_current(screen: Screen[object]) -> None:
+        if isinstance(screen, PlayScreen):
+            collector_on_when_shown.append(gc.isenabled())
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        session = app.session
+        assert session is not None
+        for seat in Seat:
+            await session.send(seat, auto_command(session.view(seat)))
+        await settle(pilot)
+        app.screen_change_signal.subscribe(app, became_current, immediate=True)
+        for turn in range(3):
+            assert isinstance(app.screen, CurtainScreen) and app.table is not None
+            await app.table.prebuilt()
+            assert collected_on == ["CurtainScreen"] * (turn + 1), turn  # behind the curtain
+            assert gc.isenabled()
+            await pilot.press("enter")  # ready
+            await pilot.pause()
+            assert isinstance(app.screen, PlayScreen)
+            assert collector_on_when_shown == [False] * (turn + 1)  # off for the hand-over
+            assert gc.isenabled(), turn  # and on again once the table is drawn
+            await pilot.press("enter", "enter")  # discard, pass the keyboard
+            await pilot.pause()
