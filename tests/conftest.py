@@ -4,9 +4,16 @@ start first so that under ``pytest -n auto`` no worker is left with one of them 
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 from hypothesis import settings
+
+# Compiled modules are kept (in the git-ignored __pycache__ folders) even where
+# PYTHONDONTWRITEBYTECODE is set, as in some containers: otherwise every xdist worker of every
+# run compiles the package and rewrites the asserts of every test module again (about 6 s of
+# CPU per worker), and every `minefield` process a test starts compiles what it imports.
+sys.dont_write_bytecode = False
 
 # The same examples on every run and every worker (no example database, no random seed): a
 # failure is reproduced by running the suite again. HYPOTHESIS_PROFILE=explore draws new ones.
