@@ -3,6 +3,7 @@ start first so that under ``pytest -n auto`` no worker is left with one of them 
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -35,6 +36,18 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
         return int(given)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return WORKERS_PER_CORE * (cores or 1)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Garbage collection tuned for the tests' processes: the modules and objects loaded by
+    the collection (Textual, pydantic, Hypothesis, every test module: millions of objects) are
+    frozen out of the collector's scans, and the young generations are collected every
+    50,000 allocations instead of 700. An app test allocates a great deal; this costs a worker
+    about 50 MB more and saves about a quarter of the CPU of the app tests. Nothing is left
+    uncollected: cycles are freed, later."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
