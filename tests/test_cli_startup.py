@@ -229,3 +229,30 @@ def test_the_first_frame_probe_sees_pydantic_when_it_is_loaded(tmp_path: Path) -
     """The check above can fail: the practice builder's first frame needs the engine."""
     modules = loaded_at_first_frame(["practice", "--seed", "1"], tmp_path)
     assert {"pydantic", "minefield.rules.game", "minefield.tui.config"} <= modules
+
+
+def test_after_the_first_frame_the_collector_is_back_and_the_menus_keys_are_ready(
+        tmp_path: Path) -> None:
+    """``minefield`` starts with the garbage collector off (cli/game.py); the app turns it back
+    on after its first frame, with the start frozen, and loads what the menu's first keys
+    want (the preferences model, the new-game form)."""
+    probe = """
+import asyncio, gc, sys
+from minefield.tui.app import MinefieldApp
+async def main():
+    gc.disable()  # as minefield's game command does
+    app = MinefieldApp(catch_errors=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+        print(gc.isenabled(), gc.get_freeze_count() > 0,
+              "minefield.tui.screens.new_game" in sys.modules, app._preferences is not None)
+asyncio.run(main())
+"""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MINEFIELD")}
+    env |= {"MINEFIELD_DATA_DIR": str(tmp_path / "data"),
+            "MINEFIELD_CONFIG_DIR": str(tmp_path / "config"),
+            "MINEFIELD_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=env, timeout=120, check=True)
+    assert done.stdout.split() == ["True", "True", "True", "True"], done.stderr[-2000:]

@@ -142,19 +142,21 @@ class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
         self._preferences = preferences
 
     async def on_mount(self) -> None:
-        self._show_look(self.tile_style, self._theme_name)
-        self.theme_changed_signal.subscribe(self, self._theme_changed)
-        await self.push_screen(MenuScreen(rooms=self.server is not None))
-        self._base_depth = len(self.screen_stack)
-        if self._startup_problem:
-            self._warn(self._startup_problem, "Settings")
-        if self._first_session is not None:
-            await self.play(self._first_session)
-        elif self.request is not None:
-            await self.start_game(self.request)
-        self.call_after_refresh(self._after_first_frame)
-        cover_if_too_small(self)
-        self.watch_link(self._link_watch_given)
+        try:
+            self._show_look(self.tile_style, self._theme_name)
+            self.theme_changed_signal.subscribe(self, self._theme_changed)
+            await self.push_screen(MenuScreen(rooms=self.server is not None))
+            self._base_depth = len(self.screen_stack)
+            if self._startup_problem:
+                self._warn(self._startup_problem, "Settings")
+            if self._first_session is not None:
+                await self.play(self._first_session)
+            elif self.request is not None:
+                await self.start_game(self.request)
+            cover_if_too_small(self)
+            self.watch_link(self._link_watch_given)
+        finally:  # even after an error here: the collector must come back on
+            self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self) -> None:
         """Once the first frame is drawn: the garbage collector back on if the command turned
