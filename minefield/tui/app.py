@@ -9,7 +9,6 @@ the protocols of :mod:`minefield.tui.host`; they never touch a game.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -20,7 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from minefield.tui import css_cache
+from minefield.tui.app_preferences import PreferencesApp
 from minefield.tui.commands import ScreenActions, app_commands
 from minefield.tui.crash import RecoveringApp, log_failure
 from minefield.tui.games import (
@@ -31,7 +30,7 @@ from minefield.tui.games import (
     open_session,
 )
 from minefield.tui.link_watch import LinkWatch, LinkWatchingApp
-from minefield.tui.look import STYLESHEET, apply_look
+from minefield.tui.look import STYLESHEET
 from minefield.tui.menu_actions import MenuActions
 from minefield.tui.messages import (
     GameChosen,
@@ -40,14 +39,11 @@ from minefield.tui.messages import (
     SessionUpdate,
     TableIntent,
 )
-from minefield.tui.render import TileStyle
-from minefield.tui.saved_settings import SavedSettings, read_saved_settings
 from minefield.tui.scores import RunningScore
 from minefield.tui.screens.dialogs import ConfirmScreen, cover_if_too_small
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.trainer import Trainer
 from minefield.tui.trainer_actions import TrainerActions
-from minefield.tui.widgets.tiles import TileWidget
 
 # What only a game, a key or a menu entry needs is imported there, not here: the menu's first
 # frame waits for every import of this module (issue 18: the bots, the session and its wire
@@ -62,7 +58,8 @@ if TYPE_CHECKING:
 __all__ = ["MinefieldApp"]
 
 
-class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
+class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
+                   RecoveringApp):
     """Minefield in the terminal.
 
     ``request`` starts a game at once (else the menu shows). ``think_seconds`` is the bot's
@@ -95,21 +92,7 @@ class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
         super().__init__(catch_errors)
         self._link_watch_given = link_watch  # over SSH: is the terminal there? (link_watch.py)
         self.server = server
-        # The saved preferences are read without pydantic when the file is one the model
-        # takes as it is (saved_settings.py); the model is built when first needed.
-        self._preferences = preferences
-        self._saved: SavedSettings | None = None
-        self._startup_problem: str | None = None
-        if preferences is None and (saved := read_saved_settings()) is not None:
-            self._saved = saved
-        elif preferences is None:
-            from minefield.tui.config import load_preferences
-
-            self._preferences, self._startup_problem = load_preferences()
-        look = self._saved or self._preferences
-        assert look is not None
-        self.tile_style: TileStyle = look.tile_style
-        self._theme_name = look.theme
+        self.read_preferences(preferences)  # the saved ones unless given (app_preferences.py)
         self.request = request
         self._first_session = session
         self.think_seconds = think_seconds
@@ -122,29 +105,10 @@ class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
         self._base_depth = 0
         self._quit_question: ConfirmScreen | None = None
         self.trainer = Trainer()  # the defense trainer: overlay, feedback, progress
-        # What earlier starts parsed of the stylesheet, loaded before the first parse.
-        self._css_variables = self.get_css_variables()
-        self._css_loaded = css_cache.load(self.stylesheet, self._css_variables)
-
-    @property
-    def preferences(self) -> Preferences:
-        """The player's preferences (the model is built from the saved settings when first
-        asked for: the menu's first frame does without pydantic)."""
-        if self._preferences is None:
-            from minefield.tui.config import Preferences
-
-            assert self._saved is not None
-            self._preferences = Preferences.model_validate(dict(self._saved.values))
-        return self._preferences
-
-    @preferences.setter
-    def preferences(self, preferences: Preferences) -> None:
-        self._preferences = preferences
 
     async def on_mount(self) -> None:
         try:
-            self._show_look(self.tile_style, self._theme_name)
-            self.theme_changed_signal.subscribe(self, self._theme_changed)
+            self.show_first_look()
             await self.push_screen(MenuScreen(rooms=self.server is not None))
             self._base_depth = len(self.screen_stack)
             if self._startup_problem:
@@ -158,51 +122,12 @@ class MinefieldApp(MenuActions, TrainerActions, LinkWatchingApp, RecoveringApp):
         finally:  # even after an error here: the collector must come back on
             self.call_after_refresh(self._after_first_frame)
 
-    def _after_first_frame(self) -> None:
-        """Once the first frame is drawn: the garbage collector back on if the command turned
-        it off for the start (``minefield.cli.game.run``), with what the start made frozen
-        (never scanned again: later passes are shorter); the parsed stylesheet kept for the
-        next start if something was new (:mod:`minefield.tui.css_cache`; not when the theme
-        changed meanwhile); and with the menu on screen, what its first keys want, which the
-        first frame did without: the preferences model and the new-game form (pydantic and
-        the rules)."""
-        if not gc.isenabled():
-            gc.freeze()
-            gc.enable()
-        if self.get_css_variables() == self._css_variables:  # parsed with these variables
-            css_cache.save(self.stylesheet, self._css_variables, self._css_loaded)
-        if self.table is None:
-            import minefield.tui.screens.new_game  # noqa: F401  (loaded for what it loads)
-
-            _ = self.preferences
-
     async def close_for_lost_link(self) -> None:
         """The terminal is gone: close the game's connection (not a leave: the seat waits for
         its player, the grace period runs)."""
         table, self.table = self.table, None
         if table is not None:
             await table.close()
-
-    def apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
-        """Use ``preferences`` now (the look, every tile) and save them."""
-        self.preferences = preferences
-        self._show_look(preferences.tile_style, preferences.theme)
-        if save:
-            from minefield.tui.config import save_preferences
-
-            if problem := save_preferences(preferences):
-                self.notify(problem, title="Settings", severity="error", markup=False)
-
-    def _show_look(self, tile_style: TileStyle, theme: str) -> None:
-        self.tile_style = tile_style
-        apply_look(self, tile_style, theme)
-        for screen in self.screen_stack:
-            for tile in screen.query(TileWidget):
-                tile.refresh(layout=True)
-
-    def _theme_changed(self, theme: object) -> None:
-        if self.theme != self.preferences.theme:
-            self.apply_preferences(self.preferences.model_copy(update={"theme": self.theme}))
 
     def _warn(self, text: str, title: str) -> None:
         # Not markup: reports quote files and errors, brackets and all.
