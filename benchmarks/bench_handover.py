@@ -27,6 +27,7 @@ from typing import Any
 os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 os.environ.setdefault("MINEFIELD_CONFIG_DIR", tempfile.mkdtemp(prefix="minefield-bench-"))
 os.environ.setdefault("MINEFIELD_DATA_DIR", tempfile.mkdtemp(prefix="minefield-bench-"))
+os.environ.setdefault("MINEFIELD_CACHE_DIR", tempfile.mkdtemp(prefix="minefield-bench-"))
 
 from textual import events
 from textual.screen import Screen

@@ -3,9 +3,12 @@ start first so that under ``pytest -n auto`` no worker is left with one of them 
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -15,6 +18,13 @@ from hypothesis import settings
 # run compiles the package and rewrites the asserts of every test module again (about 6 s of
 # CPU per worker), and every `minefield` process a test starts compiles what it imports.
 sys.dont_write_bytecode = False
+
+# The parsed stylesheet an app keeps between starts (minefield/tui/css_cache.py) goes to a
+# folder of this run, for every app a test starts and every process it launches, never to the
+# real cache folder (tests that look at the cache set their own folder).
+if "MINEFIELD_CACHE_DIR" not in os.environ:
+    os.environ["MINEFIELD_CACHE_DIR"] = tempfile.mkdtemp(prefix="minefield-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["MINEFIELD_CACHE_DIR"], ignore_errors=True)
 
 # The same examples on every run and every worker (no example database, no random seed): a
 # failure is reproduced by running the suite again. HYPOTHESIS_PROFILE=explore draws new ones.
