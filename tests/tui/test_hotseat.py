@@ -5,9 +5,11 @@ from __future__ import annotations
 import gc
 import re
 from collections import Counter
+from typing import Any
 
 import pytest
 from rich.pretty import pretty_repr
+from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -131,13 +133,28 @@ async def test_hotseat_game_through_the_curtain() -> None:
         assert app.session.view(Seat.EAST).discards_made == 4
 
 
+def hotseat_match() -> MinefieldApp:
+    """A hot-seat match on seed 2 (the scoreboard is part of the table)."""
+    return MinefieldApp(GameRequest("hotseat", seed=2, match=True), think_seconds=0,
+                        preferences=Preferences(hint="off"), catch_errors=False)
+
+
+async def hands_chosen(app: MinefieldApp, pilot: Pilot[Any]) -> None:
+    """Both hands chosen through the session: the curtain of East's first discard."""
+    await pilot.pause()
+    session = app.session
+    assert session is not None
+    for seat in Seat:
+        await session.send(seat, auto_command(session.view(seat)))
+    await settle(pilot)
+
+
 async def test_the_curtain_goes_straight_to_the_next_table() -> None:
     """Enter on the curtain shows the next player's table at once, scoreboard and all: no menu
     and no table without its scoreboard in between; passing the keyboard shows the curtain at
     once. Every screen that becomes current is recorded (the time is measured by
     benchmarks/bench_handover.py, not here)."""
-    app = MinefieldApp(GameRequest("hotseat", seed=2, match=True), think_seconds=0,
-                       preferences=Preferences(hint="off"), catch_errors=False)
+    app = hotseat_match()
     shown: list[tuple[str, bool]] = []
 
     def became_current(screen: Screen[object]) -> None:
@@ -145,12 +162,7 @@ async def test_the_curtain_goes_straight_to_the_next_table() -> None:
         shown.append((type(screen).__name__, table is not None and table.match is not None))
 
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        session = app.session
-        assert session is not None
-        for seat in Seat:
-            await session.send(seat, auto_command(session.view(seat)))
-        await settle(pilot)
+        await hands_chosen(app, pilot)
         app.screen_change_signal.subscribe(app, became_current, immediate=True)
         seat = Seat.EAST
         for turn in range(4):  # each player's table built once, then kept for the next turns
@@ -182,8 +194,7 @@ async def test_no_garbage_collection_falls_inside_a_hand_over(
     player is passing the keyboard), is off from Enter on the curtain to the table's first
     frame, and is back on after it (a full collection of a grown app takes 100 ms and more:
     it would double a hand-over; the time is measured by benchmarks/bench_handover.py)."""
-    app = MinefieldApp(GameRequest("hotseat", seed=2, match=True), think_seconds=0,
-                       preferences=Preferences(hint="off"), catch_errors=False)
+    app = hotseat_match()
     collector_on_when_shown: list[bool] = []
     collected_on: list[str] = []  # the current screen at each full collection asked for
     real_collect = gc.collect
@@ -199,12 +210,7 @@ async def test_no_garbage_collection_falls_inside_a_hand_over(
             collector_on_when_shown.append(gc.isenabled())
 
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        session = app.session
-        assert session is not None
-        for seat in Seat:
-            await session.send(seat, auto_command(session.view(seat)))
-        await settle(pilot)
+        await hands_chosen(app, pilot)
         app.screen_change_signal.subscribe(app, became_current, immediate=True)
         for turn in range(3):
             assert isinstance(app.screen, CurtainScreen) and app.table is not None

@@ -84,16 +84,22 @@ def shades(row: TileRow) -> list[str | None]:
             for place in row.places[:len(row.tiles)]]
 
 
+async def at_the_prepared_table(app: MinefieldApp, pilot: Pilot[Any]) -> PlayScreen:
+    """Practice on :func:`prepared`: the player's table, East to discard."""
+    await app.play(practice(prepared()))
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, PlayScreen) and screen.view.my_turn
+    return screen
+
+
 # -- the overlay ------------------------------------------------------------------------------
 
 
 async def test_overlay_shades_the_pool_and_explains_the_highlighted_tile() -> None:
     app = fast_app()
     async with app.run_test(size=(100, 32)) as pilot:
-        await app.play(practice(prepared()))
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, PlayScreen) and screen.view.my_turn
+        screen = await at_the_prepared_table(app, pilot)
         pool = screen.query_one("#pool", TileRow)
         assert shades(pool) == [None] * len(pool.tiles)  # off by default
         assert not screen.query_one(DangerPanel).display
@@ -532,10 +538,7 @@ async def test_overlay_writes_each_tiles_chance_on_it_and_keeps_the_log_beside_t
     reasons have their own scroll keys and the game log stays on screen beside the pool."""
     app = fast_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.play(practice(prepared()))
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, PlayScreen) and screen.view.my_turn
+        screen = await at_the_prepared_table(app, pilot)
         pool = screen.query_one("#pool", TileRow)
         assert {place.note for place in pool.places} == {""}  # off: no numbers
         await pilot.press("d")
@@ -558,10 +561,7 @@ async def test_the_reasons_scroll_with_their_own_keys_and_the_log_stays() -> Non
     pool keep their place."""
     app = fast_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.play(practice(prepared()))
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, PlayScreen) and screen.view.my_turn
+        screen = await at_the_prepared_table(app, pilot)
         await pilot.press("d")
         await pilot.pause()
         report = app.trainer.report_for(screen.view)
