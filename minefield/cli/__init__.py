@@ -64,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from minefield.cli.common import UsageError
 
     args = build_parser(command_of(words), full=False).parse_args(words)
+    from minefield.cli.hangup import watch_for_hangup
+
+    watch_for_hangup(0)  # a dead terminal ends the client, even with SIGHUP ignored
     try:
         status = _run(args)
         if sys.stdout is not None:
