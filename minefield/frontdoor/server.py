@@ -60,11 +60,15 @@ MAX_SOCKET_PATH = 100
 #: silent interval, asks again each interval, and closes at the interval after the last one
 #: (so a client is given ``keepalive`` seconds: ``(KEEPALIVE_UNANSWERED + 1)`` intervals).
 KEEPALIVE_UNANSWERED = 2
-#: What a player's terminal needs to be itself again after a game drawn on it: leave the
-#: alternate screen, mouse reporting off (every mode Textual turns on), bracketed paste off,
-#: the cursor shown, colours and attributes reset.
-RESTORE_TERMINAL = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l"
-                    b"\x1b[?1004l\x1b[?1049l\x1b[0m\x1b[?25h")
+#: What a player's terminal needs to be itself again after a game drawn on it (what Textual
+#: itself writes as it stops): mouse reporting off (every mode it turns on), bracketed paste,
+#: in-band resize, focus reports and the keyboard protocol off, the main screen back with its
+#: line wrapping, colours and attributes reset, the cursor shown.
+RESTORE_TERMINAL = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l"
+                    b"\x1b[?2004l\x1b[?2048l\x1b[?1004l\x1b[<u\x1b[?1049l\x1b[?7h\x1b[0m"
+                    b"\x1b[?25h")
+#: The largest packet a logged-in client may send (asyncssh's own limit is 256 KiB).
+LONGEST_PACKET = 1024 * 1024
 #: The longest a stop waits for the players' connections to take their last bytes.
 STOP_SECONDS = 3.0
 #: A TERM the client may pass on: a plain terminal name (anything else is replaced).
@@ -704,6 +708,10 @@ class _Connection(asyncssh.SSHServer):
             return
         self.bare = self.logged_in = True
         log.info("login %s from %s", self.fingerprint, self.address)
+        if self.conn is not None and hasattr(self.conn, "_max_recv_pktlen"):
+            # asyncssh cuts a packet over 256 KiB with a protocol error; a logged-in client's
+            # long command (a paste gone wrong) gets the one-line refusal of any long one.
+            self.conn._max_recv_pktlen = max(self.conn._max_recv_pktlen, LONGEST_PACKET)
         self._expect_session()
 
     def session_requested(self) -> _Session:
