@@ -987,7 +987,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         data = b""  # what was typed after the last line comes first
         while True:
             editor.width = self.size[0]
-            self._say(editor.feed(data))
+            shown = editor.feed(data)
+            if shown:
+                self._say(shown)
             if editor.cancelled:
                 self._finish(1)
                 return None
