@@ -962,7 +962,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         door = self.door
         assert door.accounts is not None
         self._say(f"Welcome to Minefield. Your key is {fingerprint}.\n"
-                  "Choose the name other players will see (2-16 letters, digits, - or _).\n")
+                  "Choose the name other players will see (2-16 letters, digits, - or _).\n"
+                  "Another key of yours has a name here? Leave (Ctrl-C) and run key add with "
+                  "that key: this one then logs in as you.\n")
         editor = LineEditor("Name: ", self.size[0])
         self._say(editor.restart())
         for _ in range(NAME_TRIES):
