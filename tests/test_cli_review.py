@@ -13,6 +13,7 @@ from minefield.records.format import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.rules.tiles import Tile, kind_str
+from minefield.trainer.readable import readability
 from minefield.trainer.regrets import luck_and_skill, regrets
 from minefield.trainer.review import assess, review_of_game
 from tests.records.conftest import RON_SEED, played
@@ -123,3 +124,17 @@ def test_review_text_shows_the_regrets_and_luck(record: Path,
     summary = luck_and_skill(steps, review.ron_points)
     assert f"Points lost: {review.ron_points}, the ron on discard 4." in out
     assert f"What your choices cost: {summary.choices} expected points" in out
+
+
+def test_review_text_shows_how_readable_your_wait_was(
+        record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 part 3: the opponent's estimate of the player's waits at each of their
+    discards, from their view (seed 0: East discards 1 and 3 before the game ends)."""
+    assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
+    out = capsys.readouterr().out
+    found = readability(review_of_game(played(RON_SEED), Seat.WEST), "person")
+    assert "\nHow readable your wait was:\n" in out
+    assert "as Bot (normal)'s view rated" in out
+    assert [r.number for r in found.readings] == [1, 3]
+    for reading in found.readings:
+        assert f"Discard {reading.number}, they threw {reading.tile}: " in out

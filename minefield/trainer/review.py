@@ -79,6 +79,12 @@ class GameReview:
     opponent_hand: str | None
     opponent_waits: tuple[str, ...]
     steps: tuple[ReviewStep, ...]
+    their_steps: tuple[ReviewStep, ...] = ()
+
+    @property
+    def waits(self) -> tuple[str, ...]:
+        """The seat's own waits (revealed at the end, R26)."""
+        return tuple(self.end.waits.get(self.seat, ()))
 
     @property
     def ron_points(self) -> int:
@@ -116,9 +122,11 @@ class AssessedStep:
 
 
 def review_game(end: GameEnded, discards: Mapping[Seat, Sequence[str]], dora_indicator: str,
-                settings: RuleSettings, seat: Seat) -> GameReview:
+                settings: RuleSettings, seat: Seat, theirs: bool = True) -> GameReview:
     """The review of ``seat``'s discards in a finished game (its end and both discard rows in
-    the order played). :class:`ReviewError` when the tiles do not make a game."""
+    the order played); with ``theirs``, also the opponent's discards as they saw them (the
+    review's ``their_steps``, for how readable the seat's wait was). :class:`ReviewError` when
+    the tiles do not make a game."""
     hand_text = end.hands.get(seat)
     if hand_text is None:
         raise ReviewError(f"{seat} never chose a hand: there is nothing to review")
@@ -157,8 +165,13 @@ def review_game(end: GameEnded, discards: Mapping[Seat, Sequence[str]], dora_ind
                                 deal_ins=deal_ins, dealt_in=dealt_in, opponent_furiten=frozen,
                                 own_furiten=(own_furiten is not None
                                              and own_furiten.discard_number < number)))
+    their_steps: tuple[ReviewStep, ...] = ()
+    if theirs and opponent_hand is not None:
+        their_steps = review_game(end, discards, dora_indicator, settings, opponent,
+                                  theirs=False).steps
     return GameReview(seat=seat, end=end, opponent_hand=opponent_text,
-                      opponent_waits=tuple(end.waits.get(opponent, ())), steps=tuple(steps))
+                      opponent_waits=tuple(end.waits.get(opponent, ())), steps=tuple(steps),
+                      their_steps=their_steps)
 
 
 def review_of_game(game: Game, seat: Seat) -> GameReview:

@@ -15,6 +15,7 @@ from minefield.cli.review import load_review
 from minefield.records.format import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
+from minefield.trainer.readable import readability
 from minefield.trainer.regrets import luck_and_skill, regrets
 from minefield.trainer.review import GameReview, assess
 from minefield.tui.config import Preferences
@@ -88,3 +89,17 @@ async def test_tab_shows_the_regrets_and_luck(careless_record: Path) -> None:
         assert screen.part == "regrets"
         await pilot.press("escape")
         await pilot.pause()
+
+
+async def test_tab_shows_how_readable_your_wait_was(careless_record: Path) -> None:
+    review, names = load_review(careless_record, None)
+    found = readability(review, "person")  # East was reading a person: you
+    async with _app(review, names).run_test(size=(100, 40)) as pilot:
+        screen = await _ready(pilot)
+        text = await _to_part(pilot, screen, "readable")
+        assert text.startswith("How readable your wait was")
+        assert "as Bot (strong)'s view rated" in text
+        for reading in found.readings:
+            assert f"Discard {reading.number}, they threw {reading.tile}: " in text
+        for moved in found.gave_away:
+            assert f"after your {moved.tile} (discard {moved.number})" in text

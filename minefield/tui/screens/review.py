@@ -27,8 +27,16 @@ from minefield.defense.estimate import estimate_name, feedback, percent
 from minefield.rules.game import POOL_SIZE, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
+from minefield.trainer.readable import readability, readability_section
 from minefield.trainer.regrets import luck_note, luck_section, regrets_section
-from minefield.trainer.review import AssessedStep, GameReview, ReviewStep, assess, totals
+from minefield.trainer.review import (
+    AssessedStep,
+    GameReview,
+    ReviewStep,
+    assess,
+    opponent_of,
+    totals,
+)
 from minefield.trainer.sections import Section
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import shade
@@ -36,8 +44,9 @@ from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.tiles import TileRow, named
 
 #: The review's parts, in the order Tab shows them, and their names on screen.
-PARTS = ("discards", "regrets", "luck")
-PART_NAMES = {"discards": "Discards", "regrets": "Your regrets", "luck": "Luck and skill"}
+PARTS = ("discards", "regrets", "luck", "readable")
+PART_NAMES = {"discards": "Discards", "regrets": "Your regrets", "luck": "Luck and skill",
+              "readable": "Your wait"}
 
 
 def pool_tiles(step: ReviewStep) -> list[Tile]:
@@ -146,8 +155,10 @@ class ReviewScreen(Screen[None]):
             if worker.is_cancelled:
                 return
             review = self.reviews[seat]
+            read = readability(review, opponent_of(self.names[seat]))
             sections = {"regrets": regrets_section(done),
-                        "luck": luck_section(done, review.ron_points)}
+                        "luck": luck_section(done, review.ron_points),
+                        "readable": readability_section(read, self.names[seat.other])}
             self.app.call_from_thread(self._sections, seat, sections)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._finished)
