@@ -22,6 +22,8 @@ from minefield.records.replay import replay_record
 from minefield.rules.game import Seat
 from minefield.rules.names import HONOR_NAMES, HonorNames, name_text
 from minefield.rules.tiles import Tile, kind_str
+from minefield.trainer.readable import readability, readability_section
+from minefield.trainer.regrets import luck_section, regrets_section
 from minefield.trainer.review import (
     AssessedStep,
     GameReview,
@@ -31,6 +33,7 @@ from minefield.trainer.review import (
     review_of_game,
     totals,
 )
+from minefield.trainer.sections import Section
 
 COMMANDS = ("review",)
 
@@ -124,6 +127,18 @@ def _review_lines(review: GameReview, names: dict[Seat, str], against: Opponent 
     taken, least = totals(done)
     yield (f"Danger taken in total {taken:.2f} expected deal-ins, the least possible "
            f"{least:.2f} ({estimate_name(chosen)}, {len(done)} discards)")
+    reader = opponent_of(names[seat])  # whom the opponent was reading
+    for section in (regrets_section(done), luck_section(done, review.ron_points),
+                    readability_section(readability(review, reader), names[opponent])):
+        yield ""
+        yield from section_lines(section)
+
+
+def section_lines(section: Section) -> Iterator[str]:
+    """A part of the review as plain lines: its title, then each line after its bullet."""
+    yield f"{section.title}:"
+    for line in section.lines:
+        yield line.prefix + line.text
 
 
 def run(args: argparse.Namespace) -> int:

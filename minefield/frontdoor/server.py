@@ -23,15 +23,31 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import asyncssh
 
 from minefield.cli.ssh_entry import Refused
-from minefield.frontdoor.accounts import Account, Accounts, KeyRefused, NameRefused
-from minefield.frontdoor.commands import ALLOWED, APP_ACTIONS, FrontCommand, parse_command
+from minefield.frontdoor.accounts import (
+    Account,
+    Accounts,
+    KeyRefused,
+    NameRefused,
+    RenameLimited,
+    utc,
+)
+from minefield.frontdoor.commands import (
+    ALLOWED,
+    APP_ACTIONS,
+    HELP,
+    BadName,
+    FrontCommand,
+    parse_command,
+)
 from minefield.frontdoor.limits import Gate, Limits
+from minefield.frontdoor.prompt import LineEditor
 from minefield.frontdoor.ratings import Rater
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError, set_size
 from minefield.paths import CONFIG_ENV, DATA_ENV
@@ -428,16 +444,17 @@ class FrontDoor:
                          f"{a.games:>5}")
         return "\n".join(lines)
 
-    def who(self, as_json: bool, tables: list[dict[str, Any]]) -> str:
-        """``who``: the players online and what they do; the open ``tables`` (:meth:`tables`)."""
-        playing = {name for table in tables if "game" in table for name in table["players"]}
-        online: dict[str, str] = {}
+    def who(self, as_json: bool, tables: list[dict[str, Any]],
+            doing: dict[str, str] | None = None) -> str:
+        """``who``: the players online and what they do; the open ``tables`` and what each
+        player connected to the daemon does there, ``doing`` (:meth:`lobby_now`): that comes
+        first (hosting a table or waiting for a quick match from the lobby, on a result); a
+        session the daemon does not know of (the name prompt, ``history``, the menu) is told
+        by what it was started for."""
+        online: dict[str, str] = dict(doing or {})
         for session in self.sessions:
             if session.account is not None and session.status:
-                name = session.account.name
-                status = "playing" if name in playing else session.status
-                if online.get(name) not in ("playing", "hosting"):
-                    online[name] = status
+                online.setdefault(session.account.name, session.status)
         if as_json:
             return json.dumps({"online": [{"name": n, "status": s}
                                           for n, s in sorted(online.items())],
@@ -455,20 +472,20 @@ class FrontDoor:
                          f"{', '.join(table['players'])}{watching}")
         return "\n".join(lines)
 
-    async def tables(self) -> list[dict[str, Any]]:
-        """The daemon's lobby tables: public rooms waiting for a player, games being played
-        (the embedded daemon's, read in its own thread; a separate daemon's are in its own
-        lobby)."""
+    async def lobby_now(self) -> tuple[list[dict[str, Any]], dict[str, str]]:
+        """The daemon's lobby tables (public rooms waiting for a player, games being played)
+        and what each player connected to it does (``lobby``, ``waiting``, ``watching``,
+        ``hosting``, ``result``, ``playing``): the embedded daemon's, read in its own thread;
+        a separate daemon's are in its own lobby."""
         thread = self._daemon_thread
         if self.daemon is None or thread is None or thread.loop is None:
-            return []
-        from minefield.server.lobby import lobby_state
+            return [], {}
+        lobby = self.daemon.lobby
 
-        rooms, connections = self.daemon.rooms, self.daemon.connections
-
-        async def read() -> list[dict[str, Any]]:
-            state = lobby_state(list(rooms.values()), list(connections))
-            return [table.model_dump(exclude_none=True) for table in state.tables]
+        async def read() -> tuple[list[dict[str, Any]], dict[str, str]]:
+            state = lobby.now()
+            return ([table.model_dump(exclude_none=True) for table in state.tables],
+                    {player.name: player.status for player in state.online})
 
         future = asyncio.run_coroutine_threadsafe(read(), thread.loop)
         return await asyncio.wrap_future(future)
@@ -758,7 +775,8 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         except Refused as refusal:
             log.info("refused command from %s at %s (%s)", fingerprint, connection.address,
                      str(refusal)[:60])
-            self._refuse(f"refused: {refusal}; {ALLOWED}")
+            self._refuse(str(refusal) if isinstance(refusal, BadName)
+                         else f"refused: {refusal}; {ALLOWED}")
             return
         full = door.gate.open_session(connection.address, fingerprint)
         if full is not None:
@@ -771,7 +789,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         assert door.accounts is not None
         self.account = door.accounts.by_key(fingerprint)
         action = command.action
-        if action in ("whoami", "who", "ladder", "name", "key-add"):
+        if action in ("whoami", "who", "ladder", "name", "help") or action.startswith("key-"):
             await self._answer(command, fingerprint)
             return
         if action in APP_ACTIONS and not self.terminal:
@@ -794,9 +812,11 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         if action == "whoami":
             self._say(door.whoami(fingerprint, self.account, command.json) + "\n")
         elif action == "who":
-            self._say(door.who(command.json, await door.tables()) + "\n")
+            self._say(door.who(command.json, *await door.lobby_now()) + "\n")
         elif action == "ladder":
             self._say(door.ladder(command.json) + "\n")
+        elif action == "help":
+            self._say(HELP + "\n")
         elif action == "name":
             assert command.name is not None
             try:
@@ -806,32 +826,128 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                     self._say(f"Welcome, {self.account.name}.\n")
                 else:
                     old = self.account.name
-                    self.account = door.accounts.rename(self.account.id, command.name)
-                    log.info("%s is now %s (key %s)", old, self.account.name, fingerprint)
+                    self.account, released = door.accounts.rename(self.account.id,
+                                                                  command.name)
+                    log.info("%s is now %s (key %s)%s", old, self.account.name, fingerprint,
+                             f"; former names released: {', '.join(released)}"
+                             if released else "")
                     self._say(f"You are now {self.account.name}.\n")
             except NameRefused as refusal:
-                self._refuse(str(refusal))
+                self._refuse(str(refusal), 1 if isinstance(refusal, RenameLimited) else 2)
                 return
-        elif action == "key-add":
-            if self.account is None:
-                self._refuse("this key has no name yet: choose one first (name NEW)")
+        elif action == "key-confirm":
+            if not self._confirm_key(command, fingerprint):
                 return
+        elif self.account is None:
+            self._refuse("this key has no name yet: choose one first (name NEW)")
+            return
+        elif not self._answer_key(command, fingerprint, self.account):
+            return
+        self._finish(0)
+
+    def _door_address(self) -> tuple[str, int]:
+        """The host and port a player reaches this server at: the listening address, or, when
+        that is every address, the one this connection came in on."""
+        config = self.door.config
+        conn = self.connection.conn
+        local = conn.get_extra_info("sockname") if conn is not None else None
+        port = int(local[1]) if local else config.port
+        host = config.host
+        if host in ("", "0.0.0.0", "::", "*") and local:
+            host = str(local[0]).removeprefix("::ffff:")
+        return host, port
+
+    def _key_list(self, account: Account, fingerprint: str, as_json: bool) -> str:
+        """``key list``: the account's keys (``this``: the key asking), and the keys offered a
+        code that they have not given yet."""
+        assert self.door.accounts is not None
+        keys = self.door.accounts.keys_of(account.id)
+
+        def iso(moment: float) -> str:
+            return datetime.fromtimestamp(moment, UTC).isoformat(timespec="seconds")
+
+        if as_json:
+            return json.dumps({
+                "name": account.name,
+                "keys": [{"fingerprint": k.fingerprint, "added": iso(k.since),
+                          "this": k.fingerprint == fingerprint} for k in keys if not k.pending],
+                "pending": [{"fingerprint": k.fingerprint, "expires": iso(k.since)}
+                            for k in keys if k.pending]})
+        lines = [f"The keys of {account.name}:"]
+        for key in keys:
+            if key.pending:
+                lines.append(f"  {key.fingerprint}  waiting for its code (key confirm) until "
+                             f"{utc(key.since)}")
+            else:
+                lines.append(f"  {key.fingerprint}  added {utc(key.since)}"
+                             f"{'  (this key)' if key.fingerprint == fingerprint else ''}")
+        return "\n".join(lines)
+
+    def _answer_key(self, command: FrontCommand, fingerprint: str, account: Account) -> bool:
+        """``key add``, ``key list`` and ``key remove`` of a named key; False when refused."""
+        door = self.door
+        assert door.accounts is not None
+        if command.action == "key-list":
+            self._say(self._key_list(account, fingerprint, command.json) + "\n")
+            return True
+        if command.action == "key-remove":
+            assert command.key is not None
             try:
-                key = asyncssh.import_public_key(command.key or "")
-            except (asyncssh.KeyImportError, ValueError):
-                self._refuse("that is not a public key: key add ssh-ed25519 AAAA...")
-                return
-            new = key.get_fingerprint("sha256")
-            try:
-                self.account = door.accounts.add_key(self.account.id, new)
+                removed = door.accounts.remove_key(account.id, command.key)
             except KeyRefused as refusal:
                 self._refuse(str(refusal))
-                return
-            log.info("%s added the key %s (from key %s)", self.account.name, new, fingerprint)
-            note = ("" if door.admits(new) else
-                    " This server lets in listed keys only: ask its owner to list it too.")
-            self._say(f"The key {new} now logs in as {self.account.name}.{note}\n")
-        self._finish(0)
+                return False
+            if not removed:
+                log.info("%s withdrew the code of the key %s (key %s)", account.name,
+                         command.key, fingerprint)
+                self._say(f"The code for the key {command.key} is withdrawn: it will not log "
+                          f"in as {account.name}.\n")
+                return True
+            log.info("%s removed the key %s (key %s from %s)", account.name, command.key,
+                     fingerprint, self.connection.address)
+            self.account = door.accounts.by_key(fingerprint)
+            for session in list(door.sessions):
+                if session is not self and session.connection.fingerprint == command.key:
+                    session.end(f"this key no longer logs in as {account.name}")
+            self._say(f"The key {command.key} no longer logs in as {account.name}.\n")
+            return True
+        try:
+            key = asyncssh.import_public_key(command.key or "")
+        except (asyncssh.KeyImportError, ValueError):
+            self._refuse("that is not a public key: key add ssh-ed25519 AAAA...")
+            return False
+        new = key.get_fingerprint("sha256")
+        try:
+            offer = door.accounts.offer_key(account.id, new, fingerprint)
+        except KeyRefused as refusal:
+            self._refuse(str(refusal))
+            return False
+        log.info("%s offered the key %s a code (key %s from %s)", account.name, new,
+                 fingerprint, self.connection.address)
+        host, port = self._door_address()
+        note = ("" if door.admits(new) else
+                "\nThis server lets in listed keys only: ask its owner to list that key too.")
+        self._say(f"To let the key {new} log in as {account.name}, run this with that key "
+                  f"before {utc(offer.expires)} (the code serves once):\n"
+                  f"ssh -p {port} {host} key confirm {offer.code}{note}\n")
+        return True
+
+    def _confirm_key(self, command: FrontCommand, fingerprint: str) -> bool:
+        """``key confirm CODE``: this key joins the player who offered it the code."""
+        door = self.door
+        assert door.accounts is not None and command.code is not None
+        try:
+            account, asked_by = door.accounts.confirm_key(fingerprint, command.code)
+        except KeyRefused as refusal:
+            log.info("key %s from %s: key confirm refused (%s)", fingerprint,
+                     self.connection.address, refusal)
+            self._refuse(str(refusal))
+            return False
+        self.account = account
+        log.info("key %s joined %s with its code (asked by key %s; confirmed from %s)",
+                 fingerprint, account.name, asked_by, self.connection.address)
+        self._say(f"This key now logs in as {account.name}.\n")
+        return True
 
     async def _read_key(self) -> bytes:
         idle = self.door.config.limits.idle_seconds
@@ -842,20 +958,26 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             return b""
 
     async def _ask_name(self, fingerprint: str) -> Account | None:
-        """The name prompt of a key's first login (in a terminal)."""
+        """The name prompt of a key's first login (in a terminal). A refused name is said why
+        and stays on the line, to be corrected."""
         door = self.door
         assert door.accounts is not None
         self._say(f"Welcome to Minefield. Your key is {fingerprint}.\n"
-                  "Choose the name other players will see (2-16 letters, digits, - or _).\n")
+                  "Choose the name other players will see (2-16 letters, digits, - or _).\n"
+                  "Another key of yours has a name here? Leave (Ctrl-C) and run key add with "
+                  "that key: this one then logs in as you.\n")
+        editor = LineEditor("Name: ", self.size[0])
+        self._say(editor.restart())
         for _ in range(NAME_TRIES):
-            self._say("Name: ")
-            name = await self._read_line()
+            name = await self._read_line(editor)
             if name is None:
                 return None
             try:
                 account = door.accounts.claim(fingerprint, name)
             except NameRefused as refusal:
                 self._say(f"{refusal}\n")
+                editor.width = self.size[0]
+                self._say(editor.restart(name))
                 continue
             log.info("key %s claimed the name %s", fingerprint, account.name)
             self._say(f"Welcome, {account.name}.\n")
@@ -863,37 +985,23 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self._refuse("no name chosen: try again later", 1)
         return None
 
-    async def _read_line(self) -> str | None:
-        """A line typed at the prompt (echoed, with backspace); None when the player left."""
-        typed = ""
-        escape = False
+    async def _read_line(self, editor: LineEditor) -> str | None:
+        """The line typed in ``editor`` (kept as typed); None when the player left."""
+        data = b""  # what was typed after the last line comes first
         while True:
+            editor.width = self.size[0]
+            shown = editor.feed(data)
+            if shown:
+                self._say(shown)
+            if editor.cancelled:
+                self._finish(1)
+                return None
+            if editor.line is not None:
+                return editor.line
             data = await self._read_key()
             if not data or self._ended:
                 self._finish(1)
                 return None
-            for byte in data:
-                if escape:  # the rest of an escape sequence (arrow keys...)
-                    escape = not (0x40 <= byte <= 0x7E and byte != 0x5B)
-                    continue
-                if byte == 0x1B:
-                    escape = True
-                elif byte in (0x0D, 0x0A):
-                    self._say("\n")
-                    return typed
-                elif byte in (0x03, 0x04):
-                    self._say("\n")
-                    self._finish(1)
-                    return None
-                elif byte in (0x7F, 0x08):
-                    if typed:
-                        typed = typed[:-1]
-                        self._say("\b \b")
-                elif 0x20 <= byte < 0x7F and len(typed) < 32:
-                    typed += chr(byte)
-                    self._say(chr(byte))
-                elif byte < 0x20 or byte == 0x7F:
-                    typed += "\x00" if len(typed) < 32 else ""  # refused by the name rules
 
     async def _play(self, command: FrontCommand) -> None:
         """Run the client in a terminal until it exits."""
