@@ -13,10 +13,10 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from minefield.bots.base import player_seat
 from minefield.cli.common import Subparsers, UsageError, saved_honor_names
 from minefield.defense.calibration import OPPONENTS, Opponent
 from minefield.defense.estimate import estimate_name, feedback
-from minefield.records.format import player_seat
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
 from minefield.rules.game import Seat
@@ -63,7 +63,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, str]]:
     """The review of the record at ``path`` for ``seat`` (None: the player's,
-    :func:`~minefield.records.format.player_seat`) and the players' names
+    :func:`~minefield.bots.base.player_seat`) and the players' names
     (:func:`~minefield.trainer.review.opponent_of` reads the opponent from them);
     :class:`UsageError` (one line) when it cannot be made."""
     try:

@@ -26,7 +26,7 @@ from textual.widgets import Footer, OptionList, Select, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from minefield.records.format import player_seat
+from minefield.bots.base import player_seat
 from minefield.records.history import HistoryEntry, MatchEntry, group_history, list_history
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.replay import Replay, load_match, replay_record
