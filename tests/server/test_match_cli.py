@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from minefield.cli.ssh_entry import EntryCommand, Refused, entry_argv, parse_original_command
+from minefield.cli.ssh_entry import entry_argv
+from minefield.frontdoor.grammar import EntryCommand, Refused, parse_original_command
 from minefield.server import commands
 from minefield.server.daemon import Daemon
 from minefield.session.protocol import PROTOCOL_VERSION, Snapshot
