@@ -38,13 +38,13 @@ def choice_argv(action: str, code: str | None, bot: str | None, player: str | No
     """The ``minefield`` arguments of a lobby choice.
 
     >>> choice_argv("resume", None, None, "ann", None, game="20261201T120000.000Z-network-ab")
-    ['resume', '--game', '20261201T120000.000Z-network-ab', '--player', 'ann']
+    ['resume', '--game', '20261201T120000.000Z-network-ab', '--from-lobby', '--player', 'ann']
     >>> choice_argv("watch", None, None, "ann", None, game="20261201T120000.000Z-network-ab")
     ['watch', '20261201T120000.000Z-network-ab', '--player', 'ann']
     >>> choice_argv("join", "K7Q3PX", None, "ann", None)
-    ['join', 'K7Q3PX', '--player', 'ann']
+    ['join', 'K7Q3PX', '--from-lobby', '--player', 'ann']
     >>> choice_argv("host", None, None, None, Path("/s"))
-    ['host', '--public', '--socket', '/s']
+    ['host', '--public', '--from-lobby', '--socket', '/s']
     >>> choice_argv("menu", None, None, "ann", None)
     []
     """
@@ -54,6 +54,8 @@ def choice_argv(action: str, code: str | None, bot: str | None, player: str | No
             else ["resume", "--game", game or ""] if action == "resume"
             else ["watch", game or ""] if action == "watch"
             else ["host", "--bot", bot] if bot else ["host", "--public"])
+    if action != "watch":  # a game's every way out comes back here (a watch just ends)
+        argv.append("--from-lobby")
     if player is not None:
         argv += ["--player", player]
     if socket is not None:

@@ -444,16 +444,17 @@ class FrontDoor:
                          f"{a.games:>5}")
         return "\n".join(lines)
 
-    def who(self, as_json: bool, tables: list[dict[str, Any]]) -> str:
-        """``who``: the players online and what they do; the open ``tables`` (:meth:`tables`)."""
-        playing = {name for table in tables if "game" in table for name in table["players"]}
-        online: dict[str, str] = {}
+    def who(self, as_json: bool, tables: list[dict[str, Any]],
+            doing: dict[str, str] | None = None) -> str:
+        """``who``: the players online and what they do; the open ``tables`` and what each
+        player connected to the daemon does there, ``doing`` (:meth:`lobby_now`): that comes
+        first (hosting a table or waiting for a quick match from the lobby, on a result); a
+        session the daemon does not know of (the name prompt, ``history``, the menu) is told
+        by what it was started for."""
+        online: dict[str, str] = dict(doing or {})
         for session in self.sessions:
             if session.account is not None and session.status:
-                name = session.account.name
-                status = "playing" if name in playing else session.status
-                if online.get(name) not in ("playing", "hosting"):
-                    online[name] = status
+                online.setdefault(session.account.name, session.status)
         if as_json:
             return json.dumps({"online": [{"name": n, "status": s}
                                           for n, s in sorted(online.items())],
@@ -471,20 +472,20 @@ class FrontDoor:
                          f"{', '.join(table['players'])}{watching}")
         return "\n".join(lines)
 
-    async def tables(self) -> list[dict[str, Any]]:
-        """The daemon's lobby tables: public rooms waiting for a player, games being played
-        (the embedded daemon's, read in its own thread; a separate daemon's are in its own
-        lobby)."""
+    async def lobby_now(self) -> tuple[list[dict[str, Any]], dict[str, str]]:
+        """The daemon's lobby tables (public rooms waiting for a player, games being played)
+        and what each player connected to it does (``lobby``, ``waiting``, ``watching``,
+        ``hosting``, ``result``, ``playing``): the embedded daemon's, read in its own thread;
+        a separate daemon's are in its own lobby."""
         thread = self._daemon_thread
         if self.daemon is None or thread is None or thread.loop is None:
-            return []
-        from minefield.server.lobby import lobby_state
+            return [], {}
+        lobby = self.daemon.lobby
 
-        rooms, connections = self.daemon.rooms, self.daemon.connections
-
-        async def read() -> list[dict[str, Any]]:
-            state = lobby_state(list(rooms.values()), list(connections))
-            return [table.model_dump(exclude_none=True) for table in state.tables]
+        async def read() -> tuple[list[dict[str, Any]], dict[str, str]]:
+            state = lobby.now()
+            return ([table.model_dump(exclude_none=True) for table in state.tables],
+                    {player.name: player.status for player in state.online})
 
         future = asyncio.run_coroutine_threadsafe(read(), thread.loop)
         return await asyncio.wrap_future(future)
@@ -811,7 +812,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         if action == "whoami":
             self._say(door.whoami(fingerprint, self.account, command.json) + "\n")
         elif action == "who":
-            self._say(door.who(command.json, await door.tables()) + "\n")
+            self._say(door.who(command.json, *await door.lobby_now()) + "\n")
         elif action == "ladder":
             self._say(door.ladder(command.json) + "\n")
         elif action == "help":
@@ -962,7 +963,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         door = self.door
         assert door.accounts is not None
         self._say(f"Welcome to Minefield. Your key is {fingerprint}.\n"
-                  "Choose the name other players will see (2-16 letters, digits, - or _).\n")
+                  "Choose the name other players will see (2-16 letters, digits, - or _).\n"
+                  "Another key of yours has a name here? Leave (Ctrl-C) and run key add with "
+                  "that key: this one then logs in as you.\n")
         editor = LineEditor("Name: ", self.size[0])
         self._say(editor.restart())
         for _ in range(NAME_TRIES):

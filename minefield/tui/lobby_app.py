@@ -281,7 +281,7 @@ class LobbyScreen(Screen[None]):
             return
         me = (self.me or "").casefold()
         names = [p.name for p in (self.state.online if self.state else [])
-                 if p.status == "lobby" and p.name.casefold() != me]
+                 if p.status in ("lobby", "waiting") and p.name.casefold() != me]
 
         def invite(name: str | None) -> None:
             if not name or self.send is None:
