@@ -209,6 +209,11 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
             self.table.forget_screen()
             await self.table.show()
 
+    async def leave_broken_screen(self) -> None:
+        """After an error without a game (the drills, a form): back to the menu."""
+        while len(self.screen_stack) > self._base_depth:
+            await self.pop_screen()
+
     # -- messages from the session and the screens (the table turns them into commands) ----------
 
     async def on_session_update(self, message: SessionUpdate) -> None:

@@ -12,6 +12,10 @@ import re
 import sqlite3
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
 
 from tests.e2e.harness import wait_for
 from tests.frontdoor.conftest import FrontDoorProcess, SizedTerminals
@@ -176,6 +180,13 @@ def test_five_name_changes_a_day_and_three_former_names_kept(
             assert "is taken" in one_line(door.run(bob, "name", kept))
         assert door.run(bob, "name", "ann1").returncode == 0
         assert door.json(bob, "whoami", "--json")["name"] == "ann1"
+        # help says so, with the key commands.
+        helped = door.run(bob, "help")
+        assert helped.returncode == 0
+        for said in ("at most 5 changes a day", "your last 3 former names stay yours",
+                     "key add PUBLIC-KEY", "key confirm CODE", "key list [--json]",
+                     "key remove SHA256:..."):
+            assert said in helped.stdout, helped.stdout
     finally:
         door.stop()
 
@@ -204,7 +215,9 @@ def test_the_name_prompt_refuses_what_name_refuses_and_keeps_the_text(
             return terminals.screen("bob")
 
         def flat() -> str:  # the long lines the terminal wrapped, whole again
-            return screen().replace("\n", "")
+            return subprocess.run(
+                [terminals.tmux, "-S", str(terminals.socket), "capture-pane", "-p", "-J", "-t",
+                 "bob"], capture_output=True, text=True, check=True, timeout=30).stdout
 
         wait_for("the name prompt", lambda: "Name:" in screen(), lambda: screen() + door.report())
         for typed, kept in (("\u0430lice", "Name: \u0430lice"),
@@ -226,3 +239,23 @@ def test_the_name_prompt_refuses_what_name_refuses_and_keeps_the_text(
         assert door.report().count("claimed the name") == 1  # none taken on the way
     finally:
         door.stop()
+
+
+@pytest.mark.parametrize(("listen", "local", "shown"), [
+    ("127.0.0.1", ("127.0.0.1", 2222), ("127.0.0.1", 2222)),
+    ("game.example.org", ("192.0.2.7", 2222), ("game.example.org", 2222)),
+    # Listening on every address: the one this player's connection came in on.
+    ("0.0.0.0", ("192.0.2.7", 2222), ("192.0.2.7", 2222)),
+    ("::", ("::ffff:192.0.2.7", 2222), ("192.0.2.7", 2222)),
+    ("::", ("2001:db8::7", 2222, 0, 0), ("2001:db8::7", 2222)),
+])
+def test_key_add_names_a_host_and_port_the_player_reaches(
+        tmp_path: Path, listen: str, local: tuple[object, ...], shown: tuple[str, int]) -> None:
+    """The host and port of the ``ssh -p PORT HOST key confirm CODE`` that key add prints."""
+    from minefield.frontdoor.server import FrontDoor, FrontDoorConfig, _Connection, _Session
+
+    door = FrontDoor(FrontDoorConfig(data=tmp_path, host=listen, port=2222))
+    connection = _Connection(door)
+    connection.conn = cast(Any, SimpleNamespace(
+        get_extra_info=lambda name: local if name == "sockname" else None))
+    assert _Session(door, connection)._door_address() == shown

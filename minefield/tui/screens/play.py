@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from minefield.rules.game import DISCARDS_PER_SEAT, POOL_SIZE, Discard, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
@@ -21,6 +21,7 @@ from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import DangerPanel, shade
+from minefield.tui.widgets.footer import FitFooter
 from minefield.tui.widgets.log import GameLog, log_lines, with_feedback
 from minefield.tui.widgets.panels import (
     DeadWall,
@@ -129,7 +130,7 @@ class PlayScreen(SeatScreen):
             yield PhraseStatic(id="status")
             yield FuritenPanel(id="furiten")
             yield WaitPanel(id="waits")
-        yield Footer()
+        yield FitFooter()
 
     def on_mount(self) -> None:
         self.update_view(self.view)
