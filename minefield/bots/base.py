@@ -1,4 +1,4 @@
-"""The seat interface every bot implements: a view in, a command out (ARCHITECTURE 5).
+"""The seat interface every bot implements: a view in, a command out.
 
 A bot never peeks: it gets the same :class:`~minefield.rules.game.PlayerView` a human gets.
 """

@@ -1,4 +1,4 @@
-"""The game record format: one JSONL file per game (ARCHITECTURE 6).
+"""The game record format: one JSONL file per game.
 
 A record has three kinds of line, each one JSON object:
 
