@@ -406,7 +406,7 @@ def test_plain_hand_reader_is_hand_parse() -> None:
         assert _plain_hand(text) is None
 
 
-# -- honors by name (issue 24, point 13) -------------------------------------------------------
+# -- honors by name ----------------------------------------------------------------------------
 
 
 @pytest.fixture

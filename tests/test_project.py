@@ -23,7 +23,7 @@ def test_readme_quick_start_has_exactly_two_commands() -> None:
     test = _command_after("test-command")
     assert play.endswith("&& minefield")
     assert "pytest" in test and "'.[test]'" in test
-    assert test.endswith("pytest -n auto")  # on every core: the suite's wall time (issue 18)
+    assert test.endswith("pytest -n auto")  # on every core: the suite's wall time
 
 
 def test_ci_runs_the_readme_test_command() -> None:
@@ -51,8 +51,8 @@ def test_every_package_ships_in_the_wheel() -> None:
 
 
 def test_every_data_file_ships_in_the_wheel() -> None:
-    """A file the package reads (help texts, the danger fit, the shipped per-suit tables of
-    issue 18) must match its package's package-data patterns, or an installed copy lacks it
+    """A file the package reads (help texts, the danger fit, the shipped per-suit
+    tables) must match its package's package-data patterns, or an installed copy lacks it
     (the suit tables would then be computed, silently slower)."""
     import tomllib
     from fnmatch import fnmatch

@@ -1,4 +1,4 @@
-"""``minefield host --match`` and ``ssh HOST host --match`` (issue 11): the options reach the
+"""``minefield host --match`` and ``ssh HOST host --match``: the options reach the
 hello, and the SSH entry lets the flag through (and nothing else with it)."""
 
 from __future__ import annotations
