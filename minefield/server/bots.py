@@ -36,12 +36,13 @@ def _follow_parent(parent: int) -> None:
     os._exit(1)  # the daemon died (kill -9 included): nobody will ask this worker again
 
 
-def _start_worker() -> None:
-    """In each worker as it starts: a lower priority, and an end with the daemon (a worker
-    left behind by a daemon killed with ``kill -9`` would wait forever)."""
+def _start_worker(parent: int) -> None:
+    """In each worker as it starts: a lower priority, and an end with the daemon, process
+    ``parent`` (a worker left behind by a daemon killed with ``kill -9`` would wait forever;
+    one whose daemon died while it was starting ends at once)."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
-    threading.Thread(target=_follow_parent, args=(os.getppid(),), name="follow-daemon",
+    threading.Thread(target=_follow_parent, args=(parent,), name="follow-daemon",
                      daemon=True).start()
 
 
@@ -62,7 +63,8 @@ class BotPool:
         if self._pool is None:
             # spawn, not fork: the daemon has threads (record writers) and an event loop.
             self._pool = ProcessPoolExecutor(self._workers, mp_context=get_context("spawn"),
-                                             initializer=_start_worker)
+                                             initializer=_start_worker,
+                                             initargs=(os.getpid(),))
         return self._pool
 
     async def act(self, level: str, seed: int, view: PlayerView
