@@ -94,7 +94,12 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--sessions-per-address", type=_count, default=20, help=argparse.SUPPRESS)
     p.add_argument("--auth-per-minute", type=_count, default=30, help=argparse.SUPPRESS)
     p.add_argument("--pending-per-address", type=_count, default=10, help=argparse.SUPPRESS)
+    p.add_argument("--keepalive", type=_seconds, default=45.0, metavar="SECONDS",
+                   help="a player's client that answers nothing for this long (a frozen ssh, "
+                   "a dead network) is disconnected and their opponent told; SSH keepalives "
+                   "ask it every third of this (default 45)")
     p.add_argument("--idle-seconds", type=_seconds, default=900.0, help=argparse.SUPPRESS)
+    p.add_argument("--login-seconds", type=_seconds, default=30.0, help=argparse.SUPPRESS)
     p.add_argument("--discard-seconds", type=int, default=15, help=argparse.SUPPRESS)
     p.add_argument("--hand-seconds", type=int, default=180, help=argparse.SUPPRESS)
     p.add_argument("--grace-seconds", type=_seconds, default=60.0, help=argparse.SUPPRESS)
@@ -115,10 +120,12 @@ def run(args: argparse.Namespace) -> int:
     limits = Limits(max_sessions=args.max_sessions, sessions_per_key=args.sessions_per_key,
                     sessions_per_address=args.sessions_per_address,
                     pending_per_address=args.pending_per_address,
-                    auth_per_minute=args.auth_per_minute, idle_seconds=args.idle_seconds)
+                    auth_per_minute=args.auth_per_minute, idle_seconds=args.idle_seconds,
+                    login_seconds=args.login_seconds)
     config = FrontDoorConfig(
         data=args.data or default_data(), host=host, port=port, host_key=args.host_key,
         socket=args.socket, open=args.open, allow=args.allow, limits=limits,
+        keepalive=args.keepalive,
         daemon_options={"discard_seconds": args.discard_seconds,
                         "hand_seconds": args.hand_seconds, "grace_seconds": args.grace_seconds,
                         "bot_think": max(0.0, args.bot_think), "bot_workers": args.bot_workers})
