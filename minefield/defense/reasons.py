@@ -16,7 +16,7 @@ discard rows and the dora indicator. A tile named here is in mpsz notation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from minefield.defense.fast import possible_wait
 from minefield.defense.position import Position
@@ -244,12 +244,14 @@ def _join(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def reasons_for(position: Position, furiten_chance: float | None = None
-                ) -> dict[int, tuple[str, ...]]:
-    """Short reasons in words for each kind left in the pool, keyed by kind.
+def reasons_for(position: Position, furiten_chance: float | None = None,
+                kinds: Iterable[int] | None = None) -> dict[int, tuple[str, ...]]:
+    """Short reasons in words for each kind left in the pool (or each of ``kinds``, which may
+    be kinds this seat no longer holds, as an opponent's waits), keyed by kind.
 
     ``furiten_chance`` is the estimated chance that the opponent is already furiten; it is
     named among the reasons of every live tile when it is 10% or more.
     """
     reader = _Reader(position, furiten_chance)
-    return {kind: reader.reasons(kind) for kind in position.pool_kinds}
+    wanted = position.pool_kinds if kinds is None else kinds
+    return {kind: reader.reasons(kind) for kind in wanted}

@@ -3,9 +3,7 @@
 A strong bot needs about half a second for its hand: in the daemon's process that would stall
 every game. :class:`BotPool` sends the bot's view to a :class:`ProcessPoolExecutor` (workers
 at a lower priority, so people's games keep the CPU) and awaits the command. A failing or
-crashed worker never stops a game: the automatic move (R25) is played instead. A worker ends
-with the daemon, even one killed with SIGKILL (:func:`_start_worker`): no worker, and so no
-``multiprocessing`` resource tracker, outlives it.
+crashed worker never stops a game: the automatic move (R25) is played instead.
 """
 
 from __future__ import annotations
@@ -15,10 +13,10 @@ import contextlib
 import logging
 import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context, parent_process
-from multiprocessing.connection import wait
+from multiprocessing import get_context
 
 from minefield.bots import make_bot
 from minefield.rules.auto import auto_command
@@ -28,27 +26,24 @@ log = logging.getLogger(__name__)
 
 #: Bots are nicer than the daemon: their CPU goes to people's games first.
 WORKER_NICENESS = 10
+#: How often a worker checks that the daemon that started it is still there.
+PARENT_CHECK_SECONDS = 1.0
 
 
-def _exit_with_parent(sentinel: int) -> None:
-    """Wait until the daemon's end of the worker's pipe closes (the daemon exited, however it
-    died), then end this worker at once."""
-    wait([sentinel])
-    os._exit(0)
+def _follow_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)  # the daemon died (kill -9 included): nobody will ask this worker again
 
 
-def _start_worker() -> None:
-    """A worker's set-up: a lower priority, and a watch that ends it when the daemon dies.
-
-    A pool's workers block reading its call queue, whose writing end they hold themselves, so
-    a daemon killed with SIGKILL never shuts them down: they, and the resource tracker whose
-    pipe they keep open, would run on for good (parent PID 1)."""
+def _start_worker(parent: int) -> None:
+    """In each worker as it starts: a lower priority, and an end with the daemon, process
+    ``parent`` (a worker left behind by a daemon killed with ``kill -9`` would wait forever;
+    one whose daemon died while it was starting ends at once)."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
-    parent = parent_process()
-    if parent is not None:
-        threading.Thread(target=_exit_with_parent, args=(parent.sentinel,), daemon=True,
-                         name="minefield-exit-with-daemon").start()
+    threading.Thread(target=_follow_parent, args=(parent,), name="follow-daemon",
+                     daemon=True).start()
 
 
 def bot_move(level: str, seed: int, view_json: str) -> str:
@@ -68,7 +63,8 @@ class BotPool:
         if self._pool is None:
             # spawn, not fork: the daemon has threads (record writers) and an event loop.
             self._pool = ProcessPoolExecutor(self._workers, mp_context=get_context("spawn"),
-                                             initializer=_start_worker)
+                                             initializer=_start_worker,
+                                             initargs=(os.getpid(),))
         return self._pool
 
     async def act(self, level: str, seed: int, view: PlayerView
