@@ -57,6 +57,7 @@ from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
 from minefield.server.lobby import RatingsOf
 from minefield.server.rating import RateGame
+from minefield.session.address import DOOR_ENV
 from minefield.session.protocol import RatingChange
 
 log = logging.getLogger("minefield.frontdoor")
@@ -521,6 +522,15 @@ class FrontDoor:
 
         future = asyncio.run_coroutine_threadsafe(read(), thread.loop)
         return await asyncio.wrap_future(future)
+
+
+def ssh_command(host: str, port: int) -> str:
+    """What a player types to reach this server at ``host`` and ``port``, in a terminal.
+
+    >>> ssh_command("box", 2222), ssh_command("box", 22)
+    ('ssh -t -p 2222 box', 'ssh -t box')
+    """
+    return f"ssh -t {host}" if port == 22 else f"ssh -t -p {port} {host}"
 
 
 async def _check_shared_account(path: Path, account: str) -> None:
@@ -1170,6 +1180,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                        "watch": "watching"}[entry.action]
         env = self.door.spawn_env(account, self._term(),
                                   self.chan.get_environment().get("COLORTERM"), self.terminal)
+        env[DOOR_ENV] = ssh_command(*self._door_address())  # for the hints the client shows
         for folder in ("data", "config"):
             (Path(env["HOME"]) / folder).mkdir(parents=True, exist_ok=True, mode=0o700)
         columns, rows = self.size
@@ -1287,4 +1298,5 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self._write_child()
 
 
-__all__ = ["FrontDoor", "FrontDoorConfig", "FrontDoorError", "load_host_key", "read_allowed"]
+__all__ = ["FrontDoor", "FrontDoorConfig", "FrontDoorError", "load_host_key", "read_allowed",
+           "ssh_command"]
