@@ -18,6 +18,7 @@ from pathlib import Path
 from minefield.cli.common import Subparsers, UsageError, saved_honor_names
 from minefield.defense.calibration import OPPONENTS, Opponent
 from minefield.defense.estimate import estimate_name, feedback
+from minefield.phrasing import line_breaks
 from minefield.records.format import RecordHeader
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
@@ -154,15 +155,13 @@ def section_lines(section: Section) -> Iterator[tuple[str, str]]:
 
 def wrap_text(text: str, width: int, prefix: str = "") -> list[str]:
     """``text`` (one paragraph) in lines of at most ``width`` cells where it can be, broken
-    between phrases as the screens break them (:func:`~minefield.tui.widgets.phrases.
-    line_breaks`: never inside a word or a figure): the first line after ``prefix``, the others
+    between phrases as the screens break them (:func:`~minefield.phrasing.line_breaks`: never
+    inside a word or a figure): the first line after ``prefix``, the others
     under the text (a hanging indent).
 
     >>> wrap_text("Discard 4, 5m: 12%, where W was 1%: 1291 expected points lost", 40, "  1. ")
     ['  1. Discard 4, 5m: 12%, where W', '     was 1%: 1291 expected points lost']
     """
-    from minefield.tui.widgets.phrases import line_breaks  # Textual loads only to wrap
-
     room = max(1, width - len(prefix))
     offsets = [0, *line_breaks(text, room), len(text)]
     parts = [text[a:b].rstrip() for a, b in pairwise(offsets)]
