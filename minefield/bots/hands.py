@@ -80,10 +80,10 @@ class ValueModel:
 
 
 DEFAULT_MODEL = ValueModel()
-#: The ``strong`` hand search before issue 10, kept as numbers so that paired benchmarks can
-#: play it whatever the defaults become. Issue 10 measured heavier pool weights (0.75, 1.0,
-#: 2.0) and a lighter one (0.25) against it: each heavier weight cost about twice as many wins
-#: as it saved deal-ins, so the defaults are still these.
+#: The first ``strong`` hand search, kept as numbers so that paired benchmarks can play it
+#: whatever the defaults become. Heavier pool weights (0.75, 1.0, 2.0) and a lighter one (0.25)
+#: were measured against it: each heavier weight cost about twice as many wins as it saved
+#: deal-ins, so the defaults are still these.
 PREVIOUS_MODEL = ValueModel(copy_chance=0.15, opponent_win=9000.0, pool_risk_discount=0.5)
 
 

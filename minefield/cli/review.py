@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 
+from minefield.bots.base import player_seat
 from minefield.cli.common import Subparsers, UsageError, saved_honor_names
 from minefield.defense.calibration import OPPONENTS, Opponent
 from minefield.defense.estimate import estimate_name, feedback
 from minefield.phrasing import line_breaks
-from minefield.records.format import RecordHeader
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
 from minefield.rules.game import Seat
@@ -65,19 +65,11 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
                    "(1z-7z); default: the app's setting \"Honor names\"")
 
 
-def default_seat(header: RecordHeader) -> Seat:
-    """The seat to review: the player's in a practice game (the other is the bot), else East."""
-    if header.mode == "practice":
-        for seat in Seat:
-            if opponent_of(header.players.of(seat)) == "person":
-                return seat
-    return Seat.EAST
-
-
 def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, str]]:
-    """The review of the record at ``path`` for ``seat`` (None: :func:`default_seat`) and the
-    players' names (:func:`~minefield.trainer.review.opponent_of` reads the opponent from
-    them); :class:`UsageError` (one line) when it cannot be made."""
+    """The review of the record at ``path`` for ``seat`` (None: the player's,
+    :func:`~minefield.bots.base.player_seat`) and the players' names
+    (:func:`~minefield.trainer.review.opponent_of` reads the opponent from them);
+    :class:`UsageError` (one line) when it cannot be made."""
     try:
         record = read_record(path)
     except RecordError as error:
@@ -86,7 +78,7 @@ def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, st
     if not replay.consistent:
         problems = "; ".join(replay.problems).replace("\n", " ")
         raise UsageError(f"{path}: inconsistent record: {problems}")
-    chosen = Seat(seat) if seat is not None else default_seat(record.header)
+    chosen = Seat(seat) if seat is not None else player_seat(record.header)
     try:
         review = review_of_game(replay.game, chosen)
     except ReviewError as error:
@@ -210,5 +202,5 @@ def _terminal_attached() -> bool:
                                                                       sys.__stderr__))
 
 
-__all__ = ["COMMANDS", "add_parser", "default_seat", "load_review", "review_lines", "run",
-           "section_lines", "text_width", "wrap_text"]
+__all__ = ["COMMANDS", "add_parser", "load_review", "review_lines", "run", "section_lines",
+           "text_width", "wrap_text"]

@@ -19,8 +19,8 @@ typed                                          does
 ``help``                                       what may be typed
 =============================================  ===========================================
 
-The text goes through :func:`minefield.cli.ssh_entry.parse_original_command`'s checks (short
-printable ASCII, no shell syntax, balanced quotes) and never reaches a shell.
+The text goes through :func:`.grammar.parse_original_command`'s checks (short printable ASCII,
+no shell syntax, balanced quotes) and never reaches a shell.
 
 >>> parse_command("host --public --bot easy")
 FrontCommand(action='host', entry=EntryCommand(action='host', bot='easy', ...), public=True, ...)
@@ -38,7 +38,7 @@ SMALL LETTER A, not a plain ASCII letter (2 to 16 letters, digits, '-' or '_')
 >>> parse_command("bash")
 Traceback (most recent call last):
 ...
-minefield.cli.ssh_entry.Refused: unknown command 'bash'
+minefield.frontdoor.grammar.Refused: unknown command 'bash'
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ import shlex
 from dataclasses import dataclass
 from typing import Literal
 
-from minefield.cli.ssh_entry import EntryCommand, Refused, checked_text, parse_original_command
 from minefield.frontdoor.accounts import (
     CODE_SECONDS,
     KEPT_NAMES,
@@ -57,6 +56,7 @@ from minefield.frontdoor.accounts import (
     check_name,
     normalize_code,
 )
+from minefield.frontdoor.grammar import EntryCommand, Refused, checked_text, parse_original_command
 
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
                  "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help"]

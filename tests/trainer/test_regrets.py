@@ -1,4 +1,4 @@
-"""Your regrets, and luck against skill (issue 28, parts 2 and 4): the discards where a tile of
+"""Your regrets, and luck against skill: the discards where a tile of
 smaller expected loss was in the pool, most expensive first, and the points lost taken apart
 into danger no choice could avoid, the choices' cost and what the tiles did (R13, R15, R23).
 

@@ -1,4 +1,4 @@
-"""The review screen's parts that teach (issue 28): Tab goes from the discards to the regrets,
+"""The review screen's parts that teach: Tab goes from the discards to the regrets,
 luck and skill, how readable your wait was and the build, each computed from the finished game
 (R26: both hands are revealed at the end). The estimate is refitted from time to time, so these
 tests compare the screen with the trainer's own computation, never with fixed percentages."""
