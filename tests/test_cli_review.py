@@ -166,7 +166,7 @@ def test_review_text_shows_the_build(record: Path, capsys: pytest.CaptureFixture
 def test_review_text_fits_the_terminal_width(
         record: Path, columns: int, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 24 point 11: at 80 columns no line is wider, no word or figure is split, and a
+    """At 80 columns no line is wider, no word or figure is split, and a
     wrapped bullet goes on under its text (a hanging indent)."""
     assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
     whole = capsys.readouterr().out  # in a pipe: one line per item
