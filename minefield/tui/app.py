@@ -47,7 +47,7 @@ from minefield.tui.trainer import Trainer
 from minefield.tui.trainer_actions import TrainerActions
 
 # What only a game, a key or a menu entry needs is imported there, not here: the menu's first
-# frame waits for every import of this module (issue 18: the bots, the session and its wire
+# frame waits for every import of this module (the bots, the session and its wire
 # models, the help's Markdown, the drills' SQLite and the other screens come later).
 if TYPE_CHECKING:
     from minefield.session import SeatFailed, Session
