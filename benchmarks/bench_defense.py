@@ -10,6 +10,9 @@ games and their differences are measured game by game:
   :data:`~minefield.bots.hands.PREVIOUS_MODEL`, today the same as ``strong``'s, and the
   discard of least :mod:`minefield.defense.danger` weight, unplanned); the row ``strong`` is
   compared with.
+* ``strong-17``: ``strong`` discarding by the danger estimate before issue 28 (the issue 17
+  fit against ``strong``, without the suit reading: ``bench_danger.BEFORE``), the same hand
+  search and plan; what the suit reading changes in the bot's defence.
 * ``reference``: the ``strong`` hand with the all-seeing discards of
   :mod:`minefield.bots.oracle` (never offered to players): it reads the opponent's hand and
   never deals in while it holds another tile; its deal-ins are the forced ones (five or more
@@ -19,7 +22,7 @@ games and their differences are measured game by game:
 * ``random``: the ``strong`` hand with the ``easy`` discards (a random non-wait).
 
 Usage: ``python benchmarks/bench_defense.py [--games N] [--opponent normal] [--jobs J]
-[--defenders strong,old-strong,...] [--compare strong:old-strong]``.
+[--defenders strong,strong-17,...] [--compare strong:strong-17]``.
 
 Prints, per defender: wins, deal-ins, draws; the deal-in rate, the win rate and the win share
 (wins over decided games) with 95% Wilson intervals; the CPU milliseconds per discard decision
@@ -40,16 +43,27 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
+
+from bench_danger import BEFORE
 
 from minefield.bots.base import Bot
-from minefield.bots.discards import genbutsu_discard, random_discard
+from minefield.bots.discards import (
+    DiscardSituation,
+    genbutsu_discard,
+    planned_discard,
+    random_discard,
+)
 from minefield.bots.levels import LevelBot, make_bot, previous_strong
 from minefield.bots.oracle import oracle_discard
 from minefield.bots.simulate import bot_seed, game_seed, share_interval
+from minefield.defense.fast import logistic, features
+from minefield.defense.position import Position
 from minefield.rules.game import Discard, Game, Seat
+from minefield.rules.tiles import NUM_KINDS
 
-DEFENDERS = ("strong", "old-strong", "reference", "genbutsu", "random")
-COMPARE = "strong:old-strong"
+DEFENDERS = ("strong", "strong-17", "old-strong", "reference", "genbutsu", "random")
+COMPARE = "strong:strong-17,strong:old-strong"
 BOOTSTRAP = 2000
 
 
@@ -65,12 +79,24 @@ class Outcome:
     discard_seconds: float
 
 
+def issue17_dangers(table: DiscardSituation) -> list[float]:
+    """The chances of the estimate before issue 28 (the issue 17 ``strong`` fit, on the
+    features without the suit reading), from this seat's view only (R26)."""
+    feats = features(Position.from_view(table.seat_view))
+    weights = BEFORE["strong"]
+    return [logistic(weights, feats.danger_row(kind)[:len(weights)]) if feats.possible[kind]
+            else 0.0 for kind in range(NUM_KINDS)]
+
+
 def defender_bot(defender: str, game: Game, seat: Seat, seed: int) -> Bot:
     """The bot of one row of the table, for ``seat`` of ``game``."""
     if defender == "strong":
         return make_bot("strong", seed)
     if defender == "old-strong":
         return previous_strong(seed)
+    if defender == "strong-17":
+        return LevelBot("strong", seed, discard_policy=partial(planned_discard,
+                                                               dangers=issue17_dangers))
     if defender == "reference":
         return LevelBot("strong", seed, discard_policy=oracle_discard(game, seat))
     policies = {"genbutsu": genbutsu_discard, "random": random_discard}

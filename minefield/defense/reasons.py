@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from minefield.defense.fast import possible_wait
+from minefield.defense.fast import SuitReading, possible_wait
 from minefield.defense.position import Position
 from minefield.rules.game import Seat, ron_context
 from minefield.rules.tiles import DRAGONS, NUM_KINDS, counts_of, is_honor, kind_str
 
 _WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four"}
+SUIT_NAMES = ("manzu", "pinzu", "souzu")
 FURITEN_NOTE = 0.10  # the opponent's furiten chance is named from this chance up
 
 
@@ -56,6 +57,8 @@ class _Reader:
         self.safe = position.genbutsu | position.passed
         self.context = ron_context(position.opponent, position.number)
         self.furiten_chance = furiten_chance
+        self.suits = SuitReading.of([tile.kind for tile in position.opponent_discards])
+        self.avoided = self.suits.avoided()
 
     # -- words --------------------------------------------------------------------------------
 
@@ -208,6 +211,25 @@ class _Reader:
         return (f"no dora near {name}: a wait here needs about {needed} han beyond {counted} "
                 "(yaku or dora elsewhere) to be worth mangan (R14)")
 
+    def flush(self, kind: int) -> str | None:
+        """A suit the opponent avoids: a one-suit hand (honitsu or chinitsu, R19) is likely,
+        and its tiles are more dangerous."""
+        suit = self.avoided
+        if suit is None or is_honor(kind) or kind // 9 != suit:
+            return None
+        name = SUIT_NAMES[suit]
+        count = self.suits.counts[suit]
+        thrown = "no" if count == 0 else str(count)
+        even = round(self.suits.expected())
+        needs = "honitsu is 3 han and chinitsu 6, R19"
+        settings = self.position.settings
+        if settings.minimum == "mangan":
+            fu = "with kiriage" if settings.kiriage else "from 40 fu"
+            needs += f"; riichi and honitsu make 4 han, mangan {fu}, R14"
+        return (f"{self.opponent} has thrown {thrown} {name} in {self.suits.thrown} discards "
+                f"(an even spread of their {self.suits.suited} number tiles would give {even}): "
+                f"a {name} flush is likely ({needs}); {name} tiles are more dangerous")
+
     def furiten(self) -> str | None:
         """The chance the opponent is already furiten (R15b), when it is worth saying."""
         chance = self.furiten_chance
@@ -229,6 +251,7 @@ class _Reader:
                 found.extend(self.walls(kind))
             return tuple(r for r in found if r)
         if not is_honor(kind):
+            found.append(self.flush(kind))
             found.append(self.suji(kind))
             found.extend(self.walls(kind))
         found.append(self.copies(kind))
