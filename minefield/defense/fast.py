@@ -44,7 +44,8 @@ from minefield.rules.tiles import NUM_KINDS, TERMINALS_AND_HONORS, is_honor
 RECENT = 5  # the opponent's last discards whose suits are a feature of their own
 AVOID_MIN_SUITED = 6  # number-tile discards before a suit can be read as avoided
 AVOID_DEFICIT = 2.0  # ... this many under an even spread over the three suits
-AVOID_MARGIN = 2  # ... and this many under every other number suit
+AVOID_MARGIN = 1  # ... and this many under every other number suit
+AVOID_MOST = 1  # ... and at most this many of it thrown
 DEALER_FACTOR = 1.5  # R23: a dealer's ron pays 1.5 times a non-dealer's
 _SHARE_FLOOR = 1e-4  # a live kind the heuristic gives no weight is still not proven safe
 NO_SUJI, HALF_SUJI, FULL_SUJI = 0, 1, 2
@@ -151,9 +152,9 @@ class SuitReading:
 
     def avoided(self) -> int | None:
         """The number suit the opponent clearly avoids (a one-suit hand is likely), or None:
-        at least :data:`AVOID_MIN_SUITED` number tiles discarded, this suit at least
-        :data:`AVOID_DEFICIT` under an even spread and :data:`AVOID_MARGIN` under each other
-        suit.
+        at least :data:`AVOID_MIN_SUITED` number tiles discarded, at most :data:`AVOID_MOST`
+        of this suit, at least :data:`AVOID_DEFICIT` under an even spread and
+        :data:`AVOID_MARGIN` under each other suit.
 
         >>> SuitReading.of([0, 1, 18, 27, 2, 20, 28, 19, 3, 21, 29, 22, 30, 23]).avoided()
         1
@@ -163,7 +164,8 @@ class SuitReading:
         if self.suited < AVOID_MIN_SUITED:
             return None
         suit = min(range(3), key=lambda s: self.counts[s])
-        if self.deficit(suit) >= AVOID_DEFICIT and self.margin(suit) >= AVOID_MARGIN:
+        if (self.counts[suit] <= AVOID_MOST and self.deficit(suit) >= AVOID_DEFICIT
+                and self.margin(suit) >= AVOID_MARGIN):
             return suit
         return None
 
