@@ -57,7 +57,7 @@ from minefield.bots.discards import (
 from minefield.bots.levels import LevelBot, make_bot, previous_strong
 from minefield.bots.oracle import oracle_discard
 from minefield.bots.simulate import bot_seed, game_seed, share_interval
-from minefield.defense.fast import logistic, features
+from minefield.defense.fast import features, logistic
 from minefield.defense.position import Position
 from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.tiles import NUM_KINDS
