@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from minefield.cli import main
 from minefield.cli.jsonl import serve_jsonl
+from minefield.paths import CONFIG_ENV
+from minefield.tui.config import Preferences, save_preferences
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -404,3 +408,54 @@ def test_plain_hand_reader_is_hand_parse() -> None:
     for text in ("23m406m345p678s55s", "23m456m345p678s 55s", "23M456m345p678s55s",
                  "11111m234p567p78s", "123m456p789s1118z", "123m456p789s1112z3"):
         assert _plain_hand(text) is None
+
+
+# -- honors by name (issue 24, point 13) -------------------------------------------------------
+
+
+@pytest.fixture
+def honor_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """Settings of their own; calling it saves an "Honor names" setting."""
+    monkeypatch.setenv(CONFIG_ENV, str(tmp_path / "config"))
+    monkeypatch.setenv("COLUMNS", "80")
+
+    def save(names: str) -> None:
+        assert save_preferences(Preferences(honor_names=names)) is None  # type: ignore[arg-type]
+
+    return save
+
+
+@pytest.mark.parametrize("hand", ["123m456p789s EEE S", "123m456p789sEEES", "123m456p789s東東東南",
+                                  "123m 456p 789s east east east south", "123m456p789s1112z"])
+def test_analyze_takes_every_honor_name(capsys: pytest.CaptureFixture[str], hand: str,
+                                        honor_setting: Callable[[str], None]) -> None:
+    code, out, err = run(capsys, "analyze", hand, "--dora", "Wh", "--json")
+    assert code == 0 and err == ""
+    assert json.loads(out)["hand"] == "123m456p789s1112z"  # --json keeps mpsz
+    assert json.loads(out)["waits"][0]["tile"] == "2z"
+
+
+def test_json_output_is_the_same_for_an_honor_typed_by_name(
+        capsys: pytest.CaptureFixture[str], honor_setting: Callable[[str], None]) -> None:
+    honor_setting("kanji")
+    by_name = run(capsys, "analyze", "123m456p789s東東東南", "--dora", "東", "--json")[1]
+    by_mpsz = run(capsys, "analyze", "123m456p789s1112z", "--dora", "1z", "--json")[1]
+    assert by_name == by_mpsz and "東" not in by_mpsz
+
+
+def test_the_table_calls_honors_by_the_setting(capsys: pytest.CaptureFixture[str],
+                                               honor_setting: Callable[[str], None]) -> None:
+    honor_setting("kanji")
+    code, out, _ = run(capsys, "analyze", "123m456p789s1112z")
+    assert code == 0 and "南" in out and "東東東" in out and "2z" not in out
+    assert "seat wind 1" in out and "seat_wind" not in out  # words, not the yaku's key
+    honor_setting("letters")
+    out = run(capsys, "analyze", "123m456p789s1112z")[1]
+    assert "│ S " in out and "E E E" in out and "z" not in out.replace("ron?", "")
+
+
+def test_the_caption_leaves_no_word_alone_at_80_columns(
+        capsys: pytest.CaptureFixture[str], honor_setting: Callable[[str], None]) -> None:
+    out = run(capsys, "analyze", "23m456m345p678s55s", "--dora", "2m")[1]
+    lines = [line.strip() for line in out.splitlines()]
+    assert "dora" not in lines and all(len(line.split()) > 2 for line in lines[-2:])

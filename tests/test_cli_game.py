@@ -29,7 +29,7 @@ def test_names_reach_the_game_request() -> None:
 @pytest.mark.parametrize(("argv", "error"), [
     (["hotseat", "--east", "Ann", "--west", "ANN"],
      "minefield: --east/--west: both players are called 'ANN': give two different names"),
-    (["hotseat", "--east", "   "], "argument --east: a player's name cannot be empty"),
+    (["hotseat", "--east", "   "], "minefield hotseat: --east: a player's name cannot be empty"),
     (["practice", "--name", "x" * 30], "at most 20 characters"),
     (["practice", "--name", "Bot (easy)"], "'Bot (easy)' is a bot's name: choose another"),
 ])

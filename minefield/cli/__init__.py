@@ -26,6 +26,10 @@ def build_parser(command: str | None = None, *, full: bool = True) -> argparse.A
     return parser.build_parser(command, full=full)
 
 
+#: The options of ``minefield`` itself, before any command.
+TOP_OPTIONS = frozenset(("-h", "--help", "--version", "--"))
+
+
 def command_of(argv: Sequence[str]) -> str | None:
     """The subcommand ``argv`` names: its first word that is not an option (the top level
     has only ``--help`` and ``--version``, which take no value); None for none."""
@@ -63,7 +67,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     from minefield.cli.common import UsageError
 
-    args = build_parser(command_of(words), full=False).parse_args(words)
+    command = command_of(words)
+    stray = next((w for w in words if w.startswith("-") and w not in TOP_OPTIONS), None)
+    if stray is not None and (command is None or words.index(stray) < words.index(command)):
+        print(f"minefield: {stray} goes after a command, as in minefield practice {stray} ... "
+              "(minefield --help lists the commands)", file=sys.stderr)
+        return 2
+    parser = build_parser(command, full=False)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:
+        where = f"minefield {args.command}" if args.command else "minefield"
+        print(f"{where}: unknown argument{'s' if len(unknown) > 1 else ''} {' '.join(unknown)} "
+              f"({where} --help lists the options)", file=sys.stderr)
+        return 2
     try:
         status = _run(args)
         if sys.stdout is not None:

@@ -9,12 +9,17 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
 from minefield import __version__
 from minefield.cli.registry import COMMANDS
+
+TYPE_CHECKING = False  # typing is not imported: --help loads as little as it can
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 DESCRIPTION = ("Minefield mahjong in the terminal: the two-player riichi variant from Kaiji. "
                "Without a command, the menu opens.")
@@ -41,6 +46,39 @@ def _columns() -> int:
         except (AttributeError, ValueError, OSError):
             columns = 0
     return columns or 80
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser whose errors are one line on stderr, exit status 2: the command,
+    the argument and what it takes (``minefield practice: --seat takes east or west, not
+    'north'``), as the commands' own errors are, never the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``message`` as one line and exit with status 2."""
+        self.exit(2, f"{self.prog}: {one_line_error(message)}\n")
+
+
+_CHOICE = re.compile(r"argument (?P<name>[^:]+): invalid choice: (?P<value>.*?) "
+                     r"\(choose from (?P<choices>.*)\)$", re.DOTALL)
+
+
+def one_line_error(message: str) -> str:
+    """argparse's ``message`` in the commands' words.
+
+    >>> one_line_error("argument --seat: invalid choice: 'north' (choose from 'east', 'west')")
+    "--seat takes east or west, not 'north'"
+    >>> one_line_error("argument --level: expected one argument")
+    '--level: expected one argument'
+    """
+    choice = _CHOICE.match(message)
+    if choice is not None:
+        choices = [c.strip().strip("'") for c in choice["choices"].split(",")]
+        listed = (", ".join(choices[:-1]) + " or " + choices[-1]) if len(choices) > 1 else (
+            choices[0])
+        if choice["name"] == "COMMAND":
+            return f"{choice['value']} is not a command (minefield --help lists them)"
+        return f"{choice['name']} takes {listed}, not {choice['value']}"
+    return " ".join(message.removeprefix("argument ").split())
 
 
 class _VersionAction(argparse.Action):
@@ -75,11 +113,13 @@ def build_parser(command: str | None = None, *, full: bool = True) -> argparse.A
     only the module of ``command`` is imported and adds its subcommands whole; the others are
     listed by name and help alone, which is all ``--help`` and a bad command need.
     """
-    parser = argparse.ArgumentParser(prog="minefield", description=DESCRIPTION,
+    parser = Parser(prog="minefield", description=DESCRIPTION,
                                      formatter_class=_Formatter)
     parser.add_argument("--version", action=_VersionAction,
                         help="show program's version number and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # Each command's parser is a Parser too (argparse makes them of the parent's class).
+    sub: argparse._SubParsersAction[argparse.ArgumentParser] = parser.add_subparsers(  # type: ignore[assignment]
+        dest="command", metavar="COMMAND")
     wanted = COMMANDS[command][0] if command in COMMANDS else None
     added: set[str] = set()
     for name, (module_name, summary) in COMMANDS.items():

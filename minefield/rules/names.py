@@ -122,6 +122,41 @@ _NAME_WORD = re.compile(r"(?<![0-9A-Za-z])(" + "|".join(
     + r")(?![0-9A-Za-z])", re.IGNORECASE)
 
 
+def hand_to_mpsz(text: str) -> str:
+    """A hand typed by a person, honors by any of their names, in mpsz: ``E``, ``Wh``,
+    ``東`` and ``1z`` alike, side by side or apart (a letter right after digits is their
+    suit, as in ``789s``). Anything else is left for :func:`~minefield.rules.tiles.parse_tiles`
+    to word.
+
+    >>> hand_to_mpsz("123m456p789s EEE S"), hand_to_mpsz("123m456p789s東東東南")
+    ('123m456p789s 1z1z1z 2z', '123m456p789s1z1z1z2z')
+    >>> hand_to_mpsz("23m456m345p678sWhWh")
+    '23m456m345p678s5z5z'
+    """
+    out: list[str] = []
+    index = 0
+    while index < len(text):
+        group = _MPSZ_GROUP.match(text, index)
+        if group is not None:
+            out.append(group.group())
+            index = group.end()
+            continue
+        name = _HAND_NAME.match(text, index)
+        if name is not None and not (out and out[-1][-1].isdigit()):  # "11E": left to word
+            out.append(f"{_BY_NAME[name.group().lower()] - 26}z")
+            index = name.end()
+            continue
+        out.append(text[index])
+        index += 1
+    return "".join(out)
+
+
+_MPSZ_GROUP = re.compile(r"[0-9]+[mpszMPSZ]?")
+_HAND_NAME = re.compile("|".join(sorted((re.escape(n) for n in _BY_NAME
+                                          if not n[0].isdigit()), key=len, reverse=True)),
+                        re.IGNORECASE)
+
+
 def name_prefixes() -> frozenset[str]:
     """Every beginning of a letter name that is not yet a whole name (``g``, ``r``): a key
     that waits for the next one."""
@@ -135,6 +170,7 @@ def longer_names(prefix: str) -> tuple[str, ...]:
     return tuple(n for n in LETTERS if n.lower().startswith(key) and n.lower() != key)
 
 
-__all__ = ["HONOR_NAMES", "KANJI", "LETTERS", "NUMBERS", "WORDS", "HonorNames", "honor_name",
+__all__ = ["HONOR_NAMES", "KANJI", "LETTERS", "NUMBERS", "WORDS", "HonorNames", "hand_to_mpsz",
+           "honor_name",
            "longer_names", "name_prefixes", "name_text", "parse_tile_name", "tile_name",
            "tiles_text", "to_mpsz"]

@@ -187,6 +187,10 @@ class SeatScreen(Screen[None]):
             self._typed_digit = (self._typed_digit + char)[-MAX_TYPED_GROUP:]
             self.typing_status(f"Typing {self._typed_digit}… (then m, p, s or z)")
             event.stop()
+        elif char.isdigit():  # ² or another script's digit: said, never taken for a tile's
+            self._typed_digit = ""
+            self.typing_status(f"{char} is not a tile digit: type 0 to 9, then m, p, s or z.")
+            event.stop()
         elif char in SUIT_KEYS and self._typed_digit:
             suit = char.lower()
             text = self._typed_digit + suit

@@ -93,6 +93,9 @@ class PlayScreen(SeatScreen):
         self.hold = hold
         self._announce_furiten = announce_furiten
         self.cursor = 0
+        #: Whether the pool tile at :attr:`cursor` is selected: not after a refused typed tile
+        #: (nor while one is being typed), so that Enter never discards a tile not chosen.
+        self.selected = True
         #: With "confirm discards": the pool place whose discard waits for a second press.
         self.armed: int | None = None
         self._pool: list[Tile] = []
@@ -140,11 +143,13 @@ class PlayScreen(SeatScreen):
         me, other = self.seat, self.seat.other
         pool = parse_tiles(view.own_pool)
         if pool != self._pool:
+            if len(pool) < len(self._pool):  # a discard made: the next turn starts with a
+                self.selected = True         # tile selected, as the first one does
             self._pool = pool
             self.cursor = min(self.cursor, max(0, len(pool) - 1))
             self.armed = None
         self.query_one("#pool", TileRow).set_tiles(pool)
-        self.query_one("#pool", TileRow).cursor = self.cursor if view.my_turn else None
+        self.query_one("#pool", TileRow).cursor = self._highlighted(view)
         self.query_one("#pool-label", Label).update(f"Pool {len(pool)}")
         self.query_one("#hand", TileRow).set_tiles(parse_tiles(view.own_hand or ""))
         mine = [Tile.parse(t) for t in view.discards[me]]
@@ -175,6 +180,10 @@ class PlayScreen(SeatScreen):
         self.refresh_bindings()
         self.call_after_refresh(self.refresh_bindings)  # "More below" once laid out
 
+    def _highlighted(self, view: PlayerView) -> int | None:
+        """The pool place shown selected: none out of turn or when nothing is selected."""
+        return self.cursor if view.my_turn and self.selected else None
+
     def names_changed(self) -> None:
         """Show the new names on the info line."""
         self.query_one("#info", Static).update(self._info_text(self.view))
@@ -200,6 +209,9 @@ class PlayScreen(SeatScreen):
         if self.hold:
             return (f"You discarded {view.discards[self.seat][-1]}. Press Enter to pass the "
                     f"keyboard to {self.seat.other.value.title()}.")
+        if view.my_turn and self._pool and not self.selected:
+            return ("No tile is selected: type one (such as 5p or Wh), or pick one with the "
+                    "arrows or Space.")
         if view.my_turn and self._pool:
             tile = self._pool[self.cursor]
             if self.armed == self.cursor:
@@ -232,8 +244,15 @@ class PlayScreen(SeatScreen):
         self.query_one("#status", Static).update(named(self, text))
 
     def typing_status(self, text: str) -> None:
-        """Show what is being typed."""
+        """Show what is being typed (or why it is no tile): nothing stays selected, so the
+        Enter that follows discards nothing the player did not choose."""
+        self._unselect()
         self.set_status(text)
+
+    def _unselect(self) -> None:
+        self.selected = False
+        self.armed = None
+        self.query_one("#pool", TileRow).cursor = None
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -271,6 +290,7 @@ class PlayScreen(SeatScreen):
 
     def _select(self, index: int, note: str = "") -> None:
         self.cursor = index
+        self.selected = True
         self.armed = None
         self.query_one("#pool", TileRow).cursor = index
         self.set_status(self._status_text(self.view) + note)
@@ -298,6 +318,9 @@ class PlayScreen(SeatScreen):
             self.set_status("It is not your turn." if self.view.phase == "discarding"
                             else "You cannot discard now.")
             return
+        if not self.selected:
+            self.set_status(self._status_text(self.view))
+            return
         if preferences_of(self.app).confirm_discards and self.armed != self.cursor:
             self.armed = self.cursor
             self.set_status(self._status_text(self.view))
@@ -319,7 +342,8 @@ class PlayScreen(SeatScreen):
         report = (trainer.overlay_report(self.view)
                   if trainer is not None and not self.hold else None)
         shade(self.query_one("#pool", TileRow), self._pool, report)
-        tile = self._pool[self.cursor] if report is not None and self._pool else None
+        tile = (self._pool[self.cursor] if report is not None and self._pool and self.selected
+                else None)
         self.query_one(DangerPanel).show(report, tile)
         self.set_class(report is not None, "-danger")
 
@@ -344,10 +368,10 @@ class PlayScreen(SeatScreen):
     def tile_typed(self, tile: Tile) -> None:
         """Typing ``5p`` selects a 5p of the pool."""
         if not self.view.my_turn:
-            self.set_status("It is not your turn.")
+            self.typing_status("It is not your turn.")
             return
         if tile not in self._pool:
-            self.set_status(f"There is no {tile} in your pool.")
+            self.typing_status(f"There is no {tile} in your pool.")
             return
         self._select(self._pool.index(tile))
 
@@ -355,7 +379,7 @@ class PlayScreen(SeatScreen):
         """A click selects a pool tile; a click on the selected tile discards it."""
         if event.row.id != "pool" or not self.view.my_turn or self.hold:
             return
-        if event.index == self.cursor:
+        if event.index == self.cursor and self.selected:
             self.action_discard()
         else:
             self._select(event.index, " (click again to discard)")
