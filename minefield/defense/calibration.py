@@ -30,7 +30,7 @@ DANGER_FEATURES = (
     "intercept", "log_share", "discard_number", "honor", "killed", "bonus_han", "full_suji",
     "half_suji", "dora", "near_dora", "suit_share", "recent_suit_share", "dora_unseen",
     "central", "ryanmen_live", "edge_live", "copies_unseen", "suit_deficit", "suit_gap",
-    "suit_margin", "honor_flush", "dora_suit_deficit",
+    "suit_margin", "honor_flush", "dora_suit_deficit", "suit_unseen",
 )
 #: The opponent-furiten mapping's inputs.
 FURITEN_FEATURES = ("intercept", "discard_number", "passed_killed")

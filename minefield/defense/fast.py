@@ -8,8 +8,12 @@ discards so far have killed, the discard number, whether it is an honor, whether
 half suji, whether it is the dora or next to it, whether this discard carries ippatsu or
 houtei, the opponent's share of discards in the kind's suit over the game and over their last
 five discards, how many dora the opponent could hold, how central the kind is, how many live
-ryanmen and kanchan/penchan shapes wait on it, and how many of its copies this seat cannot
-see), and a logistic mapping fitted on bot games per opponent level
+ryanmen and kanchan/penchan shapes wait on it, how many of its copies this seat cannot see, and
+the suit reading of :class:`SuitReading`: how far the opponent's discards of the kind's suit
+fall under an even spread, how long ago they last threw it, how far under the other suits, for
+an honor how strongly some suit is avoided, the deficit again in the dora's suit, and how
+many more tiles of the kind's suit this seat cannot see than of the others), and a
+logistic mapping fitted on bot games per opponent level
 (``benchmarks/fit_danger.py``, data in :mod:`minefield.defense.calibration`) turns them into
 the chance of dealing in now. Two kinds of tiles are exactly safe and get 0 without any
 fitting: those either seat has already discarded (genbutsu and passed tiles, R13, R15), and
@@ -95,7 +99,7 @@ class Features:
                 self.suit_share[kind // 9], self.recent_suit_share[kind // 9],
                 self.dora_unseen / 4, 0.0 if honor else min(pos, 8 - pos) / 4,
                 float(self.ryanmen_live[kind]), float(self.edge_live[kind]),
-                self.unseen[kind] / 4, *self.suits.row(kind, self.dora))
+                self.unseen[kind] / 4, *self.suits.row(kind, self.dora, self.unseen))
 
     def furiten_row(self) -> tuple[float, ...]:
         """The furiten mapping's inputs (the order of ``FURITEN_COEFFICIENTS``)."""
@@ -169,20 +173,26 @@ class SuitReading:
             return suit
         return None
 
-    def row(self, kind: int, dora: int) -> tuple[float, float, float, float, float]:
-        """The suit features of one kind (the last five of
+    def row(self, kind: int, dora: int, unseen: Sequence[int]
+            ) -> tuple[float, float, float, float, float, float]:
+        """The suit features of one kind (the last six of
         :data:`~minefield.defense.calibration.DANGER_FEATURES`): its suit's deficit, the
         discards since the suit was last thrown (how early the opponent stopped), its margin
         under the other suits, for an honor the largest deficit of any suit (honitsu holds
-        honors), and the deficit again when the kind shares the dora's suit."""
+        honors), the deficit again when the kind shares the dora's suit, and how many more
+        tiles of its suit this seat cannot see than of the mean number suit (``unseen`` per
+        kind: the opponent's 34 were dealt from those, so a suit rich in them is one the
+        opponent could build a flush in)."""
         if is_honor(kind):
             widest = max(0.0, *(self.deficit(s) for s in range(3)))
-            return 0.0, 0.0, 0.0, widest / 4, 0.0
+            return 0.0, 0.0, 0.0, widest / 4, 0.0, 0.0
         suit = kind // 9
         deficit = self.deficit(suit)
         same_as_dora = not is_honor(dora) and dora // 9 == suit
+        per_suit = [sum(unseen[9 * s:9 * s + 9]) for s in range(3)]
+        richer = per_suit[suit] - sum(per_suit) / 3
         return (deficit / 4, (self.thrown - self.last[suit]) / (TOTAL_DISCARDS / 2),
-                self.margin(suit) / 4, 0.0, deficit / 4 if same_as_dora else 0.0)
+                self.margin(suit) / 4, 0.0, deficit / 4 if same_as_dora else 0.0, richer / 8)
 
 
 def suji_status(safe: frozenset[int], kind: int) -> int:
