@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -130,6 +131,11 @@ def play(defender: str, index: int, opponent: str, seed: int) -> Outcome:
                    spent)
 
 
+def _ignore_interrupt() -> None:
+    """Workers finish their chunk when the run is interrupted (the main process reports)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _play_chunk(args: tuple[str, range, str, int]) -> list[Outcome]:
     defender, indices, opponent, seed = args
     return [play(defender, i, opponent, seed) for i in indices]
@@ -194,11 +200,23 @@ def main() -> int:
             for s in range(0, args.games, 10) for d in defenders]
     started = time.perf_counter()
     results: dict[str, list[Outcome]] = {d: [] for d in defenders}
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=args.jobs, initializer=_ignore_interrupt)
+    try:
         for done, outcomes in enumerate(pool.map(_play_chunk, work), 1):
             for outcome in outcomes:
                 results[outcome.defender].append(outcome)
             print(f"\r{done}/{len(work)} chunks", end="", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:  # a bounded run (timeout -s INT): report the games played
+        print("\ninterrupted: the games every defender finished are reported", file=sys.stderr)
+        pool.shutdown(wait=False, cancel_futures=True)
+        common = set.intersection(*({o.index for o in r} for r in results.values()))
+        results = {d: [o for o in r if o.index in common] for d, r in results.items()}
+        args.games = len(common)
+        if not common:
+            print("no game was finished by every defender", file=sys.stderr)
+            return 1
+    else:
+        pool.shutdown()
     print(file=sys.stderr)
     elapsed = time.perf_counter() - started
     rates = {d: sum(o.dealt_in for o in r) / len(r) for d, r in results.items()}
