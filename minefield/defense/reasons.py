@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from minefield.defense.fast import SuitReading, possible_wait
+from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
+from minefield.defense.fast import SuitReading, possible_wait, suit_lift
 from minefield.defense.position import Position
 from minefield.rules.game import Seat, ron_context
 from minefield.rules.tiles import DRAGONS, NUM_KINDS, counts_of, is_honor, kind_str
@@ -46,7 +47,8 @@ def _pair(a: int, b: int) -> str:
 class _Reader:
     """What the position tells about each kind, shared by the reasons of all kinds."""
 
-    def __init__(self, position: Position, furiten_chance: float | None) -> None:
+    def __init__(self, position: Position, furiten_chance: float | None,
+                 opponent: Opponent = DEFAULT_OPPONENT) -> None:
         self.position = position
         self.opponent = seat_name(position.opponent)
         self.own = counts_of(position.tiles)
@@ -59,6 +61,7 @@ class _Reader:
         self.furiten_chance = furiten_chance
         self.suits = SuitReading.of([tile.kind for tile in position.opponent_discards])
         self.avoided = self.suits.avoided()
+        self.opponent_kind = opponent
 
     # -- words --------------------------------------------------------------------------------
 
@@ -213,9 +216,12 @@ class _Reader:
 
     def flush(self, kind: int) -> str | None:
         """A suit the opponent avoids: a one-suit hand (honitsu or chinitsu, R19) is likely,
-        and its tiles are more dangerous."""
+        and its tiles are more dangerous (named only when the estimate against this opponent
+        does rate them higher for it)."""
         suit = self.avoided
         if suit is None or is_honor(kind) or kind // 9 != suit:
+            return None
+        if suit_lift(self.position, kind, self.opponent_kind) <= 0:
             return None
         name = SUIT_NAMES[suit]
         count = self.suits.counts[suit]
@@ -267,12 +273,14 @@ def _join(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def reasons_for(position: Position, furiten_chance: float | None = None
-                ) -> dict[int, tuple[str, ...]]:
+def reasons_for(position: Position, furiten_chance: float | None = None,
+                opponent: Opponent = DEFAULT_OPPONENT) -> dict[int, tuple[str, ...]]:
     """Short reasons in words for each kind left in the pool, keyed by kind.
 
     ``furiten_chance`` is the estimated chance that the opponent is already furiten; it is
-    named among the reasons of every live tile when it is 10% or more.
+    named among the reasons of every live tile when it is 10% or more. ``opponent`` is whom
+    the estimate is for: a suit the opponent avoids is named as a likely flush when that
+    opponent's estimate rates the suit's tiles higher for it.
     """
-    reader = _Reader(position, furiten_chance)
+    reader = _Reader(position, furiten_chance, opponent)
     return {kind: reader.reasons(kind) for kind in position.pool_kinds}
