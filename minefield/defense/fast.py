@@ -39,14 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from minefield.defense import calibration
-from minefield.defense.calibration import (
-    DEFAULT_OPPONENT,
-    PERSON_BLEND,
-    SUIT_FEATURES,
-    FitLevel,
-    LevelFit,
-    Opponent,
-)
+from minefield.defense.calibration import DEFAULT_OPPONENT, PERSON_BLEND, LevelFit, Opponent
 from minefield.defense.danger import DEFAULT_PRIORS, tile_dangers, wait_shapes
 from minefield.defense.position import Estimate, Position
 from minefield.rules.game import TOTAL_DISCARDS, ron_context
@@ -322,21 +315,6 @@ def _level_estimate(feats: Features, position: Position, fit: LevelFit) -> Estim
     if position.number == 1:
         furiten = 0.0  # nothing has been discarded: nobody can be furiten yet
     return Estimate(danger=tuple(danger), loss=tuple(loss), opponent_furiten=furiten)
-
-
-def suit_lift(position: Position, kind: int, opponent: Opponent = DEFAULT_OPPONENT) -> float:
-    """What the suit reading adds to the log-odds of ``kind`` dealing in against ``opponent``
-    (a person: the levels' blended), against discards with no suit signal; above 0 when it
-    makes the kind more dangerous. The reasons name a flush only then."""
-    reading = SuitReading.of([t.kind for t in position.opponent_discards])
-    row = reading.row(kind, position.dora, position.unseen)
-    levels: list[tuple[FitLevel, float]] = (
-        list(PERSON_BLEND.items()) if opponent == "person" else [(opponent, 1.0)])
-    lift = 0.0
-    for level, weight in levels:
-        coefficients = calibration.FITS[level].danger[-len(SUIT_FEATURES):]
-        lift += weight * sum(c * x for c, x in zip(coefficients, row, strict=True))
-    return lift
 
 
 def fast_dangers(position: Position, opponent: Opponent = DEFAULT_OPPONENT) -> Estimate:

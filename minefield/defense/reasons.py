@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
-from minefield.defense.fast import SuitReading, possible_wait, suit_lift
+from minefield.defense.fast import SuitReading, fast_dangers, possible_wait
 from minefield.defense.position import Position
 from minefield.rules.game import Seat, ron_context
 from minefield.rules.tiles import DRAGONS, NUM_KINDS, counts_of, is_honor, kind_str
@@ -48,7 +48,8 @@ class _Reader:
     """What the position tells about each kind, shared by the reasons of all kinds."""
 
     def __init__(self, position: Position, furiten_chance: float | None,
-                 opponent: Opponent = DEFAULT_OPPONENT) -> None:
+                 opponent: Opponent = DEFAULT_OPPONENT,
+                 danger: Sequence[float] | None = None) -> None:
         self.position = position
         self.opponent = seat_name(position.opponent)
         self.own = counts_of(position.tiles)
@@ -61,7 +62,22 @@ class _Reader:
         self.furiten_chance = furiten_chance
         self.suits = SuitReading.of([tile.kind for tile in position.opponent_discards])
         self.avoided = self.suits.avoided()
-        self.opponent_kind = opponent
+        if self.avoided is not None and not self._rated_higher(
+                self.avoided, danger if danger is not None
+                else fast_dangers(position, opponent).danger):
+            self.avoided = None
+
+    @staticmethod
+    def _rated_higher(suit: int, danger: Sequence[float]) -> bool:
+        """Whether the estimate rates the live tiles of ``suit`` more dangerous, on average,
+        than the live tiles of the other number suits (the flush reason says so)."""
+        def mean(kinds: Sequence[int]) -> float:
+            live = [danger[k] for k in kinds if danger[k] > 0]
+            return sum(live) / len(live) if live else 0.0
+
+        mine = mean(range(9 * suit, 9 * suit + 9))
+        others = mean([k for k in range(27) if k // 9 != suit])
+        return mine > others
 
     # -- words --------------------------------------------------------------------------------
 
@@ -217,11 +233,9 @@ class _Reader:
     def flush(self, kind: int) -> str | None:
         """A suit the opponent avoids: a one-suit hand (honitsu or chinitsu, R19) is likely,
         and its tiles are more dangerous (named only when the estimate against this opponent
-        does rate them higher for it)."""
+        does rate them higher than the other suits' tiles)."""
         suit = self.avoided
         if suit is None or is_honor(kind) or kind // 9 != suit:
-            return None
-        if suit_lift(self.position, kind, self.opponent_kind) <= 0:
             return None
         name = SUIT_NAMES[suit]
         count = self.suits.counts[suit]
@@ -274,13 +288,15 @@ def _join(items: Sequence[str]) -> str:
 
 
 def reasons_for(position: Position, furiten_chance: float | None = None,
-                opponent: Opponent = DEFAULT_OPPONENT) -> dict[int, tuple[str, ...]]:
+                opponent: Opponent = DEFAULT_OPPONENT, danger: Sequence[float] | None = None
+                ) -> dict[int, tuple[str, ...]]:
     """Short reasons in words for each kind left in the pool, keyed by kind.
 
     ``furiten_chance`` is the estimated chance that the opponent is already furiten; it is
-    named among the reasons of every live tile when it is 10% or more. ``opponent`` is whom
-    the estimate is for: a suit the opponent avoids is named as a likely flush when that
-    opponent's estimate rates the suit's tiles higher for it.
+    named among the reasons of every live tile when it is 10% or more. A suit the opponent
+    avoids is named as a likely flush when the estimate against ``opponent`` (its chances
+    ``danger`` per kind, computed here when not given) rates that suit's live tiles higher
+    than the other suits'.
     """
-    reader = _Reader(position, furiten_chance, opponent)
+    reader = _Reader(position, furiten_chance, opponent, danger)
     return {kind: reader.reasons(kind) for kind in position.pool_kinds}
