@@ -1,5 +1,5 @@
 """How well the danger estimate predicts deal-ins, per opponent level, against the estimate
-before issue 28, overall and on flush positions.
+before the suit reading, overall and on flush positions.
 
 The games are ``danger_games.py``'s (played once, cached under ``/tmp``): for each opponent level
 (``easy``, ``normal``, ``strong``) a ``strong`` defender plays that level; the odd games are held
@@ -12,8 +12,8 @@ the opponent not furiten (R13, R15).
 
 Estimates:
 
-* ``before``: the fast estimate as it was before issue 28 (the issue 17 fit per opponent, on
-  17 features without the suit reading; its coefficients are kept here in :data:`BEFORE`);
+* ``before``: the fast estimate as it was before the suit reading (fitted per opponent on 17
+  features; its coefficients are kept here in :data:`BEFORE`);
 * ``fast``: the fast estimate as shipped, for the level played against;
 * ``strong-fit``: the shipped estimate for ``strong`` used against every level (what fitting per
   opponent adds).
@@ -52,8 +52,8 @@ from danger_games import DEFAULT_CACHE, LEVELS, PositionRows, load_games, load_r
 from minefield.defense import calibration
 from minefield.defense.fast import fast_dangers
 
-#: The estimate before issue 28 (the issue 17 fit: 2,000 games per level, seed 17, the even
-#: games; 17 features, without the suit reading): per level, the coefficients of the first 17
+#: The estimate before the suit reading (fitted per level on 2,000 games, seed 17, the even
+#: games; 17 features): per level, the coefficients of the first 17
 #: of today's features (the suit features came after them).
 BEFORE: dict[str, tuple[float, ...]] = {
     "easy": (-4.8417, 0.1711, 0.1429, 0.0959, 0.0934, 0.1316, 0.0743, -0.0929, 0.5304, -0.0997,

@@ -5,13 +5,13 @@ same seed in every row), the defender's seat alternating East and West, so the r
 games and their differences are measured game by game:
 
 * ``strong``: the ``strong`` level as players meet it (its hand search and its discards).
-* ``old-strong``: ``strong`` as it was before issue 10
+* ``old-strong``: ``strong`` as it was first (before its planned discard)
   (:data:`minefield.bots.levels.PREVIOUS_STRONG`: the hand search of
   :data:`~minefield.bots.hands.PREVIOUS_MODEL`, today the same as ``strong``'s, and the
   discard of least :mod:`minefield.defense.danger` weight, unplanned); the row ``strong`` is
   compared with.
-* ``strong-17``: ``strong`` discarding by the danger estimate before issue 28 (the issue 17
-  fit against ``strong``, without the suit reading: ``bench_danger.BEFORE``), the same hand
+* ``strong-nosuits``: ``strong`` discarding by the danger estimate before the suit reading
+  (the fit against ``strong`` on 17 features: ``bench_danger.BEFORE``), the same hand
   search and plan; what the suit reading changes in the bot's defence.
 * ``reference``: the ``strong`` hand with the all-seeing discards of
   :mod:`minefield.bots.oracle` (never offered to players): it reads the opponent's hand and
@@ -22,7 +22,7 @@ games and their differences are measured game by game:
 * ``random``: the ``strong`` hand with the ``easy`` discards (a random non-wait).
 
 Usage: ``python benchmarks/bench_defense.py [--games N] [--opponent normal] [--jobs J]
-[--defenders strong,strong-17,...] [--compare strong:strong-17]``.
+[--defenders strong,strong-nosuits,...] [--compare strong:strong-nosuits]``.
 
 Prints, per defender: wins, deal-ins, draws; the deal-in rate, the win rate and the win share
 (wins over decided games) with 95% Wilson intervals; the CPU milliseconds per discard decision
@@ -63,8 +63,8 @@ from minefield.defense.position import Position
 from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.tiles import NUM_KINDS
 
-DEFENDERS = ("strong", "strong-17", "old-strong", "reference", "genbutsu", "random")
-COMPARE = "strong:strong-17,strong:old-strong"
+DEFENDERS = ("strong", "strong-nosuits", "old-strong", "reference", "genbutsu", "random")
+COMPARE = "strong:strong-nosuits,strong:old-strong"
 BOOTSTRAP = 2000
 
 
@@ -80,9 +80,9 @@ class Outcome:
     discard_seconds: float
 
 
-def issue17_dangers(table: DiscardSituation) -> list[float]:
-    """The chances of the estimate before issue 28 (the issue 17 ``strong`` fit, on the
-    features without the suit reading), from this seat's view only (R26)."""
+def suitless_dangers(table: DiscardSituation) -> list[float]:
+    """The chances of the estimate before the suit reading (its ``strong`` fit, on the
+    features before the suit features), from this seat's view only (R26)."""
     feats = features(Position.from_view(table.seat_view))
     weights = BEFORE["strong"]
     return [logistic(weights, feats.danger_row(kind)[:len(weights)]) if feats.possible[kind]
@@ -95,9 +95,9 @@ def defender_bot(defender: str, game: Game, seat: Seat, seed: int) -> Bot:
         return make_bot("strong", seed)
     if defender == "old-strong":
         return previous_strong(seed)
-    if defender == "strong-17":
+    if defender == "strong-nosuits":
         return LevelBot("strong", seed, discard_policy=partial(planned_discard,
-                                                               dangers=issue17_dangers))
+                                                               dangers=suitless_dangers))
     if defender == "reference":
         return LevelBot("strong", seed, discard_policy=oracle_discard(game, seat))
     policies = {"genbutsu": genbutsu_discard, "random": random_discard}

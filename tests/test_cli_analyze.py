@@ -305,12 +305,8 @@ def _old_answer(line: str) -> str:
     """What ``--jsonl`` answered before its fast path: the models, validated and dumped."""
     from pydantic import ValidationError
 
-    from minefield.analyzer import (
-        AnalyzeError,
-        AnalyzeRequest,
-        analyze_request,
-        describe_request_error,
-    )
+    from minefield.analyzer import AnalyzeError, AnalyzeRequest, analyze_request
+    from minefield.rules.request import describe_request_error
 
     try:
         request = AnalyzeRequest.model_validate_json(line)
@@ -410,7 +406,7 @@ def test_plain_hand_reader_is_hand_parse() -> None:
         assert _plain_hand(text) is None
 
 
-# -- honors by name (issue 24, point 13) -------------------------------------------------------
+# -- honors by name ----------------------------------------------------------------------------
 
 
 @pytest.fixture

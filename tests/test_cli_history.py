@@ -49,13 +49,31 @@ def test_one_line_per_game_at_80_columns_the_abandoned_hidden(
     lines = out.splitlines()
     assert status == 0 and all(len(line) <= 80 for line in lines)
     rows = [line for line in lines if GAME_ROW.match(line)]
-    assert [row.split()[0] for row in rows] == ["1", "3"]  # the game left at 2 is hidden
+    # The game left after the hands were chosen is hidden, and numbered after those shown
+    # the shown games are 1, 2...
+    assert [row.split()[0] for row in rows] == ["1", "2"]
     assert "8000" in rows[0] and "draw" in rows[1]
     assert lines[-1] == "1 game left before a discard not shown (--all shows them)."
     status, out, _ = run(capsys, "history", "--dir", str(folder), "--all")
     rows = [line for line in out.splitlines() if GAME_ROW.match(line)]
-    assert [row.split()[0] for row in rows] == ["1", "2", "3"]
+    assert [row.split()[0] for row in rows] == ["1", "2", "3"]  # the hidden one last
+    assert "unfinished" in rows[2] and "Annabelle" in rows[2]
     assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_at_80_columns_a_bots_level_and_a_rons_points_are_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    folder = tmp_path / "records"
+    write_game(played(RON_SEED), "practice", Players(east="Annabelle", west="Bot (strong)"),
+               folder)
+    lines = run(capsys, "history", "--dir", str(folder))[1].splitlines()
+    row = next(line for line in lines if GAME_ROW.match(line))
+    assert "Bot (strong)" in row and row.rstrip().endswith(" 8000") and "…" not in row
+    monkeypatch.setenv("COLUMNS", "120")  # room for the discard number
+    lines = run(capsys, "history", "--dir", str(folder))[1].splitlines()
+    assert "ron 5m, discard 4" in next(line for line in lines if GAME_ROW.match(line))
 
 
 def test_json_lists_every_game_with_its_number_and_id(
@@ -63,7 +81,7 @@ def test_json_lists_every_game_with_its_number_and_id(
     status, out, _ = run(capsys, "history", "--dir", str(folder), "--json")
     games = json.loads(out)
     assert status == 0
-    assert [game["number"] for game in games] == [1, 2, 3]
+    assert [game["number"] for game in games] == [1, 3, 2]  # as the table numbers them
     assert all(Path(game["file"]).name.endswith(f"-{game['id']}.jsonl") for game in games)
     assert games[1]["commands"] == 2 and games[1]["result"] is None  # listed, as before
 
@@ -75,7 +93,7 @@ def test_replay_and_review_take_a_number_or_an_id(
     games = json.loads(run(capsys, "history", "--json")[1])
     assert record_path("1") == Path(games[0]["file"])
     assert record_path(games[2]["id"][:5]) == Path(games[2]["file"])
-    status, out, _ = run(capsys, "replay", "3", "--json")
+    status, out, _ = run(capsys, "replay", "2", "--json")
     assert status == 0 and json.loads(out)["kind"] == "draw"
     with pytest.raises(UsageError, match="no game with that number or id"):
         record_path("9")

@@ -13,7 +13,10 @@ from minefield.records.format import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.rules.tiles import Tile, kind_str
-from minefield.trainer.review import review_of_game
+from minefield.trainer.build import build_of
+from minefield.trainer.readable import readability
+from minefield.trainer.regrets import luck_and_skill, regrets
+from minefield.trainer.review import assess, review_of_game
 from tests.records.conftest import RON_SEED, played
 from tests.trainer.test_review import won_on_discard_one
 
@@ -33,7 +36,8 @@ def test_review_prints_each_discard_with_its_danger_and_the_totals(
     review = review_of_game(game, Seat.WEST)  # the player's seat of a practice record
     assert lines[0].startswith("Review of You (west) against Bot (normal): their hand "
                                f"{review.opponent_hand}")
-    body = lines[1:-1]
+    totals = next(i for i, line in enumerate(lines) if line.startswith("Danger taken"))
+    body = lines[1:totals]
     assert len(body) == len(review.steps) == 2
     taken = least = 0.0
     for line, step in zip(body, review.steps, strict=True):
@@ -43,7 +47,7 @@ def test_review_prints_each_discard_with_its_danger_and_the_totals(
         taken += report.of(tile).danger
         least += report.safest().danger
     assert body[-1].endswith("[DEALT IN]") and "[safe" in body[0]
-    assert lines[-1] == (f"Danger taken in total {taken:.2f} expected deal-ins, the least "
+    assert lines[totals] == (f"Danger taken in total {taken:.2f} expected deal-ins, the least "
                          f"possible {least:.2f} (fast estimate against the normal bot, "
                          "2 discards)")
 
@@ -53,8 +57,7 @@ def test_opponent_option_and_the_default_from_the_record(
     """--opponent chooses the fit; without it a practice record's bot level is used, and a
     person's name (the other seat, here) gets the person's blend."""
     assert main(["review", str(record), "--text", "--opponent", "person"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].endswith("(fast estimate against a person, "
-                                                             "2 discards)")
+    assert "(fast estimate against a person, 2 discards)\n" in capsys.readouterr().out
     assert main(["review", str(record), "--seat", "east", "--text"]) == 0
     assert "(fast estimate against a person, " in capsys.readouterr().out
     with pytest.raises(SystemExit):
@@ -103,3 +106,46 @@ def test_a_missing_file_and_an_unfinished_game(tmp_path: Path,
     assert main(["review", str(unfinished)]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "has not ended" in err
+
+
+def test_review_text_shows_the_regrets_and_luck(record: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 parts 2 and 4: the regrets with their total, and the points lost taken apart
+    (seed 0: West deals in on discard 4, R13)."""
+    assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
+    out = capsys.readouterr().out
+    review = review_of_game(played(RON_SEED), Seat.WEST)
+    steps = list(assess(review, "normal"))
+    found = regrets(steps)
+    assert "\nYour regrets:\n" in out and "\nLuck and skill:\n" in out
+    for regret in found[:5]:
+        assert f"Discard {regret.number}, {regret.tile}: " in out
+    assert f"Expected points lost: {sum(r.lost for r in found)}." in out
+    assert "It is not luck" in out
+    summary = luck_and_skill(steps, review.ron_points)
+    assert f"Points lost: {review.ron_points}, the ron on discard 4." in out
+    assert f"What your choices cost: {summary.choices} expected points" in out
+
+
+def test_review_text_shows_how_readable_your_wait_was(
+        record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 part 3: the opponent's estimate of the player's waits at each of their
+    discards, from their view (seed 0: East discards 1 and 3 before the game ends)."""
+    assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
+    out = capsys.readouterr().out
+    found = readability(review_of_game(played(RON_SEED), Seat.WEST), "person")
+    assert "\nHow readable your wait was:\n" in out
+    assert "as Bot (normal)'s view rated" in out
+    assert [r.number for r in found.readings] == [1, 3]
+    for reading in found.readings:
+        assert f"Discard {reading.number}, they threw {reading.tile}: " in out
+
+
+def test_review_text_shows_the_build(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 part 1: your 13 against the strong bot's from the same 34 (R7)."""
+    assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
+    out = capsys.readouterr().out
+    built = build_of(review_of_game(played(RON_SEED), Seat.WEST))
+    assert "\nThe build:\n" in out and f"  · Yours: {built.yours.hand}\n" in out
+    assert (f"  · The strong bot's: {built.bot.hand}\n" in out if not built.same
+            else "The strong bot keeps the same 13." in out)

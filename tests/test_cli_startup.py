@@ -1,4 +1,4 @@
-"""What each ``minefield`` command loads (issue 18): ``--version`` and ``--help`` nothing but the
+"""What each ``minefield`` command loads: ``--version`` and ``--help`` nothing but the
 parser, headless commands never Textual. Each command runs in a fresh interpreter that then
 reports its ``sys.modules``; timing is measured by ``benchmarks/bench_startup.py``, not here.
 """

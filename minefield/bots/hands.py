@@ -45,7 +45,7 @@ from minefield.rules.game import (
     PlayerView,
     Seat,
 )
-from minefield.rules.hand import HAND_SIZE
+from minefield.rules.hand import HAND_SIZE, waits
 from minefield.rules.score import WinContext, WinValue, limit_and_points, score_counts
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import (
@@ -80,10 +80,10 @@ class ValueModel:
 
 
 DEFAULT_MODEL = ValueModel()
-#: The ``strong`` hand search before issue 10, kept as numbers so that paired benchmarks can
-#: play it whatever the defaults become. Issue 10 measured heavier pool weights (0.75, 1.0,
-#: 2.0) and a lighter one (0.25) against it: each heavier weight cost about twice as many wins
-#: as it saved deal-ins, so the defaults are still these.
+#: The first ``strong`` hand search, kept as numbers so that paired benchmarks can play it
+#: whatever the defaults become. Heavier pool weights (0.75, 1.0, 2.0) and a lighter one (0.25)
+#: were measured against it: each heavier weight cost about twice as many wins as it saved
+#: deal-ins, so the defaults are still these.
 PREVIOUS_MODEL = ValueModel(copy_chance=0.15, opponent_win=9000.0, pool_risk_discount=0.5)
 
 
@@ -513,6 +513,16 @@ def choose_best(deal: DealtTiles, model: ValueModel = DEFAULT_MODEL) -> HandChoi
             best_value, best_hand = value, hand
     assert best_hand is not None
     return HandChoice(best_hand, True, len(found), best_value, tuple(sorted(found[best_hand])))
+
+
+def expected_value(deal: DealtTiles, hand: Counts, model: ValueModel = DEFAULT_MODEL) -> float:
+    """The expected points of keeping ``hand`` (13 of the deal's tiles), by the measure
+    :func:`choose_best` maximizes: what its waits win, less what its pool is expected to lose.
+    A hand that is not tenpai only has the pool's side."""
+    evaluator = _Evaluator(deal, model)
+    hand_waits = waits(hand)
+    values = {w: evaluator.score(hand, w) for w in hand_waits if evaluator.live[w]}
+    return evaluator.hand_value(hand, hand_waits, values)
 
 
 def choose_most_live(deal: DealtTiles) -> HandChoice:

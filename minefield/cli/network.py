@@ -39,6 +39,6 @@ async def _play(args: argparse.Namespace) -> int:
         return 2
     from minefield.tui.app import MinefieldApp  # Textual loads only for the game itself
 
-    app = MinefieldApp(session=session)
+    app = MinefieldApp(session=session, lobby=bool(getattr(args, "from_lobby", False)))
     await app.run_async()
     return app.return_code or 0

@@ -101,7 +101,9 @@ def _run_history(args: argparse.Namespace) -> int:
     elif not entries:
         print(f"No saved games in {folder}.")
     else:
-        Console().print(history_table(entries, folder, saved_honor_names(), args.all))
+        console = Console()
+        console.print(history_table(entries, folder, saved_honor_names(), args.all,
+                                    console.width))
         hidden = sum(abandoned(entry) for entry in entries)
         if hidden and not args.all:
             print(f"{hidden} game{'s' * (hidden != 1)} left before a discard not shown "

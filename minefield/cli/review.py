@@ -13,15 +13,18 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from minefield.bots.base import player_seat
 from minefield.cli.common import Subparsers, UsageError, saved_honor_names
 from minefield.defense.calibration import OPPONENTS, Opponent
 from minefield.defense.estimate import estimate_name, feedback
-from minefield.records.format import RecordHeader
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
 from minefield.rules.game import Seat
 from minefield.rules.names import HONOR_NAMES, HonorNames, name_text
 from minefield.rules.tiles import Tile, kind_str
+from minefield.trainer.build import build_of, build_section
+from minefield.trainer.readable import readability, readability_section
+from minefield.trainer.regrets import luck_section, regrets_section
 from minefield.trainer.review import (
     AssessedStep,
     GameReview,
@@ -31,6 +34,7 @@ from minefield.trainer.review import (
     review_of_game,
     totals,
 )
+from minefield.trainer.sections import Section
 
 COMMANDS = ("review",)
 
@@ -58,19 +62,11 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
                    "(1z-7z); default: the app's setting \"Honor names\"")
 
 
-def default_seat(header: RecordHeader) -> Seat:
-    """The seat to review: the player's in a practice game (the other is the bot), else East."""
-    if header.mode == "practice":
-        for seat in Seat:
-            if opponent_of(header.players.of(seat)) == "person":
-                return seat
-    return Seat.EAST
-
-
 def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, str]]:
-    """The review of the record at ``path`` for ``seat`` (None: :func:`default_seat`) and the
-    players' names (:func:`~minefield.trainer.review.opponent_of` reads the opponent from
-    them); :class:`UsageError` (one line) when it cannot be made."""
+    """The review of the record at ``path`` for ``seat`` (None: the player's,
+    :func:`~minefield.bots.base.player_seat`) and the players' names
+    (:func:`~minefield.trainer.review.opponent_of` reads the opponent from them);
+    :class:`UsageError` (one line) when it cannot be made."""
     try:
         record = read_record(path)
     except RecordError as error:
@@ -79,7 +75,7 @@ def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, st
     if not replay.consistent:
         problems = "; ".join(replay.problems).replace("\n", " ")
         raise UsageError(f"{path}: inconsistent record: {problems}")
-    chosen = Seat(seat) if seat is not None else default_seat(record.header)
+    chosen = Seat(seat) if seat is not None else player_seat(record.header)
     try:
         review = review_of_game(replay.game, chosen)
     except ReviewError as error:
@@ -124,6 +120,19 @@ def _review_lines(review: GameReview, names: dict[Seat, str], against: Opponent 
     taken, least = totals(done)
     yield (f"Danger taken in total {taken:.2f} expected deal-ins, the least possible "
            f"{least:.2f} ({estimate_name(chosen)}, {len(done)} discards)")
+    reader = opponent_of(names[seat])  # whom the opponent was reading
+    for section in (regrets_section(done), luck_section(done, review.ron_points),
+                    readability_section(readability(review, reader), names[opponent]),
+                    build_section(build_of(review), review.settings)):
+        yield ""
+        yield from section_lines(section)
+
+
+def section_lines(section: Section) -> Iterator[str]:
+    """A part of the review as plain lines: its title, then each line after its bullet."""
+    yield f"{section.title}:"
+    for line in section.lines:
+        yield line.prefix + line.text
 
 
 def run(args: argparse.Namespace) -> int:
@@ -149,4 +158,4 @@ def _terminal_attached() -> bool:
                                                                       sys.__stderr__))
 
 
-__all__ = ["COMMANDS", "add_parser", "default_seat", "load_review", "review_lines", "run"]
+__all__ = ["COMMANDS", "add_parser", "load_review", "review_lines", "run"]

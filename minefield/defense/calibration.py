@@ -25,7 +25,7 @@ OPPONENTS: tuple[Opponent, ...] = get_args(Opponent)
 DEFAULT_OPPONENT: Opponent = "strong"
 FitLevel = Literal["easy", "normal", "strong"]
 
-#: The suit reading's inputs (issue 28, :class:`minefield.defense.fast.SuitReading`), the last
+#: The suit reading's inputs (:class:`minefield.defense.fast.SuitReading`), the last
 #: of :data:`DANGER_FEATURES`.
 SUIT_FEATURES = ("suit_deficit", "suit_gap", "suit_margin", "honor_flush", "dora_suit_deficit",
                  "suit_unseen")

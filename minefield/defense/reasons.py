@@ -16,7 +16,7 @@ discard rows and the dora indicator. A tile named here is in mpsz notation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.defense.fast import SuitReading, fast_dangers, possible_wait
@@ -288,9 +288,10 @@ def _join(items: Sequence[str]) -> str:
 
 
 def reasons_for(position: Position, furiten_chance: float | None = None,
-                opponent: Opponent = DEFAULT_OPPONENT, danger: Sequence[float] | None = None
-                ) -> dict[int, tuple[str, ...]]:
-    """Short reasons in words for each kind left in the pool, keyed by kind.
+                kinds: Iterable[int] | None = None, opponent: Opponent = DEFAULT_OPPONENT,
+                danger: Sequence[float] | None = None) -> dict[int, tuple[str, ...]]:
+    """Short reasons in words for each kind left in the pool (or each of ``kinds``, which may
+    be kinds this seat no longer holds, as an opponent's waits), keyed by kind.
 
     ``furiten_chance`` is the estimated chance that the opponent is already furiten; it is
     named among the reasons of every live tile when it is 10% or more. A suit the opponent
@@ -299,4 +300,5 @@ def reasons_for(position: Position, furiten_chance: float | None = None,
     than the other suits'.
     """
     reader = _Reader(position, furiten_chance, opponent, danger)
-    return {kind: reader.reasons(kind) for kind in position.pool_kinds}
+    wanted = position.pool_kinds if kinds is None else kinds
+    return {kind: reader.reasons(kind) for kind in wanted}

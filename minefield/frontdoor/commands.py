@@ -12,12 +12,15 @@ typed                                          does
 ``history``                                    your saved games
 ``whoami [--json]``, ``who [--json]``          you; who is online and the open tables
 ``ladder [--json]``                            the ratings
-``name NEW``                                   claim or change your name
-``key add TYPE BASE64 [COMMENT]``              let another key of yours log in as you
+``name NEW``                                   claim or change your name (5 a day)
+``key add TYPE BASE64 [COMMENT]``              a code for another key of yours
+``key confirm CODE``                           (that key) log in as the player from now on
+``key list [--json]``, ``key remove SHA256:..``  your keys; one no longer yours
+``help``                                       what may be typed
 =============================================  ===========================================
 
-The text goes through :func:`minefield.cli.ssh_entry.parse_original_command`'s checks (short
-printable ASCII, no shell syntax, balanced quotes) and never reaches a shell.
+The text goes through :func:`.grammar.parse_original_command`'s checks (short printable ASCII,
+no shell syntax, balanced quotes) and never reaches a shell.
 
 >>> parse_command("host --public --bot easy")
 FrontCommand(action='host', entry=EntryCommand(action='host', bot='easy', ...), public=True, ...)
@@ -25,31 +28,75 @@ FrontCommand(action='host', entry=EntryCommand(action='host', bot='easy', ...), 
 True
 >>> parse_command("name 'Ann'").name
 'Ann'
+>>> parse_command("key remove SHA256:" + "A" * 43).key
+'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
+>>> parse_command("name \u0430lice")
+Traceback (most recent call last):
+...
+minefield.frontdoor.commands.BadName: 'аlice' is not a name: it has U+0430 CYRILLIC \
+SMALL LETTER A, not a plain ASCII letter (2 to 16 letters, digits, '-' or '_')
 >>> parse_command("bash")
 Traceback (most recent call last):
 ...
-minefield.cli.ssh_entry.Refused: unknown command 'bash'
+minefield.frontdoor.grammar.Refused: unknown command 'bash'
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 from typing import Literal
 
-from minefield.cli.ssh_entry import EntryCommand, Refused, checked_text, parse_original_command
+from minefield.frontdoor.accounts import (
+    CODE_SECONDS,
+    KEPT_NAMES,
+    RENAMES_PER_DAY,
+    NameRefused,
+    check_name,
+    normalize_code,
+)
+from minefield.frontdoor.grammar import EntryCommand, Refused, checked_text, parse_original_command
 
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
-                 "ladder", "name", "key-add"]
+                 "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help"]
 #: Actions that run the app in a pseudo-terminal.
 APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch"})
 #: What may be typed, for the refusal message.
 ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
            "[--public], join CODE, resume, watch GAME, history, whoami [--json], who [--json], "
-           "ladder [--json], name NEW, key add PUBLIC-KEY")
+           "ladder [--json], name NEW, key add PUBLIC-KEY, key confirm CODE, "
+           "key list [--json], key remove SHA256:..., help")
+#: What ``help`` answers.
+HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
+  (nothing)                the lobby (in a terminal: ssh -t)
+  host [--bot LEVEL] [--rules PRESET] [--match] [--public]
+                           host a game (ssh -t); --public lists it in the lobby
+  join CODE, resume        join a room, go back to your game (ssh -t)
+  watch GAME               watch a game being played (ssh -t)
+  history                  your saved games
+  whoami [--json]          your name, key and rating
+  who [--json]             who is online and the open tables
+  ladder [--json]          the ratings, best first
+  name NEW                 claim a name, or change yours: at most {RENAMES_PER_DAY} changes a day;
+                           your last {KEPT_NAMES} former names stay yours
+  key add PUBLIC-KEY       let another key of yours log in as you: answers with the
+                           command that key must run within {CODE_SECONDS // 60} minutes
+  key confirm CODE         (with the new key) from now on, log in as the player who asked
+  key list [--json]        your keys, and those waiting for their code
+  key remove SHA256:...    a key (never your last) no longer logs in as you
+  help                     this list"""
+#: A key's fingerprint as ``key list`` shows it.
+FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+#: A key's code as ``key add`` gives it (dashes and spaces left out, any case).
+CODE = re.compile(r"[A-Z0-9]{8,32}")
 #: The longest public key line accepted by ``key add`` (ed25519 is about 100 bytes; RSA 4096
 #: about 740), within the command's own limit.
 MAX_COMMAND_BYTES = 1024
+
+
+class BadName(Refused):
+    """``name`` with a name that is refused: the name rules' own one-line reason."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +110,7 @@ class FrontCommand:
     name: str | None = None
     game: str | None = None
     key: str | None = None
+    code: str | None = None
 
 
 def _words(raw: str | bytes) -> list[str]:
@@ -87,11 +135,59 @@ def _only_json(first: str, rest: list[str]) -> bool:
     raise Refused(f"{first} takes nothing but --json")
 
 
+def _name_refusal(raw: str | bytes) -> BadName | None:
+    """For ``name X`` refused as a command (not plain ASCII, control characters...), the name
+    rules' reason, as the name prompt gives it; None for any other command."""
+    text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+    if len(text.encode("utf-8", "surrogateescape")) > MAX_COMMAND_BYTES:
+        return None
+    try:
+        words = shlex.split(text, comments=False, posix=True)
+    except ValueError:
+        return None
+    if words[:1] == ["minefield"]:
+        words = words[1:]
+    if len(words) != 2 or words[0] != "name":
+        return None
+    try:
+        check_name(words[1])
+    except NameRefused as refusal:
+        return BadName(str(refusal))
+    return None
+
+
+def _key_command(rest: list[str]) -> FrontCommand:
+    what = rest[0] if rest else ""
+    if what == "add":
+        if not 3 <= len(rest) <= 4:
+            raise Refused("key add takes a public key line: key add ssh-ed25519 AAAA... "
+                          "[comment]")
+        return FrontCommand("key-add", key=" ".join(rest[1:3]))
+    if what == "confirm":
+        code = normalize_code(rest[1]) if len(rest) == 2 else ""
+        if not CODE.fullmatch(code):
+            raise Refused("key confirm takes the code that key add gave: key confirm CODE")
+        return FrontCommand("key-confirm", code=code)
+    if what == "list":
+        return FrontCommand("key-list", json=_only_json("key list", rest[1:]))
+    if what == "remove":
+        if len(rest) != 2 or not FINGERPRINT.fullmatch(rest[1]):
+            raise Refused("key remove takes a key's fingerprint as key list shows it: "
+                          "key remove SHA256:...")
+        return FrontCommand("key-remove", key=rest[1])
+    raise Refused("key takes add PUBLIC-KEY, confirm CODE, list [--json] or "
+                  "remove SHA256:...")
+
+
 def parse_command(raw: str | bytes | None) -> FrontCommand:
-    """The command a player typed (None: nothing, the menu); :class:`Refused` if not allowed."""
+    """The command a player typed (None: nothing, the menu); :class:`Refused` if not allowed
+    (:class:`BadName` for ``name`` with a name the rules refuse)."""
     if raw is None:
         return FrontCommand("menu", entry=EntryCommand("menu"))
-    words = _words(raw)
+    try:
+        words = _words(raw)
+    except Refused as refusal:
+        raise (_name_refusal(raw) or refusal) from None
     if not words:
         return FrontCommand("menu", entry=EntryCommand("menu"))
     first, rest = words[0], words[1:]
@@ -101,18 +197,22 @@ def parse_command(raw: str | bytes | None) -> FrontCommand:
         return FrontCommand("who", json=_only_json(first, rest))
     if first == "ladder":
         return FrontCommand("ladder", json=_only_json(first, rest))
+    if first == "help":
+        if rest:
+            raise Refused("help takes nothing")
+        return FrontCommand("help")
     if first == "name":
         if len(rest) != 1:
             raise Refused("name takes one new name: name NEW")
-        return FrontCommand("name", name=rest[0])
+        try:
+            return FrontCommand("name", name=check_name(rest[0]))
+        except NameRefused as refusal:
+            raise BadName(str(refusal)) from None
     if first == "watch":
         entry = parse_original_command(shlex.join(words))
         return FrontCommand("watch", entry=entry, game=entry.game)
     if first == "key":
-        if len(rest) < 3 or rest[0] != "add" or len(rest) > 4:
-            raise Refused("key add takes a public key line: key add ssh-ed25519 AAAA... "
-                          "[comment]")
-        return FrontCommand("key-add", key=" ".join(rest[1:3]))
+        return _key_command(rest)
     public = "--public" in rest
     if public:
         if first != "host":
@@ -124,4 +224,4 @@ def parse_command(raw: str | bytes | None) -> FrontCommand:
     return FrontCommand(entry.action, entry=entry, public=public)
 
 
-__all__ = ["ALLOWED", "APP_ACTIONS", "FrontCommand", "parse_command"]
+__all__ = ["ALLOWED", "APP_ACTIONS", "HELP", "BadName", "FrontCommand", "parse_command"]

@@ -181,19 +181,23 @@ def _name(text: str) -> Text:
     return Text(shown)
 
 
-def describe_result(entry: HistoryEntry, honors: HonorNames = "numbers") -> Text:
+def describe_result(entry: HistoryEntry, honors: HonorNames = "numbers",
+                    discard: bool = True) -> Text:
     """``east ron 5p, discard 23``, ``draw``, ``unfinished, 12 moves``... (short: one line at 80
-    columns; a winning honor called by ``honors``: ``ron Wh``)."""
+    columns; a winning honor called by ``honors``: ``ron Wh``; without ``discard``, a ron's
+    discard number is left out: ``east ron 5p``)."""
     result = entry.result
     if entry.started is None:
         return Text(entry.problems[0] if entry.problems else "unreadable", style="red")
     if result is None:
-        text = Text(f"unfinished, {entry.commands} moves", style="yellow")
+        text = Text(f"unfinished, {entry.commands} moves" if discard else "unfinished",
+                    style="yellow")
     elif result.kind == "draw":
         text = Text("draw")
     else:
         tile = name_text(result.tile or "", honors)
-        text = Text(f"{result.winner} ron {tile}, discard {result.discard}")
+        text = Text(f"{result.winner} ron {tile}"
+                    + (f", discard {result.discard}" if discard else ""))
     if entry.problems:
         count = len(entry.problems)
         text.append(f"; {count} problem{'s' * (count != 1)}: {entry.problems[0]}", style="red")
@@ -242,18 +246,34 @@ def abandoned(entry: HistoryEntry | MatchEntry) -> bool:
 
 def numbered(entries: list[HistoryEntry | MatchEntry]
              ) -> list[tuple[int, HistoryEntry | MatchEntry]]:
-    """Each entry with its number (1 the newest), as ``history`` shows it and ``replay N``
-    takes it: the numbers count every entry, hidden ones too, so they never change with
-    ``--all``."""
-    return list(enumerate(entries, start=1))
+    """Each entry with its number, as ``history`` shows it and ``replay N`` takes it: the
+    games shown by default are 1 (the newest), 2, 3... without gaps; the games left before
+    their first discard (shown only with ``--all``) come after them, so that no number
+    changes with ``--all``. In the order of ``entries``."""
+    shown = [entry for entry in entries if not abandoned(entry)]
+    number = {id(entry): index for index, entry in enumerate(
+        shown + [entry for entry in entries if abandoned(entry)], start=1)}
+    return [(number[id(entry)], entry) for entry in entries]
+
+
+#: The widest the columns other than the result can be, with a space between columns.
+_OTHER_COLUMNS = 2 + 8 + 11 + 8 + 12 + 12 + 6 + 7
+#: Below this width ``history`` leaves out a ron's discard number, so that the names (a bot's
+#: level) and the points stay whole.
+WIDE_HISTORY = 100
 
 
 def history_table(entries: list[HistoryEntry] | list[HistoryEntry | MatchEntry],
-                  folder: Path, honors: HonorNames = "numbers", show_all: bool = False) -> Table:
-    """The entries as a Rich table, one line each at 80 columns (long cells end in ``…``): the
-    number and short id to give to ``replay``/``review``, date, mode, players, result and
-    points; a match is one line (its players, games and scores). Games left before their first
-    discard are left out unless ``show_all``; honors are called by ``honors``."""
+                  folder: Path, honors: HonorNames = "numbers", show_all: bool = False,
+                  width: int | None = None) -> Table:
+    """The entries as a Rich table, one line each (long cells end in ``…``): the number and
+    short id to give to ``replay``/``review``, date, mode, players, result and points; a match
+    is one line (its players, games and scores). Games left before their first discard are
+    left out unless ``show_all`` (then listed last, under the numbers that follow); honors are
+    called by ``honors``. In a terminal ``width`` cells wide (None: no limit) the result gets
+    what the other columns leave, and narrower than :data:`WIDE_HISTORY` (80 columns) a ron
+    leaves out its discard number: names such as ``Bot (strong)`` and the points stay whole."""
+    wide = width is None or width >= WIDE_HISTORY
     table = Table(title=f"Saved games in {folder}", title_justify="left", box=None,
                   pad_edge=False, collapse_padding=True, header_style="bold")
     table.add_column("#", justify="right", no_wrap=True, min_width=2)
@@ -261,10 +281,13 @@ def history_table(entries: list[HistoryEntry] | list[HistoryEntry | MatchEntry],
     table.add_column("date", no_wrap=True, min_width=11)
     table.add_column("mode", no_wrap=True, min_width=8, max_width=8, overflow="ellipsis")
     for name in ("east", "west"):
-        table.add_column(name, no_wrap=True, min_width=4, max_width=10, overflow="ellipsis")
-    table.add_column("result", no_wrap=True, overflow="ellipsis", min_width=10)
+        table.add_column(name, no_wrap=True, min_width=4, max_width=12, overflow="ellipsis")
+    # the result gets what the other columns leave (their widest, and a space between each)
+    table.add_column("result", no_wrap=True, overflow="ellipsis",
+                     max_width=None if width is None else max(10, width - _OTHER_COLUMNS))
     table.add_column("points", justify="right", no_wrap=True, min_width=6)
-    for number, entry in numbered(list(entries)):
+    rows = sorted(numbered(list(entries)), key=lambda pair: pair[0])
+    for number, entry in rows:
         if abandoned(entry) and not show_all:
             continue
         date = entry.started.astimezone().strftime("%m-%d %H:%M") if entry.started else ""
@@ -277,7 +300,8 @@ def history_table(entries: list[HistoryEntry] | list[HistoryEntry | MatchEntry],
         players = entry.players
         table.add_row(str(number), entry_id(entry), date, entry.mode or "",
                       _name(players.east) if players else "",
-                      _name(players.west) if players else "", describe_result(entry, honors),
+                      _name(players.west) if players else "",
+                      describe_result(entry, honors, discard=wide),
                       _points(entry.result))
     return table
 

@@ -122,6 +122,9 @@ def add_client_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     r.add_argument("--game", default=None, metavar="ID",
                    help="this game (its id, as the lobby gives it), not your latest")
     for parser in (h, j, r):
+        # Given by the lobby (``minefield lobby``) for the game chosen there: every way out of
+        # the game goes back to the lobby, never to the menu. Not for players to type.
+        parser.add_argument("--from-lobby", action="store_true", help=argparse.SUPPRESS)
         parser.add_argument("--socket", type=Path, default=None, metavar="PATH",
                             help=f"the game server's socket (default: ${SOCKET_ENV}, else the "
                             "per-user default)")

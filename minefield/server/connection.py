@@ -110,6 +110,8 @@ class Connection:
         self.why: str | None = None
         self.room: Room | None = None
         self.seat: Seat | None = None
+        #: The game this connection watches (no seat), if it is a watcher's.
+        self.watching: str | None = None
         self.left = False
         self.outbox = _Outbox(writer.transport)
 

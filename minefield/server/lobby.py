@@ -7,7 +7,7 @@ SSH front doors show the same lobby, since it is the daemon's. A private room (h
 without ``public``) is never listed: its code is for the person it was given to. Nothing of
 a game but who sits at it is shown.
 
-The daemon keeps no ratings: whoever keeps them (the SSH front door, ARCHITECTURE 9) gives the
+The daemon keeps no ratings: whoever keeps them (the SSH front door) gives the
 lobby a :data:`RatingsOf` as :attr:`Lobby.ratings_of` (as it gives the daemon
 :data:`~minefield.server.rating.RateGame`), asked in a record thread at each look with the
 identity keys of the players online; a player it does not know (or every player, when no
@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Literal
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 
 from minefield.bots.base import bot_name
 from minefield.server.connection import Connection, read_line
@@ -30,6 +29,7 @@ from minefield.session.wire import (
     LobbyState,
     LobbyTable,
     Ping,
+    PlayerStatus,
     Pong,
     WireError,
     WireProblem,
@@ -48,8 +48,23 @@ RunIO = Callable[..., Awaitable[dict[str, int]]]
 LOBBY_PERIOD = 2.0
 #: At most this many players and tables in one state (a line stays far under 64 KiB).
 MAX_ONLINE, MAX_TABLES = 200, 150
-Status = Literal["lobby", "waiting", "playing"]
-_RANK: dict[Status, int] = {"playing": 2, "waiting": 1, "lobby": 0}
+#: What a player online does (protocol 10).
+Status = PlayerStatus
+#: A player with several connections is shown doing the busiest thing (the last here).
+_RANK: dict[Status, int] = {"lobby": 0, "waiting": 1, "watching": 2, "hosting": 3, "result": 4,
+                            "playing": 5}
+
+
+def connection_status(conn: object, queue: Collection[object] = ()) -> Status:
+    """What the player of ``conn`` does on this connection (``queue``: the connections
+    waiting for a quick match). A connection with nothing yet (its hello being served) is
+    in the lobby."""
+    room = getattr(conn, "room", None)
+    if isinstance(room, Room) and not room.closed:
+        return "hosting" if room.waiting else "result" if room.ended else "playing"
+    if getattr(conn, "watching", None) is not None:
+        return "watching"
+    return "waiting" if conn in queue else "lobby"
 
 
 def _names(room: Room) -> list[str]:
@@ -69,10 +84,11 @@ def _identity_keys(connections: Iterable[object]) -> dict[str, str]:
 
 
 def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
-                ratings: Mapping[str, int] | None = None) -> LobbyState:
+                ratings: Mapping[str, int] | None = None,
+                queue: Collection[object] = ()) -> LobbyState:
     """The lobby now: the connected players (each once, busiest status first, with their
-    rating from ``ratings`` by identity key when it is there) and the tables (public rooms
-    waiting, then games going on)."""
+    rating from ``ratings`` by identity key when it is there; ``queue``: the connections
+    waiting for a quick match) and the tables (public rooms waiting, then games going on)."""
     online: dict[str, Status] = {}
     keys: dict[str, str] = {}
     for conn in connections:
@@ -83,9 +99,7 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
         key = getattr(identity, "key", None)
         if isinstance(key, str):
             keys.setdefault(name, key)
-        room = getattr(conn, "room", None)
-        status: Status = ("lobby" if room is None or room.closed
-                          else "waiting" if room.waiting else "playing")
+        status = connection_status(conn, queue)
         if _RANK[status] >= _RANK.get(online.get(name, "lobby"), 0):
             online[name] = status
     waiting: list[LobbyTable] = []
@@ -146,11 +160,16 @@ class Lobby:
         async with self._looking:  # one look at a time: states sent in order
             connections = list(self.connections)
             ratings = await self._ratings(connections)
-            state = lobby_state(list(self.rooms.values()), list(self.connections), ratings)
+            state = self.now(ratings)
             if state != self.state:
                 self.state = state
                 for member in list(self.members):
                     member.send(state)
+
+    def now(self, ratings: Mapping[str, int] | None = None) -> LobbyState:
+        """The lobby as it is now (in the daemon's loop), every player's status included."""
+        queue = self.invites.queue if self.invites is not None else ()
+        return lobby_state(list(self.rooms.values()), list(self.connections), ratings, queue)
 
     async def _follow(self) -> None:
         while self.members:
@@ -189,4 +208,4 @@ class Lobby:
                 self.invites.left(conn)
 
 
-__all__ = ["LOBBY_PERIOD", "Lobby", "RatingsOf", "lobby_state"]
+__all__ = ["LOBBY_PERIOD", "Lobby", "RatingsOf", "Status", "connection_status", "lobby_state"]

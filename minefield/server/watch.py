@@ -157,12 +157,14 @@ async def serve_watcher(rooms: Iterable[Room], conn: Connection, hello: Hello,
             return
         audience.add(room, conn, clock())
     log.info("%s: watching game %s", repr(conn), room.id)
+    conn.watching = room.id
     try:
         while (line := await read_line(conn, clock)) is not None:
             _answer(conn, line, clock())
             if conn.closing_since is not None:
                 return
     finally:
+        conn.watching = None
         audience.remove(conn)
 
 

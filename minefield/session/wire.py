@@ -266,13 +266,19 @@ class RoomState(_Wire):
     rematch: list[Seat] = Field(max_length=2)
 
 
+#: What a player online does: in the ``lobby``, ``waiting`` for a quick match, ``watching`` a
+#: game, ``hosting`` a room nobody has joined yet, on a game's ``result`` (the game over, its
+#: room still open), ``playing``.
+PlayerStatus = Literal["lobby", "waiting", "watching", "hosting", "result", "playing"]
+
+
 class LobbyPlayer(_Wire):
-    """A player connected to the server and what they do: ``lobby``, ``waiting`` (hosting a
-    room nobody has joined yet) or ``playing``; ``rating``: their rating when whoever keeps
-    ratings (the SSH front door) knows them, None otherwise (left out of the line then)."""
+    """A player connected to the server and what they do (:data:`PlayerStatus`); ``rating``:
+    their rating when whoever keeps ratings (the SSH front door) knows them, None otherwise
+    (left out of the line then)."""
 
     name: str = Field(max_length=40)
-    status: Literal["lobby", "waiting", "playing"]
+    status: PlayerStatus
     rating: int | None = None
 
     @model_serializer(mode="wrap")
@@ -451,7 +457,7 @@ def parse_server_line(data: bytes | str) -> AnyServerMessage:
 __all__ = [
     "AnswerInvitation", "AnyServerMessage", "AskNextGame", "AskRematch", "Cancel", "ErrorCode",
     "GameId", "Hello", "InGameMessage", "Invitation", "Invite", "LobbyMessage", "LobbyPlayer",
-    "LobbyState", "LobbyTable", "Matching", "Ping", "PlayerName", "Pong", "QuickMatch",
-    "RoomState", "Seated", "Welcome", "WireError", "WireProblem", "encode", "error_text",
-    "parse_hello", "parse_in_game", "parse_lobby", "parse_server_line",
+    "LobbyState", "LobbyTable", "Matching", "Ping", "PlayerName", "PlayerStatus", "Pong",
+    "QuickMatch", "RoomState", "Seated", "Welcome", "WireError", "WireProblem", "encode",
+    "error_text", "parse_hello", "parse_in_game", "parse_lobby", "parse_server_line",
 ]

@@ -46,6 +46,7 @@ from minefield.defense.position import DangerReport, Position
 from minefield.defense.reasons import reasons_for
 from minefield.rules.game import POOL_SIZE, TOTAL_DISCARDS, Seat, ron_context
 from minefield.rules.hand import HAND_SIZE, PENCHAN, RYANMEN, SEQ, Hand, waits
+from minefield.rules.names import to_mpsz
 from minefield.rules.report import WaitReport
 from minefield.rules.score import WinContext, WinValue, score_win
 from minefield.rules.seed import SeedError, derive_seed, parse_seed
@@ -92,10 +93,10 @@ SAFEST_TOLERANCE = 0.01
 
 
 __all__ = [
-    "DIFFICULTIES", "KINDS", "KIND_NAMES", "PATTERNS", "PATTERN_NAMES", "Difficulty", "Drill",
-    "DrillAnswer", "DrillError",
+    "ANSWER_WORDS", "DIFFICULTIES", "KINDS", "KIND_NAMES", "PATTERNS", "PATTERN_NAMES",
+    "Difficulty", "Drill", "DrillAnswer", "DrillError",
     "DrillKind", "DrillTruth", "HandRating", "PatternBox", "Scheduler", "answer",
-    "answer_is_mangan", "answer_read_wait", "answer_safe_hand", "answer_safest",
+    "answer_is_mangan", "answer_read_wait", "answer_safe_hand", "answer_safest", "answer_text",
     "drill_from_id", "kind_words", "make_drill", "make_mangan_drill", "pattern_words",
     "rate_hand", "reader_lines", "wait_shape_words",
 ]
@@ -520,7 +521,8 @@ def answer_read_wait(drill: Drill, kinds: Iterable[str]) -> DrillAnswer:
         lines.append(f"Missed: {kinds_to_str(sorted(true - marked))}.")
     lines.append(_waits_line(table, opponent))
     position = drill.position
-    reasons = reasons_for(position)
+    # The waits' own reasons, pool or not (a wait this seat no longer holds has reasons too).
+    reasons = reasons_for(position, kinds=[value.tile for value in table.values])
     for value in table.values:
         tile = kind_str(value.tile)
         seen = 4 - position.unseen[value.tile]
@@ -654,6 +656,46 @@ def answer(drill: Drill, response: str | bool | Iterable[str]) -> DrillAnswer:
     if drill.kind == "safest":
         return answer_safest(drill, response)
     return answer_safe_hand(drill, response)
+
+
+#: What ``is_mangan`` takes for yes and no, typed.
+YES = ("y", "yes")
+NO = ("n", "no")
+
+
+def answer_text(drill: Drill, text: str) -> DrillAnswer:
+    """Grade an answer as a person types it (the drills screen): tiles with honors by any
+    name (``E``, ``wh``, ``東``, ``1z``; :func:`minefield.rules.names.to_mpsz`), kinds for
+    ``read_wait`` spaced or grouped (``2p 5p`` or ``369s E``), ``y`` or ``n`` for
+    ``is_mangan``. Anything else raises :class:`DrillError` with a one-line reason; nothing
+    else is raised, whatever the text."""
+    typed = " ".join(text.split())
+    if not typed:
+        raise DrillError(f"Type an answer first: {ANSWER_WORDS[drill.kind]}.")
+    if drill.kind == "is_mangan":
+        word = typed.lower()
+        if word not in YES + NO:
+            raise DrillError("Answer y (the ron is allowed) or n.")
+        return answer_is_mangan(drill, word in YES)
+    mpsz = to_mpsz(typed)
+    if drill.kind == "read_wait":
+        try:
+            marked = parse_tiles(mpsz)
+        except TileError as error:
+            raise DrillError(f"{error}") from None
+        return answer_read_wait(drill, [kind_str(tile.kind) for tile in marked])
+    if drill.kind == "safest":
+        return answer_safest(drill, mpsz)
+    return answer_safe_hand(drill, mpsz)
+
+
+#: What each kind asks for, in the words of a one-line error.
+ANSWER_WORDS: dict[DrillKind, str] = {
+    "safest": "one tile of your pool, e.g. 9p or E",
+    "read_wait": "the kinds you think they wait on, e.g. 2p 5p Wh",
+    "is_mangan": "y (the ron is allowed) or n",
+    "safe_hand": "your 13 tiles, e.g. 123m456p789s E E S S",
+}
 
 
 # ---------------------------------------------------------------------------------------------

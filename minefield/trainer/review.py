@@ -25,12 +25,12 @@ record's player names).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from minefield.bots.base import bot_level
 from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.defense.estimate import estimate
-from minefield.defense.position import DangerReport, Position, PositionError
+from minefield.defense.position import DangerReport, Position, PositionError, TileDanger
 from minefield.rules.game import Game, GameEnded, Seat, ron_context
 from minefield.rules.hand import Hand
 from minefield.rules.score import analyze
@@ -54,6 +54,16 @@ class ReviewStep:
     deal_ins: tuple[str, ...]
     dealt_in: bool
     opponent_furiten: bool
+    own_furiten: bool = False
+
+    @property
+    def guarded(self) -> frozenset[str]:
+        """The seat's own waits left in its pool, while it is not furiten: discarding one would
+        make it furiten (R15a), so no review calls one of them the safer choice."""
+        if self.own_furiten:
+            return frozenset()
+        waits = set(self.position.own_waits)
+        return frozenset(kind_str(k) for k in self.position.pool_kinds if k in waits)
 
     def __repr__(self) -> str:
         return f"ReviewStep(discard {self.number}, <tiles hidden>)"
@@ -69,6 +79,23 @@ class GameReview:
     opponent_hand: str | None
     opponent_waits: tuple[str, ...]
     steps: tuple[ReviewStep, ...]
+    their_steps: tuple[ReviewStep, ...] = ()
+    discards: Mapping[Seat, tuple[str, ...]] = field(default_factory=dict)
+    dora_indicator: str = ""
+    settings: RuleSettings = field(default_factory=RuleSettings)
+
+    @property
+    def waits(self) -> tuple[str, ...]:
+        """The seat's own waits (revealed at the end, R26)."""
+        return tuple(self.end.waits.get(self.seat, ()))
+
+    @property
+    def ron_points(self) -> int:
+        """What the opponent's ron was worth when the seat dealt in (R23), else 0."""
+        end = self.end
+        if end.result == "ron" and end.winner is self.seat.other and end.value is not None:
+            return end.value.points
+        return 0
 
     def __repr__(self) -> str:
         return f"GameReview(seat={self.seat.value}, steps={len(self.steps)})"
@@ -82,9 +109,14 @@ class AssessedStep:
     report: DangerReport
 
     @property
+    def chosen(self) -> TileDanger:
+        """The estimate's entry of the tile discarded."""
+        return self.report.of(kind_str(Tile.parse(self.step.tile).kind))
+
+    @property
     def taken(self) -> float:
         """The estimated danger of the tile discarded."""
-        return self.report.of(self.step.tile).danger
+        return self.chosen.danger
 
     @property
     def least(self) -> float:
@@ -93,9 +125,11 @@ class AssessedStep:
 
 
 def review_game(end: GameEnded, discards: Mapping[Seat, Sequence[str]], dora_indicator: str,
-                settings: RuleSettings, seat: Seat) -> GameReview:
+                settings: RuleSettings, seat: Seat, theirs: bool = True) -> GameReview:
     """The review of ``seat``'s discards in a finished game (its end and both discard rows in
-    the order played). :class:`ReviewError` when the tiles do not make a game."""
+    the order played); with ``theirs``, also the opponent's discards as they saw them (the
+    review's ``their_steps``, for how readable the seat's wait was). :class:`ReviewError` when
+    the tiles do not make a game."""
     hand_text = end.hands.get(seat)
     if hand_text is None:
         raise ReviewError(f"{seat} never chose a hand: there is nothing to review")
@@ -111,6 +145,7 @@ def review_game(end: GameEnded, discards: Mapping[Seat, Sequence[str]], dora_ind
     opponent_text = end.hands.get(opponent)
     opponent_hand = Hand.parse(opponent_text) if opponent_text else None
     furiten = end.furiten.get(opponent)
+    own_furiten = end.furiten.get(seat)
     steps = []
     for index, tile in enumerate(rows[seat]):
         number = 2 * index + (1 if seat is Seat.EAST else 2)
@@ -130,9 +165,18 @@ def review_game(end: GameEnded, discards: Mapping[Seat, Sequence[str]], dora_ind
         dealt_in = (end.result == "ron" and end.winner is opponent
                     and end.discard_number == number)
         steps.append(ReviewStep(number=number, tile=str(tile), position=position,
-                                deal_ins=deal_ins, dealt_in=dealt_in, opponent_furiten=frozen))
+                                deal_ins=deal_ins, dealt_in=dealt_in, opponent_furiten=frozen,
+                                own_furiten=(own_furiten is not None
+                                             and own_furiten.discard_number < number)))
+    their_steps: tuple[ReviewStep, ...] = ()
+    if theirs and opponent_hand is not None:
+        their_steps = review_game(end, discards, dora_indicator, settings, opponent,
+                                  theirs=False).steps
     return GameReview(seat=seat, end=end, opponent_hand=opponent_text,
-                      opponent_waits=tuple(end.waits.get(opponent, ())), steps=tuple(steps))
+                      opponent_waits=tuple(end.waits.get(opponent, ())), steps=tuple(steps),
+                      their_steps=their_steps,
+                      discards={s: tuple(str(t) for t in rows[s]) for s in Seat},
+                      dora_indicator=str(indicator), settings=settings)
 
 
 def review_of_game(game: Game, seat: Seat) -> GameReview:

@@ -46,7 +46,7 @@ from minefield.tui.trainer import Trainer
 from minefield.tui.trainer_actions import TrainerActions
 
 # What only a game, a key or a menu entry needs is imported there, not here: the menu's first
-# frame waits for every import of this module (issue 18: the bots, the session and its wire
+# frame waits for every import of this module (the bots, the session and its wire
 # models, the help's Markdown, the drills' SQLite and the other screens come later).
 if TYPE_CHECKING:
     from minefield.session import SeatFailed, Session
@@ -68,6 +68,8 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
     error. Games are recorded in ``record_folder`` (default: the user data folder's
     ``records/``) unless the preferences turn it off. ``session`` plays a game already
     connected (a network game); ``server`` is the game server of the menu's rooms (over SSH).
+    ``lobby``: the game was chosen in the server's lobby (``minefield lobby``), which comes
+    back when the app ends: every way out of the game ends the app, never shows the menu.
     """
 
     CSS_PATH = STYLESHEET
@@ -88,10 +90,11 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
                  preferences: Preferences | None = None,
                  catch_errors: bool = True, record_folder: Path | None = None,
                  session: Session | None = None, link_watch: LinkWatch | None = None,
-                 server: ServerAddress | None = None) -> None:
+                 server: ServerAddress | None = None, lobby: bool = False) -> None:
         super().__init__(catch_errors)
         self._link_watch_given = link_watch  # over SSH: is the terminal there? (link_watch.py)
         self.server = server
+        self.lobby = lobby
         self.read_preferences(preferences)  # the saved ones unless given (app_preferences.py)
         self.request = request
         self._first_session = session
@@ -158,7 +161,7 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         """Play ``session`` here (a local game, or a network game with the same screens)."""
         from minefield.tui.table import TableController
 
-        await self._leave_game()
+        await self._leave_game(another=True)
         self.tally_game = None
         self.recovery.reset()
         self.trainer.new_game(session.traits, session.local_seats)
@@ -182,9 +185,15 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
             await self.push_screen(screen)
         cover_if_too_small(self)
 
-    async def _leave_game(self, on_purpose: bool = False) -> None:
+    async def _leave_game(self, on_purpose: bool = False, another: bool = False) -> None:
         table, self.table = self.table, None
         self.sub_title = ""
+        if self.lobby and table is not None and not another:
+            # A game chosen in the lobby: the app ends and the lobby comes back (the menu is
+            # the lobby's m), with no frame of the menu on the way.
+            await table.close(on_purpose)
+            self.exit()
+            return
         while len(self.screen_stack) > self._base_depth:
             await self.pop_screen()
         if table is not None:
@@ -199,6 +208,11 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         if self.table is not None:
             self.table.forget_screen()
             await self.table.show()
+
+    async def leave_broken_screen(self) -> None:
+        """After an error without a game (the drills, a form): back to the menu."""
+        while len(self.screen_stack) > self._base_depth:
+            await self.pop_screen()
 
     # -- messages from the session and the screens (the table turns them into commands) ----------
 
@@ -269,8 +283,10 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
                     await self._leave_game(on_purpose=True)  # the server closes it
                 self.exit()
 
-        self._quit_question = ConfirmScreen(
-            self.table.leaving_question("Quit Minefield?"), yes="Quit", no="Keep playing")
+        question = "Back to the lobby?" if self.lobby else "Quit Minefield?"
+        self._quit_question = ConfirmScreen(self.table.leaving_question(question),
+                                            yes=question.removesuffix("?").replace(
+                                                "Quit Minefield", "Quit"), no="Keep playing")
         await self.push_screen(self._quit_question, answered)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:

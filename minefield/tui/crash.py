@@ -1,9 +1,10 @@
 """Unexpected errors: keep the game, never show hidden tiles.
 
 A bug in a screen should cost the player a message, not the game: the app logs the error
-(without local variables, which may hold tiles), tells the player, and rebuilds the game's
-screen from its session, which still holds the game. Only a crash loop ends the app, and then
-its report shows no local variables either.
+(without local variables or the error's text, which may hold tiles), tells the player, and
+rebuilds the game's screen from its session, which still holds the game; without a game (the
+drills, a form) the player is back at the menu. Only a crash loop ends the app, its error logged
+too, and then its report shows no local variables either.
 """
 
 from __future__ import annotations
@@ -62,11 +63,34 @@ class RecoveryCounter:
         self._last_error_at = -math.inf
 
 
+def error_report(error: BaseException) -> str:
+    """The traceback of ``error`` and of the errors it came from: where (files, lines, the code
+    on them) and the errors' types, never local variables or an error's own text, which may
+    name hidden tiles (``KeyError: 5`` is a tile kind; R26)."""
+    chain: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and all(current is not seen for seen in chain):
+        chain.append(current)
+        current = current.__cause__ or (
+            None if current.__suppress_context__ else current.__context__)
+    parts: list[str] = []
+    for index, item in enumerate(reversed(chain)):
+        if index:
+            parts.append("\nThe error above led to this one:\n\n")
+        parts.append("Traceback (most recent call last):\n")
+        parts.extend(traceback.format_tb(item.__traceback__))
+        kind = type(item)
+        name = kind.__qualname__ if kind.__module__ == "builtins" else (
+            f"{kind.__module__}.{kind.__qualname__}")
+        parts.append(f"{name} (its text is not logged: it may name hidden tiles)\n")
+    return "".join(parts)
+
+
 def log_error(error: BaseException) -> str:
-    """Append the traceback (without local variables: they may hold tiles) to the error log;
-    where it was written, for the player's message."""
+    """Append the traceback (:func:`error_report`: no local variables, no error text, as either
+    may hold tiles) to the error log; where it was written, for the player's message."""
     return _append(f"--- {datetime.now().isoformat(timespec='seconds')}\n"
-                   + "".join(traceback.format_exception(error)))
+                   + error_report(error))
 
 
 def log_failure(failure: SeatFailed) -> str:
@@ -116,6 +140,10 @@ class RecoveringApp(App[int]):
     async def rebuild_game(self) -> None:
         """Show the game again from its session after an error."""
 
+    async def leave_broken_screen(self) -> None:
+        """After an error without a game: close the screens over the menu (the one whose
+        handler failed no longer answers its keys)."""
+
     async def run_action(self, action: str | ActionParseResult,
                          default_namespace: DOMNode | None = None,
                          namespaces: Mapping[str, DOMNode] | None = None) -> bool:
@@ -124,7 +152,7 @@ class RecoveringApp(App[int]):
         try:
             return await super().run_action(action, default_namespace, namespaces)
         except Exception as error:
-            if not self.catch_errors or not self.has_game():
+            if not self.catch_errors:
                 raise
             self.recover_from(error)
             return True
@@ -135,23 +163,35 @@ class RecoveringApp(App[int]):
 
     def recover_from(self, error: Exception) -> None:
         """An unexpected error: log it, tell the player, and rebuild the game's screen from the
-        session, which still holds the game; else exit with a report."""
-        if not self.catch_errors or not self.has_game() or not self.recovery.may_recover():
+        session, which still holds the game (without a game, as in the drills, back to the
+        menu: :meth:`leave_broken_screen`). In a crash loop the app exits with a report, the
+        error logged too. With ``catch_errors`` off (tests) Textual's own handling: exit with
+        the traceback."""
+        if not self.catch_errors:
             default_exception_handler(self, error)
             return
+        original = error
         if isinstance(error, WorkerFailed) and isinstance(error.error, Exception):
             error = error.error  # the session worker's own error, with its traceback
         where = log_error(error)
         self.errors.append(type(error).__name__)
-        self.call_later(self._recover, type(error).__name__, where)
+        if not self.recovery.may_recover():
+            default_exception_handler(self, original)
+            return
+        self.call_later(self._recover, type(error).__name__, where, self.has_game())
 
-    async def _recover(self, name: str, where: str) -> None:
+    async def _recover(self, name: str, where: str, game: bool) -> None:
+        kept = ("Your game is kept and goes on." if game
+                else "What you were doing was not finished: you are back at the menu.")
         try:
-            await self.rebuild_game()
+            if game:
+                await self.rebuild_game()
+            else:
+                await self.leave_broken_screen()
         finally:
             await self.push_screen(MessageScreen(
                 "Something went wrong",
-                f"An unexpected error ({name}) happened. Your game is kept and goes on.\n"
+                f"An unexpected error ({name}) happened. {kept}\n"
                 f"Details were written to {where}."))
 
     def _fatal_error(self) -> None:

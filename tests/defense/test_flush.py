@@ -1,4 +1,4 @@
-"""The suit reading of issue 28: an opponent who avoids a suit is likely building honitsu or
+"""The suit reading: an opponent who avoids a suit is likely building honitsu or
 chinitsu (R19: 3 and 6 han; riichi and honitsu make 4 han, near the mangan minimum of R14), so
 that suit's tiles are more dangerous, and a reason says so.
 

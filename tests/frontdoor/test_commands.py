@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from minefield.cli.ssh_entry import EntryCommand, Refused
-from minefield.frontdoor.commands import FrontCommand, parse_command
+from minefield.frontdoor.accounts import NameRefused, check_name
+from minefield.frontdoor.commands import BadName, FrontCommand, parse_command
+from minefield.frontdoor.grammar import EntryCommand, Refused
 
 
 @pytest.mark.parametrize(("typed", "expected"), [
@@ -25,6 +26,12 @@ from minefield.frontdoor.commands import FrontCommand, parse_command
                                        game="20261201T-x")),
     ("key add ssh-ed25519 AAAAC3Nz me@home",
      FrontCommand("key-add", key="ssh-ed25519 AAAAC3Nz")),
+    ("key confirm k7qp-3xwm-2b", FrontCommand("key-confirm", code="K7QP3XWM2B")),
+    ("key list", FrontCommand("key-list")),
+    ("key list --json", FrontCommand("key-list", json=True)),
+    ("key remove SHA256:" + "aB+/" * 10 + "xyz",
+     FrontCommand("key-remove", key="SHA256:" + "aB+/" * 10 + "xyz")),
+    ("help", FrontCommand("help")),
 ])
 def test_accepted(typed: str | None, expected: FrontCommand) -> None:
     assert parse_command(typed) == expected
@@ -42,10 +49,32 @@ def test_accepted(typed: str | None, expected: FrontCommand) -> None:
     ("host --public --public", "given twice"),
     ("host --socket /tmp/x", "--socket is set by the server"),
     ("name", "one new name"),
-    ("key list", "key add takes a public key line"),
+    ("key list all", "key list takes nothing but --json"),
+    ("key", "key takes add PUBLIC-KEY, confirm CODE"),
+    ("key add", "key add takes a public key line"),
+    ("key confirm", "key confirm takes the code"),
+    ("key confirm ab", "key confirm takes the code"),
+    ("key remove SHA256:short", "key remove takes a key's fingerprint"),
+    ("key remove ssh-ed25519", "key remove takes a key's fingerprint"),
+    ("help me", "help takes nothing"),
     ("x" * 2000, "too long"),
     ("name \u00e9", "ASCII"),
 ])
 def test_refused(typed: str, why: str) -> None:
     with pytest.raises(Refused, match=why.replace("$", r"\$").replace("(", r"\(")):
         parse_command(typed)
+
+
+@pytest.mark.parametrize("name", [
+    "\u0430lice",  # a Cyrillic a
+    "\u200fann",  # a right-to-left mark
+    "\x1b[31mAnn",  # a colour
+    "Ann.", "a", "Strong", "\u00e9mile",
+])
+def test_name_refuses_with_the_name_rules_own_reason(name: str) -> None:
+    """``name X`` and the name prompt refuse a name with the same line: the name rules'."""
+    with pytest.raises(NameRefused) as rules:
+        check_name(name)
+    with pytest.raises(BadName) as command:
+        parse_command(f"name {name}")
+    assert str(command.value) == str(rules.value)

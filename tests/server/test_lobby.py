@@ -7,7 +7,7 @@ from typing import Any
 
 from minefield.server.daemon import Daemon
 from minefield.session.remote import host, join
-from tests.server.conftest import ME, Raw
+from tests.server.conftest import ME, Raw, autoplay
 
 
 async def until_lobby(client: Raw, check: Any) -> dict[str, Any]:
@@ -33,7 +33,7 @@ async def test_public_tables_are_listed_private_ones_never(daemon: Daemon) -> No
                                 "rules": "beginner", "public": True, "players": ["ann"],
                                 "watchers": 0}]
     assert {p["name"]: p["status"] for p in state["online"]} == {
-        "ann": "waiting", "bob": "waiting", "cat": "lobby"}
+        "ann": "hosting", "bob": "hosting", "cat": "lobby"}
     assert private.code is not None and private.code not in str(state)
     guest = await join(public.code or "", socket=daemon.config.socket, player="dan")
     state = await until_lobby(watcher, lambda s: s["tables"] and s["tables"][0]["game"])
@@ -85,7 +85,7 @@ async def test_each_player_online_has_the_rating_the_keeper_knows(daemon: Daemon
     ann = await host(socket=daemon.config.socket, player="ann", public=True)
     state = await until_lobby(watcher, lambda s: len(s["online"]) == 2)
     online = {p["name"]: p for p in state["online"]}
-    assert online["ann"] == {"name": "ann", "status": "waiting", "rating": 1662}
+    assert online["ann"] == {"name": "ann", "status": "hosting", "rating": 1662}
     assert online["cat"].get("rating") is None  # unknown: left out of the line
     assert any(sorted(keys) == [f"ann@{ME}", f"cat@{ME}"] for keys in asked)
     await ann.close()
@@ -111,3 +111,40 @@ async def test_a_failing_ratings_keeper_leaves_the_lobby_working(daemon: Daemon)
     state = await watcher.until("lobby")
     assert state["online"] == [{"name": "cat", "status": "lobby"}]
     watcher.close()
+
+
+async def test_each_player_online_is_shown_doing_what_they_do(daemon: Daemon) -> None:
+    """``lobby``, ``waiting`` (a quick match), ``hosting`` (a table nobody joined), ``playing``,
+    ``watching``, ``result`` (the game over, its room still open): what ``who`` and both SSH
+    routes' lobbies show."""
+    socket = daemon.config.socket
+    cat = await Raw.connect(socket)
+    cat.hello("lobby", player="cat")
+    dan = await Raw.connect(socket)
+    dan.hello("lobby", player="dan")
+    await dan.until("lobby")
+    dan.send({"type": "quick_match"})
+    assert (await dan.until("matching"))["state"] == "waiting"
+    ann = await host(socket=socket, player="ann", public=True)
+    bob = await host(socket=socket, player="bob", bot="easy", seed="7")
+    await bob.open()
+    state = await until_lobby(cat, lambda s: any(t["game"] for t in s["tables"]))
+    game = next(t["game"] for t in state["tables"] if t["game"])
+    eve = await Raw.connect(socket)
+    eve.hello("watch", game=game, player="eve")
+    await eve.until("watch")
+    state = await until_lobby(cat, lambda s: len(s["online"]) == 5)
+    assert {p["name"]: p["status"] for p in state["online"]} == {
+        "ann": "hosting", "bob": "playing", "cat": "lobby", "dan": "waiting", "eve": "watching"}
+    await autoplay(bob)  # R25's moves to the end: bob is on the result screen
+    state = await until_lobby(cat, lambda s: {p["name"]: p["status"] for p in s["online"]}
+                              .get("bob") == "result")
+    # What the front door's who reads is the same.
+    assert state["online"] == [p.model_dump(exclude_none=True) for p in daemon.lobby.now().online]
+    dan.send({"type": "cancel"})
+    state = await until_lobby(cat, lambda s: {p["name"]: p["status"] for p in s["online"]}
+                              .get("dan") == "lobby")
+    for session in (ann, bob):
+        await session.close()
+    for raw in (cat, dan, eve):
+        raw.close()

@@ -1,4 +1,4 @@
-"""The app's match screens over the network (issue 11): a hosted match plays in the same
+"""The app's match screens over the network: a hosted match plays in the same
 screens as a local one (scoreboard, result with the settlement, the next game on ``n``)."""
 
 from __future__ import annotations

@@ -49,7 +49,9 @@ async def test_an_unexpected_error_is_a_message_and_the_game_goes_on(
         await pilot.pause()
         assert "Hand 1/13" in screen_text(app)
     report = error_log_path().read_text()
-    assert "RuntimeError: a bug in the hand builder" in report
+    # Where and what type, never the error's text (it may name hidden tiles).
+    assert "RuntimeError" in report and "in broken_toggle" in report
+    assert "a bug in the hand builder\n" not in report
 
 
 async def test_help_shows_the_readme_rules_and_every_key() -> None:

@@ -106,7 +106,7 @@ async def test_overlay_shades_the_pool_and_explains_the_highlighted_tile() -> No
 
         await pilot.press("d")
         await pilot.pause()
-        assert app.trainer.opponent == "easy"  # practice passes the bot's level (issue 17)
+        assert app.trainer.opponent == "easy"  # practice passes the bot's level
         report = estimate(Position.from_view(screen.view), "easy")
         assert screen.has_class("-danger") and screen.query_one(DangerPanel).display
         expected = [DANGER_CLASSES[0] if report.of(kind_str(t.kind)).danger <= 0 else "shaded"
@@ -276,7 +276,7 @@ async def test_the_progress_screen_shows_games_deal_ins_and_drills() -> None:
         assert isinstance(app.screen, StatsScreen)
         text = screen_text(app)
         assert "Games 2" in text and "dealt in 1" in text
-        # what happened (safety) and agreement with the estimate, each said (issue 17)
+        # what happened (safety) and agreement with the estimate, each said
         assert "Safety: deal-in rate 50% · points lost per game 4000 (what happened)" in text
         assert "Agreement with the estimate: 7.5% danger beyond its safest tile per " \
             "discard" in text and "that is not the same as safe" in text

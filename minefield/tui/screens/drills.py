@@ -23,7 +23,6 @@ from textual.widgets import Footer, Input, Label, Select, Static
 from textual.worker import Worker, WorkerState
 
 from minefield.defense.estimate import percent
-from minefield.rules.names import to_mpsz
 from minefield.rules.seed import derive_seed, parse_seed
 from minefield.rules.tiles import kind_str, tiles_to_str
 from minefield.trainer.drills import (
@@ -34,7 +33,7 @@ from minefield.trainer.drills import (
     DrillError,
     DrillTruth,
     Scheduler,
-    answer,
+    answer_text,
     kind_words,
     make_drill,
     pattern_words,
@@ -212,16 +211,10 @@ class DrillsScreen(Screen[None]):
         if self.result is not None or (self.drill is None and not text):
             self.action_next_drill()  # Enter after an answer: the next drill
             return
-        if self.drill is None or not text:
+        if self.drill is None:
             return
-        response: str | bool = to_mpsz(text)  # E, Wh or 東 are tiles as 1z is
-        if self.drill.kind == "is_mangan":
-            if text.lower() not in ("y", "yes", "n", "no"):
-                self._say("Answer y or n.")
-                return
-            response = text.lower().startswith("y")
         try:
-            result = answer(self.drill, response)
+            result = answer_text(self.drill, text)  # E, Wh or 東 are tiles as 1z is
         except DrillError as error:
             self._say(escape(str(error)))
             return

@@ -27,11 +27,27 @@ from minefield.defense.estimate import estimate_name, feedback, percent
 from minefield.rules.game import POOL_SIZE, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
-from minefield.trainer.review import AssessedStep, GameReview, ReviewStep, assess, totals
+from minefield.trainer.build import build_of, build_section
+from minefield.trainer.readable import readability, readability_section
+from minefield.trainer.regrets import luck_note, luck_section, regrets_section
+from minefield.trainer.review import (
+    AssessedStep,
+    GameReview,
+    ReviewStep,
+    assess,
+    opponent_of,
+    totals,
+)
+from minefield.trainer.sections import Section
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import shade
 from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.tiles import TileRow, named
+
+#: The review's parts, in the order Tab shows them, and their names on screen.
+PARTS = ("discards", "regrets", "luck", "readable", "build")
+PART_NAMES = {"discards": "Discards", "regrets": "Your regrets", "luck": "Luck and skill",
+              "readable": "Your wait", "build": "The build"}
 
 
 def pool_tiles(step: ReviewStep) -> list[Tile]:
@@ -58,6 +74,13 @@ def truth_lines(step: ReviewStep, opponent: str) -> list[str]:
     return lines
 
 
+def section_markup(section: Section) -> str:
+    """A part of the review as markup: its title in bold, then its lines after their bullets."""
+    lines = [f"[b]{escape(section.title)}[/]"]
+    lines.extend(escape(line.prefix + line.text) for line in section.lines)
+    return "\n".join(lines)
+
+
 def _kinds(step: ReviewStep) -> list[str]:
     return [kind_str(k) for k in step.position.pool_kinds]
 
@@ -77,6 +100,8 @@ class ReviewScreen(Screen[None]):
         Binding("end", "jump(-1)", "Last", show=False),
         Binding("pagedown", "scroll_detail(1)", "Scroll down", show=False),
         Binding("pageup", "scroll_detail(-1)", "Scroll up", show=False),
+        Binding("tab", "part(1)", "Parts", priority=True),
+        Binding("shift+tab", "part(-1)", "Previous part", show=False, priority=True),
         Binding("w", "switch_seat", "Other seat"),
         Binding("escape,q", "close", "Back"),
     ]
@@ -93,6 +118,8 @@ class ReviewScreen(Screen[None]):
         self.seat = seat if seat in self.reviews else next(iter(self.reviews))
         self.index = 0
         self.assessed: dict[Seat, list[AssessedStep]] = {s: [] for s in self.reviews}
+        self.sections: dict[Seat, dict[str, Section]] = {s: {} for s in self.reviews}
+        self.part = PARTS[0]
         self.done = False
         self._quits = quits
 
@@ -121,9 +148,25 @@ class ReviewScreen(Screen[None]):
         worker = get_current_worker()
         order = [self.seat, *(s for s in self.reviews if s is not self.seat)]
         for seat in order:
+            done = []
             for step in assess(self.reviews[seat], self.opponent,
                                stop=lambda: worker.is_cancelled):
+                done.append(step)
                 self.app.call_from_thread(self._assessed, seat, step)
+            if worker.is_cancelled:
+                return
+            review = self.reviews[seat]
+            read = readability(review, opponent_of(self.names[seat]))
+            sections = {"regrets": regrets_section(done),
+                        "luck": luck_section(done, review.ron_points),
+                        "readable": readability_section(read, self.names[seat.other])}
+            self.app.call_from_thread(self._sections, seat, sections)
+        for seat in order:  # the hand search is the slow part: every seat's estimates first
+            if worker.is_cancelled:
+                return
+            review = self.reviews[seat]
+            sections = {"build": build_section(build_of(review), review.settings)}
+            self.app.call_from_thread(self._sections, seat, sections)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._finished)
 
@@ -131,6 +174,13 @@ class ReviewScreen(Screen[None]):
         if not self.is_attached:
             return  # closed while the estimate was being computed
         self.assessed[seat].append(step)
+        if seat is self.seat:
+            self.show_step()
+
+    def _sections(self, seat: Seat, sections: dict[str, Section]) -> None:
+        if not self.is_attached:
+            return
+        self.sections[seat].update(sections)
         if seat is self.seat:
             self.show_step()
 
@@ -166,6 +216,9 @@ class ReviewScreen(Screen[None]):
         if not review.steps:
             pool.set_tiles(parse_tiles(review.end.pools.get(self.seat, "")))
             pool.cursor = None
+            if self.part != "discards":
+                detail.update(named(self, self._part_text()))
+                return
             detail.update(f"{escape(self.names[self.seat])} made no discard: the game ended on "
                           f"discard {review.end.discard_number}, before this seat's first. "
                           "There is no danger to review.")
@@ -180,7 +233,17 @@ class ReviewScreen(Screen[None]):
             pool.mark(index, "-deals-in", name in step.deal_ins)
         assessed = self.current()
         shade(pool, tiles, assessed.report if assessed else None)
-        detail.update(named(self, "\n".join(self._detail(step, assessed, opponent))))
+        if self.part == "discards":
+            detail.update(named(self, "\n".join(self._detail(step, assessed, opponent))))
+        else:
+            detail.update(named(self, self._part_text()))
+
+    def _part_text(self) -> str:
+        """The shown part (not the discards) as markup, or a word that it is coming."""
+        section = self.sections[self.seat].get(self.part)
+        if section is None:
+            return f"[b]{PART_NAMES[self.part]}[/]\nWorking it out…"
+        return section_markup(section)
 
     def _info(self) -> str:
         review, seat = self.review, self.seat
@@ -198,8 +261,10 @@ class ReviewScreen(Screen[None]):
                      f"possible {least:.2f}")
         else:
             total = f"Estimating the danger… {len(done)}/{count}"
+        parts = " · ".join(f"[b]{PART_NAMES[p]}[/]" if p == self.part else PART_NAMES[p]
+                           for p in PARTS)
         return (f"[b]{escape(me)}[/] ({seat.value.title()}) · {where} · their waits: {waits}\n"
-                f"{total}")
+                f"{total}\n{parts}")
 
     def _detail(self, step: ReviewStep, assessed: AssessedStep | None,
                 opponent: str) -> list[str]:
@@ -215,6 +280,9 @@ class ReviewScreen(Screen[None]):
             lines.append(f"[dim]{estimate_name(report.opponent)} · opponent furiten "
                          f"{percent(report.opponent_furiten)}[/]")
         lines.extend(truth_lines(step, opponent))
+        note = luck_note(assessed) if assessed is not None else None
+        if note is not None:
+            lines.append(f"[i]{escape(note)}[/]")
         return lines
 
     # -- keys --------------------------------------------------------------------------------
@@ -232,6 +300,12 @@ class ReviewScreen(Screen[None]):
         if count:
             self.index = index % count
             self.show_step()
+
+    def action_part(self, delta: int) -> None:
+        """The next or the previous part of the review (the discards, the regrets, ...)."""
+        self.part = PARTS[(PARTS.index(self.part) + delta) % len(PARTS)]
+        self.query_one("#review-body", VerticalScroll).scroll_home(animate=False)
+        self.show_step()
 
     def action_scroll_detail(self, pages: int) -> None:
         """Scroll the explanation when it does not fit."""
@@ -266,4 +340,4 @@ class ReviewScreen(Screen[None]):
         return f"ReviewScreen(seat={self.seat.value}, <shown only after the end>)"
 
 
-__all__ = ["ReviewScreen", "pool_tiles", "truth_lines"]
+__all__ = ["PARTS", "PART_NAMES", "ReviewScreen", "pool_tiles", "section_markup", "truth_lines"]

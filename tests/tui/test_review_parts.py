@@ -1,0 +1,125 @@
+"""The review screen's parts that teach: Tab goes from the discards to the regrets,
+luck and skill, how readable your wait was and the build, each computed from the finished game
+(R26: both hands are revealed at the end). The estimate is refitted from time to time, so these
+tests compare the screen with the trainer's own computation, never with fixed percentages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from minefield.cli.review import load_review
+from minefield.records.format import Players
+from minefield.records.writer import write_game
+from minefield.rules.game import Seat
+from minefield.trainer.build import build_of
+from minefield.trainer.readable import readability
+from minefield.trainer.regrets import luck_and_skill, regrets
+from minefield.trainer.review import GameReview, assess
+from minefield.tui.config import Preferences
+from minefield.tui.review_app import ReviewApp
+from minefield.tui.screens.review import PART_NAMES, PARTS, ReviewScreen
+from tests.trainer.test_regrets import careless_game
+
+
+@pytest.fixture(scope="module")
+def careless_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A whole practice game: the strong bot (East) against a careless player (West, played
+    by the easy bot)."""
+    folder = tmp_path_factory.mktemp("records")
+    return write_game(careless_game(1), "practice", Players(east="Bot (strong)", west="You"),
+                      folder)
+
+
+async def _ready(pilot: Pilot[Any]) -> ReviewScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, ReviewScreen)
+    for worker in list(screen.workers):
+        await worker.wait()
+    await pilot.pause()
+    return screen
+
+
+def _detail(screen: ReviewScreen) -> str:
+    return str(screen.query_one("#review-detail").render())
+
+
+async def _to_part(pilot: Pilot[Any], screen: ReviewScreen, part: str) -> str:
+    """Tab until ``part`` shows; its text."""
+    for _ in PARTS:
+        if screen.part == part:
+            break
+        await pilot.press("tab")
+        await pilot.pause()
+    assert screen.part == part
+    info = str(screen.query_one("#review-info").render())
+    assert PART_NAMES[part] in info
+    return _detail(screen)
+
+
+def _app(review: GameReview, names: dict[Seat, str]) -> ReviewApp:
+    return ReviewApp(review, names, "strong", preferences=Preferences(hint="off",
+                                                                     honor_names="numbers"))
+
+
+async def test_tab_shows_the_regrets_and_luck(careless_record: Path) -> None:
+    review, names = load_review(careless_record, None)
+    steps = list(assess(review, "strong"))
+    found = regrets(steps)
+    assert found
+    async with _app(review, names).run_test(size=(100, 40)) as pilot:
+        screen = await _ready(pilot)
+        assert screen.part == "discards" and "Your regrets" not in _detail(screen)
+        text = await _to_part(pilot, screen, "regrets")
+        assert text.startswith("Your regrets")
+        top = found[0]
+        assert f"1. Discard {top.number}, {top.tile}: " in text
+        assert f"where {top.safer.tile} was" in text
+        assert f"Expected points lost: {sum(r.lost for r in found)}." in text
+        assert "It is not luck" in text
+        text = await _to_part(pilot, screen, "luck")
+        summary = luck_and_skill(steps, review.ron_points)
+        assert text.startswith("Luck and skill")
+        assert f"What your choices cost: {summary.choices} expected points" in text
+        assert f"Danger no choice could avoid: {summary.unavoidable}" in text
+        await pilot.press("shift+tab")
+        await pilot.pause()
+        assert screen.part == "regrets"
+        await pilot.press("escape")
+        await pilot.pause()
+
+
+async def test_tab_shows_how_readable_your_wait_was(careless_record: Path) -> None:
+    review, names = load_review(careless_record, None)
+    found = readability(review, "person")  # East was reading a person: you
+    async with _app(review, names).run_test(size=(100, 40)) as pilot:
+        screen = await _ready(pilot)
+        text = await _to_part(pilot, screen, "readable")
+        assert text.startswith("How readable your wait was")
+        assert "as Bot (strong)'s view rated" in text
+        for reading in found.readings:
+            assert f"Discard {reading.number}, they threw {reading.tile}: " in text
+        for moved in found.gave_away:
+            assert f"after your {moved.tile} (discard {moved.number})" in text
+
+
+async def test_tab_shows_the_build(careless_record: Path) -> None:
+    review, names = load_review(careless_record, None)
+    built = build_of(review)
+    async with _app(review, names).run_test(size=(100, 40)) as pilot:
+        screen = await _ready(pilot)
+        text = await _to_part(pilot, screen, "build")
+        assert text.startswith("The build")
+        assert f"Yours: {built.yours.hand}" in text
+        for wait in built.yours.waits:
+            assert f"{wait.tile}: {wait.live} live, pays {wait.points}" in text
+        assert (f"The strong bot's: {built.bot.hand}" in text if not built.same
+                else "The strong bot keeps the same 13." in text)
+        assert "What it would have earned against the same discards (replayed)" in text \
+            or built.same
+        await pilot.press("tab")  # round again to the discards
+        await pilot.pause()
+        assert screen.part == "discards"
