@@ -98,7 +98,8 @@ def build_hand(player: Player) -> None:
 
     def confirmed(screen: str) -> bool:
         nonlocal answered
-        if DISCARDS.search(screen):  # the table: waiting for the other hand, or playing
+        # The table: waiting for the other hand (no discard count shown then), or playing.
+        if DISCARDS.search(screen) or "to choose a hand" in screen:
             return True
         if CONFIRM.search(screen) and not answered:  # e.g. "This hand is not tenpai"
             player.keys("y")
