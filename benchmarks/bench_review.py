@@ -1,4 +1,4 @@
-"""How long the game review takes to build for a game of 17 discards (issue 28): the part the
+"""How long the game review takes to build for a game of 17 discards: the part the
 review screen needs before its first parts show (the steps, the estimate at each discard, the
 regrets, luck and skill, how readable the wait was) and the build (the strong bot's hand search
 from the same 34), and the whole of ``review --text`` without printing.

@@ -319,7 +319,7 @@ def _old_answer(line: str) -> str:
 
 
 def test_jsonl_fast_path_is_the_models_byte_for_byte() -> None:
-    """Issue 18: ``--jsonl`` writes its answers without building the pydantic models; each
+    """``--jsonl`` writes its answers without building the pydantic models; each
     answer (and each error) is still exactly the models' ``model_dump_json()``, on random
     tenpai hands of every shape and situation and on lines the fast path leaves to pydantic."""
     import random
@@ -369,7 +369,7 @@ def test_wait_report_fields_are_the_models_dump() -> None:
 
 
 def test_plain_hand_reader_is_hand_parse() -> None:
-    """Issue 18: ``--jsonl`` reads a hand in plain notation without building tiles; what it
+    """``--jsonl`` reads a hand in plain notation without building tiles; what it
     reads is :meth:`Hand.parse`'s counts and text, on hands written in any order, and it
     leaves anything else (red fives, spaces, capitals, errors) to ``Hand.parse``."""
     import random

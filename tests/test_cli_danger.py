@@ -239,7 +239,7 @@ def test_match_rules_pay_an_east_opponent_dealer_values(
 
 
 def test_jsonl_result_is_the_models_json_byte_for_byte() -> None:
-    """Issue 18: ``danger --jsonl`` writes its results without building the result models;
+    """``danger --jsonl`` writes its results without building the result models;
     each is still exactly ``danger_request(request).model_dump_json()`` (bot-game positions,
     both seats, every discard)."""
     from minefield.bots import make_bot

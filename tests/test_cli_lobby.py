@@ -1,6 +1,6 @@
 """``minefield lobby``: each choice made in the lobby (a game, a watch, the menu) runs in a
 child process, so that whatever a game grew goes with it and the session back in the lobby
-is as small as a fresh one (issue 23; the figures: benchmarks/bench_ssh.py)."""
+is as small as a fresh one (the figures: benchmarks/bench_ssh.py)."""
 
 from __future__ import annotations
 

@@ -121,7 +121,7 @@ def test_a_missing_file_and_an_unfinished_game(tmp_path: Path,
 
 def test_review_text_shows_the_regrets_and_luck(record: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 28 parts 2 and 4: the regrets with their total, and the points lost taken apart
+    """The regrets with their total, and the points lost taken apart
     (seed 0: West deals in on discard 4, R13)."""
     assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
     out = capsys.readouterr().out
@@ -140,7 +140,7 @@ def test_review_text_shows_the_regrets_and_luck(record: Path,
 
 def test_review_text_shows_how_readable_your_wait_was(
         record: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 28 part 3: the opponent's estimate of the player's waits at each of their
+    """The opponent's estimate of the player's waits at each of their
     discards, from their view (seed 0: East discards 1 and 3 before the game ends)."""
     assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
     out = capsys.readouterr().out
@@ -153,7 +153,7 @@ def test_review_text_shows_how_readable_your_wait_was(
 
 
 def test_review_text_shows_the_build(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 28 part 1: your 13 against the strong bot's from the same 34 (R7)."""
+    """Your 13 against the strong bot's from the same 34 (R7)."""
     assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
     out = capsys.readouterr().out
     built = build_of(review_of_game(played(RON_SEED), Seat.WEST))
@@ -166,7 +166,7 @@ def test_review_text_shows_the_build(record: Path, capsys: pytest.CaptureFixture
 def test_review_text_fits_the_terminal_width(
         record: Path, columns: int, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 24 point 11: at 80 columns no line is wider, no word or figure is split, and a
+    """At 80 columns no line is wider, no word or figure is split, and a
     wrapped bullet goes on under its text (a hanging indent)."""
     assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
     whole = capsys.readouterr().out  # in a pipe: one line per item

@@ -144,6 +144,24 @@ def test_docstrings_and_docs_cite_files_that_exist() -> None:
     assert missing == []
 
 
+#: A pointer to a document the repository does not hold: the design notes by section, the issue
+#: tracker by number. A reader of the code cannot follow it; the code says the thing instead.
+OUTSIDE_CITATION = re.compile(r"\bARCHITECTURE\b|\b[Ii]ssues? #?\d")
+
+
+def test_code_and_tests_cite_no_document_outside_the_repository() -> None:
+    """(This file is not read: it holds the pattern.)"""
+    cited = []
+    for source in [*ROOT.glob("minefield/**/*.py"), *ROOT.glob("tests/**/*.py"),
+                   *ROOT.glob("benchmarks/*.py")]:
+        if source == Path(__file__).resolve():
+            continue
+        for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
+            if OUTSIDE_CITATION.search(line):
+                cited.append(f"{source.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert cited == []
+
+
 @pytest.mark.parametrize(("fact", "home"), [
     ('"(waiting)"', "minefield/session/protocol.py"),  # the server's name of an empty seat
     ('f"Bot (', "minefield/bots/base.py"),  # a bot's name, built (and read back) in one place

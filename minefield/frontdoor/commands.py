@@ -179,6 +179,26 @@ def _key_command(rest: list[str]) -> FrontCommand:
                   "remove SHA256:...")
 
 
+def _name_command(rest: list[str]) -> FrontCommand:
+    """``name NEW``: the one word after ``name``, checked by the naming rules."""
+    if len(rest) != 1:
+        raise Refused("name takes one new name: name NEW")
+    try:
+        return FrontCommand("name", name=check_name(rest[0]))
+    except NameRefused as refusal:
+        raise BadName(str(refusal)) from None
+
+
+def _without_public(first: str, rest: list[str]) -> list[str]:
+    """The words after ``host`` without its one ``--public``; :class:`Refused` for another
+    command, or ``--public`` twice."""
+    if first != "host":
+        raise Refused("only host takes --public")
+    if rest.count("--public") > 1:
+        raise Refused("--public is given twice")
+    return [word for word in rest if word != "--public"]
+
+
 def parse_command(raw: str | bytes | None) -> FrontCommand:
     """The command a player typed (None: nothing, the menu); :class:`Refused` if not allowed
     (:class:`BadName` for ``name`` with a name the rules refuse)."""
@@ -202,12 +222,7 @@ def parse_command(raw: str | bytes | None) -> FrontCommand:
             raise Refused("help takes nothing")
         return FrontCommand("help")
     if first == "name":
-        if len(rest) != 1:
-            raise Refused("name takes one new name: name NEW")
-        try:
-            return FrontCommand("name", name=check_name(rest[0]))
-        except NameRefused as refusal:
-            raise BadName(str(refusal)) from None
+        return _name_command(rest)
     if first == "watch":
         entry = parse_original_command(shlex.join(words))
         return FrontCommand("watch", entry=entry, game=entry.game)
@@ -215,11 +230,7 @@ def parse_command(raw: str | bytes | None) -> FrontCommand:
         return _key_command(rest)
     public = "--public" in rest
     if public:
-        if first != "host":
-            raise Refused("only host takes --public")
-        if rest.count("--public") > 1:
-            raise Refused("--public is given twice")
-        rest = [word for word in rest if word != "--public"]
+        rest = _without_public(first, rest)
     entry = parse_original_command(shlex.join([first, *rest]))
     return FrontCommand(entry.action, entry=entry, public=public)
 

@@ -198,32 +198,42 @@ def parse_original_command(raw: bytes | str | None) -> EntryCommand:
     if first == "host":
         return _host_options(iter(rest))
     if first == "join":
-        if not rest:
-            raise Refused("join needs the room code: join CODE")
-        if rest[0].startswith("-"):
-            raise _refuse_option(rest[0])
-        if len(rest) > 1:
-            extra = rest[1]
-            raise (_refuse_option(extra) if extra.startswith("-")
-                   else Refused("join takes one room code"))
-        code = normalize_code(rest[0])
-        if code is None:
-            raise Refused(f"{_shown(rest[0])} is not a room code (6 letters and digits)")
-        return EntryCommand("join", code=code)
+        return _join(rest)
     if first == "watch":
-        if len(rest) != 1:
-            raise Refused("watch takes one game id: watch GAME (as who lists it)")
-        if rest[0].startswith("-"):
-            raise _refuse_option(rest[0])
-        if not GAME_ID.fullmatch(rest[0]):
-            raise Refused(f"{_shown(rest[0])} is not a game id (as who lists it)")
-        return EntryCommand("watch", game=rest[0])
+        return _watch(rest)
     if first in ("resume", "history"):
         if rest:
             raise (_refuse_option(rest[0]) if rest[0].startswith("-")
                    else Refused(f"{first} takes nothing after it"))
         return EntryCommand("resume" if first == "resume" else "history")
     raise Refused(f"unknown command {_shown(first)}")
+
+
+def _join(rest: list[str]) -> EntryCommand:
+    """``join CODE``: the words after ``join`` hold one room code."""
+    if not rest:
+        raise Refused("join needs the room code: join CODE")
+    if rest[0].startswith("-"):
+        raise _refuse_option(rest[0])
+    if len(rest) > 1:
+        extra = rest[1]
+        raise (_refuse_option(extra) if extra.startswith("-")
+               else Refused("join takes one room code"))
+    code = normalize_code(rest[0])
+    if code is None:
+        raise Refused(f"{_shown(rest[0])} is not a room code (6 letters and digits)")
+    return EntryCommand("join", code=code)
+
+
+def _watch(rest: list[str]) -> EntryCommand:
+    """``watch GAME``: the words after ``watch`` hold one game id."""
+    if len(rest) != 1:
+        raise Refused("watch takes one game id: watch GAME (as who lists it)")
+    if rest[0].startswith("-"):
+        raise _refuse_option(rest[0])
+    if not GAME_ID.fullmatch(rest[0]):
+        raise Refused(f"{_shown(rest[0])} is not a game id (as who lists it)")
+    return EntryCommand("watch", game=rest[0])
 
 
 __all__ = ["ALLOWED", "APP_ACTIONS", "MAX_COMMAND_BYTES", "Action", "EntryCommand", "Refused",

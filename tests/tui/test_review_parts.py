@@ -147,7 +147,7 @@ def _paragraphs(screen: ReviewScreen) -> list[tuple[str, list[str]]]:
 
 
 async def test_wrapped_bullets_keep_their_alignment_at_80x24(careless_record: Path) -> None:
-    """Issue 24 point 7: a bullet that wraps goes on under its text, never at column 0 (the
+    """A bullet that wraps goes on under its text, never at column 0 (the
     discards' reasons, the regrets, the reading and the build)."""
     review, names = load_review(careless_record, None)
     async with _app(review, names).run_test(size=(80, 24)) as pilot:

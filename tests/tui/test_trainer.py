@@ -363,7 +363,7 @@ class DealsIn:
 
 
 async def test_review_of_a_seat_that_won_on_discard_one_does_not_wait() -> None:
-    """Issue 17: the practice player (West) won on East's first discard and made none; the
+    """The practice player (West) won on East's first discard and made none; the
     review said "Estimating the danger... 0/0" for ever over 21 empty pool boxes. It says there
     is nothing to estimate and shows the pool West kept."""
     app = fast_app()
@@ -464,7 +464,7 @@ async def test_a_drill_is_answered_by_keyboard_explained_and_saved() -> None:
 
 
 def test_a_read_the_wait_drill_shows_what_a_reader_has() -> None:
-    """Issue 17: the discards in order, the dora and the copies seen, the kind in words."""
+    """The discards in order, the dora and the copies seen, the kind in words."""
     drill = make_drill("read_wait", 3, "beginner")
     assert drill.position is not None
     lines = drill_lines(drill)
