@@ -165,10 +165,11 @@ def serve(control: socket.socket, run: Client, modules: Sequence[str],
     closes its end."""
     preload(modules)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
-    # The front door's death closes the control socket (and ends the loop below); this is
-    # for a zygote busy elsewhere at that moment. Its children follow it (die_with_parent).
-    if parent is not None:
-        die_with_parent(parent)
+    # The front door's death closes the control socket, which ends the loop below (no
+    # parent-death signal here: it would follow the front door's thread that started this
+    # process, not the process); the children follow this process (die_with_parent).
+    if parent is not None and os.getppid() != parent:
+        return  # the front door died while this process was importing the app
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the front door stops us by closing
     gc.collect()
     gc.freeze()  # keep the collector off the shared pages in every child
