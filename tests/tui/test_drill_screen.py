@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Select
 
 from minefield.paths import error_log_path
+from minefield.rules.names import KANJI
 from minefield.trainer.drills import Drill, DrillAnswer
 from minefield.trainer.progress import open_progress
 from minefield.tui.app import MinefieldApp
@@ -113,3 +114,21 @@ async def test_an_error_inside_a_drill_answer_is_logged_without_hidden_tiles_and
     log = error_log_path().read_text()
     assert "KeyError" in log and "in on_input_submitted" in log, log
     assert hidden[0] not in log
+
+
+async def test_the_drill_follows_the_honor_names_when_the_setting_changes() -> None:
+    """Issue 24: a sentence already shown kept the old honor names after the setting changed."""
+    app = menu_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, drill = await drill_of(pilot, "read_wait")
+        assert drill.position is not None
+        honors = [k for k in drill.position.pool_kinds if k >= 27]
+        question = str(screen.query_one("#drill-question").render())
+        app.apply_preferences(app.preferences.model_copy(update={"honor_names": "kanji"}),
+                              save=False)
+        await pilot.pause()
+        renamed = str(screen.query_one("#drill-question").render())
+        assert honors or renamed == question  # a pool without honors reads the same
+        pool = next(line for line in renamed.splitlines() if line.startswith("Your pool"))
+        assert [KANJI[k - 27] in pool for k in honors] == [True] * len(honors), pool
+        assert not any(f" {name}" in pool for name in ("E", "S", "W", "N", "Wh", "Gr", "Rd"))
