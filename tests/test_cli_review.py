@@ -13,6 +13,7 @@ from minefield.records.format import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.rules.tiles import Tile, kind_str
+from minefield.trainer.build import build_of
 from minefield.trainer.readable import readability
 from minefield.trainer.regrets import luck_and_skill, regrets
 from minefield.trainer.review import assess, review_of_game
@@ -138,3 +139,13 @@ def test_review_text_shows_how_readable_your_wait_was(
     assert [r.number for r in found.readings] == [1, 3]
     for reading in found.readings:
         assert f"Discard {reading.number}, they threw {reading.tile}: " in out
+
+
+def test_review_text_shows_the_build(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 part 1: your 13 against the strong bot's from the same 34 (R7)."""
+    assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
+    out = capsys.readouterr().out
+    built = build_of(review_of_game(played(RON_SEED), Seat.WEST))
+    assert "\nThe build:\n" in out and f"  · Yours: {built.yours.hand}\n" in out
+    assert (f"  · The strong bot's: {built.bot.hand}\n" in out if not built.same
+            else "The strong bot keeps the same 13." in out)

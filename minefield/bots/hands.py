@@ -45,7 +45,7 @@ from minefield.rules.game import (
     PlayerView,
     Seat,
 )
-from minefield.rules.hand import HAND_SIZE
+from minefield.rules.hand import HAND_SIZE, waits
 from minefield.rules.score import WinContext, WinValue, limit_and_points, score_counts
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import (
@@ -513,6 +513,16 @@ def choose_best(deal: DealtTiles, model: ValueModel = DEFAULT_MODEL) -> HandChoi
             best_value, best_hand = value, hand
     assert best_hand is not None
     return HandChoice(best_hand, True, len(found), best_value, tuple(sorted(found[best_hand])))
+
+
+def expected_value(deal: DealtTiles, hand: Counts, model: ValueModel = DEFAULT_MODEL) -> float:
+    """The expected points of keeping ``hand`` (13 of the deal's tiles), by the measure
+    :func:`choose_best` maximizes: what its waits win, less what its pool is expected to lose.
+    A hand that is not tenpai only has the pool's side."""
+    evaluator = _Evaluator(deal, model)
+    hand_waits = waits(hand)
+    values = {w: evaluator.score(hand, w) for w in hand_waits if evaluator.live[w]}
+    return evaluator.hand_value(hand, hand_waits, values)
 
 
 def choose_most_live(deal: DealtTiles) -> HandChoice:

@@ -80,6 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{where}: unknown argument{'s' if len(unknown) > 1 else ''} {' '.join(unknown)} "
               f"({where} --help lists the options)", file=sys.stderr)
         return 2
+    from minefield.cli.hangup import watch_for_hangup
+
+    watch_for_hangup(0)  # a dead terminal ends the client, even with SIGHUP ignored
     try:
         status = _run(args)
         if sys.stdout is not None:

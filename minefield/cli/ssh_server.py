@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import logging
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -94,7 +96,12 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--sessions-per-address", type=_count, default=20, help=argparse.SUPPRESS)
     p.add_argument("--auth-per-minute", type=_count, default=30, help=argparse.SUPPRESS)
     p.add_argument("--pending-per-address", type=_count, default=10, help=argparse.SUPPRESS)
+    p.add_argument("--keepalive", type=_seconds, default=45.0, metavar="SECONDS",
+                   help="a player's client that answers nothing for this long (a frozen ssh, "
+                   "a dead network) is disconnected and their opponent told; SSH keepalives "
+                   "ask it every third of this (default 45)")
     p.add_argument("--idle-seconds", type=_seconds, default=900.0, help=argparse.SUPPRESS)
+    p.add_argument("--login-seconds", type=_seconds, default=30.0, help=argparse.SUPPRESS)
     p.add_argument("--discard-seconds", type=int, default=15, help=argparse.SUPPRESS)
     p.add_argument("--hand-seconds", type=int, default=180, help=argparse.SUPPRESS)
     p.add_argument("--grace-seconds", type=_seconds, default=60.0, help=argparse.SUPPRESS)
@@ -115,10 +122,12 @@ def run(args: argparse.Namespace) -> int:
     limits = Limits(max_sessions=args.max_sessions, sessions_per_key=args.sessions_per_key,
                     sessions_per_address=args.sessions_per_address,
                     pending_per_address=args.pending_per_address,
-                    auth_per_minute=args.auth_per_minute, idle_seconds=args.idle_seconds)
+                    auth_per_minute=args.auth_per_minute, idle_seconds=args.idle_seconds,
+                    login_seconds=args.login_seconds)
     config = FrontDoorConfig(
         data=args.data or default_data(), host=host, port=port, host_key=args.host_key,
         socket=args.socket, open=args.open, allow=args.allow, limits=limits,
+        keepalive=args.keepalive,
         daemon_options={"discard_seconds": args.discard_seconds,
                         "hand_seconds": args.hand_seconds, "grace_seconds": args.grace_seconds,
                         "bot_think": max(0.0, args.bot_think), "bot_workers": args.bot_workers})
@@ -131,6 +140,44 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Listening addresses that mean every address of the host.
+ANY_ADDRESS = frozenset({"", "0.0.0.0", "::", "*"})
+
+
+def host_addresses(name: str) -> list[str]:
+    """The addresses ``name`` (this host's name) resolves to, loopback ones left out."""
+    try:
+        found = socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)
+    except OSError:
+        return []
+    addresses = []
+    for *_, address in found:
+        text = str(address[0])
+        if text not in addresses and not ipaddress.ip_address(text.split("%")[0]).is_loopback:
+            addresses.append(text)
+    return addresses
+
+
+def connect_hint(host: str, port: int, name: str | None = None,
+                 addresses: list[str] | None = None) -> str:
+    """What players type to connect: ``ssh -p PORT HOST``; listening on every address, the
+    host's name (and its addresses, when it has some), never ``0.0.0.0``.
+
+    >>> connect_hint("127.0.0.1", 2222)
+    'ssh -p 2222 127.0.0.1'
+    >>> connect_hint("0.0.0.0", 2222, "box", ["192.168.1.5", "fd00::5"])
+    'ssh -p 2222 box (its addresses: 192.168.1.5, fd00::5)'
+    >>> connect_hint("::", 22, "box", [])
+    'ssh -p 22 box'
+    """
+    if host not in ANY_ADDRESS:
+        return f"ssh -p {port} {host}"
+    name = name if name is not None else socket.gethostname()
+    addresses = addresses if addresses is not None else host_addresses(name)
+    shown = f" (its addresses: {', '.join(addresses[:4])})" if addresses else ""
+    return f"ssh -p {port} {name}{shown}"
+
+
 async def _serve(config: object) -> None:
     from minefield.frontdoor.server import FrontDoor, FrontDoorConfig
 
@@ -138,7 +185,7 @@ async def _serve(config: object) -> None:
     door = FrontDoor(config)
     await door.start()
     print(f"minefield ssh-server: host key {door.fingerprint}; players connect with: "
-          f"ssh -p {config.port} {config.host}", file=sys.stderr, flush=True)
+          f"{connect_hint(config.host, config.port)}", file=sys.stderr, flush=True)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
@@ -147,4 +194,4 @@ async def _serve(config: object) -> None:
     await door.stop()
 
 
-__all__ = ["COMMANDS", "add_parser", "parse_listen", "run"]
+__all__ = ["COMMANDS", "add_parser", "connect_hint", "host_addresses", "parse_listen", "run"]

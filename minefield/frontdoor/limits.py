@@ -32,12 +32,21 @@ class Limits:
     auth_per_minute: int = 30
     #: A session in the menu or at the name prompt with no key pressed this long is closed.
     idle_seconds: float = 900.0
-    #: Time to log in (key exchange and authentication).
+    #: Time to log in (key exchange and authentication), and the longest a logged-in
+    #: connection may keep no session open.
     login_seconds: float = 30.0
 
 
 class Gate:
-    """Counts connections and sessions; each check answers None (come in) or the refusal."""
+    """Counts connections and sessions; each check answers None (come in) or the refusal.
+
+    A logged-in connection with no session counts as one session toward the per-address and
+    total caps (:meth:`log_in`), until a session of its own takes that place over.
+
+    >>> gate = Gate(Limits(sessions_per_address=2))
+    >>> gate.log_in("10.0.0.1"), gate.log_in("10.0.0.1"), gate.log_in("10.0.0.1")
+    (None, None, '10.0.0.1 already has 2 sessions open: close one first')
+    """
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -45,6 +54,9 @@ class Gate:
         self.by_address: Counter[str] = Counter()
         self.by_key: Counter[str] = Counter()
         self.sessions = 0
+        #: Logged-in connections holding a place of their own (no session counted).
+        self.bare: Counter[str] = Counter()
+        self.bare_total = 0
         self._buckets: dict[str, TokenBucket] = {}
 
     def connect(self, address: str, now: float) -> str | None:
@@ -71,17 +83,44 @@ class Gate:
         if self.pending[address] == 0:
             del self.pending[address]
 
+    def _full(self, address: str) -> str | None:
+        limits = self.limits
+        if self.sessions + self.bare_total >= limits.max_sessions:
+            return f"the server is full ({limits.max_sessions} sessions): try again later"
+        if self.by_address[address] + self.bare[address] >= limits.sessions_per_address:
+            return (f"{address} already has {limits.sessions_per_address} sessions open: "
+                    "close one first")
+        return None
+
+    def log_in(self, address: str) -> str | None:
+        """A connection logged in: it holds a place under the caps (counted when allowed)."""
+        full = self._full(address)
+        if full is None:
+            self.hold_connection(address)
+        return full
+
+    def hold_connection(self, address: str) -> None:
+        """A logged-in connection (again) holds a place of its own."""
+        self.bare[address] += 1
+        self.bare_total += 1
+
+    def release_connection(self, address: str) -> None:
+        """A logged-in connection gave up its place (closed, or a session took it over)."""
+        if self.bare[address] > 0:
+            self.bare[address] -= 1
+            self.bare_total -= 1
+        if self.bare[address] <= 0:
+            del self.bare[address]
+
     def open_session(self, address: str, fingerprint: str) -> str | None:
         """A session asked for; counted when allowed."""
         limits = self.limits
-        if self.sessions >= limits.max_sessions:
-            return f"the server is full ({limits.max_sessions} sessions): try again later"
+        full = self._full(address)
+        if full is not None:
+            return full
         if self.by_key[fingerprint] >= limits.sessions_per_key:
             return (f"this key already has {limits.sessions_per_key} sessions open: close one "
                     "first")
-        if self.by_address[address] >= limits.sessions_per_address:
-            return (f"{address} already has {limits.sessions_per_address} sessions open: "
-                    "close one first")
         self.sessions += 1
         self.by_key[fingerprint] += 1
         self.by_address[address] += 1

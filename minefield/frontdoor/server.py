@@ -20,6 +20,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from minefield.frontdoor.accounts import (
     RenameLimited,
     utc,
 )
+from minefield.frontdoor.allowlist import AllowList, read_allowed
 from minefield.frontdoor.commands import (
     ALLOWED,
     APP_ACTIONS,
@@ -55,6 +57,7 @@ from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
 from minefield.server.lobby import RatingsOf
 from minefield.server.rating import RateGame
+from minefield.session.address import DOOR_ENV
 from minefield.session.protocol import RatingChange
 
 log = logging.getLogger("minefield.frontdoor")
@@ -70,6 +73,25 @@ NAME_TRIES = 5
 MAX_REFUSING = 1000
 #: The longest a Unix socket path may be (sun_path is 108 bytes with its NUL).
 MAX_SOCKET_PATH = 100
+#: Keepalives left unanswered before a connection is taken for dead: asyncssh asks after a
+#: silent interval, asks again each interval, and closes at the interval after the last one
+#: (so a client is given ``keepalive`` seconds: ``(KEEPALIVE_UNANSWERED + 1)`` intervals).
+KEEPALIVE_UNANSWERED = 2
+#: What a player's terminal needs to be itself again after a game drawn on it (what Textual
+#: itself writes as it stops): mouse reporting off (every mode it turns on), bracketed paste,
+#: in-band resize, focus reports and the keyboard protocol off, the main screen back with its
+#: line wrapping, colours and attributes reset, the cursor shown.
+RESTORE_TERMINAL = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l"
+                    b"\x1b[?2004l\x1b[?2048l\x1b[?1004l\x1b[<u\x1b[?1049l\x1b[?7h\x1b[0m"
+                    b"\x1b[?25h")
+#: The largest packet a logged-in client may send (asyncssh's own limit is 256 KiB).
+LONGEST_PACKET = 1024 * 1024
+#: The longest a stop waits for the players' connections to take their last bytes.
+STOP_SECONDS = 3.0
+#: A TERM the client may pass on: a plain terminal name (anything else is replaced).
+PLAIN_TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+#: The TERM given instead of one that is not a plain name.
+FALLBACK_TERM = "xterm-256color"
 
 
 class FrontDoorError(Exception):
@@ -91,6 +113,9 @@ class FrontDoorConfig:
     open: bool = False
     allow: Path | None = None
     limits: Limits = field(default_factory=Limits)
+    #: A client that answers nothing this long is gone: its connection is closed (SSH
+    #: keepalives ask it every third of this; see :data:`KEEPALIVE_SECONDS`).
+    keepalive: float = 45.0
     #: Options of the embedded daemon (tests shorten its clocks).
     daemon_options: dict[str, Any] = field(default_factory=dict)
 
@@ -125,29 +150,16 @@ def load_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
     return key, True
 
 
-def read_allowed(path: Path) -> set[str]:
-    """The SHA256 fingerprints of the keys in an ``authorized_keys``-style file (options
-    before a key are allowed and ignored; lines that hold no key are skipped, and logged)."""
-    allowed: set[str] = set()
+def check_allow_file(path: Path) -> None:
+    """``--allow FILE`` must be a file this process can read (FrontDoorError if not)."""
+    if not path.is_file():
+        raise FrontDoorError(f"--allow {path}: no such file")
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return allowed
-    for number, line in enumerate(text.splitlines(), start=1):
-        words = line.split()
-        if not words or words[0].startswith("#"):
-            continue
-        for index, word in enumerate(words[:-1]):
-            if word.startswith(("ssh-", "ecdsa-", "sk-")):
-                try:
-                    key = asyncssh.import_public_key(f"{word} {words[index + 1]}")
-                except (asyncssh.KeyImportError, ValueError):
-                    continue
-                allowed.add(key.get_fingerprint("sha256"))
-                break
-        else:
-            log.warning("%s line %d holds no public key: skipped", path, number)
-    return allowed
+        with path.open("rb"):
+            pass
+    except OSError as error:
+        raise FrontDoorError(f"--allow {path}: cannot read it "
+                             f"({(error.strerror or str(error)).lower()})") from None
 
 
 def daemon_socket_path(data: Path) -> Path:
@@ -227,10 +239,11 @@ class FrontDoor:
         self.socket: Path = config.socket or daemon_socket_path(config.data)
         self.shared_account = user_name(os.getuid())
         self.sessions: set[_Session] = set()
+        self.connections: set[_Connection] = set()
         self.fingerprint = ""
         #: Connections being refused (they get a key exchange so that they can be told why).
         self.refusing = 0
-        self._allowed: set[str] = set()
+        self._allowed = AllowList()
         self._allow_mtime: float | None = None
         self._server: asyncssh.SSHAcceptor | None = None
         self._rater: Rater | None = None
@@ -244,6 +257,8 @@ class FrontDoor:
         """Make the data folder and host key, start the sessions' process server and the
         daemon, listen."""
         config = self.config
+        if not config.open and config.allow is not None:  # before any file is made
+            check_allow_file(config.allow)
         try:
             config.data.mkdir(parents=True, exist_ok=True, mode=0o700)
             os.chmod(config.data, 0o700)
@@ -261,8 +276,6 @@ class FrontDoor:
             path = config.allow_path
             if config.allow is None and not path.exists():
                 path.touch(mode=0o600)
-            elif config.allow is not None and not path.is_file():
-                raise FrontDoorError(f"--allow {path}: no such file")
             self._reload_allowed()
             if not self._allowed:
                 log.warning("allow-list %s is empty: nobody may come in (add keys to it, or "
@@ -279,8 +292,9 @@ class FrontDoor:
                 host_based_auth=False, gss_auth=False,
                 agent_forwarding=False, x11_forwarding=False, allow_scp=False,
                 sftp_factory=None, encoding=None, line_editor=False,
-                login_timeout=config.limits.login_seconds, keepalive_interval=30,
-                keepalive_count_max=4, reuse_address=True)
+                login_timeout=config.limits.login_seconds,
+                keepalive_interval=config.keepalive / (KEEPALIVE_UNANSWERED + 1),
+                keepalive_count_max=KEEPALIVE_UNANSWERED, reuse_address=True)
         except OSError as error:
             self.spawner.stop()
             raise FrontDoorError(f"cannot listen on {config.host}:{config.port}: "
@@ -343,11 +357,30 @@ class FrontDoor:
             self._rating_task.cancel()
         for session in list(self.sessions):
             session.end("the server is stopping")
+        await self._let_connections_go()
         if self._daemon_thread is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._daemon_thread.stop)
         self.spawner.stop()
         if self.accounts is not None:
             self.accounts.close()
+
+    async def _let_connections_go(self) -> None:
+        """Give the sessions just ended a moment to reach their players (the restored terminal,
+        the last line); then close every connection left."""
+        deadline = time.monotonic() + STOP_SECONDS
+        while self.connections and time.monotonic() < deadline:
+            if all(connection.channels <= 0 for connection in self.connections):
+                break
+            await asyncio.sleep(0.05)
+        for connection in list(self.connections):
+            connection.close("the server stopped", "the server is stopping",
+                             asyncssh.DISC_BY_APPLICATION)
+        waits = [asyncio.ensure_future(c.conn.wait_closed()) for c in list(self.connections)
+                 if c.conn is not None]
+        if waits:
+            await asyncio.wait(waits, timeout=STOP_SECONDS)
+            for wait in waits:
+                wait.cancel()
 
     async def _rate_forever(self) -> None:
         while True:
@@ -367,16 +400,16 @@ class FrontDoor:
         except OSError:
             mtime = None
         if mtime != self._allow_mtime:
-            self._allowed = read_allowed(path) if mtime is not None else set()
+            self._allowed = read_allowed(path) if mtime is not None else AllowList()
             self._allow_mtime = mtime
 
-    def admits(self, fingerprint: str) -> bool:
+    def admits(self, fingerprint: str, address: str | None = None) -> bool:
         """True when the key may come in (``--open``, or on the allow-list, re-read when the
-        file changes)."""
+        file changes, from ``address`` when its line says ``from=``; None: from anywhere)."""
         if self.config.open:
             return True
         self._reload_allowed()
-        return fingerprint in self._allowed
+        return self._allowed.admits(fingerprint, address)
 
     def spawn_env(self, account: Account, term: str | None, colorterm: str | None,
                   terminal: bool) -> dict[str, str]:
@@ -491,6 +524,15 @@ class FrontDoor:
         return await asyncio.wrap_future(future)
 
 
+def ssh_command(host: str, port: int) -> str:
+    """What a player types to reach this server at ``host`` and ``port``, in a terminal.
+
+    >>> ssh_command("box", 2222), ssh_command("box", 22)
+    ('ssh -t -p 2222 box', 'ssh -t box')
+    """
+    return f"ssh -t {host}" if port == 22 else f"ssh -t -p {port} {host}"
+
+
 async def _check_shared_account(path: Path, account: str) -> None:
     """A running daemon at ``path`` must trust this process's user as its shared account
     (``serve --shared-account USER``), or every player would be one person."""
@@ -515,8 +557,25 @@ async def _check_shared_account(path: Path, account: str) -> None:
                              f"to name its players: run it with --shared-account {account}")
 
 
+def _why_lost(exc: Exception | None) -> str:
+    """Why asyncssh says a connection ended, in the words of the log."""
+    if exc is None:
+        return "closed"
+    text = str(exc)
+    if "keepalive" in text:
+        return "keepalive (the client stopped answering)"
+    if "Login timeout" in text:
+        return "login timeout"
+    return f"closed ({text[:80]})" if text else "closed"
+
+
 class _Connection(asyncssh.SSHServer):
-    """One SSH connection: its address, its key, its limits."""
+    """One SSH connection: its address, its key, its limits.
+
+    A logged-in connection holds a place under the per-address and total caps while it has no
+    session counted (a session takes that place over), and one that keeps no session open is
+    closed after the login timeout (``ssh -N`` would otherwise hold a connection forever).
+    """
 
     def __init__(self, door: FrontDoor) -> None:
         self.door = door
@@ -526,9 +585,20 @@ class _Connection(asyncssh.SSHServer):
         self.pending = False
         self.refusal: str | None = None
         self.refused_keys: set[str] = set()
+        #: Why the server closed it (None: the client or the network did).
+        self.end_reason: str | None = None
+        self.logged_in = False
+        self.closed = False
+        #: Holding a place of its own under the caps (logged in, no session counted).
+        self.bare = False
+        #: Session channels open, and those counted by the gate.
+        self.channels = 0
+        self.counted_sessions = 0
+        self._no_session_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
+        self.door.connections.add(self)
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
         refusal = self.door.gate.connect(self.address, time.monotonic())
@@ -545,12 +615,77 @@ class _Connection(asyncssh.SSHServer):
         self.door.refusing += 1
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self.door.connections.discard(self)
+        if self._no_session_timer is not None:
+            self._no_session_timer.cancel()
+            self._no_session_timer = None
+        if self.bare:
+            self.bare = False
+            self.door.gate.release_connection(self.address)
         if self.refusal is not None:
+            log.info("connection from %s ended: refused (%s)", self.address, self.refusal)
             self.refusal = None
             self.door.refusing -= 1
+            return
         if self.pending:
             self.pending = False
             self.door.gate.logged_in_or_gone(self.address)
+        why = self.end_reason or _why_lost(exc)
+        log.info("connection of %s from %s ended: %s", self.fingerprint or "no key",
+                 self.address, why)
+
+    def close(self, why: str, reason: str, code: int = asyncssh.DISC_BY_APPLICATION) -> None:
+        """Close the connection, logging ``why`` and telling the client ``reason``."""
+        if self.closed or self.conn is None:
+            return
+        self.end_reason = why
+        self.conn.disconnect(code, f"minefield: {reason}")
+
+    # -- sessions held ------------------------------------------------------------------------
+
+    def channel_opened(self) -> None:
+        """A session channel opened: the connection is in use."""
+        self.channels += 1
+        if self._no_session_timer is not None:
+            self._no_session_timer.cancel()
+            self._no_session_timer = None
+
+    def channel_closed(self) -> None:
+        """A session channel closed; with none left, the login timeout runs again."""
+        self.channels -= 1
+        if self.channels <= 0:
+            self._expect_session()
+
+    def _expect_session(self) -> None:
+        if self.closed or not self.logged_in or self._no_session_timer is not None:
+            return
+        seconds = self.door.config.limits.login_seconds
+        self._no_session_timer = asyncio.get_running_loop().call_later(
+            seconds, self._no_session)
+
+    def _no_session(self) -> None:
+        self._no_session_timer = None
+        if self.channels <= 0:
+            seconds = self.door.config.limits.login_seconds
+            self.close(f"login timeout (no session for {seconds:g} s)",
+                       f"no session opened in {seconds:g} s: closing")
+
+    def session_counted(self) -> None:
+        """A session of this connection is about to be counted: it takes the connection's
+        place under the caps."""
+        if self.bare:
+            self.bare = False
+            self.door.gate.release_connection(self.address)
+
+    def session_uncounted(self, counted: bool) -> None:
+        """A session was refused (``counted`` False) or ended; with none counted, the
+        connection holds its own place again."""
+        if counted:
+            self.counted_sessions -= 1
+        if self.counted_sessions <= 0 and self.logged_in and not self.closed and not self.bare:
+            self.bare = True
+            self.door.gate.hold_connection(self.address)
 
     def begin_auth(self, username: str) -> bool:
         if self.refusal is not None and self.conn is not None:
@@ -573,7 +708,7 @@ class _Connection(asyncssh.SSHServer):
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         fingerprint = key.get_fingerprint("sha256")
-        if not self.door.admits(fingerprint):
+        if not self.door.admits(fingerprint, self.address):
             if fingerprint not in self.refused_keys:
                 self.refused_keys.add(fingerprint)
                 log.info("key %s from %s is not on the allow-list", fingerprint, self.address)
@@ -592,7 +727,19 @@ class _Connection(asyncssh.SSHServer):
         if self.pending:
             self.pending = False
             self.door.gate.logged_in_or_gone(self.address)
+        full = self.door.gate.log_in(self.address)
+        if full is not None:
+            log.warning("refused login of %s from %s: %s", self.fingerprint, self.address,
+                        full)
+            self.close(f"cap ({full})", full, asyncssh.DISC_TOO_MANY_CONNECTIONS)
+            return
+        self.bare = self.logged_in = True
         log.info("login %s from %s", self.fingerprint, self.address)
+        if self.conn is not None and hasattr(self.conn, "_max_recv_pktlen"):
+            # asyncssh cuts a packet over 256 KiB with a protocol error; a logged-in client's
+            # long command (a paste gone wrong) gets the one-line refusal of any long one.
+            self.conn._max_recv_pktlen = max(self.conn._max_recv_pktlen, LONGEST_PACKET)
+        self._expect_session()
 
     def session_requested(self) -> _Session:
         return _Session(self.door, self)
@@ -645,6 +792,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
+        self.connection.channel_opened()
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Any) -> bool:
@@ -702,8 +850,12 @@ class _Session(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._ended = True
+        self.connection.channel_closed()
         if self.child is not None:  # closed by _play as its task is cancelled
-            self.child.hang_up()
+            # At once and for sure: a client left running could reach the game server again
+            # and take its seat back while its player is cut off (its connection closing is
+            # what starts the seat's grace, R25b).
+            self.child.kill()
             self._stop_reading()
         if self._task is not None and not self._task.done():
             self._task.cancel()
@@ -727,10 +879,15 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                 self.chan.exit(status)
 
     def end(self, why: str) -> None:
-        """Close the session, telling the player why."""
-        self._say(f"\nminefield: {why}\n", stderr=True)
-        if self.child is not None:
-            self.child.hang_up()
+        """Close the session, telling the player why: the game's screen stops, the player's
+        terminal is restored (main screen, mouse off, cursor on), then the line."""
+        child = self.child
+        if child is not None:
+            self._stop_reading()  # nothing more of the game is drawn
+            child.hang_up()
+            if self.terminal and self.chan is not None and not self._ended:
+                self.chan.write(RESTORE_TERMINAL)
+        self._say(f"\nminefield: {why}\n", stderr=not self.terminal)
         self._finish(1)
 
     def _refuse(self, text: str, status: int = 2) -> None:
@@ -743,6 +900,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self.door.sessions.discard(self)
             fingerprint = self.connection.fingerprint or "?"
             self.door.gate.close_session(self.connection.address, fingerprint)
+            self.connection.session_uncounted(True)
 
     async def _run(self) -> None:
         try:
@@ -778,13 +936,16 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self._refuse(str(refusal) if isinstance(refusal, BadName)
                          else f"refused: {refusal}; {ALLOWED}")
             return
+        connection.session_counted()
         full = door.gate.open_session(connection.address, fingerprint)
         if full is not None:
+            connection.session_uncounted(False)
             log.warning("refused session of %s from %s: %s", fingerprint, connection.address,
                         full)
             self._refuse(full, 1)
             return
         self.counted = True
+        connection.counted_sessions += 1
         door.sessions.add(self)
         assert door.accounts is not None
         self.account = door.accounts.by_key(fingerprint)
@@ -1017,8 +1178,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self.status = {"menu": "lobby", "host": "hosting", "join": "playing",
                        "resume": "playing", "history": "history",
                        "watch": "watching"}[entry.action]
-        env = self.door.spawn_env(account, self.chan.get_terminal_type(),
+        env = self.door.spawn_env(account, self._term(),
                                   self.chan.get_environment().get("COLORTERM"), self.terminal)
+        env[DOOR_ENV] = ssh_command(*self._door_address())  # for the hints the client shows
         for folder in ("data", "config"):
             (Path(env["HOME"]) / folder).mkdir(parents=True, exist_ok=True, mode=0o700)
         columns, rows = self.size
@@ -1046,6 +1208,17 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self._uncount()
         self._finish(status)
 
+    def _term(self) -> str | None:
+        """The client's TERM when it is a plain terminal name; else :data:`FALLBACK_TERM`
+        (logged): it reaches the terminal database and the app, and is never trusted."""
+        assert self.chan is not None
+        term = self.chan.get_terminal_type()
+        if term is None or PLAIN_TERM.fullmatch(term):
+            return term
+        log.info("TERM %r of %s from %s is not a terminal name: %s instead", term[:40],
+                 self.connection.fingerprint, self.connection.address, FALLBACK_TERM)
+        return FALLBACK_TERM
+
     async def _idle_watch(self) -> None:
         idle = self.door.config.limits.idle_seconds
         while True:
@@ -1057,7 +1230,8 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             await asyncio.sleep(min(left, 60.0))
 
     def _start_reading(self) -> None:
-        if self.child is not None and not self._reading and not self._paused:
+        if (self.child is not None and not self._reading and not self._paused
+                and not self._ended):
             asyncio.get_running_loop().add_reader(self.child.master, self._read_child)
             self._reading = True
 
@@ -1124,4 +1298,5 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self._write_child()
 
 
-__all__ = ["FrontDoor", "FrontDoorConfig", "FrontDoorError", "load_host_key", "read_allowed"]
+__all__ = ["FrontDoor", "FrontDoorConfig", "FrontDoorError", "load_host_key", "read_allowed",
+           "ssh_command"]

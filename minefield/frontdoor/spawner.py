@@ -105,10 +105,42 @@ def _reopen_standard_streams() -> None:
         setattr(sys, f"__{name}__", stream)
 
 
+#: The signals a session's client takes as any program would, whatever the operator's shell
+#: left ignored in the server (``nohup`` ignores SIGHUP, and every child used to inherit it).
+DEFAULT_SIGNALS = (signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT, signal.SIGTSTP,
+                   signal.SIGTTIN, signal.SIGTTOU, signal.SIGUSR1, signal.SIGUSR2,
+                   signal.SIGALRM, signal.SIGCHLD, signal.SIGCONT, signal.SIGWINCH)
+#: ``prctl(2)``'s option: the signal this process gets when its parent dies.
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int, number: int = signal.SIGKILL) -> None:
+    """Get ``number`` when the parent process dies (Linux's ``PR_SET_PDEATHSIG``); exit now
+    when it has already died (the child was adopted before the call). Elsewhere, nothing:
+    the child still ends with its terminal (the front door holds the master side)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, int(number), 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def default_signals() -> None:
+    """Every signal a session's client may get back to what a freshly started program has:
+    the default action (SIGINT: Python's KeyboardInterrupt; SIGPIPE stays ignored, as Python
+    sets it at start)."""
+    for number in DEFAULT_SIGNALS:
+        signal.signal(number, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+
 def _child(request: Mapping[str, object], slave: int, link: socket.socket) -> int:
     """In the forked child: take the terminal, run the client; its exit status."""
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    default_signals()
     os.setsid()
     fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
     for number in (0, 1, 2):
@@ -134,11 +166,15 @@ def _child(request: Mapping[str, object], slave: int, link: socket.socket) -> in
         return 1
 
 
-def serve(control: socket.socket) -> None:
+def serve(control: socket.socket, parent: int | None = None) -> None:
     """The zygote's life: preload, say ready, then fork a child per request until the front
-    door closes its end."""
+    door (process ``parent``) closes its end."""
     preload()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    # The front door's death closes the control socket (and ends the loop below); this is
+    # for a zygote busy elsewhere at that moment. Its children follow it (die_with_parent).
+    if parent is not None:
+        die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the front door stops us by closing
     gc.collect()
     gc.freeze()  # keep the collector off the shared pages in every child
@@ -165,10 +201,12 @@ def serve(control: socket.socket) -> None:
             os.close(slave)
             os.close(link_fd)
             continue
+        zygote = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child
             status = 1
             try:
+                die_with_parent(zygote)  # the zygote dies with the front door: so does this
                 control.close()
                 link = socket.socket(fileno=link_fd)
                 status = _child(request, slave, link)
@@ -186,7 +224,7 @@ def serve(control: socket.socket) -> None:
 def zygote_main(argv: Sequence[str]) -> int:
     """``python -m minefield.frontdoor.spawner FD``: be the zygote on the inherited socket."""
     control = socket.socket(fileno=int(argv[0]))
-    serve(control)
+    serve(control, os.getppid())
     return 0
 
 
@@ -248,6 +286,13 @@ class Child:
 
         with contextlib.suppress(RuntimeError):
             asyncio.get_running_loop().call_later(5.0, kill)
+
+    def kill(self) -> None:
+        """End the session at once: SIGKILL to the child's process group (its player is gone:
+        nothing is left to say to them, and nothing may reach the game server after this)."""
+        if self.pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
 
     def close(self) -> None:
         """Close the front door's descriptors of this child."""

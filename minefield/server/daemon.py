@@ -427,8 +427,8 @@ class Daemon:
             if not rooms:
                 raise Refusal("no_game", "that game is over or no longer on this server")
         if not rooms:
-            raise Refusal("no_game", "you have no unfinished game on this server: host one "
-                          "(minefield host) or join one (minefield join CODE)")
+            # The client adds how to host or join as its player reaches this server.
+            raise Refusal("no_game", "you have no unfinished game on this server")
         # An unfinished game first, then the newest (ids start with their time).
         room = max(rooms, key=lambda r: (r.going_on, not r.waiting, r.id))
         seat = room.seat_of(identity)

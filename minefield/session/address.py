@@ -10,11 +10,17 @@ PosixPath('/run/minefield/minefield.sock')
 
 from __future__ import annotations
 
+import getpass
 import os
+import socket
+from collections.abc import Mapping
 from pathlib import Path
 
 SOCKET_ENV = "MINEFIELD_SOCKET"
 SOCKET_NAME = "minefield.sock"
+#: What a player of ``minefield ssh-server`` types to reach it (``ssh -t -p 2222 box``): set by
+#: that front door in the environment of each session's client, for the hints it shows.
+DOOR_ENV = "MINEFIELD_DOOR"
 
 
 def default_socket_path() -> Path:
@@ -33,4 +39,38 @@ def socket_path(explicit: str | Path | None = None) -> Path:
     return Path(explicit) if explicit else default_socket_path()
 
 
-__all__ = ["SOCKET_ENV", "SOCKET_NAME", "default_socket_path", "socket_path"]
+def player_command(player: str | None = None, environ: Mapping[str, str] | None = None,
+                   user: str | None = None, host: str | None = None) -> str:
+    """What a player types before ``host``, ``join CODE`` or ``resume`` to reach this game
+    server, as this client was reached: ``minefield`` on this machine; behind ``minefield
+    ssh-server``, the command it gives (:data:`DOOR_ENV`); behind OpenSSH (``ssh-entry``),
+    ``ssh -t HOST`` with the port when it is not 22, and the account in front when the player
+    plays from the shared account (``player`` is not the Unix ``user``).
+
+    >>> player_command("ann", {})
+    'minefield'
+    >>> player_command("ann", {DOOR_ENV: "ssh -t -p 2222 box", "SSH_CONNECTION": "a 1 b 22"})
+    'ssh -t -p 2222 box'
+    >>> player_command("ann", {"SSH_CONNECTION": "10.0.0.9 50000 10.0.0.1 22"}, "ann", "box")
+    'ssh -t box'
+    >>> player_command("alice", {"SSH_CONNECTION": "10.0.0.9 50000 10.0.0.1 2200"}, "mahjong",
+    ...                "box")
+    'ssh -t -p 2200 mahjong@box'
+    """
+    environ = os.environ if environ is None else environ
+    door = environ.get(DOOR_ENV)
+    if door:
+        return door
+    connection = environ.get("SSH_CONNECTION")
+    if not connection:
+        return "minefield"
+    user = user if user is not None else getpass.getuser()
+    host = host if host is not None else socket.gethostname()
+    target = host if player in (None, "", user) else f"{user}@{host}"
+    parts = connection.split()
+    port = parts[3] if len(parts) == 4 and parts[3].isdigit() else "22"
+    return f"ssh -t {target}" if port == "22" else f"ssh -t -p {port} {target}"
+
+
+__all__ = ["DOOR_ENV", "SOCKET_ENV", "SOCKET_NAME", "default_socket_path", "player_command",
+           "socket_path"]

@@ -41,7 +41,7 @@ from pydantic import BaseModel, ValidationError
 
 from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView, Seat
 from minefield.rules.settings import RuleSettings, describe_validation_error
-from minefield.session.address import socket_path
+from minefield.session.address import player_command, socket_path
 from minefield.session.base import SessionTraits
 from minefield.session.codes import normalize_code
 from minefield.session.protocol import (
@@ -521,9 +521,18 @@ async def join(code: str, *, socket: str | Path | None = None, player: str | Non
 
 async def resume(*, socket: str | Path | None = None, player: str | None = None,
                  game: str | None = None, **options: Any) -> RemoteSession:
-    """Go back to this player's unfinished game (or the game ``game``); the session."""
+    """Go back to this player's unfinished game (or the game ``game``); the session. With no
+    game to go back to, the error says how to host or join one, as this player reaches the
+    server (``minefield host``, or over SSH ``ssh -t -p PORT HOST host``)."""
     hello = _hello("resume", player=player, game=game)
-    return await RemoteSession.connect(hello, socket_path(socket), **options)
+    try:
+        return await RemoteSession.connect(hello, socket_path(socket), **options)
+    except RemoteError as error:
+        if error.code != "no_game" or game is not None or "host one" in str(error):
+            raise
+        command = player_command(player)
+        raise RemoteError(f"{error}: host one ({command} host) or join one ({command} join "
+                          "CODE)", error.code) from None
 
 
 __all__ = ["RemoteError", "RemoteSession", "host", "join", "resume"]

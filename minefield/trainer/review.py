@@ -25,7 +25,7 @@ record's player names).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from minefield.bots.base import bot_level
 from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
@@ -80,6 +80,9 @@ class GameReview:
     opponent_waits: tuple[str, ...]
     steps: tuple[ReviewStep, ...]
     their_steps: tuple[ReviewStep, ...] = ()
+    discards: Mapping[Seat, tuple[str, ...]] = field(default_factory=dict)
+    dora_indicator: str = ""
+    settings: RuleSettings = field(default_factory=RuleSettings)
 
     @property
     def waits(self) -> tuple[str, ...]:
@@ -171,7 +174,9 @@ def review_game(end: GameEnded, discards: Mapping[Seat, Sequence[str]], dora_ind
                                   theirs=False).steps
     return GameReview(seat=seat, end=end, opponent_hand=opponent_text,
                       opponent_waits=tuple(end.waits.get(opponent, ())), steps=tuple(steps),
-                      their_steps=their_steps)
+                      their_steps=their_steps,
+                      discards={s: tuple(str(t) for t in rows[s]) for s in Seat},
+                      dora_indicator=str(indicator), settings=settings)
 
 
 def review_of_game(game: Game, seat: Seat) -> GameReview:

@@ -93,16 +93,19 @@ class LobbyChoice:
 class LobbyScreen(Screen[None]):
     """The lobby's one screen."""
 
-    # The footer shows what fits whole at 80 columns ("q Quit" and "F1 Help" included); the
-    # other keys are in the hint line above it and in the help (F1).
+    # The footer shows the keys that apply now, whole at 80 columns ("q Quit" and "F1 Help"
+    # included): Escape only while waiting for a quick match or an answer, in the place of k
+    # or i; h opens a public table (said in the hint line above it), w is there and in the
+    # help (F1).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "join", "Join or watch"),
+        Binding("enter", "join", "Join/watch"),
         Binding("w", "watch", "Watch", show=False),
-        Binding("h", "host", "Public table"),
-        Binding("b", "bot", "Play a bot", show=False),
-        Binding("i", "invite", "Invite", show=False),
+        Binding("h", "host", "Host"),
+        Binding("b", "bot", "Bot"),
+        Binding("i", "invite", "Invite"),
         Binding("k", "quick", "Quick match"),
-        Binding("escape", "cancel", "Stop waiting", show=False),
+        Binding("escape", "cancel", "Stop waiting"),
+        Binding("escape", "withdraw", "Withdraw"),
         Binding("m", "menu", "Menu"),
         Binding("q", "quit_lobby", "Quit"),
     ]
@@ -120,6 +123,8 @@ class LobbyScreen(Screen[None]):
         self.matching: Matching | None = None
         #: The invitations this player is asked, by id, with their dialogs.
         self.asked: dict[str, ConfirmScreen] = {}
+        #: The id of the invitation this player sent, while it waits for the answer.
+        self.inviting: str | None = None
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
@@ -160,11 +165,15 @@ class LobbyScreen(Screen[None]):
         elif isinstance(event, Matching):
             self.matching = None if event.state == "cancelled" else event
             self._hint()
+            self.refresh_bindings()
         else:
             self._invitation(event)
 
     def _invitation(self, event: Invitation) -> None:
         mine = self.me is None or event.to.casefold() != self.me.casefold()
+        if mine:
+            self.inviting = event.id if event.state == "open" else None
+            self.refresh_bindings()
         if event.state == "open":
             if mine:
                 self.notify(f"Invitation sent to {event.to}: waiting for the answer "
@@ -202,6 +211,7 @@ class LobbyScreen(Screen[None]):
         chosen = self._key(self.tables[table.cursor_row]) if (
             self.tables and 0 <= table.cursor_row < len(self.tables)) else None
         self.tables = list(state.tables)
+        self.refresh_bindings()  # i: someone to invite, or nobody
         table.clear()
         for entry in self.tables:
             where = f"join {entry.code}" if entry.code else "playing"
@@ -212,6 +222,27 @@ class LobbyScreen(Screen[None]):
             table.move_cursor(row=keys.index(chosen))
         self._hint()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows what applies now: Escape while waiting (for a quick match, for
+        the answer to an invitation) instead of k or i; i when someone may be invited."""
+        waiting = self.matching is not None
+        if action == "cancel":
+            return waiting
+        if action == "withdraw":
+            return self.inviting is not None and not waiting
+        if action == "quick":
+            return not waiting
+        if action == "invite":  # dimmed when nobody can be invited now (pressed, it says why)
+            return False if self.inviting is not None else (
+                self.send is not None and bool(self._invitable())) or None
+        return True
+
+    def _invitable(self) -> list[str]:
+        """The players in the lobby (or waiting for a quick match) other than this one."""
+        me = (self.me or "").casefold()
+        return [p.name for p in (self.state.online if self.state else [])
+                if p.status in ("lobby", "waiting") and p.name.casefold() != me]
+
     def _hint(self) -> None:
         matching = self.matching
         self.query_one("#lobby-hint", Static).update(
@@ -221,7 +252,7 @@ class LobbyScreen(Screen[None]):
             if matching is not None else
             "No open tables yet: h opens a public one, b plays a bot, i invites a player."
             if not self.tables else
-            "Enter joins or watches (w) a table; b plays a bot, i invites a player, F1 help.")
+            "Enter joins or watches (w) a table; h opens a public one, F1 help.")
 
     @staticmethod
     def _key(entry: LobbyTable) -> str:
@@ -279,9 +310,7 @@ class LobbyScreen(Screen[None]):
         """Invite a player in the lobby (they are asked to accept or decline)."""
         if not self._lobby_only():
             return
-        me = (self.me or "").casefold()
-        names = [p.name for p in (self.state.online if self.state else [])
-                 if p.status in ("lobby", "waiting") and p.name.casefold() != me]
+        names = self._invitable()
 
         def invite(name: str | None) -> None:
             if not name or self.send is None:
@@ -303,6 +332,10 @@ class LobbyScreen(Screen[None]):
         """Stop waiting for a quick match; withdraw an invitation."""
         if self.send is not None:
             self.send(Cancel())
+
+    def action_withdraw(self) -> None:
+        """Withdraw the invitation sent (the server answers as for Escape)."""
+        self.action_cancel()
 
     def action_menu(self) -> None:
         """The menu: practice, hot-seat, drills, settings."""

@@ -15,8 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import getpass
-import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -27,6 +25,7 @@ from textual.screen import Screen
 
 from minefield.rules.game import TOTAL_DISCARDS, ChooseHand, Discard, Discarded, PlayerView, Seat
 from minefield.rules.settings import PRESETS, RuleSettings
+from minefield.session.address import player_command
 from minefield.session.base import MatchSession, RoomSession, Session, SharedKeyboard
 from minefield.session.protocol import (
     WAITING_NAME,
@@ -44,7 +43,6 @@ from minefield.session.protocol import (
 )
 from minefield.tui.games import HintSource
 from minefield.tui.host import TableHost
-from minefield.tui.link_watch import over_ssh
 from minefield.tui.messages import (
     CommandChosen,
     CurtainLifted,
@@ -79,11 +77,8 @@ class _Prebuild:
 def join_command(code: str, player: str | None = None,
                  environ: Mapping[str, str] | None = None, user: str | None = None,
                  host: str | None = None) -> str:
-    """What the friend types to join the room ``code``.
-
-    Over SSH: ``ssh -t HOST join CODE``, with the account in front when the host plays from
-    the shared account (their ``player`` name is not the Unix ``user``: the friend logs in to
-    that account too). On this machine: ``minefield join CODE``.
+    """What the friend types to join the room ``code`` (:func:`~minefield.session.address.
+    player_command`, then ``join CODE``).
 
     >>> join_command("K7Q3PX", "ann", {}, user="ann", host="box")
     'minefield join K7Q3PX'
@@ -91,13 +86,10 @@ def join_command(code: str, player: str | None = None,
     'ssh -t box join K7Q3PX'
     >>> join_command("K7Q3PX", "alice", {"SSH_CONNECTION": "1"}, user="mahjong", host="box")
     'ssh -t mahjong@box join K7Q3PX'
+    >>> join_command("K7Q3PX", "ann", {"MINEFIELD_DOOR": "ssh -t -p 2222 box"})
+    'ssh -t -p 2222 box join K7Q3PX'
     """
-    if not over_ssh(environ):
-        return f"minefield join {code}"
-    user = user if user is not None else getpass.getuser()
-    host = host if host is not None else socket.gethostname()
-    target = host if player in (None, "", user) else f"{user}@{host}"
-    return f"ssh -t {target} join {code}"
+    return f"{player_command(player, environ, user, host)} join {code}"
 
 
 class TableController:

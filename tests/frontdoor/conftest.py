@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +30,12 @@ from tests.e2e.harness import (
 class FrontDoorProcess:
     """A running ``minefield ssh-server`` (its log in the folder)."""
 
-    def __init__(self, folder: Path, *options: str) -> None:
+    def __init__(self, folder: Path, *options: str,
+                 preexec_fn: Callable[[], None] | None = None) -> None:
+        """``preexec_fn``: run in the server's process before it starts (to start it as an
+        operator's shell would, e.g. with SIGHUP ignored as under ``nohup``)."""
         self.folder = folder
+        self.preexec_fn = preexec_fn
         self.data = folder / "door"
         self.log = folder / "door.log"
         self.options = options
@@ -49,7 +53,8 @@ class FrontDoorProcess:
                 self.process = subprocess.Popen(
                     [minefield_command(), "ssh-server", "--listen", f"127.0.0.1:{self.port}",
                      "--data", str(self.data), *self.options],
-                    stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+                    stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                    preexec_fn=self.preexec_fn)
             listening = f"listening on 127.0.0.1:{self.port}"
             state = wait_for("the front door listens", lambda text=listening: self._up(text),
                              self.report)

@@ -180,6 +180,13 @@ def test_five_name_changes_a_day_and_three_former_names_kept(
             assert "is taken" in one_line(door.run(bob, "name", kept))
         assert door.run(bob, "name", "ann1").returncode == 0
         assert door.json(bob, "whoami", "--json")["name"] == "ann1"
+        # help says so, with the key commands.
+        helped = door.run(bob, "help")
+        assert helped.returncode == 0
+        for said in ("at most 5 changes a day", "your last 3 former names stay yours",
+                     "key add PUBLIC-KEY", "key confirm CODE", "key list [--json]",
+                     "key remove SHA256:..."):
+            assert said in helped.stdout, helped.stdout
     finally:
         door.stop()
 
@@ -208,7 +215,9 @@ def test_the_name_prompt_refuses_what_name_refuses_and_keeps_the_text(
             return terminals.screen("bob")
 
         def flat() -> str:  # the long lines the terminal wrapped, whole again
-            return screen().replace("\n", "")
+            return subprocess.run(
+                [terminals.tmux, "-S", str(terminals.socket), "capture-pane", "-p", "-J", "-t",
+                 "bob"], capture_output=True, text=True, check=True, timeout=30).stdout
 
         wait_for("the name prompt", lambda: "Name:" in screen(), lambda: screen() + door.report())
         for typed, kept in (("\u0430lice", "Name: \u0430lice"),

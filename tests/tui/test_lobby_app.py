@@ -234,3 +234,55 @@ def test_lobby_invited_80x24(snap_compare: Any) -> None:
 def test_lobby_bot_offer_80x24(snap_compare: Any) -> None:
     states, _, _ = scripted(STATE, Matching(state="bot_offer", bot="normal"))
     assert snap_compare(LobbyApp(states, lambda _: None, me="Dan"), terminal_size=(80, 24))
+
+
+def footer(app: LobbyApp) -> str:
+    """The footer's line."""
+    return screen_text(app).splitlines()[-1]
+
+
+async def test_the_footer_shows_b_i_and_escape_when_they_apply() -> None:
+    """``b`` and ``i`` always there (i dimmed with nobody to invite); Escape in the place of
+    ``k`` while waiting for a quick match and of ``i`` while an invitation waits for its
+    answer (withdrawn by it); whole at 80 columns each time."""
+    states, requests, more = scripted(STATE)
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        shown = footer(app)
+        assert "b Bot" in shown and "i Invite" in shown and "k Quick match" in shown
+        assert "esc" not in shown and "F1 Help" in shown
+        more.put_nowait(Matching(state="waiting"))
+        await settle(pilot)
+        shown = footer(app)
+        assert "esc Stop waiting" in shown and "k Quick" not in shown and "F1 Help" in shown
+        await pilot.press("escape")
+        await settle(pilot)
+        assert requests == [Cancel()]
+        more.put_nowait(Matching(state="cancelled"))
+        more.put_nowait(Invitation(id="ab12cd34", by="Dan", to="Ann", state="open",
+                                   seconds=60))
+        await settle(pilot)
+        shown = footer(app)
+        assert "esc Withdraw" in shown and "i Invite" not in shown and "k Quick" in shown
+        assert "F1 Help" in shown
+        await pilot.press("escape")
+        await settle(pilot)
+        assert requests == [Cancel(), Cancel()]
+        more.put_nowait(Invitation(id="ab12cd34", by="Dan", to="Ann", state="cancelled",
+                                   seconds=0))
+        await settle(pilot)
+        assert "esc" not in footer(app) and "i Invite" in footer(app)
+
+
+async def test_invite_is_dimmed_with_nobody_to_invite() -> None:
+    alone = LobbyState(online=[LobbyPlayer(name="Dan", status="lobby")], tables=[])
+    states, requests, _more = scripted(alone)
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert screen.check_action("invite", ()) is None  # shown dimmed
+        await pilot.press("escape")  # nothing to stop: nothing sent
+        await settle(pilot)
+        assert requests == []

@@ -15,6 +15,7 @@ from minefield.cli.review import load_review
 from minefield.records.format import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
+from minefield.trainer.build import build_of
 from minefield.trainer.readable import readability
 from minefield.trainer.regrets import luck_and_skill, regrets
 from minefield.trainer.review import GameReview, assess
@@ -103,3 +104,22 @@ async def test_tab_shows_how_readable_your_wait_was(careless_record: Path) -> No
             assert f"Discard {reading.number}, they threw {reading.tile}: " in text
         for moved in found.gave_away:
             assert f"after your {moved.tile} (discard {moved.number})" in text
+
+
+async def test_tab_shows_the_build(careless_record: Path) -> None:
+    review, names = load_review(careless_record, None)
+    built = build_of(review)
+    async with _app(review, names).run_test(size=(100, 40)) as pilot:
+        screen = await _ready(pilot)
+        text = await _to_part(pilot, screen, "build")
+        assert text.startswith("The build")
+        assert f"Yours: {built.yours.hand}" in text
+        for wait in built.yours.waits:
+            assert f"{wait.tile}: {wait.live} live, pays {wait.points}" in text
+        assert (f"The strong bot's: {built.bot.hand}" in text if not built.same
+                else "The strong bot keeps the same 13." in text)
+        assert "What it would have earned against the same discards (replayed)" in text \
+            or built.same
+        await pilot.press("tab")  # round again to the discards
+        await pilot.pause()
+        assert screen.part == "discards"

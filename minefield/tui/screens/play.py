@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from minefield.rules.game import DISCARDS_PER_SEAT, POOL_SIZE, Discard, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
@@ -21,6 +21,7 @@ from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import DangerPanel, shade
+from minefield.tui.widgets.footer import FitFooter
 from minefield.tui.widgets.log import GameLog, log_lines, with_feedback
 from minefield.tui.widgets.panels import (
     DeadWall,
@@ -129,7 +130,7 @@ class PlayScreen(SeatScreen):
             yield PhraseStatic(id="status")
             yield FuritenPanel(id="furiten")
             yield WaitPanel(id="waits")
-        yield Footer()
+        yield FitFooter()
 
     def on_mount(self) -> None:
         self.update_view(self.view)
@@ -189,21 +190,25 @@ class PlayScreen(SeatScreen):
         self.query_one("#info", Static).update(self._info_text(self.view))
 
     def _info_text(self, view: PlayerView) -> str:
+        """Two lines that never wrap at 80 columns (a wrapped one moved the table down): the
+        players by seat (20 characters a name at most: they fit), then the discards made and
+        whose turn it is."""
         me = self.seat
+        count = f"discards {view.discards_made}/{2 * DISCARDS_PER_SEAT} · "
         if view.phase == "choosing":
-            turn = f"Waiting for {self.names[me.other]} to choose a hand…"
+            turn = f"Waiting for {escape(self.names[me.other])} to choose a hand…"
         elif view.my_turn and not self.hold:
-            turn = "[b reverse] Your turn [/] choose a tile of your pool to discard"
+            turn = f"{count}[b reverse] Your turn [/] choose a tile to discard"
         elif view.turn is not None:  # the seat is on the line above
-            turn = f"{escape(self.names[view.turn])}'s turn"
+            turn = f"{count}{escape(self.names[view.turn])}'s turn"
         else:
-            turn = "The game has ended."
+            turn = f"{count}the game has ended."
+
         def who(seat: Seat) -> str:
             name, wind = self.names[seat], seat.value.title()
             return wind if name == wind else f"{escape(name)}: {wind}"
 
-        return (f"[b]{who(me)}[/] · opponent {who(me.other)} · discards "
-                f"{view.discards_made}/{2 * DISCARDS_PER_SEAT}\n{turn}")
+        return f"[b]{who(me)}[/] · {who(me.other)}\n{turn}"
 
     def _status_text(self, view: PlayerView) -> str:
         if self.hold:

@@ -27,6 +27,7 @@ from minefield.defense.estimate import estimate_name, feedback, percent
 from minefield.rules.game import POOL_SIZE, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
+from minefield.trainer.build import build_of, build_section
 from minefield.trainer.readable import readability, readability_section
 from minefield.trainer.regrets import luck_note, luck_section, regrets_section
 from minefield.trainer.review import (
@@ -44,9 +45,9 @@ from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.tiles import TileRow, named
 
 #: The review's parts, in the order Tab shows them, and their names on screen.
-PARTS = ("discards", "regrets", "luck", "readable")
+PARTS = ("discards", "regrets", "luck", "readable", "build")
 PART_NAMES = {"discards": "Discards", "regrets": "Your regrets", "luck": "Luck and skill",
-              "readable": "Your wait"}
+              "readable": "Your wait", "build": "The build"}
 
 
 def pool_tiles(step: ReviewStep) -> list[Tile]:
@@ -159,6 +160,12 @@ class ReviewScreen(Screen[None]):
             sections = {"regrets": regrets_section(done),
                         "luck": luck_section(done, review.ron_points),
                         "readable": readability_section(read, self.names[seat.other])}
+            self.app.call_from_thread(self._sections, seat, sections)
+        for seat in order:  # the hand search is the slow part: every seat's estimates first
+            if worker.is_cancelled:
+                return
+            review = self.reviews[seat]
+            sections = {"build": build_section(build_of(review), review.settings)}
             self.app.call_from_thread(self._sections, seat, sections)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._finished)

@@ -72,24 +72,24 @@ def shade(row: TileRow, tiles: Sequence[Tile], report: DangerReport | None) -> N
 
 
 def danger_lines(report: DangerReport, tile: Tile | None) -> list[str]:
-    """The panel's text (markup): the highlighted tile's chance, the safest tiles of the pool,
-    then the tile's expected loss and reasons (the first lines show in the smallest terminal)."""
+    """The panel's text (markup). The highlighted tile's chance comes first, on the title
+    line, then its first reason, then the safest tiles of the pool, then its expected loss
+    and other reasons: the smallest terminal (three lines) shows the chance and the first
+    reason of every tile."""
     ranked = sorted(report.tiles, key=lambda t: (t.danger, t.loss))[:SAFEST_SHOWN]
     safest = "Safest: " + " · ".join(f"{t.tile} {percent(t.danger)}" for t in ranked)
-    lines = [f"[b]Danger[/] [dim]({report.method})[/]"]
+    title = f"[b]Danger[/] [dim]({report.method})[/]"
     if tile is not None:
         try:
             entry = report.of(kind_str(tile.kind))
         except KeyError:
             entry = None
         if entry is not None:
-            lines.append(f"[b]{entry.tile} {percent(entry.danger)}[/]")
-            lines.append(safest)
-            if entry.loss:
-                lines.append(f"[dim]expected loss {entry.loss}[/]")
-            lines.extend(f"· {escape(reason)}" for reason in entry.reasons)
-            return lines
-    return [*lines, safest]
+            reasons = [f"· {escape(reason)}" for reason in entry.reasons]
+            loss = [f"[dim]expected loss {entry.loss}[/]"] if entry.loss else []
+            return [f"{title} · [b]{entry.tile} {percent(entry.danger)}[/]", *reasons[:1],
+                    safest, *loss, *reasons[1:]]
+    return [title, safest]
 
 
 class DangerPanel(VerticalScroll, can_focus=False):
@@ -99,10 +99,16 @@ class DangerPanel(VerticalScroll, can_focus=False):
     def compose(self) -> ComposeResult:
         yield PhraseStatic(id="danger-text")
 
+    _shown: Tile | None = None
+
     def show(self, report: DangerReport | None, tile: Tile | None) -> None:
-        """Show ``report`` for the highlighted ``tile`` (None: empty)."""
+        """Show ``report`` for the highlighted ``tile`` (None: empty). Another tile's reasons
+        start at their top (its chance and first reason in sight)."""
         text = "\n".join(danger_lines(report, tile)) if report is not None else ""
         self.query_one("#danger-text", Static).update(named(self, text))
+        if tile != self._shown:
+            self._shown = tile
+            self.scroll_home(animate=False, immediate=True)
 
     def clear(self) -> None:
         """Empty the panel (hot-seat curtain)."""

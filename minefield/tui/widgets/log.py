@@ -17,7 +17,7 @@ from textual.widgets import Static
 from minefield.rules.game import TOTAL_DISCARDS, FuritenCause, GameEnded, Seat
 from minefield.session.protocol import MatchView
 from minefield.tui.render import furiten_reason, possessive, verb
-from minefield.tui.widgets.phrases import PhraseStatic
+from minefield.tui.widgets.phrases import PhraseStatic, numbered_indent
 from minefield.tui.widgets.tiles import named
 
 
@@ -93,7 +93,9 @@ class GameLog(VerticalScroll, can_focus=False):
     belong to the tiles (the screen scrolls it with keys of its own)."""
 
     def compose(self) -> ComposeResult:
-        yield PhraseStatic(id="log-text")
+        text = PhraseStatic(id="log-text")
+        text.hanging = numbered_indent  # wrapped lines go on under the name or the note
+        yield text
 
     def show(self, lines: Sequence[str]) -> None:
         """Show these lines and scroll to the newest."""

@@ -87,6 +87,8 @@ def wait_entries(waits: Sequence[WaitLine], names: HonorNames = "numbers",
     ``furiten`` hand can no longer win (R15): no wait says "ron ok", each says "furiten"."""
     limit_width = max((len(w.report.limit) + 1 for w in waits
                        if w.report.limit and w.report.eligible), default=0)
+    value_width = max((len(f"{w.report.han_without_ura} han {w.report.fu} fu") for w in waits),
+                      default=0)  # "12 han 30 fu" keeps the next columns in line too
     entries = []
     for wait in waits:
         report = wait.report
@@ -97,7 +99,7 @@ def wait_entries(waits: Sequence[WaitLine], names: HonorNames = "numbers",
         live = f"{wait.live} live" if wait.live is not None else ""
         tile = tile_name(Tile.parse(wait.tile), names)
         tile += " " * (3 - cell_len(tile))
-        prefix = (f"[b]{tile}[/] {live:<7} {verdict}  {value:<11} "
+        prefix = (f"[b]{tile}[/] {live:<7} {verdict}  {value:<{max(11, value_width)}} "
                   f"{report.points_without_ura:>6}{limit:<{limit_width}}  ")
         tokens = [f"{yaku_name(y.name)} {y.han}" for y in report.yaku]
         tokens += [f"dora {report.dora}"] if report.dora else []
@@ -122,9 +124,11 @@ def wrap_wait(entry: WaitEntry, width: int) -> list[str]:
     indent = start if width - start >= MIN_YAKU_COLUMN else YAKU_INDENT
     lines: list[list[str]] = [[]]
     used = start
-    for token in entry.tokens:
+    for index, token in enumerate(entry.tokens):
         needed = len(token) + (2 if lines[-1] else 0)  # ", " before all but the first
-        if lines[-1] and used + needed > width:
+        # the comma that ends the line when the next yaku goes to the next one
+        comma = 1 if index < len(entry.tokens) - 1 else 0
+        if lines[-1] and used + needed + comma > width:
             lines[-1][-1] += ","
             lines.append([])
             used, needed = indent, len(token)

@@ -20,6 +20,7 @@ given.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import pairwise
 
 from rich.cells import cell_len
@@ -112,24 +113,66 @@ def line_breaks(line: str, width: int) -> list[int]:
     return sorted(set(breaks))
 
 
-def wrap_phrases(content: Content, width: int) -> Content:
-    """``content`` with a newline at each of its lines' :func:`line_breaks`."""
+#: How far a paragraph's wrapped lines are indented, from its text (None: not at all).
+Hanging = Callable[[str], int]
+
+
+def leading_indent(paragraph: str) -> int:
+    """The hanging indent of a paragraph that starts with spaces: its lines go on under its
+    first word.
+
+    >>> leading_indent("   5p: 14% · no dora near it"), leading_indent("Ron!")
+    (3, 0)
+    """
+    return len(paragraph) - len(paragraph.lstrip(" "))
+
+
+def numbered_indent(paragraph: str) -> int:
+    """The hanging indent of a numbered line (``10 Bot (strong) 3s``): its lines go on under
+    the word after the number; other lines as :func:`leading_indent`.
+
+    >>> numbered_indent(" 9 You 5p"), numbered_indent("   furiten since 3")
+    (3, 3)
+    """
+    number = _NUMBERED.match(paragraph)
+    return number.end() if number is not None else leading_indent(paragraph)
+
+
+_NUMBERED = re.compile(r" *\d+ ")
+
+
+def wrap_phrases(content: Content, width: int, hanging: Hanging | None = None) -> Content:
+    """``content`` with a newline at each of its lines' :func:`line_breaks`; with ``hanging``,
+    the lines a paragraph wraps onto are indented as it says (a hanging indent), and broken
+    for the width left."""
     lines: list[Content] = []
     for paragraph in content.split("\n"):
-        offsets = line_breaks(paragraph.plain, width)
-        if not offsets:
-            lines.append(paragraph)
-            continue
-        lines.extend(part.rstrip() if index < len(offsets) else part
-                     for index, part in enumerate(paragraph.divide(offsets)))
+        indent = min(hanging(paragraph.plain), width // 2) if hanging is not None else 0
+        rest, room, first = paragraph, width, True
+        while True:
+            # (the spaces a paragraph starts with are its own: never a break among them)
+            lead = leading_indent(rest.plain) if first and indent else 0
+            offsets = [lead + offset for offset in line_breaks(rest.plain[lead:], room - lead)]
+            if not offsets:
+                lines.append(rest if first else Content(" " * indent) + rest)
+                break
+            if not indent:  # every break at once, as the whole width
+                parts = rest.divide(offsets)
+                lines.extend(part.rstrip() if index < len(offsets) else part
+                             for index, part in enumerate(parts))
+                break
+            head, rest = rest.divide([offsets[0]])
+            lines.append(head.rstrip() if first else Content(" " * indent) + head.rstrip())
+            room, first = width - indent, False  # (rest starts at a word)
     return Content("\n").join(lines)
 
 
 class Phrases(Visual):
     """A :class:`~textual.content.Content` that wraps between phrases (see the module)."""
 
-    def __init__(self, content: Content) -> None:
+    def __init__(self, content: Content, hanging: Hanging | None = None) -> None:
         self.content = content
+        self.hanging = hanging
         self._wrapped: dict[int, Content] = {}
 
     def __str__(self) -> str:
@@ -139,7 +182,7 @@ class Phrases(Visual):
         """The content broken into lines for ``width`` cells."""
         wrapped = self._wrapped.get(width)
         if wrapped is None:
-            wrapped = self._wrapped[width] = wrap_phrases(self.content, width)
+            wrapped = self._wrapped[width] = wrap_phrases(self.content, width, self.hanging)
         return wrapped
 
     def render_strips(self, width: int, height: int | None, style: Style,
@@ -162,9 +205,11 @@ class Phrases(Visual):
 
 class PhraseStatic(Static):
     """A ``Static`` whose text (markup or :class:`~textual.content.Content`) wraps between
-    phrases, never inside a figure; ``content`` stays what it was given."""
+    phrases, never inside a figure; ``content`` stays what it was given. ``hanging`` (a class
+    attribute, or set on an instance) indents the lines a paragraph wraps onto."""
 
     _phrases: Phrases | None = None
+    hanging: Hanging | None = None
 
     def render(self) -> Visual:
         """The text as :class:`Phrases` (other visuals as they are)."""
@@ -172,8 +217,9 @@ class PhraseStatic(Static):
         if not isinstance(visual, Content):
             return visual
         if self._phrases is None or self._phrases.content is not visual:
-            self._phrases = Phrases(visual)
+            self._phrases = Phrases(visual, self.hanging)
         return self._phrases
 
 
-__all__ = ["FIGURE", "PhraseStatic", "Phrases", "line_breaks", "wrap_phrases"]
+__all__ = ["FIGURE", "Hanging", "PhraseStatic", "Phrases", "leading_indent", "line_breaks",
+           "numbered_indent", "wrap_phrases"]
