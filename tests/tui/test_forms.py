@@ -210,7 +210,7 @@ FORMS = {
     "hotseat": ("h",),
     "watch": ("w",),
     "settings": ("s",),
-    "rules_editor": ("p", "r"),
+    "rules_editor": ("p", "ctrl+r"),
 }
 
 

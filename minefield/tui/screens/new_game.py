@@ -93,11 +93,12 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
     apart). The focus starts on the first field."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Ctrl+S starts from any field, a text field too (s types there: the focus starts in
-        # the first field, a name); s starts from the others.
+        # Ctrl+S starts and Ctrl+R opens "Rules..." from any field, a text field too (s and r
+        # type there: the focus starts in the first field, a name); s and r from the others.
         Binding("ctrl+s", "start", "Start", priority=True),
         Binding("s", "start", "Start", show=False),
-        Binding("r", "rules", "Rules..."),
+        Binding("ctrl+r", "rules", "Rules...", priority=True),
+        Binding("r", "rules", "Rules...", show=False),
         Binding("escape", "cancel", "Back"),
         *FORM_FOCUS_KEYS,
     ]
