@@ -1,6 +1,7 @@
 """A dead link on ``minefield ssh-server``'s route, for real: bob's ``ssh`` runs in a network
 namespace of its own, joined to the server's namespace by a veth pair, and mid-game the link
-goes down (no packet passes, nobody says goodbye).
+goes down (no packet passes, nobody says goodbye); then, back in the game, his ``ssh`` is
+frozen (SIGSTOP).
 
 What decides it here is the front door's SSH keepalives (``--keepalive SECONDS``, default 45:
 a client that answers nothing that long is disconnected). Its session's client is killed with
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -55,12 +57,13 @@ class DoorSshd:
     routes: dict[Path, tuple[list[str], str]]
 
     def ssh(self, key: Path, *remote: str) -> list[str]:
-        """``ssh -tt`` logging in with ``key``, typing ``remote``."""
+        """``ssh -tt`` logging in with ``key``, typing ``remote``; under a shell that waits
+        for it, so that it can be frozen (tmux wakes a process of its own that stops)."""
         prefix, address = self.routes[key]
-        return [*prefix, tool("ssh"), "-tt", "-p", str(self.port), "-i", str(key), "-F",
-                "/dev/null", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o",
-                "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o",
-                "LogLevel=ERROR", address, *remote]
+        return [*prefix, "sh", "-c", '"$@"; status=$?; exit $status', "sh", tool("ssh"),
+                "-tt", "-p", str(self.port), "-i", str(key), "-F", "/dev/null", "-o",
+                "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
+                "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", address, *remote]
 
 
 @dataclass
@@ -124,6 +127,20 @@ def doorsite() -> Iterator[tuple[DoorSite, DeadLinkNet]]:
         net.close()
 
 
+def _ssh_under(shell: int) -> int:
+    """The ``ssh`` process the terminal's shell waits for."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                command = (entry / "comm").read_text().strip()
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == shell and command == "ssh":
+                return int(entry.name)
+    raise AssertionError(f"no ssh under process {shell}")
+
+
 #: The game server's line for bob's connection closing (the seat's grace starts).
 DISCONNECTED = re.compile(r"Connection\(bob\b[^,]*, seat=\w+\): disconnected")
 
@@ -178,3 +195,17 @@ def test_a_dead_link_closes_the_session_and_the_other_player_is_told(
     bob.login("resume")
     bob.wait("the same hand after resume", lambda screen: hand_row(screen) == before)
     alice.wait("sees bob back", lambda screen: "bob disconnected" not in screen)
+
+    # A frozen client (SIGSTOP: its machine still answers TCP, its ssh says nothing) is gone
+    # the same way.
+    frozen = _ssh_under(site.terminals.pid(bob.terminal))
+    os.kill(frozen, signal.SIGSTOP)
+    try:
+        wait_for("alice is told that bob's ssh is frozen",
+                 lambda: "bob disconnected" in alice.screen()
+                 and len(DISCONNECTED.findall(site.report())) == 2,
+                 alice.report, limit=NOTICE_LIMIT)
+        assert site.report().count("ended: keepalive (the client stopped answering)") == 2
+    finally:
+        os.kill(frozen, signal.SIGCONT)
+        site.terminals.close(bob.terminal)

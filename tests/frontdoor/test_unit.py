@@ -1,6 +1,7 @@
 """The systemd unit shipped for ``minefield ssh-server`` (assets/ssh/minefield-ssh.service):
 a command the program accepts, the stop that lets the server restore its players' terminals,
-the hardening, and ``systemd-analyze verify`` finding nothing wrong where that tool exists."""
+the hardening, ``systemd-analyze verify`` finding nothing wrong where that tool exists; and
+the bound on ``--keepalive`` it runs with."""
 
 from __future__ import annotations
 
@@ -57,3 +58,12 @@ def test_systemd_analyze_verify_accepts_the_unit(tmp_path: Path) -> None:
                           text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert str(unit) not in done.stderr, done.stderr  # a setting it could not parse
+
+
+def test_the_keepalive_is_at_most_45_seconds() -> None:
+    """A dead link is noticed within a minute (issue 23): a longer keepalive is refused."""
+    parser = build_parser()
+    assert parser.parse_args(["ssh-server"]).keepalive == 45.0
+    assert parser.parse_args(["ssh-server", "--keepalive", "6"]).keepalive == 6.0
+    with pytest.raises(SystemExit):
+        parser.parse_args(["ssh-server", "--keepalive", "90"])
