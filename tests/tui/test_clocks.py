@@ -81,7 +81,7 @@ async def test_r25_in_hotseat_a_clock_starts_when_its_player_lifts_the_curtain()
         east, west = builder.table.clocks[Seat.EAST], builder.table.clocks[Seat.WEST]
         assert east.running and east.remaining == 60.0 and east.limit == 60
         assert not west.running
-        # Both clocks by name (issue 24: it read only "You 0:09"): East's runs, West's waits.
+        # Both clocks by name (it read only "You 0:09"): East's runs, West's waits.
         shown = builder.sub_title or ""
         assert re.search(r"East (1:00|0:[0-5]\d) · West 1:00", shown), shown
         assert "You" not in shown

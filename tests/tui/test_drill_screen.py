@@ -117,7 +117,7 @@ async def test_an_error_inside_a_drill_answer_is_logged_without_hidden_tiles_and
 
 
 async def test_the_drill_follows_the_honor_names_when_the_setting_changes() -> None:
-    """Issue 24: a sentence already shown kept the old honor names after the setting changed."""
+    """A sentence already shown kept the old honor names after the setting changed."""
     app = menu_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen, drill = await drill_of(pilot, "read_wait")

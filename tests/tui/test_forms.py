@@ -1,4 +1,4 @@
-"""The app's forms as a new player finds them (issue 24): every value shown at 80x24 and
+"""The app's forms as a new player finds them: every value shown at 80x24 and
 120x40, the dialog in the middle, a checkbox that reads ticked or not by its mark, the focus on
 the first field, Tab that moves the focus even when typed fast, and the game's first screen
 straight after the form.

@@ -1,4 +1,4 @@
-"""The saved games list as a new player meets it (issue 24): Down from the filter goes to the
+"""The saved games list as a new player meets it: Down from the filter goes to the
 list (it used to change the filter), an empty list says why and what to do, a match left at its
 first curtain is listed as abandoned without scores."""
 

@@ -264,7 +264,7 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
             return
         self._remember()
         # The form stays until the game's first screen replaces it (the curtain in hot-seat):
-        # dismissed first, the menu showed for a moment in between (issue 24).
+        # dismissed first, the menu showed for a moment in between.
         self.started = True
         self.app.post_message(choice)
 

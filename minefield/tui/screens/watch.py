@@ -96,7 +96,7 @@ class WatchSetupScreen(ModalScreen[WatchChoice | None]):
             with Grid(id="new-game-grid"):
                 yield Label("East bot")
                 # Compact, as the new game form's: a form row is one line (a full Select is
-                # three, and the grid's one-line rows hid every value, issue 24).
+                # three, and the grid's one-line rows hid every value).
                 yield Select([(lv, lv) for lv in LEVELS], value="strong", allow_blank=False,
                              id="east", compact=True)
                 yield Label("West bot")

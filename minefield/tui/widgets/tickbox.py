@@ -1,7 +1,7 @@
 """A checkbox whose mark shows whether it is ticked: ``▐X▌`` on, ``▐ ▌`` off.
 
 Textual's :class:`~textual.widgets.Checkbox` draws ``▐X▌`` either way and tells on from off by
-colour only, which a player took for ticked (issue 24). Every checkbox of the app is a
+colour only, which a player took for ticked. Every checkbox of the app is a
 :class:`TickBox`.
 """
 
