@@ -226,6 +226,8 @@ def test_form_snapshot(form: str, size: tuple[int, int], snap_compare: Any) -> N
             expected = {"settings": SettingsScreen, "rules_editor": RulesScreen,
                         "watch": WatchSetupScreen}.get(form, NewGameScreen)
             assert isinstance(pilot.app.screen, expected)
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False  # the focused name field's cursor, steady for the SVG
         await pilot.pause()
 
     assert snap_compare(menu_app(), terminal_size=size, run_before=run_before)
