@@ -1,6 +1,6 @@
 """Speed of the bots: hand search per deal and time per discard decision.
 
-Goals (issue 3): the ``strong`` hand search at most 0.25 s per deal on average over random deals
+Goals: the ``strong`` hand search at most 0.25 s per deal on average over random deals
 (worst deal under 1.5 s), against about 0.5 s for pwmarcz/minefield's Rust bot doing a similar
 search; each discard decision under 50 ms.
 

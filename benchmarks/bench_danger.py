@@ -1,5 +1,5 @@
 """How well the danger estimate predicts deal-ins, per opponent level, against the estimate
-before issue 17.
+before it was fitted per opponent level.
 
 The games are ``danger_games.py``'s (played once, cached under ``/tmp``): for each opponent level
 (``easy``, ``normal``, ``strong``) a ``strong`` defender plays that level; the odd games are held
@@ -12,7 +12,7 @@ the opponent not furiten (R13, R15).
 
 Estimates:
 
-* ``before``: the fast estimate as it was before issue 17 (one fit for every opponent, on ten
+* ``before``: the fast estimate as it was before (one fit for every opponent, on ten
   features; its coefficients are kept here in :data:`BEFORE`);
 * ``fast``: the fast estimate as shipped, for the level played against;
 * ``strong-fit``: the shipped estimate for ``strong`` used against every level (what fitting per
@@ -49,7 +49,7 @@ from danger_games import DEFAULT_CACHE, LEVELS, PositionRows, load_games, load_r
 from minefield.defense import calibration
 from minefield.defense.fast import fast_dangers
 
-#: The estimate before issue 17 (calibration of commit 633580b: 600 games of mixed levels,
+#: The estimate before the per-level fits (calibration of commit 633580b: 600 games of mixed levels,
 #: seed 11): intercept, log(share), discard number / 34, honor, killed share, bonus han, full
 #: suji, half suji, dora, next to the dora -- the first ten of today's features.
 BEFORE = (-0.6365, 0.7243, 0.2882, -0.0953, -0.8499, 0.1034, -0.5842, -0.1795, 0.7457, -0.2537)

@@ -5,7 +5,7 @@ same seed in every row), the defender's seat alternating East and West, so the r
 games and their differences are measured game by game:
 
 * ``strong``: the ``strong`` level as players meet it (its hand search and its discards).
-* ``old-strong``: ``strong`` as it was before issue 10
+* ``old-strong``: ``strong`` as it was first (before its planned discard)
   (:data:`minefield.bots.levels.PREVIOUS_STRONG`: the hand search of
   :data:`~minefield.bots.hands.PREVIOUS_MODEL`, today the same as ``strong``'s, and the
   discard of least :mod:`minefield.defense.danger` weight, unplanned); the row ``strong`` is

@@ -18,10 +18,16 @@ session (the daemon holds at most 8 connections per player), then:
 3. while those sessions are open, the embedded daemon's round trip (a ``ping`` answered by a
    ``pong`` on its socket, every 120 ms as the daemon allows 10 messages a second, ``--pings``
    of them): p50 and p99. The daemon runs in the front door's event loop, so this is also that
-   loop's latency.
+   loop's latency;
+4. memory after games: one session plays games against the bot from the lobby (``b``; its
+   hand chosen by the clock, each discard by Enter, Escape on the result), and its USS (every
+   process of the session: the client and any child of it) is measured in the lobby before
+   the first game and back in the lobby after 1, 3 and 10 games (``--games``; goal: 30 MB,
+   and no more than the fresh session plus a little).
 
 Usage: ``nice -n 5 python benchmarks/bench_ssh.py [--runs 20] [--sessions 1,50,200]
-[--pings 200]``. Not a test: it only prints.
+[--pings 200] [--games 1,3,10]``; ``--runs 0``, ``--sessions ''`` or ``--games ''`` leaves a
+part out. Not a test: it only prints.
 """
 
 from __future__ import annotations
@@ -51,6 +57,9 @@ GOAL_SECONDS = 0.5
 GOAL_USS_MB = 30.0
 COLUMNS, ROWS = 100, 32
 MENU_MARKER = b"Online ("
+RESULT_MARKER = b"Play again"
+#: The local menu (a version that shows it after a game instead of the lobby).
+LOCAL_MENU_MARKER = b"Practice against"
 LIMIT = 120.0
 OSC = re.compile(rb"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 
@@ -85,11 +94,13 @@ class Terminal:
         self.pid, self.master = pid, master
         self.output = b""
 
-    def read_until(self, marker: bytes, limit: float = LIMIT) -> float:
-        """Seconds from the launch until ``marker`` was written (inf if never)."""
+    def read_until(self, marker: bytes, limit: float = LIMIT, since: int = 0,
+                   poll: float = 0.5) -> float:
+        """Seconds from the launch until ``marker`` was written (after ``since`` bytes of the
+        output; inf if never)."""
         deadline = time.perf_counter() + limit
         while time.perf_counter() < deadline:
-            ready, _, _ = select.select([self.master], [], [], 0.5)
+            ready, _, _ = select.select([self.master], [], [], poll)
             if ready:
                 try:
                     data = os.read(self.master, 65536)
@@ -98,9 +109,15 @@ class Terminal:
                 if not data:
                     return float("inf")
                 self.output += data
-                if marker in OSC.sub(b"", self.output):
+                if marker in OSC.sub(b"", self.output[since:]):
                     return time.perf_counter() - self.started
+            elif poll < 0.5:
+                return float("inf")  # nothing more for now: the caller acts and asks again
         return float("inf")
+
+    def write(self, data: bytes) -> None:
+        """Type ``data``."""
+        os.write(self.master, data)
 
     def drain(self) -> None:
         """Read what is waiting (so the program never blocks on a full terminal)."""
@@ -152,6 +169,71 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _tree(pid: int) -> list[int]:
+    """``pid`` and every process under it."""
+    found = [pid]
+    for child in _children(pid):
+        found += _tree(child)
+    return found
+
+
+def _session_uss(zygotes: list[int]) -> float:
+    """The USS (MB) of the one session open: its client and every process under it."""
+    sessions = [pid for zygote in zygotes for pid in _children(zygote)]
+    return sum(_memory(pid)[0] for session in sessions for pid in _tree(session))
+
+
+def _play_a_game(terminal: Terminal) -> bool:
+    """From the lobby: a game against the bot (``b``), Enter on each turn (the clock chooses
+    the hand), then Escape back to the lobby (``q`` too where Escape shows the local menu)."""
+    start = len(terminal.output)
+    terminal.write(b"b")
+    deadline = time.monotonic() + LIMIT * 3
+    while terminal.read_until(RESULT_MARKER, 0.2, since=start, poll=0.2) == float("inf"):
+        if time.monotonic() > deadline:
+            return False
+        terminal.write(b"\r")
+    time.sleep(0.3)
+    start = len(terminal.output)
+    terminal.write(b"\x1b")
+    if terminal.read_until(MENU_MARKER, 10.0, since=start) == float("inf"):
+        if LOCAL_MENU_MARKER not in OSC.sub(b"", terminal.output[start:]):
+            return False
+        start = len(terminal.output)
+        terminal.write(b"q")
+        if terminal.read_until(MENU_MARKER, LIMIT, since=start) == float("inf"):
+            return False
+    return True
+
+
+def games_memory(key: Path, port: int, env: dict[str, str], door: int,
+                 counts: Sequence[int]) -> None:
+    """One session's USS in the lobby before any game and after each count of games."""
+    zygotes = _children(door)
+    terminal = Terminal(_ssh(key, port, tty=True), env)
+    try:
+        if terminal.read_until(MENU_MARKER) == float("inf"):
+            print("  the session did not show the lobby:", terminal.output[-300:])
+            return
+        time.sleep(2.0)
+        fresh = _session_uss(zygotes)
+        print(f"  fresh, in the lobby: USS {fresh:.1f} MB")
+        played = 0
+        for count in counts:
+            while played < count:
+                if not _play_a_game(terminal):
+                    print(f"  game {played + 1} did not end in the lobby:",
+                          OSC.sub(b"", terminal.output[-400:]))
+                    return
+                played += 1
+            time.sleep(2.0)
+            uss = _session_uss(zygotes)
+            print(f"  back in the lobby after {played:>2} game{'s' if played > 1 else ' '}: "
+                  f"USS {uss:.1f} MB ({uss - fresh:+.1f} MB; goal {GOAL_USS_MB:g} MB)")
+    finally:
+        terminal.close()
+
+
 def _quantile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -159,7 +241,8 @@ def _quantile(values: Sequence[float], q: float) -> float:
 
 @contextlib.contextmanager
 def front_door(folder: Path, sessions: int) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    """A running ssh-server (its process and port)."""
+    """A running ssh-server (its process and port); a bot that does not pause, a hand chosen
+    by the clock after a second (the games of part 4)."""
     port = _free_port()
     log = (folder / "door.log").open("wb")
     allowance = str(max(sessions * 2, 100))
@@ -167,7 +250,7 @@ def front_door(folder: Path, sessions: int) -> Iterator[tuple[subprocess.Popen[b
         [_minefield(), "ssh-server", "--open", "--listen", f"127.0.0.1:{port}", "--data",
          str(folder / "door"), "--max-sessions", allowance, "--sessions-per-key", allowance,
          "--sessions-per-address", allowance, "--auth-per-minute", "100000",
-         "--pending-per-address", allowance],
+         "--pending-per-address", allowance, "--bot-think", "0", "--hand-seconds", "1"],
         stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     deadline = time.monotonic() + LIMIT
     while f"listening on 127.0.0.1:{port}" not in (folder / "door.log").read_text():
@@ -225,22 +308,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--sessions", default="1,50,200")
     parser.add_argument("--pings", type=int, default=200)
+    parser.add_argument("--games", default="1,3,10")
     args = parser.parse_args(argv)
-    levels = [int(word) for word in args.sessions.split(",")]
+    levels = [int(word) for word in args.sessions.split(",") if word]
+    games = [int(word) for word in args.games.split(",") if word]
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": "xterm-256color",
            "LANG": "C.UTF-8", "HOME": os.environ.get("HOME", "/tmp")}
     with tempfile.TemporaryDirectory(prefix="mfbench", dir="/tmp") as name:
         folder = Path(name)
         # One key and name per session: the daemon holds at most 8 connections per player.
-        players = [folder / f"key{number}" for number in range(max(max(levels), 1))]
+        players = [folder / f"key{number}" for number in range(max([*levels, 1]))]
         for path in players:
             subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)],
                            check=True)
         key = players[0]
-        with front_door(folder, max(levels)) as (door, port):
+        with front_door(folder, max([*levels, 1])) as (door, port):
             for number, path in enumerate(players):
                 subprocess.run(_ssh(path, port, "name", f"Bench{number}"), check=True,
                                capture_output=True, timeout=LIMIT)
+            if games:
+                print(f"memory of one session after games against the bot ({args.games}):")
+                games_memory(key, port, env, door.pid, games)
+            if args.runs <= 0 and not levels:
+                return 0
             print(f"first frame of `ssh -tt -p PORT 127.0.0.1` (the lobby), {args.runs} runs "
                   f"(goal {GOAL_SECONDS} s):")
             frames = []

@@ -16,7 +16,7 @@ in (``-X importtime``, self time summed per top-level package).
 
 It also reports the CPU seconds each client has used by its first frame (``/proc/PID/stat``),
 which a loaded machine changes much less than the wall time, and ``--version``/``--help``
-against ``python -c pass``. Figures before and after issue 18's cuts, and what was cut, are in
+against ``python -c pass``. Figures before and after the cuts to the start, and what was cut, are in
 ``benchmarks/README.md``.
 
 Usage: ``python benchmarks/bench_startup.py [--runs N] [--clients menu,practice,host,join]``.

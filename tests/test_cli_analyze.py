@@ -305,12 +305,8 @@ def _old_answer(line: str) -> str:
     """What ``--jsonl`` answered before its fast path: the models, validated and dumped."""
     from pydantic import ValidationError
 
-    from minefield.analyzer import (
-        AnalyzeError,
-        AnalyzeRequest,
-        analyze_request,
-        describe_request_error,
-    )
+    from minefield.analyzer import AnalyzeError, AnalyzeRequest, analyze_request
+    from minefield.rules.request import describe_request_error
 
     try:
         request = AnalyzeRequest.model_validate_json(line)
@@ -323,7 +319,7 @@ def _old_answer(line: str) -> str:
 
 
 def test_jsonl_fast_path_is_the_models_byte_for_byte() -> None:
-    """Issue 18: ``--jsonl`` writes its answers without building the pydantic models; each
+    """``--jsonl`` writes its answers without building the pydantic models; each
     answer (and each error) is still exactly the models' ``model_dump_json()``, on random
     tenpai hands of every shape and situation and on lines the fast path leaves to pydantic."""
     import random
@@ -373,7 +369,7 @@ def test_wait_report_fields_are_the_models_dump() -> None:
 
 
 def test_plain_hand_reader_is_hand_parse() -> None:
-    """Issue 18: ``--jsonl`` reads a hand in plain notation without building tiles; what it
+    """``--jsonl`` reads a hand in plain notation without building tiles; what it
     reads is :meth:`Hand.parse`'s counts and text, on hands written in any order, and it
     leaves anything else (red fives, spaces, capitals, errors) to ``Hand.parse``."""
     import random
@@ -410,7 +406,7 @@ def test_plain_hand_reader_is_hand_parse() -> None:
         assert _plain_hand(text) is None
 
 
-# -- honors by name (issue 24, point 13) -------------------------------------------------------
+# -- honors by name ----------------------------------------------------------------------------
 
 
 @pytest.fixture

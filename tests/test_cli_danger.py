@@ -161,7 +161,7 @@ def test_jsonl_takes_no_position_options(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_posterior_is_a_one_line_error_naming_fast(capsys: pytest.CaptureFixture[str],
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """The posterior estimate was removed (issue 17): its request is refused in one line that
+    """The posterior estimate was removed: its request is refused in one line that
     names the estimate to use, and the next line is answered as before."""
     code, lines, _ = jsonl(capsys, monkeypatch, line(method="posterior") + b"\n" + line())
     assert code == 0 and len(lines) == 2
@@ -239,7 +239,7 @@ def test_match_rules_pay_an_east_opponent_dealer_values(
 
 
 def test_jsonl_result_is_the_models_json_byte_for_byte() -> None:
-    """Issue 18: ``danger --jsonl`` writes its results without building the result models;
+    """``danger --jsonl`` writes its results without building the result models;
     each is still exactly ``danger_request(request).model_dump_json()`` (bot-game positions,
     both seats, every discard)."""
     from minefield.bots import make_bot

@@ -1,4 +1,4 @@
-"""Argument errors on the command line (issue 24, point 12): one line on stderr naming the
+"""Argument errors on the command line: one line on stderr naming the
 argument and what it takes, exit status 2, never argparse's usage block: for every command."""
 
 from __future__ import annotations

@@ -266,7 +266,7 @@ def test_lines_are_the_same_whatever_the_reads_bring(parts: list[bytes], piece: 
 
 
 def test_each_batch_is_answered_before_the_next_read() -> None:
-    """Issue 18: answers are written per batch, not per line, but all of them are flushed
+    """Answers are written per batch, not per line, but all of them are flushed
     before the loop reads again: a program sending one request and waiting gets its answer."""
     out = io.StringIO()
     requests = [b'{"hand": "123m456p789s1112z"}\n', b'{"hand": "23m456m345p678s55s"}\n' * 2,

@@ -50,7 +50,7 @@ def test_one_line_per_game_at_80_columns_the_abandoned_hidden(
     assert status == 0 and all(len(line) <= 80 for line in lines)
     rows = [line for line in lines if GAME_ROW.match(line)]
     # The game left after the hands were chosen is hidden, and numbered after those shown
-    # (issue 24, point 11): the shown games are 1, 2...
+    # the shown games are 1, 2...
     assert [row.split()[0] for row in rows] == ["1", "2"]
     assert "8000" in rows[0] and "draw" in rows[1]
     assert lines[-1] == "1 game left before a discard not shown (--all shows them)."

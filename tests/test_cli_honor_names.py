@@ -1,4 +1,4 @@
-"""The "Honor names" setting on the command line (issue 19): ``review --text`` and ``history``
+"""The "Honor names" setting on the command line: ``review --text`` and ``history``
 call honors as the setting says (``--honors`` overrides it), while ``--json`` and ``--jsonl``
 outputs and records keep mpsz whatever the setting."""
 

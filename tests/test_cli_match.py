@@ -1,4 +1,4 @@
-"""``minefield simulate --match``, ``history`` of matches and ``replay --match`` (issue 11)."""
+"""``minefield simulate --match``, ``history`` of matches and ``replay --match``."""
 
 from __future__ import annotations
 

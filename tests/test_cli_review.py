@@ -3,9 +3,11 @@ and one line, never a traceback, for a file that cannot be reviewed."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from minefield.cli import main
 from minefield.defense.estimate import estimate
@@ -19,6 +21,13 @@ from minefield.trainer.regrets import luck_and_skill, regrets
 from minefield.trainer.review import assess, review_of_game
 from tests.records.conftest import RON_SEED, played
 from tests.trainer.test_review import won_on_discard_one
+
+
+@pytest.fixture(autouse=True)
+def in_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No $COLUMNS (pytest-xdist's workers set 80): the text is one line per item, as in a
+    pipe, unless a test sets a width."""
+    monkeypatch.delenv("COLUMNS", raising=False)
 
 
 @pytest.fixture
@@ -73,8 +82,10 @@ def test_a_seat_without_discards_is_said_not_estimated(
     path = write_game(game, "hotseat", Players(east="Ann", west="Bob"), tmp_path)
     assert main(["review", str(path), "--seat", "west", "--text"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1:] == ["Bob made no discard: the game ended on discard 1. There is no "
-                         "danger to review."]
+    assert lines[1] == ("Bob made no discard: the game ended on discard 1. There is no "
+                        "danger to review.")
+    assert "Danger taken" not in "\n".join(lines)
+    assert "\nThe build:" in "\n".join(lines)  # Bob's hand is still worth a look
 
 
 def test_review_of_the_other_seat(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,7 +121,7 @@ def test_a_missing_file_and_an_unfinished_game(tmp_path: Path,
 
 def test_review_text_shows_the_regrets_and_luck(record: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 28 parts 2 and 4: the regrets with their total, and the points lost taken apart
+    """The regrets with their total, and the points lost taken apart
     (seed 0: West deals in on discard 4, R13)."""
     assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
     out = capsys.readouterr().out
@@ -129,7 +140,7 @@ def test_review_text_shows_the_regrets_and_luck(record: Path,
 
 def test_review_text_shows_how_readable_your_wait_was(
         record: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 28 part 3: the opponent's estimate of the player's waits at each of their
+    """The opponent's estimate of the player's waits at each of their
     discards, from their view (seed 0: East discards 1 and 3 before the game ends)."""
     assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
     out = capsys.readouterr().out
@@ -142,10 +153,38 @@ def test_review_text_shows_how_readable_your_wait_was(
 
 
 def test_review_text_shows_the_build(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 28 part 1: your 13 against the strong bot's from the same 34 (R7)."""
+    """Your 13 against the strong bot's from the same 34 (R7)."""
     assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
     out = capsys.readouterr().out
     built = build_of(review_of_game(played(RON_SEED), Seat.WEST))
     assert "\nThe build:\n" in out and f"  · Yours: {built.yours.hand}\n" in out
     assert (f"  · The strong bot's: {built.bot.hand}\n" in out if not built.same
             else "The strong bot keeps the same 13." in out)
+
+
+@pytest.mark.parametrize("columns", [80, 44])
+def test_review_text_fits_the_terminal_width(
+        record: Path, columns: int, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80 columns no line is wider, no word or figure is split, and a
+    wrapped bullet goes on under its text (a hanging indent)."""
+    assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
+    whole = capsys.readouterr().out  # in a pipe: one line per item
+    monkeypatch.setenv("COLUMNS", str(columns))
+    assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
+    wrapped = capsys.readouterr().out
+    assert wrapped != whole and max(cell_len(line) for line in whole.splitlines()) > columns
+    assert all(cell_len(line) <= columns for line in wrapped.splitlines())
+    assert wrapped.split() == whole.split()  # the same words and figures, none cut
+    lines = wrapped.splitlines()
+    for index, line in enumerate(lines[:-1]):
+        bullet = re.match(r"( *(?:·|\d+\.) )", line)
+        nxt = lines[index + 1]
+        if bullet and nxt.strip() and not re.match(r" *(?:·|\d+\.) ", nxt) \
+                and nxt.startswith(" "):
+            assert len(nxt) - len(nxt.lstrip(" ")) == len(bullet.group(1)), (line, nxt)
+    discards = [i for i, line in enumerate(lines) if re.match(r" ?\d+ \S+: \d+%", line)]
+    for index in discards:  # a discard's wrapped lines go on under its tile
+        following = lines[index + 1]
+        if following.startswith(" ") and not re.match(r" ?\d+ ", following):
+            assert following.startswith("   ") and following[3] != " "

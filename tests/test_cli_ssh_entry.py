@@ -15,13 +15,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minefield.cli import main
-from minefield.cli.ssh_entry import (
+from minefield.cli.ssh_entry import entry_argv, run
+from minefield.frontdoor.grammar import (
     MAX_COMMAND_BYTES,
     EntryCommand,
     Refused,
-    entry_argv,
     parse_original_command,
-    run,
 )
 
 

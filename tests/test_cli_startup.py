@@ -1,4 +1,4 @@
-"""What each ``minefield`` command loads (issue 18): ``--version`` and ``--help`` nothing but the
+"""What each ``minefield`` command loads: ``--version`` and ``--help`` nothing but the
 parser, headless commands never Textual. Each command runs in a fresh interpreter that then
 reports its ``sys.modules``; timing is measured by ``benchmarks/bench_startup.py``, not here.
 """
@@ -86,7 +86,7 @@ def _record(folder: Path) -> Path:
 
 
 def test_headless_commands_never_load_textual(tmp_path: Path) -> None:
-    """Issue 18: the tools other programs call (and the text modes) import only what they use:
+    """The tools other programs call (and the text modes) import only what they use:
     no Textual, whatever they print."""
     record = _record(tmp_path)
     jsonl = {"analyze": json.dumps({"hand": "123m456p789s1112z"}) + "\n",
@@ -217,7 +217,7 @@ def loaded_at_first_frame(argv: list[str], folder: Path) -> set[str]:
 
 
 def test_the_menus_first_frame_loads_neither_pydantic_nor_the_engine(tmp_path: Path) -> None:
-    """Issue 18: the menu is drawn before pydantic, the rules engine, the saved settings'
+    """The menu is drawn before pydantic, the rules engine, the saved settings'
     model and the new-game form are loaded (they load after the first frame, for the first
     key)."""
     modules = loaded_at_first_frame([], tmp_path)

@@ -67,7 +67,7 @@ def test_plain_summary_in_a_pipe(data: Path, capsys: pytest.CaptureFixture[str])
                                "discards")
     assert "(+7.5% per discard)" in lines[1]  # (0.20 - 0.05 + 0) / 2
     assert "2026-W48: 2 games" in "\n".join(lines)
-    # kinds in words (issue 17), and which figure is which
+    # kinds in words, and which figure is which
     assert "Safest discard (all): 1/1 right (100.0%), mean score 100.0%" in lines
     assert not any("safest (" in line for line in lines)
     assert "agreement with the estimate, not safety" in lines[-1]

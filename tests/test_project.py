@@ -23,7 +23,7 @@ def test_readme_quick_start_has_exactly_two_commands() -> None:
     test = _command_after("test-command")
     assert play.endswith("&& minefield")
     assert "pytest" in test and "'.[test]'" in test
-    assert test.endswith("pytest -n auto")  # on every core: the suite's wall time (issue 18)
+    assert test.endswith("pytest -n auto")  # on every core: the suite's wall time
 
 
 def test_ci_runs_the_readme_test_command() -> None:
@@ -51,8 +51,8 @@ def test_every_package_ships_in_the_wheel() -> None:
 
 
 def test_every_data_file_ships_in_the_wheel() -> None:
-    """A file the package reads (help texts, the danger fit, the shipped per-suit tables of
-    issue 18) must match its package's package-data patterns, or an installed copy lacks it
+    """A file the package reads (help texts, the danger fit, the shipped per-suit
+    tables) must match its package's package-data patterns, or an installed copy lacks it
     (the suit tables would then be computed, silently slower)."""
     import tomllib
     from fnmatch import fnmatch
@@ -73,8 +73,58 @@ def test_every_data_file_ships_in_the_wheel() -> None:
 #: A file named in a docstring, a comment or the docs: relative to the repository, to
 #: ``minefield/`` or ``tests/``, or to the file that names it.
 CITED_FILE = re.compile(r"(?<![\w/.])(\w+(?:/[\w.-]+)*/[\w.-]+\.(?:py|md|tcss))\b")
-#: A module named in a Sphinx role (``:mod:`minefield.paths```, ``:func:`~minefield....```).
-CITED_MODULE = re.compile(r":(?:mod|func|class|meth|data|attr):`~?(minefield(?:\.\w+)+)")
+#: A name in a Sphinx role, whole (``:mod:`minefield.paths```, ``:func:`~minefield.cli.main```,
+#: ``:meth:`minefield.rules.game.Game.apply```), or relative to the citing file's package
+#: (with a leading dot).
+CITED_NAME = re.compile(
+    r":(?:mod|func|class|meth|data|attr|exc|obj):`~?(minefield(?:\.\w+)+|(?:\.\w+)+)")
+
+
+def _package_of(source: Path) -> str:
+    """The dotted package of a file under the repository (``minefield.frontdoor``)."""
+    return ".".join(source.parent.relative_to(ROOT).parts)
+
+
+def _has_attribute(owner: object, name: str) -> object:
+    """``owner.name``, counting a pydantic model's fields and a class's annotated attributes
+    (neither is a class attribute); :data:`MISSING` when there is none."""
+    if hasattr(owner, name):
+        return getattr(owner, name)
+    if isinstance(owner, type):
+        if name in getattr(owner, "model_fields", {}):
+            return owner.model_fields[name]  # type: ignore[attr-defined]
+        if any(name in vars(klass).get("__annotations__", {}) for klass in owner.__mro__):
+            return name
+    return MISSING
+
+
+MISSING = object()
+
+
+def resolves(name: str) -> bool:
+    """Whether the dotted ``name`` is a module of the repository followed by attributes that
+    exist (``minefield.cli.main``: the module ``minefield.cli``, then its ``main``).
+
+    >>> resolves("minefield.paths"), resolves("minefield.rules.game.Game.apply")
+    (True, True)
+    >>> resolves("minefield.session.local_push"), resolves("minefield.rules.game.Game.fly")
+    (False, False)
+    """
+    import importlib
+
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        path = ROOT.joinpath(*parts[:end])
+        if path.with_suffix(".py").exists() or (path / "__init__.py").exists():
+            break
+    else:
+        return False
+    found: object = importlib.import_module(".".join(parts[:end]))
+    for attribute in parts[end:]:
+        found = _has_attribute(found, attribute)
+        if found is MISSING:
+            return False
+    return True
 
 
 def test_docstrings_and_docs_cite_files_that_exist() -> None:
@@ -87,13 +137,29 @@ def test_docstrings_and_docs_cite_files_that_exist() -> None:
             bases = (ROOT, ROOT / "minefield", ROOT / "tests", source.parent)
             if not any((base / cited).exists() for base in bases):
                 missing.append(f"{source.relative_to(ROOT)}: {cited}")
-        for module in CITED_MODULE.findall(text):
-            parts = module.split(".")
-            prefixes = (ROOT.joinpath(*parts[:end]) for end in range(len(parts), 1, -1))
-            if not any(p.with_suffix(".py").exists() or (p / "__init__.py").exists()
-                       for p in prefixes):
-                missing.append(f"{source.relative_to(ROOT)}: {module}")
+        for name in CITED_NAME.findall(text):
+            whole = _package_of(source) + name if name.startswith(".") else name
+            if not resolves(whole):
+                missing.append(f"{source.relative_to(ROOT)}: {name}")
     assert missing == []
+
+
+#: A pointer to a document the repository does not hold: the design notes by section, the issue
+#: tracker by number. A reader of the code cannot follow it; the code says the thing instead.
+OUTSIDE_CITATION = re.compile(r"\bARCHITECTURE\b|\b[Ii]ssues? #?\d")
+
+
+def test_code_and_tests_cite_no_document_outside_the_repository() -> None:
+    """(This file is not read: it holds the pattern.)"""
+    cited = []
+    for source in [*ROOT.glob("minefield/**/*.py"), *ROOT.glob("tests/**/*.py"),
+                   *ROOT.glob("benchmarks/*.py")]:
+        if source == Path(__file__).resolve():
+            continue
+        for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
+            if OUTSIDE_CITATION.search(line):
+                cited.append(f"{source.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert cited == []
 
 
 @pytest.mark.parametrize(("fact", "home"), [

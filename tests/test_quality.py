@@ -1,4 +1,4 @@
-"""House rules enforced in CI: ruff and mypy --strict are clean (ARCHITECTURE habits)."""
+"""House rules enforced in CI: ruff and mypy --strict are clean."""
 
 from __future__ import annotations
 

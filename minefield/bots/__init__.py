@@ -1,4 +1,4 @@
-"""Minefield bots: hand search, discard policies and difficulty levels (issue 3).
+"""Minefield bots: hand search, discard policies and difficulty levels.
 
 >>> from minefield.bots import make_bot
 >>> from minefield.rules.game import Game, Seat

@@ -1,4 +1,4 @@
-"""The seat interface every bot implements: a view in, a command out (ARCHITECTURE 5).
+"""The seat interface every bot implements: a view in, a command out.
 
 A bot never peeks: it gets the same :class:`~minefield.rules.game.PlayerView` a human gets.
 """
@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:  # the level names are read by the command line before any game is loaded
-    from minefield.rules.game import ChooseHand, Discard, PlayerView
+    from minefield.records.format import RecordHeader
+    from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 
 Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
@@ -30,6 +31,18 @@ def bot_level(name: str) -> Level | None:
     ('strong', None, None)
     """
     return _LEVEL_OF_NAME.get(name)
+
+
+def player_seat(header: RecordHeader) -> Seat:
+    """The seat of the record's player: in a practice game the human's (the other is the bot),
+    else East (a replay and a review open from it)."""
+    from minefield.rules.game import Seat
+
+    if header.mode == "practice":
+        for seat in Seat:
+            if bot_level(header.players.of(seat)) is None:
+                return seat
+    return Seat.EAST
 
 
 class Bot(Protocol):

@@ -11,18 +11,18 @@ import random
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from minefield.analyzer import (
-    RED_FIVES_UNUSED,
-    RequestError,
-    describe_request_error,
-    rules_preset,
-)
 from minefield.bots.base import Level
 from minefield.bots.hands import DealtTiles
 from minefield.bots.levels import HAND_POLICIES
 from minefield.rules.game import Seat
 from minefield.rules.hand import Hand
 from minefield.rules.report import WaitReport
+from minefield.rules.request import (
+    RED_FIVES_UNUSED,
+    RequestError,
+    describe_request_error,
+    rules_preset,
+)
 from minefield.rules.score import analyze
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import Tile, TileError, parse_tiles

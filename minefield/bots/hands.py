@@ -80,10 +80,10 @@ class ValueModel:
 
 
 DEFAULT_MODEL = ValueModel()
-#: The ``strong`` hand search before issue 10, kept as numbers so that paired benchmarks can
-#: play it whatever the defaults become. Issue 10 measured heavier pool weights (0.75, 1.0,
-#: 2.0) and a lighter one (0.25) against it: each heavier weight cost about twice as many wins
-#: as it saved deal-ins, so the defaults are still these.
+#: The first ``strong`` hand search, kept as numbers so that paired benchmarks can play it
+#: whatever the defaults become. Heavier pool weights (0.75, 1.0, 2.0) and a lighter one (0.25)
+#: were measured against it: each heavier weight cost about twice as many wins as it saved
+#: deal-ins, so the defaults are still these.
 PREVIOUS_MODEL = ValueModel(copy_chance=0.15, opponent_win=9000.0, pool_risk_discount=0.5)
 
 
@@ -423,19 +423,10 @@ class HanBound:
             han += 1  # tanyao
         if not three & _HONOR_MASK:
             han += 1  # pinfu
-        doubles = [run for run in self.runs
-                   if (run & ~one).bit_count() + (run & ~two).bit_count() <= 1]
-        if len(doubles) >= 2 or any(shape.missing(run, 4) <= 1 for run in doubles):
-            han += 3  # ryanpeikou
-        elif doubles:
-            han += 1  # iipeikou
+        han += self._runs_han(shape)
         for kind in (*DRAGONS, self.seat_wind):
             if hand[kind] >= 3 or (hand[kind] == 2 and wait_mask >> kind & 1):
                 han += 1  # yakuhai
-        if any((p & ~one).bit_count() <= 1 for p in self.sanshoku):
-            han += 2  # sanshoku doujun
-        if any((p & ~one).bit_count() <= 1 for p in self.ittsu):
-            han += 2  # ittsu
         if not one & _MIDDLE_MASK:
             han += 3  # chanta or junchan
         triplets = three.bit_count()
@@ -454,6 +445,22 @@ class HanBound:
         suits = sum(1 for mask in _SUIT_MASKS if one & mask)
         if suits <= 1:
             han += 3 if one & _HONOR_MASK else 6  # honitsu or chinitsu
+        return han
+
+    def _runs_han(self, shape: _Shape) -> int:
+        """The bound of the yaku made of runs: peikou, sanshoku doujun and ittsu."""
+        one, two = shape.one, shape.two
+        han = 0
+        doubles = [run for run in self.runs
+                   if (run & ~one).bit_count() + (run & ~two).bit_count() <= 1]
+        if len(doubles) >= 2 or any(shape.missing(run, 4) <= 1 for run in doubles):
+            han += 3  # ryanpeikou
+        elif doubles:
+            han += 1  # iipeikou
+        if any((p & ~one).bit_count() <= 1 for p in self.sanshoku):
+            han += 2  # sanshoku doujun
+        if any((p & ~one).bit_count() <= 1 for p in self.ittsu):
+            han += 2  # ittsu
         return han
 
 

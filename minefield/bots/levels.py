@@ -9,11 +9,11 @@
   least dangerous of the others goes, by the calibrated estimate of
   :mod:`minefield.defense.fast`.
 
-The ``strong`` policies before issue 10 stay reachable as :data:`PREVIOUS_STRONG` (for paired
-benchmarks only; no level plays them).
+The first ``strong`` policies (before its planned discard) stay reachable as
+:data:`PREVIOUS_STRONG` (for paired benchmarks only; no level plays them).
 
-A bot's choices depend only on its seed and the view it is given (it never peeks, ARCHITECTURE
-5): every decision draws from a generator seeded by the seed and the view, so asking twice
+A bot's choices depend only on its seed and the view it is given (it never peeks):
+every decision draws from a generator seeded by the seed and the view, so asking twice
 gives the same answer.
 
 >>> from minefield.rules.game import Game, Seat
@@ -61,7 +61,7 @@ DISCARD_POLICIES: dict[Level, DiscardPolicy] = {
     "strong": planned_discard,
 }
 
-#: ``strong`` before issue 10: the hand search of :data:`~minefield.bots.hands.PREVIOUS_MODEL`
+#: The first ``strong``: the hand search of :data:`~minefield.bots.hands.PREVIOUS_MODEL`
 #: and the discard of least :mod:`minefield.defense.danger` weight. For paired benchmarks
 #: (``benchmarks/bench_defense.py``); no level plays it.
 PREVIOUS_STRONG: tuple[HandPolicy, DiscardPolicy] = (
@@ -113,7 +113,7 @@ class LevelBot:
 
 
 def previous_strong(seed: int = 0) -> LevelBot:
-    """A ``strong`` bot playing the policies of :data:`PREVIOUS_STRONG` (before issue 10).
+    """A ``strong`` bot playing the policies of :data:`PREVIOUS_STRONG` (the first ``strong``).
 
     >>> previous_strong(3).level
     'strong'

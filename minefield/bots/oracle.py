@@ -1,7 +1,7 @@
 """An all-seeing defender: a measuring stick for the discard policies, never a playing level.
 
-Every bot a player meets is a seat like a human: it gets a view and never peeks (ARCHITECTURE
-5). This one does: it reads the opponent's hand from the :class:`~minefield.rules.game.Game`
+Every bot a player meets is a seat like a human: it gets a view and never peeks.
+This one does: it reads the opponent's hand from the :class:`~minefield.rules.game.Game`
 itself, so it knows which of its pool tiles would be won on. Its deal-in rate is the floor the
 real policies are measured against (``benchmarks/bench_defense.py``), and defence drills can use
 it to show the best discard in hindsight. It is not in :data:`~minefield.bots.base.LEVELS` and

@@ -23,7 +23,7 @@ thirteen orphans are added directly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from minefield.rules.tiles import NUM_KINDS, SUIT_KINDS, TERMINALS_AND_HONORS
 
@@ -39,6 +39,50 @@ def _groups_available(counts: Sequence[int]) -> list[tuple[int, int]]:
                 and counts[kind + 2]):
             groups.append((kind, 1))
     return groups
+
+
+def _pair_and_partial(rest: list[int], hand: list[int], add: Callable[[int], None]) -> None:
+    """After three groups: each pair of ``rest`` moved to ``hand`` with a second pair
+    (shanpon) or a partial run (ryanmen, penchan, kanchan), each wait given to ``add``;
+    ``rest`` and ``hand`` are as they were on return."""
+    for pair in range(NUM_KINDS):
+        if rest[pair] < 2:
+            continue
+        rest[pair] -= 2
+        hand[pair] += 2
+        for other in range(pair + 1, NUM_KINDS):  # shanpon: a second pair
+            if rest[other] >= 2:
+                rest[other] -= 2
+                hand[other] += 2
+                add(pair)
+                add(other)
+                rest[other] += 2
+                hand[other] -= 2
+        for low in range(SUIT_KINDS):
+            if not rest[low]:
+                continue
+            pos = low % 9
+            rest[low] -= 1
+            hand[low] += 1
+            if pos <= 7 and rest[low + 1]:  # ryanmen or penchan
+                rest[low + 1] -= 1
+                hand[low + 1] += 1
+                if pos >= 1:
+                    add(low - 1)
+                if pos <= 6:
+                    add(low + 2)
+                rest[low + 1] += 1
+                hand[low + 1] -= 1
+            if pos <= 6 and rest[low + 2]:  # kanchan
+                rest[low + 2] -= 1
+                hand[low + 2] += 1
+                add(low + 1)
+                rest[low + 2] += 1
+                hand[low + 2] -= 1
+            rest[low] += 1
+            hand[low] -= 1
+        rest[pair] += 2
+        hand[pair] -= 2
 
 
 def tenpai_hands(counts: Sequence[int]) -> dict[Counts, set[int]]:
@@ -62,49 +106,9 @@ def tenpai_hands(counts: Sequence[int]) -> dict[Counts, set[int]]:
         else:
             known.add(wait)
 
-    def pair_and_partial() -> None:
-        for pair in range(NUM_KINDS):
-            if rest[pair] < 2:
-                continue
-            rest[pair] -= 2
-            hand[pair] += 2
-            for other in range(pair + 1, NUM_KINDS):  # shanpon: a second pair
-                if rest[other] >= 2:
-                    rest[other] -= 2
-                    hand[other] += 2
-                    add(pair)
-                    add(other)
-                    rest[other] += 2
-                    hand[other] -= 2
-            for low in range(SUIT_KINDS):
-                if not rest[low]:
-                    continue
-                pos = low % 9
-                rest[low] -= 1
-                hand[low] += 1
-                if pos <= 7 and rest[low + 1]:  # ryanmen or penchan
-                    rest[low + 1] -= 1
-                    hand[low + 1] += 1
-                    if pos >= 1:
-                        add(low - 1)
-                    if pos <= 6:
-                        add(low + 2)
-                    rest[low + 1] += 1
-                    hand[low + 1] -= 1
-                if pos <= 6 and rest[low + 2]:  # kanchan
-                    rest[low + 2] -= 1
-                    hand[low + 2] += 1
-                    add(low + 1)
-                    rest[low + 2] += 1
-                    hand[low + 2] -= 1
-                rest[low] += 1
-                hand[low] -= 1
-            rest[pair] += 2
-            hand[pair] -= 2
-
     def walk(start: int, depth: int) -> None:
         if depth == 3:
-            pair_and_partial()
+            _pair_and_partial(rest, hand, add)
         elif depth == 4:
             for single in range(NUM_KINDS):
                 if rest[single]:

@@ -1,6 +1,6 @@
 """A game between two bots, one move at a time, for someone watching (the menu's "Watch").
 
-The bots are seats like humans (ARCHITECTURE 5): each is asked for its command with its own
+The bots are seats like humans: each is asked for its command with its own
 :class:`~minefield.rules.game.PlayerView` and never sees more. Before each discard the fast
 danger estimate is made from the discarding seat's view alone (what that seat knows, R26), so
 the watcher can see how dangerous each tile was to that seat, and, when a discard deals in,

@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
 
     Textual restores the terminal on every exit, a crash included.
     """
-    # Issue 18: no garbage collection before the first frame. The start allocates much and
+    # No garbage collection before the first frame. The start allocates much and
     # frees little (imports, the stylesheet, the first screen), and the collector's passes
     # over it cost about a sixth of the menu's start; the app turns it back on once the
     # first frame is drawn (MinefieldApp._after_first_frame).

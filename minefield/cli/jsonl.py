@@ -12,8 +12,8 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import BinaryIO, TextIO
 
-from minefield.analyzer import RequestError
 from minefield.cli.common import UsageError
+from minefield.rules.request import RequestError
 
 MAX_LINE_BYTES = 65536  # a longer --jsonl line is skipped, never held in memory
 MAX_ERROR_CHARS = 300  # an error message is cut there, whatever it quotes

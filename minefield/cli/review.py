@@ -9,14 +9,17 @@ line on stderr and exit status 2; a record that does not replay to its stored re
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
+from minefield.bots.base import player_seat
 from minefield.cli.common import Subparsers, UsageError, saved_honor_names
 from minefield.defense.calibration import OPPONENTS, Opponent
 from minefield.defense.estimate import estimate_name, feedback
-from minefield.records.format import RecordHeader
+from minefield.phrasing import line_breaks
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
 from minefield.rules.game import Seat
@@ -62,19 +65,11 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
                    "(1z-7z); default: the app's setting \"Honor names\"")
 
 
-def default_seat(header: RecordHeader) -> Seat:
-    """The seat to review: the player's in a practice game (the other is the bot), else East."""
-    if header.mode == "practice":
-        for seat in Seat:
-            if opponent_of(header.players.of(seat)) == "person":
-                return seat
-    return Seat.EAST
-
-
 def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, str]]:
-    """The review of the record at ``path`` for ``seat`` (None: :func:`default_seat`) and the
-    players' names (:func:`~minefield.trainer.review.opponent_of` reads the opponent from
-    them); :class:`UsageError` (one line) when it cannot be made."""
+    """The review of the record at ``path`` for ``seat`` (None: the player's,
+    :func:`~minefield.bots.base.player_seat`) and the players' names
+    (:func:`~minefield.trainer.review.opponent_of` reads the opponent from them);
+    :class:`UsageError` (one line) when it cannot be made."""
     try:
         record = read_record(path)
     except RecordError as error:
@@ -83,7 +78,7 @@ def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, st
     if not replay.consistent:
         problems = "; ".join(replay.problems).replace("\n", " ")
         raise UsageError(f"{path}: inconsistent record: {problems}")
-    chosen = Seat(seat) if seat is not None else default_seat(record.header)
+    chosen = Seat(seat) if seat is not None else player_seat(record.header)
     try:
         review = review_of_game(replay.game, chosen)
     except ReviewError as error:
@@ -93,26 +88,32 @@ def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, st
 
 
 def review_lines(review: GameReview, names: dict[Seat, str], against: Opponent | None = None,
-                 honors: HonorNames = "numbers") -> Iterator[str]:
-    """The review as plain lines: one per discard, then the totals (honors called by
-    ``honors``). ``against`` is whom the estimate is for (None:
-    :func:`~minefield.trainer.review.opponent_of` the opponent's name)."""
-    for line in _review_lines(review, names, against):
-        yield name_text(line, honors)
+                 honors: HonorNames = "numbers", width: int | None = None) -> Iterator[str]:
+    """The review as plain lines: one per discard, the totals, then the review's parts
+    (honors called by ``honors``). ``against`` is whom the estimate is for (None:
+    :func:`~minefield.trainer.review.opponent_of` the opponent's name). With ``width``, each
+    line is wrapped to it between phrases (:func:`wrap_text`), a wrapped
+    discard or bullet going on under its text."""
+    for prefix, text in _review_lines(review, names, against):
+        prefix, text = name_text(prefix, honors), name_text(text, honors)
+        if width is None or not text:
+            yield prefix + text
+        else:
+            yield from wrap_text(text, width, prefix)
 
 
 def _review_lines(review: GameReview, names: dict[Seat, str], against: Opponent | None
-                  ) -> Iterator[str]:
+                  ) -> Iterator[tuple[str, str]]:
+    """The review's lines as (what comes before the text, the text)."""
     seat, opponent = review.seat, review.seat.other
     chosen = against or opponent_of(names[opponent])
-    yield (f"Review of {names[seat]} ({seat.value}) against {names[opponent]}: "
-           f"their hand {review.opponent_hand or 'none'}, waits "
-           f"{' '.join(review.opponent_waits) or 'none (not tenpai)'}")
-    if not review.steps:
-        yield (f"{names[seat]} made no discard: the game ended on discard "
-               f"{review.end.discard_number}. There is no danger to review.")
-        return
+    yield "", (f"Review of {names[seat]} ({seat.value}) against {names[opponent]}: "
+               f"their hand {review.opponent_hand or 'none'}, waits "
+               f"{' '.join(review.opponent_waits) or 'none (not tenpai)'}")
     done: list[AssessedStep] = []
+    if not review.steps:
+        yield "", (f"{names[seat]} made no discard: the game ended on discard "
+                   f"{review.end.discard_number}. There is no danger to review.")
     for assessed in assess(review, chosen):
         done.append(assessed)
         step = assessed.step
@@ -124,23 +125,58 @@ def _review_lines(review: GameReview, names: dict[Seat, str], against: Opponent 
         else:
             truth = "safe" + (f"; would have dealt in: {' '.join(step.deal_ins)}"
                               if step.deal_ins else "")
-        yield f"{step.number:>2} {line} [{truth}]"
-    taken, least = totals(done)
-    yield (f"Danger taken in total {taken:.2f} expected deal-ins, the least possible "
-           f"{least:.2f} ({estimate_name(chosen)}, {len(done)} discards)")
+        yield f"{step.number:>2} ", f"{line} [{truth}]"
+    if done:
+        taken, least = totals(done)
+        yield "", (f"Danger taken in total {taken:.2f} expected deal-ins, the least possible "
+                   f"{least:.2f} ({estimate_name(chosen)}, {len(done)} discards)")
     reader = opponent_of(names[seat])  # whom the opponent was reading
     for section in (regrets_section(done), luck_section(done, review.ron_points),
                     readability_section(readability(review, reader), names[opponent]),
                     build_section(build_of(review), review.settings)):
-        yield ""
+        yield "", ""
         yield from section_lines(section)
 
 
-def section_lines(section: Section) -> Iterator[str]:
-    """A part of the review as plain lines: its title, then each line after its bullet."""
-    yield f"{section.title}:"
+def section_lines(section: Section) -> Iterator[tuple[str, str]]:
+    """A part of the review as (bullet, text) lines: its title, then each of its lines."""
+    yield "", f"{section.title}:"
     for line in section.lines:
-        yield line.prefix + line.text
+        yield line.prefix, line.text
+
+
+def wrap_text(text: str, width: int, prefix: str = "") -> list[str]:
+    """``text`` (one paragraph) in lines of at most ``width`` cells where it can be, broken
+    between phrases as the screens break them (:func:`~minefield.phrasing.line_breaks`: never
+    inside a word or a figure): the first line after ``prefix``, the others
+    under the text (a hanging indent).
+
+    >>> wrap_text("Discard 4, 5m: 12%, where W was 1%: 1291 expected points lost", 40, "  1. ")
+    ['  1. Discard 4, 5m: 12%, where W', '     was 1%: 1291 expected points lost']
+    """
+    room = max(1, width - len(prefix))
+    offsets = [0, *line_breaks(text, room), len(text)]
+    parts = [text[a:b].rstrip() for a, b in pairwise(offsets)]
+    indent = " " * len(prefix)
+    return [(prefix if index == 0 else indent) + part for index, part in enumerate(parts)]
+
+
+def text_width() -> int | None:
+    """The width ``review --text`` wraps to: ``$COLUMNS``, else the terminal's when the output
+    is one; None in a pipe (one line per item, for scripts)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    stream = sys.__stdout__
+    if stream is None or not stream.isatty():
+        return None
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or None
+    except (ValueError, OSError):
+        return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -150,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     review, names = load_review(record_path(str(args.file)), args.seat)
     if args.text or not _terminal_attached():
         honors: HonorNames = args.honors or saved_honor_names()
-        for line in review_lines(review, names, args.opponent, honors):
+        for line in review_lines(review, names, args.opponent, honors, text_width()):
             print(line)
         return 0
     from minefield.tui.review_app import ReviewApp  # Textual loads only for the screen
@@ -166,4 +202,5 @@ def _terminal_attached() -> bool:
                                                                       sys.__stderr__))
 
 
-__all__ = ["COMMANDS", "add_parser", "default_seat", "load_review", "review_lines", "run"]
+__all__ = ["COMMANDS", "add_parser", "load_review", "review_lines", "run", "section_lines",
+           "text_width", "wrap_text"]

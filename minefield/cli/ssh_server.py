@@ -60,6 +60,19 @@ def _seconds(text: str) -> float:
     return value
 
 
+#: The longest ``--keepalive``: a dead link is noticed within a minute, and before the game
+#: server's own 45 s idle limit could close a cut-off client's game connection (the client,
+#: still running, would then take its seat back by itself).
+MAX_KEEPALIVE = 45.0
+
+
+def _keepalive(text: str) -> float:
+    value = _seconds(text)
+    if not 1.0 <= value <= MAX_KEEPALIVE:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 1 to {MAX_KEEPALIVE:g} seconds")
+    return value
+
+
 def default_data() -> Path:
     """The front door's data folder when ``--data`` is not given."""
     return data_dir() / "ssh-server"
@@ -96,10 +109,10 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--sessions-per-address", type=_count, default=20, help=argparse.SUPPRESS)
     p.add_argument("--auth-per-minute", type=_count, default=30, help=argparse.SUPPRESS)
     p.add_argument("--pending-per-address", type=_count, default=10, help=argparse.SUPPRESS)
-    p.add_argument("--keepalive", type=_seconds, default=45.0, metavar="SECONDS",
+    p.add_argument("--keepalive", type=_keepalive, default=MAX_KEEPALIVE, metavar="SECONDS",
                    help="a player's client that answers nothing for this long (a frozen ssh, "
                    "a dead network) is disconnected and their opponent told; SSH keepalives "
-                   "ask it every third of this (default 45)")
+                   f"ask it every third of this (1 to {MAX_KEEPALIVE:g}, the default)")
     p.add_argument("--idle-seconds", type=_seconds, default=900.0, help=argparse.SUPPRESS)
     p.add_argument("--login-seconds", type=_seconds, default=30.0, help=argparse.SUPPRESS)
     p.add_argument("--discard-seconds", type=int, default=15, help=argparse.SUPPRESS)

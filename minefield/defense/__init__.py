@@ -1,6 +1,6 @@
 """Danger estimates for the discarding seat and the reasons in words.
 
-Pure Python, no Textual and no I/O (ARCHITECTURE: ``minefield/defense/``). A
+Pure Python, no Textual and no I/O. A
 :class:`~minefield.defense.position.Position` is what one seat sees when it is about to
 discard; an estimator turns it into a :class:`~minefield.defense.position.DangerReport`.
 :mod:`minefield.defense.danger` is the shape model the bots play with and the fast estimate is

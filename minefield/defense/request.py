@@ -26,17 +26,17 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from minefield.analyzer import (
-    RED_FIVES_UNUSED,
-    RequestError,
-    describe_request_error,
-    rules_preset,
-)
 from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.defense.estimate import estimate
 from minefield.defense.position import DangerReport, Method, Position, PositionError
 from minefield.rules.game import DISCARDS_PER_SEAT, Seat
 from minefield.rules.hand import Hand
+from minefield.rules.request import (
+    RED_FIVES_UNUSED,
+    RequestError,
+    describe_request_error,
+    rules_preset,
+)
 from minefield.rules.tiles import NUM_KINDS, Tile, TileError, check_copies, kind_str, parse_tiles
 
 DIGITS = 4  # decimals of a chance in a result

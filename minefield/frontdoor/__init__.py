@@ -1,4 +1,4 @@
-"""The SSH front door (``minefield ssh-server``, ARCHITECTURE 9): play with a key, no account.
+"""The SSH front door (``minefield ssh-server``): play with a key, no account.
 
 asyncssh accepts the connection and checks the key (:mod:`.server`); the key's SHA256
 fingerprint is the player, whose name, keys and rating live in SQLite (:mod:`.accounts`,

@@ -19,8 +19,8 @@ typed                                          does
 ``help``                                       what may be typed
 =============================================  ===========================================
 
-The text goes through :func:`minefield.cli.ssh_entry.parse_original_command`'s checks (short
-printable ASCII, no shell syntax, balanced quotes) and never reaches a shell.
+The text goes through :func:`.grammar.parse_original_command`'s checks (short printable ASCII,
+no shell syntax, balanced quotes) and never reaches a shell.
 
 >>> parse_command("host --public --bot easy")
 FrontCommand(action='host', entry=EntryCommand(action='host', bot='easy', ...), public=True, ...)
@@ -38,7 +38,7 @@ SMALL LETTER A, not a plain ASCII letter (2 to 16 letters, digits, '-' or '_')
 >>> parse_command("bash")
 Traceback (most recent call last):
 ...
-minefield.cli.ssh_entry.Refused: unknown command 'bash'
+minefield.frontdoor.grammar.Refused: unknown command 'bash'
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ import shlex
 from dataclasses import dataclass
 from typing import Literal
 
-from minefield.cli.ssh_entry import EntryCommand, Refused, checked_text, parse_original_command
 from minefield.frontdoor.accounts import (
     CODE_SECONDS,
     KEPT_NAMES,
@@ -57,6 +56,7 @@ from minefield.frontdoor.accounts import (
     check_name,
     normalize_code,
 )
+from minefield.frontdoor.grammar import EntryCommand, Refused, checked_text, parse_original_command
 
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
                  "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help"]
@@ -179,6 +179,26 @@ def _key_command(rest: list[str]) -> FrontCommand:
                   "remove SHA256:...")
 
 
+def _name_command(rest: list[str]) -> FrontCommand:
+    """``name NEW``: the one word after ``name``, checked by the naming rules."""
+    if len(rest) != 1:
+        raise Refused("name takes one new name: name NEW")
+    try:
+        return FrontCommand("name", name=check_name(rest[0]))
+    except NameRefused as refusal:
+        raise BadName(str(refusal)) from None
+
+
+def _without_public(first: str, rest: list[str]) -> list[str]:
+    """The words after ``host`` without its one ``--public``; :class:`Refused` for another
+    command, or ``--public`` twice."""
+    if first != "host":
+        raise Refused("only host takes --public")
+    if rest.count("--public") > 1:
+        raise Refused("--public is given twice")
+    return [word for word in rest if word != "--public"]
+
+
 def parse_command(raw: str | bytes | None) -> FrontCommand:
     """The command a player typed (None: nothing, the menu); :class:`Refused` if not allowed
     (:class:`BadName` for ``name`` with a name the rules refuse)."""
@@ -202,12 +222,7 @@ def parse_command(raw: str | bytes | None) -> FrontCommand:
             raise Refused("help takes nothing")
         return FrontCommand("help")
     if first == "name":
-        if len(rest) != 1:
-            raise Refused("name takes one new name: name NEW")
-        try:
-            return FrontCommand("name", name=check_name(rest[0]))
-        except NameRefused as refusal:
-            raise BadName(str(refusal)) from None
+        return _name_command(rest)
     if first == "watch":
         entry = parse_original_command(shlex.join(words))
         return FrontCommand("watch", entry=entry, game=entry.game)
@@ -215,11 +230,7 @@ def parse_command(raw: str | bytes | None) -> FrontCommand:
         return _key_command(rest)
     public = "--public" in rest
     if public:
-        if first != "host":
-            raise Refused("only host takes --public")
-        if rest.count("--public") > 1:
-            raise Refused("--public is given twice")
-        rest = [word for word in rest if word != "--public"]
+        rest = _without_public(first, rest)
     entry = parse_original_command(shlex.join([first, *rest]))
     return FrontCommand(entry.action, entry=entry, public=public)
 

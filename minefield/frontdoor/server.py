@@ -30,7 +30,6 @@ from typing import Any
 
 import asyncssh
 
-from minefield.cli.ssh_entry import Refused
 from minefield.frontdoor.accounts import (
     Account,
     Accounts,
@@ -48,6 +47,7 @@ from minefield.frontdoor.commands import (
     FrontCommand,
     parse_command,
 )
+from minefield.frontdoor.grammar import Refused
 from minefield.frontdoor.limits import Gate, Limits
 from minefield.frontdoor.prompt import LineEditor
 from minefield.frontdoor.ratings import Rater

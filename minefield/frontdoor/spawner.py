@@ -11,8 +11,9 @@ process is multi-threaded, use of fork() may lead to deadlocks in the child``). 
 started once, with :data:`sys.executable`, before any session: a single-threaded process with
 no loop that imports the app (Textual, the screens, the rules) and then only forks. Its
 children share those pages with it; each child becomes a session leader with the pseudo-
-terminal as its controlling terminal, gets a clean environment and runs
-:func:`minefield.cli.main`.
+terminal as its controlling terminal, gets a clean environment and runs the client it was
+given (:mod:`minefield.cli.zygote` starts it with :func:`minefield.cli.main`: the command line
+is above the front door, so the front door names the program to run and does not import it).
 
 The front door talks to the zygote over a ``SOCK_SEQPACKET`` socket pair: a request is one
 JSON packet (argv, environment) carrying two descriptors, the terminal's slave side and one
@@ -36,7 +37,7 @@ import subprocess
 import sys
 import termios
 import tty
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 log = logging.getLogger("minefield.frontdoor")
@@ -45,6 +46,10 @@ log = logging.getLogger("minefield.frontdoor")
 MAX_REQUEST = 64 * 1024
 #: Environment variables the zygote itself keeps (Textual reads its settings at import).
 ZYGOTE_ENV = ("PATH", "LANG", "LC_ALL", "HOME", "PYTHONPATH", "VIRTUAL_ENV")
+#: The zygote's program (``python -m ZYGOTE FD``): it serves with the ``minefield`` client.
+ZYGOTE = "minefield.cli.zygote"
+#: A session's client: its arguments in, its exit status out (``minefield.cli.main``).
+Client = Callable[[list[str]], int]
 
 
 class SpawnError(Exception):
@@ -62,28 +67,15 @@ def set_size(fd: int, rows: int, columns: int) -> None:
 # -- the zygote ----------------------------------------------------------------------------------
 
 
-#: What a session may use, imported once in the process server (the app itself loads most of
-#: these only when first used, to start fast; here they are shared by every session instead).
-PRELOAD = (
-    "minefield.cli", "minefield.cli.game", "minefield.cli.lobby", "minefield.cli.network",
-    "minefield.cli.parser", "minefield.cli.records", "minefield.session.lobby",
-    "minefield.session.remote", "minefield.session.wire", "minefield.tui.app",
-    "minefield.tui.lobby_app", "minefield.tui.screens.builder", "minefield.tui.screens.help",
-    "minefield.tui.screens.menu", "minefield.tui.screens.play", "minefield.tui.screens.result",
-    "minefield.tui.screens.settings", "minefield.tui.screens.standings",
-    "minefield.records.format", "minefield.records.history", "minefield.cli.watch",
-    "minefield.session.watching", "minefield.tui.watch_app",
-)
-
-
-def preload() -> None:
-    """Import what a session runs, and build the schemas of its pydantic models (deferred to
-    their first use in the app), so that every child shares them with the zygote."""
+def preload(modules: Sequence[str]) -> None:
+    """Import what a session runs (``modules``), and build the schemas of its pydantic models
+    (deferred to their first use in the app), so that every child shares them with the
+    zygote."""
     import importlib
 
     from pydantic import BaseModel
 
-    for name in PRELOAD:
+    for name in modules:
         importlib.import_module(name)
     for name, module in list(sys.modules.items()):
         if not name.startswith("minefield.") or module is None:
@@ -138,7 +130,7 @@ def default_signals() -> None:
     signal.pthread_sigmask(signal.SIG_SETMASK, set())
 
 
-def _child(request: Mapping[str, object], slave: int, link: socket.socket) -> int:
+def _child(request: Mapping[str, object], slave: int, link: socket.socket, run: Client) -> int:
     """In the forked child: take the terminal, run the client; its exit status."""
     default_signals()
     os.setsid()
@@ -155,10 +147,8 @@ def _child(request: Mapping[str, object], slave: int, link: socket.socket) -> in
     _reopen_standard_streams()
     link.sendall(f"pid {os.getpid()}\n".encode())
     argv = request.get("argv")
-    from minefield.cli import main
-
     try:
-        return main([str(word) for word in argv] if isinstance(argv, list) else [])
+        return run([str(word) for word in argv] if isinstance(argv, list) else [])
     except SystemExit as leaving:  # argparse
         return leaving.code if isinstance(leaving.code, int) else 2
     except BaseException as error:  # never a traceback on a player's screen: the kind only
@@ -166,15 +156,18 @@ def _child(request: Mapping[str, object], slave: int, link: socket.socket) -> in
         return 1
 
 
-def serve(control: socket.socket, parent: int | None = None) -> None:
-    """The zygote's life: preload, say ready, then fork a child per request until the front
-    door (process ``parent``) closes its end."""
-    preload()
+def serve(control: socket.socket, run: Client, modules: Sequence[str],
+          parent: int | None = None) -> None:
+    """The zygote's life: import ``modules`` (:func:`preload`), say ready, then fork a child
+    per request, which runs the client ``run``, until the front door (process ``parent``)
+    closes its end."""
+    preload(modules)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
-    # The front door's death closes the control socket (and ends the loop below); this is
-    # for a zygote busy elsewhere at that moment. Its children follow it (die_with_parent).
-    if parent is not None:
-        die_with_parent(parent)
+    # The front door's death closes the control socket, which ends the loop below (no
+    # parent-death signal here: it would follow the front door's thread that started this
+    # process, not the process); the children follow this process (die_with_parent).
+    if parent is not None and os.getppid() != parent:
+        return  # the front door died while this process was importing the app
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the front door stops us by closing
     gc.collect()
     gc.freeze()  # keep the collector off the shared pages in every child
@@ -209,7 +202,7 @@ def serve(control: socket.socket, parent: int | None = None) -> None:
                 die_with_parent(zygote)  # the zygote dies with the front door: so does this
                 control.close()
                 link = socket.socket(fileno=link_fd)
-                status = _child(request, slave, link)
+                status = _child(request, slave, link, run)
                 with contextlib.suppress(Exception):
                     sys.stdout.flush()
                     sys.stderr.flush()
@@ -219,13 +212,6 @@ def serve(control: socket.socket, parent: int | None = None) -> None:
                 os._exit(status if 0 <= status < 256 else 1)
         os.close(slave)
         os.close(link_fd)
-
-
-def zygote_main(argv: Sequence[str]) -> int:
-    """``python -m minefield.frontdoor.spawner FD``: be the zygote on the inherited socket."""
-    control = socket.socket(fileno=int(argv[0]))
-    serve(control, os.getppid())
-    return 0
 
 
 # -- the front door's side -----------------------------------------------------------------------
@@ -314,7 +300,7 @@ class Spawner:
         env = {name: os.environ[name] for name in ZYGOTE_ENV if name in os.environ}
         env.setdefault("LANG", "C.UTF-8")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "minefield.frontdoor.spawner", str(theirs.fileno())],
+            [sys.executable, "-m", ZYGOTE, str(theirs.fileno())],
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             env=env, start_new_session=True)
         theirs.close()
@@ -385,5 +371,3 @@ class Spawner:
             self.process = None
 
 
-if __name__ == "__main__":
-    sys.exit(zygote_main(sys.argv[1:]))

@@ -1,4 +1,4 @@
-"""Game records: one JSONL format for every game (ARCHITECTURE 6).
+"""Game records: one JSONL format for every game.
 
 A record is a header line (seed, rules, mode, players, start time), one line per accepted
 command and, once the game has ended, a result line with the revealed deal

@@ -1,4 +1,4 @@
-"""The game record format: one JSONL file per game (ARCHITECTURE 6).
+"""The game record format: one JSONL file per game.
 
 A record has three kinds of line, each one JSON object:
 
@@ -53,7 +53,6 @@ from pydantic import (
     model_validator,
 )
 
-from minefield.bots.base import bot_level
 from minefield.rules.game import (
     Command,
     FuritenCause,
@@ -449,15 +448,6 @@ def dump_line(line: RecordHeader | CommandLine | ResultLine) -> bytes:
 
 
 
-def player_seat(header: RecordHeader) -> Seat:
-    """The seat of the record's player: in a practice game the human's (the other is the bot),
-    else East (a replay and a review open from it)."""
-    if header.mode == "practice":
-        for seat in Seat:
-            if bot_level(header.players.of(seat)) is None:
-                return seat
-    return Seat.EAST
-
 __all__ = [
     "DORA_INDEX",
     "MAX_LINE_BYTES",
@@ -477,7 +467,6 @@ __all__ = [
     "UtcTime",
     "dump_line",
     "format_time",
-    "player_seat",
     "tiles_in_order",
     "utc_now",
 ]

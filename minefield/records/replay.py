@@ -1,4 +1,4 @@
-"""Replaying a record: the game rebuilt from its seed, rules and commands (R2, ARCHITECTURE 2).
+"""Replaying a record: the game rebuilt from its seed, rules and commands (R2).
 
 A record is *consistent* when its commands, numbered 1, 2, 3... without a gap, are all accepted
 by the engine and, if it has a result line, lead to exactly that result and deal. A record

@@ -1,6 +1,6 @@
 """Speed tools of the rules engine: memo tables and fast constructors (private).
 
-The bots analyse thousands of hands per deal (ARCHITECTURE 1), so the hand and score modules
+The bots analyse thousands of hands per deal, so the hand and score modules
 keep their answers in tables filled on first use and build their small result values without
 the cost of a frozen dataclass's ``__init__``. Nothing here knows about mahjong.
 """

@@ -568,8 +568,8 @@ class Game:
     def replay(cls, seed: int | str, settings: RuleSettings | None,
                commands: Sequence[tuple[Seat | str, ChooseHand | Discard | dict[str, Any]]],
                terms: GameTerms | None = None) -> Game:
-        """Rebuild a game from its seed, settings, commands and a match's terms
-        (ARCHITECTURE 2)."""
+        """Rebuild a game from its seed, settings, commands and a match's terms: the
+        same commands rebuild the same state."""
         game = cls(seed, settings, terms=terms)
         for seat, command in commands:
             game.apply(seat, command)

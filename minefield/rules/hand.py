@@ -102,7 +102,7 @@ class Hand:
         return tiles_to_str(self.tiles)
 
     def __repr__(self) -> str:
-        # A hand is hidden information: a crash traceback must not reveal it (ARCHITECTURE 3).
+        # A hand is hidden information: a crash traceback must not reveal it.
         return "Hand(<13 tiles hidden>)"
 
     def __eq__(self, other: object) -> bool:

@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from minefield.rules.hand import waits
@@ -190,54 +190,80 @@ def _patterned(b: _Builder) -> None:
     b.pair(rng.randrange(NUM_KINDS))
 
 
-def _yakuman(b: _Builder) -> None:
-    rng = b.rng
-    kind = rng.choice(("daisangen", "shousuushii", "daisuushii", "tsuuiisou", "ryuuiisou",
-                       "chinroutou", "chuuren", "suuankou"))
-    if kind == "daisangen":
-        for dragon in (31, 32, 33):
-            b.triplet(dragon)
-        b.any_group(runs=0.5)
-        b.pair(rng.randrange(NUM_KINDS))
-    elif kind in ("shousuushii", "daisuushii"):
-        winds = [27, 28, 29, 30]
-        rng.shuffle(winds)
-        for wind in winds[:3]:
-            b.triplet(wind)
-        if kind == "daisuushii":
-            b.triplet(winds[3])
-            b.pair(rng.randrange(NUM_KINDS))
-        else:
-            b.pair(winds[3])
-            b.any_group(runs=0.5)
-    elif kind == "tsuuiisou":
-        honors = rng.sample(range(27, 34), 5)
-        for honor in honors[:4]:
-            b.triplet(honor)
-        b.pair(honors[4])
-    elif kind == "ryuuiisou":
-        green = [19, 20, 21, 23, 25, 32]
-        for _ in range(4):
-            if rng.random() < 0.4:
-                b.run(19)
-            else:
-                b.triplet(rng.choice(green))
-        b.pair(rng.choice(green))
-    elif kind == "chinroutou":
-        terminals = rng.sample([0, 8, 9, 17, 18, 26], 5)
-        for terminal in terminals[:4]:
-            b.triplet(terminal)
-        b.pair(terminals[4])
-    elif kind == "chuuren":
-        base = rng.randrange(3) * 9
-        for offset, count in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3)):
-            b.counts[base + offset] += count
-        b.counts[base + rng.randrange(9)] += 1
+def _daisangen(b: _Builder) -> None:
+    for dragon in (31, 32, 33):
+        b.triplet(dragon)
+    b.any_group(runs=0.5)
+    b.pair(b.rng.randrange(NUM_KINDS))
+
+
+def _winds(b: _Builder, big: bool) -> None:
+    """Shousuushii, or daisuushii when ``big``."""
+    winds = [27, 28, 29, 30]
+    b.rng.shuffle(winds)
+    for wind in winds[:3]:
+        b.triplet(wind)
+    if big:
+        b.triplet(winds[3])
+        b.pair(b.rng.randrange(NUM_KINDS))
     else:
-        kinds = rng.sample(range(NUM_KINDS), 5)
-        for triplet in kinds[:4]:
-            b.triplet(triplet)
-        b.pair(kinds[4])
+        b.pair(winds[3])
+        b.any_group(runs=0.5)
+
+
+def _tsuuiisou(b: _Builder) -> None:
+    honors = b.rng.sample(range(27, 34), 5)
+    for honor in honors[:4]:
+        b.triplet(honor)
+    b.pair(honors[4])
+
+
+def _ryuuiisou(b: _Builder) -> None:
+    green = [19, 20, 21, 23, 25, 32]
+    for _ in range(4):
+        if b.rng.random() < 0.4:
+            b.run(19)
+        else:
+            b.triplet(b.rng.choice(green))
+    b.pair(b.rng.choice(green))
+
+
+def _chinroutou(b: _Builder) -> None:
+    terminals = b.rng.sample([0, 8, 9, 17, 18, 26], 5)
+    for terminal in terminals[:4]:
+        b.triplet(terminal)
+    b.pair(terminals[4])
+
+
+def _chuuren(b: _Builder) -> None:
+    base = b.rng.randrange(3) * 9
+    for offset, count in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3)):
+        b.counts[base + offset] += count
+    b.counts[base + b.rng.randrange(9)] += 1
+
+
+def _suuankou(b: _Builder) -> None:
+    kinds = b.rng.sample(range(NUM_KINDS), 5)
+    for triplet in kinds[:4]:
+        b.triplet(triplet)
+    b.pair(kinds[4])
+
+
+#: Each yakuman's hand builder, in the order the draw chooses from.
+_YAKUMAN: dict[str, Callable[[_Builder], None]] = {
+    "daisangen": _daisangen,
+    "shousuushii": lambda b: _winds(b, big=False),
+    "daisuushii": lambda b: _winds(b, big=True),
+    "tsuuiisou": _tsuuiisou,
+    "ryuuiisou": _ryuuiisou,
+    "chinroutou": _chinroutou,
+    "chuuren": _chuuren,
+    "suuankou": _suuankou,
+}
+
+
+def _yakuman(b: _Builder) -> None:
+    _YAKUMAN[b.rng.choice(tuple(_YAKUMAN))](b)
 
 
 SHAPES = {

@@ -1,6 +1,7 @@
 """The two seats (R6), kept apart from :mod:`minefield.rules.game` (and pydantic) so that the
-menu and the command line name a seat without loading the rules engine (issue 18: the menu's
-first frame). :mod:`minefield.rules.game` re-exports :class:`Seat`: it is the same class.
+menu and the command line name a seat without loading the rules engine (the menu's first
+frame waits for every import). :mod:`minefield.rules.game` re-exports :class:`Seat`: it is the
+same class.
 
 >>> Seat.EAST.other, Seat.WEST.wind
 (<Seat.WEST: 'west'>, 29)

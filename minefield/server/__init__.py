@@ -1,6 +1,6 @@
 """The game daemon (``minefield serve``): every network game, kept whole across restarts.
 
-A map, by job (ARCHITECTURE 8 and 9):
+A map, by job:
 
 - :mod:`~minefield.server.daemon`: the daemon's life (start, restore, stop) and the hello:
   which room and seat a ``host``, ``join`` or ``resume`` gets (codes, open-game limits).

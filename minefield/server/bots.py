@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 import logging
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
@@ -24,11 +26,24 @@ log = logging.getLogger(__name__)
 
 #: Bots are nicer than the daemon: their CPU goes to people's games first.
 WORKER_NICENESS = 10
+#: How often a worker checks that the daemon that started it is still there.
+PARENT_CHECK_SECONDS = 1.0
 
 
-def _lower_priority() -> None:
+def _follow_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)  # the daemon died (kill -9 included): nobody will ask this worker again
+
+
+def _start_worker(parent: int) -> None:
+    """In each worker as it starts: a lower priority, and an end with the daemon, process
+    ``parent`` (a worker left behind by a daemon killed with ``kill -9`` would wait forever;
+    one whose daemon died while it was starting ends at once)."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
+    threading.Thread(target=_follow_parent, args=(parent,), name="follow-daemon",
+                     daemon=True).start()
 
 
 def bot_move(level: str, seed: int, view_json: str) -> str:
@@ -48,7 +63,8 @@ class BotPool:
         if self._pool is None:
             # spawn, not fork: the daemon has threads (record writers) and an event loop.
             self._pool = ProcessPoolExecutor(self._workers, mp_context=get_context("spawn"),
-                                             initializer=_lower_priority)
+                                             initializer=_start_worker,
+                                             initargs=(os.getpid(),))
         return self._pool
 
     async def act(self, level: str, seed: int, view: PlayerView

@@ -7,7 +7,7 @@ SSH front doors show the same lobby, since it is the daemon's. A private room (h
 without ``public``) is never listed: its code is for the person it was given to. Nothing of
 a game but who sits at it is shown.
 
-The daemon keeps no ratings: whoever keeps them (the SSH front door, ARCHITECTURE 9) gives the
+The daemon keeps no ratings: whoever keeps them (the SSH front door) gives the
 lobby a :data:`RatingsOf` as :attr:`Lobby.ratings_of` (as it gives the daemon
 :data:`~minefield.server.rating.RateGame`), asked in a record thread at each look with the
 identity keys of the players online; a player it does not know (or every player, when no

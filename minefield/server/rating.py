@@ -2,7 +2,7 @@
 shows each rating before and after).
 
 The daemon keeps no ratings: whoever keeps them (the SSH front door, owner of the players'
-names and ratings, ARCHITECTURE 9) gives the daemon a :data:`RateGame` as
+names and ratings) gives the daemon a :data:`RateGame` as
 :attr:`Daemon.rate_game <minefield.server.daemon.Daemon.rate_game>`. When a game ends
 (:meth:`Daemon.game_ended <minefield.server.daemon.Daemon.game_ended>`), its record already
 holding the result, the function runs in a record thread (it writes SQLite) with the game's

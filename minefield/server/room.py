@@ -3,7 +3,7 @@
 A room is created by ``host``: the first game is dealt at once (the host's seat follows from
 the seed, R6, and the host may build a hand while waiting) and, without a bot, the room waits
 for ``join`` with its code. What the room plays is a
-:class:`~minefield.session.series.Series` (ARCHITECTURE 8): a
+:class:`~minefield.session.series.Series` (what one table plays, game after game): a
 :class:`~minefield.session.series.SingleGame` or a match
 (:class:`~minefield.server.seats.RoomMatch`, R30-R35).
 
@@ -16,7 +16,7 @@ seats as the series gives them (R31), then a welcome and a snapshot for each pla
 Every change goes through the series' :class:`~minefield.session.table.GameTable` under the
 room's lock (one writer per game), on the event loop; its record line is appended and fsynced
 in a record thread (:class:`~minefield.server.durable.HeldRecorder`) and only then are its
-messages sent: the record has a command before anyone hears of it (ARCHITECTURE 6). Each seat
+messages sent: the record has a command before anyone hears of it. Each seat
 is sent the messages GameTable built for that seat alone (R26). That part, the game in play
 (moves, records, the clocks' alarm, the bot), is :class:`~minefield.server.play.Play`, which
 a room is; presence and grace (R25b) are :mod:`~minefield.server.seats`'s; restoring a room

@@ -1,4 +1,4 @@
-"""Sessions: how the TUI reaches a game (ARCHITECTURE 4).
+"""Sessions: how the TUI reaches a game.
 
 A screen never touches :class:`~minefield.rules.game.Game`: it reads the updates a
 :class:`Session` pushes and sends its local seats' commands. :class:`LocalSession` runs the

@@ -1,6 +1,6 @@
 """The Session protocol: everything a screen needs from a game, wherever the game runs.
 
-A session *pushes* (ARCHITECTURE 4): after :meth:`Session.open`, :meth:`Session.updates` yields
+A session *pushes*: after :meth:`Session.open`, :meth:`Session.updates` yields
 the :mod:`~minefield.session.protocol` messages of the seats played at this terminal, whatever
 happens (the opponent moves, a clock runs out, a link drops) while the local player is idle.
 Commands go out with :meth:`Session.send` and come back as ``applied`` or ``rejected`` updates.

@@ -135,7 +135,7 @@ class LocalSession:
         self._record_to = record_to
         self._record_problem: str | None = None
         self._local_names = tuple(players[seat].name for seat in self._local_seats)
-        #: What this terminal plays: one game, or a match (ARCHITECTURE 8).
+        #: What this terminal plays: one game, or a match.
         self._series: Series
         if isinstance(game, MatchTable):  # made already (prepared deals: tests, puzzles)
             self._series = game
@@ -434,7 +434,7 @@ class LocalSession:
                            text=f"The bot failed ({failure.kind}); the automatic move was "
                            "played for it (R25).") for s in self.local_seats])
 
-    # -- hidden information stays hidden (ARCHITECTURE 3) ---------------------------------------
+    # -- hidden information stays hidden ---------------------------------------------------------
 
     def __repr__(self) -> str:
         return (f"LocalSession(mode={self._mode}, phase={self._table.game.phase}, "

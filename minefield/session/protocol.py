@@ -1,7 +1,7 @@
 """The session messages: what a game tells a seat, and what a seat tells the game.
 
 These pydantic models are the one vocabulary between a game and the screens that show it,
-wherever the game runs (ARCHITECTURE 4): :class:`~minefield.session.local.LocalSession` pushes
+wherever the game runs: :class:`~minefield.session.local.LocalSession` pushes
 them to the app in this process, and the game daemon sends the same models as JSON lines over
 its socket. Every model forbids unknown keys, every list and string is bounded, and a
 message to a seat carries only what that seat may see (R26): its own

@@ -1,7 +1,7 @@
 """A network game: the session over the game daemon's socket (``minefield host/join/resume``).
 
 :class:`RemoteSession` has the interface of
-:class:`~minefield.session.local_push.LocalSession`: ``open()``, ``updates()``, ``send()``,
+:class:`~minefield.session.local.LocalSession`: ``open()``, ``updates()``, ``send()``,
 ``draft()``, ``close()``. The daemon runs the game; this session only carries messages.
 Connect with :func:`host`, :func:`join` or :func:`resume`: each returns a connected session or
 raises :class:`RemoteError` with one line for the player (no server, permission denied,

@@ -1,4 +1,4 @@
-"""What one table plays, game after game (ARCHITECTURE 8): a single game, or a match.
+"""What one table plays, game after game: a single game, or a match.
 
 A :class:`Series` holds the game on the table (:attr:`Series.table`, a
 :class:`~minefield.session.table.GameTable`) and knows what comes after it. Its two kinds are

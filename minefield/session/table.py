@@ -3,7 +3,7 @@
 :class:`GameTable` is the part of running a game that is the same in this process and on the
 daemon: it applies commands once each (a command id seen before is not applied again), keeps
 the drafts and clocks of R25, plays the automatic move when a clock runs out, writes the record
-before anyone hears of a command (ARCHITECTURE 6), and turns every change into the
+before anyone hears of a command, and turns every change into the
 :mod:`~minefield.session.protocol` messages of each seat, built from that seat's view and its
 redacted events only (R26). Time comes in as an argument (``now``, in seconds on any monotonic
 clock), so the table is as testable as the engine.

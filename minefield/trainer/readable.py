@@ -180,8 +180,8 @@ def readability_section(found: Readability, opponent: str) -> Section:
     if not found.readings:
         return Section(title, (Line(f"{opponent} made no discard: they never had to read your "
                                     "wait."),))
-    waits = "wait" if len(found.waits) == 1 else "waits"
-    lines = [Line(f"Your {waits} {' '.join(found.waits)}, as {opponent}'s view rated them at "
+    waits, them = ("wait", "it") if len(found.waits) == 1 else ("waits", "them")
+    lines = [Line(f"Your {waits} {' '.join(found.waits)}, as {opponent}'s view rated {them} at "
                   "each of their discards (only what they could see then; 1st = the tile they "
                   "had most reason to fear):")]
     for wait in found.waits:

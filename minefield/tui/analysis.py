@@ -144,16 +144,23 @@ def analyze_choice(own_tiles: Sequence[Tile], chosen: Sequence[Tile], seat: Seat
     elif not can_win:
         warnings.insert(0, "No wait reaches mangan: this hand cannot win, and each of its waits "
                            "the opponent discards leaves you furiten (R14, R15b).")
+    warnings.extend(_pool_warning(own_tiles, chosen, lines))
+    return HandAnalysis(HAND_SIZE, True, lines, tuple(warnings))
+
+
+def _pool_warning(own_tiles: Sequence[Tile], chosen: Sequence[Tile],
+                  lines: Sequence[WaitLine]) -> list[str]:
+    """The warning that the pool (``own_tiles`` but ``chosen``) holds more tiles of the waits
+    than the pool tiles never discarded (R10, R15a); none when it does not."""
     pool = counts_of(own_tiles)
     for tile in chosen:
         pool[tile.kind] -= 1
     in_pool = sum(pool[Tile.parse(line.tile).kind] for line in lines)
-    if in_pool > NEVER_DISCARDED:
-        warnings.append(
-            f"Your pool holds {in_pool} tiles of your own waits but only {NEVER_DISCARDED} pool "
+    if in_pool <= NEVER_DISCARDED:
+        return []
+    return [f"Your pool holds {in_pool} tiles of your own waits but only {NEVER_DISCARDED} pool "
             f"tiles are never discarded: you will have to discard {in_pool - NEVER_DISCARDED} "
-            "of them and become furiten (R10, R15a).")
-    return HandAnalysis(HAND_SIZE, True, lines, tuple(warnings))
+            "of them and become furiten (R10, R15a)."]
 
 
 def furiten_detail(cause: FuritenCause, hand: str | None, seat: Seat, dora_indicator: Tile,

@@ -42,11 +42,12 @@ from minefield.tui.messages import (
 from minefield.tui.scores import RunningScore
 from minefield.tui.screens.dialogs import ConfirmScreen, cover_if_too_small
 from minefield.tui.screens.menu import MenuScreen
+from minefield.tui.textual_private import forget_gone_widgets
 from minefield.tui.trainer import Trainer
 from minefield.tui.trainer_actions import TrainerActions
 
 # What only a game, a key or a menu entry needs is imported there, not here: the menu's first
-# frame waits for every import of this module (issue 18: the bots, the session and its wire
+# frame waits for every import of this module (the bots, the session and its wire
 # models, the help's Markdown, the drills' SQLite and the other screens come later).
 if TYPE_CHECKING:
     from minefield.session import SeatFailed, Session
@@ -162,6 +163,7 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         from minefield.tui.table import TableController
 
         await self._leave_game(another=True)
+        forget_gone_widgets(self)  # the game before's screens (or the app before's)
         self.tally_game = None
         self.recovery.reset()
         self.trainer.new_game(session.traits, session.local_seats)
@@ -188,16 +190,14 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
     async def _leave_game(self, on_purpose: bool = False, another: bool = False) -> None:
         table, self.table = self.table, None
         self.sub_title = ""
-        if self.lobby and table is not None and not another:
-            # A game chosen in the lobby: the app ends and the lobby comes back (the menu is
-            # the lobby's m), with no frame of the menu on the way.
-            await table.close(on_purpose)
-            self.exit()
-            return
-        while len(self.screen_stack) > self._base_depth:
+        ending = self.lobby and table is not None and not another  # the lobby comes back
+        while len(self.screen_stack) > self._base_depth and not ending:  # (no menu shown)
             await self.pop_screen()
+        forget_gone_widgets(self)
         if table is not None:
             await table.close(on_purpose)
+        if ending:
+            self.exit()
 
     def has_game(self) -> bool:
         """A game is kept here (an unexpected error does not end the app)."""

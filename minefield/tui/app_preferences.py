@@ -3,7 +3,7 @@
 
 The saved preferences are read without pydantic when the file is one the model takes as it is
 (:mod:`minefield.tui.saved_settings`), and the model is built when first asked for, so the
-menu's first frame does without pydantic (issue 18). The parsed stylesheet an earlier start
+menu's first frame does without pydantic. The parsed stylesheet an earlier start
 kept is loaded before the first parse and saved after the first frame
 (:mod:`minefield.tui.css_cache`).
 """

@@ -125,6 +125,7 @@ class LobbyScreen(Screen[None]):
         self.asked: dict[str, ConfirmScreen] = {}
         #: The id of the invitation this player sent, while it waits for the answer.
         self.inviting: str | None = None
+        self._could_invite = False
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
@@ -211,7 +212,9 @@ class LobbyScreen(Screen[None]):
         chosen = self._key(self.tables[table.cursor_row]) if (
             self.tables and 0 <= table.cursor_row < len(self.tables)) else None
         self.tables = list(state.tables)
-        self.refresh_bindings()  # i: someone to invite, or nobody
+        if bool(self._invitable()) != self._could_invite:  # i: someone to invite, or nobody
+            self._could_invite = not self._could_invite  # (only then: each refresh of the
+            self.refresh_bindings()                       # footer's keys costs memory)
         table.clear()
         for entry in self.tables:
             where = f"join {entry.code}" if entry.code else "playing"

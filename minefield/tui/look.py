@@ -13,7 +13,7 @@ from minefield.tui.render import TILE_STYLES, TileStyle
 
 def _asset(name: str) -> str:
     """The path of ``name`` beside the assets package's ``__init__`` (not through
-    ``importlib.resources``, whose readers load ``zipfile``: issue 18)."""
+    ``importlib.resources``, whose readers load ``zipfile`` and slow the start)."""
     where = import_module("minefield.assets").__file__
     assert where is not None
     return str(Path(where).with_name(name))

@@ -1,6 +1,6 @@
 """Messages that screens post up to the app: intents, never changes to the game.
 
-Only the app turns them into session commands (ARCHITECTURE 4).
+Only the app turns them into session commands.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The saved preferences read without pydantic, for the menu's first frame (issue 18).
+"""The saved preferences read without pydantic, for the menu's first frame.
 
 :class:`minefield.tui.config.Preferences` (a pydantic model) defines the settings and checks
 them. Importing pydantic and building that model cost the menu about a fifth of its imports,

@@ -1,7 +1,7 @@
 """The running score of games played one after the other ("play again"), and who pays whom at
 the end of a game (R23). Kept apart from the result screen so that the app holds a score
-without loading the result screen, the rules engine and the wire models (issue 18: the menu's
-first frame)."""
+without loading the result screen, the rules engine and the wire models (the menu's first
+frame waits for every import)."""
 
 from __future__ import annotations
 

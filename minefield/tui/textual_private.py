@@ -113,3 +113,30 @@ def add_parsed_css(stylesheet: Stylesheet, parsed: ParsedCss) -> None:
     cache = stylesheet._parse_cache
     for key, rules in parsed.items():
         cache.set(key, rules)
+
+
+
+def forget_gone_widgets(app: App[Any]) -> None:
+    """Let widgets that are gone, and what they rendered, be freed (issue 23: a session grew
+    8-20 MB a game). Two things of Textual keep them:
+
+    - ``StylesCache.get_inner_outer`` is an ``lru_cache`` on a method: its keys (up to 1024)
+      keep each widget's ``StylesCache``, with the widget's cached lines;
+    - a watcher (``watch``, ``data_bind``) stays in the watched object's list until that
+      attribute changes: the app's ``title`` (each header watches it, and it never changes)
+      and a long-lived footer's ``compact`` (its keys are made anew, and bound, at every
+      change of the bindings). Those of closed nodes go, as Textual's own change would do.
+
+    Called when a game's screens go: the widgets on screen fill the cache again at their
+    next frame."""
+    from textual._styles_cache import StylesCache
+
+    StylesCache.get_inner_outer.cache_clear()
+    nodes: list[object] = [app]
+    for screen in app.screen_stack:
+        nodes += screen.walk_children(with_self=True)
+    for node in nodes:
+        watchers: dict[str, list[tuple[Any, Any]]] = getattr(node, "__watchers", None) or {}
+        for kept in watchers.values():
+            kept[:] = [(watcher, callback) for watcher, callback in kept
+                       if not getattr(watcher, "_closing", False)]

@@ -18,7 +18,7 @@ from minefield.rules.seats import Seat
 from minefield.rules.tiles import Tile, kind_str
 
 # The estimate and the progress store (SQLite) load with the first game that uses them, not
-# with the app (issue 18: the menu's first frame waits for every import).
+# with the app (the menu's first frame waits for every import).
 if TYPE_CHECKING:
     from minefield.defense.calibration import Opponent
     from minefield.defense.position import DangerReport

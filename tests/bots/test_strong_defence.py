@@ -1,4 +1,4 @@
-"""The ``strong`` defence of issue 10: the kept kinds, the planned discard, no peeking
+"""The ``strong`` bot's defence: the kept kinds, the planned discard, no peeking
 (R10, R13, R15, R26)."""
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def test_calibrated_dangers_are_the_fast_estimate_of_the_view() -> None:
 
 
 def test_previous_strong_is_reachable_and_deterministic() -> None:
-    """The policies before issue 10 stay playable for paired benchmarks; both versions give
+    """The first ``strong`` policies stay playable for paired benchmarks; both versions give
     the same game for the same seeds (R2)."""
     assert DISCARD_POLICIES["strong"] is planned_discard
     assert PREVIOUS_STRONG[1] is safest_discard

@@ -1,5 +1,5 @@
-"""A watched game (minefield/bots/watch.py): each bot acts on its own view only (ARCHITECTURE
-5, R26), every discard keeps its discarder's estimate, and a deal-in says what it said (R13)."""
+"""A watched game (minefield/bots/watch.py): each bot acts on its own view only
+(R26), every discard keeps its discarder's estimate, and a deal-in says what it said (R13)."""
 
 from __future__ import annotations
 

@@ -99,7 +99,7 @@ def test_feedback_line() -> None:
 
 
 def test_the_posterior_is_gone() -> None:
-    """One estimate everywhere (issue 17): the posterior's module and method no longer exist."""
+    """One estimate everywhere: the posterior's module and method no longer exist."""
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("minefield.defense.posterior")
     assert get_args(Method) == ("fast",)

@@ -1,5 +1,5 @@
 """Connection caps of the real daemon process: 3,000 connections from one account at once are
-not all accepted, and each refused one gets one line saying why (issue 15).
+not all accepted, and each refused one gets one line saying why.
 
 A personal account is one person: at most 8 of its connections at once, before the hello too.
 The shared SSH account is many people, known only from their hello: at most 1000 of its

@@ -98,7 +98,8 @@ def build_hand(player: Player) -> None:
 
     def confirmed(screen: str) -> bool:
         nonlocal answered
-        if DISCARDS.search(screen):  # the table: waiting for the other hand, or playing
+        # The table: waiting for the other hand (no discard count shown then), or playing.
+        if DISCARDS.search(screen) or "to choose a hand" in screen:
             return True
         if CONFIRM.search(screen) and not answered:  # e.g. "This hand is not tenpai"
             player.keys("y")
@@ -242,7 +243,7 @@ def test_over_ssh_only_the_game_runs(site: Site) -> None:
 
 def test_host_match_over_ssh_starts_a_match_with_its_scoreboard(site: Site) -> None:
     """``ssh -t HOST host --match --bot easy``: a match against a bot on the server, its
-    scoreboard on the table, every game recorded with the match (issue 11)."""
+    scoreboard on the table, every game recorded with the match."""
     alice = Player(site, "alice")
     alice.logins = 100  # a terminal of its own: the module's other tests may keep theirs open
     alice.login("host", "--match", "--bot", "easy")

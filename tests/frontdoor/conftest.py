@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from minefield.frontdoor.spawner import ZYGOTE
 from tests.e2e.harness import (
     STEP_LIMIT,
     Terminals,
@@ -112,7 +113,7 @@ class FrontDoorProcess:
                 parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
             except (OSError, ValueError, IndexError):
                 continue
-            if parent == self.process.pid and b"minefield.frontdoor.spawner" in command:
+            if parent == self.process.pid and ZYGOTE.encode() in command:
                 return int(entry.name)
         return None
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from minefield.cli.ssh_entry import EntryCommand, Refused
 from minefield.frontdoor.accounts import NameRefused, check_name
 from minefield.frontdoor.commands import BadName, FrontCommand, parse_command
+from minefield.frontdoor.grammar import EntryCommand, Refused
 
 
 @pytest.mark.parametrize(("typed", "expected"), [

@@ -82,10 +82,13 @@ def test_a_server_started_under_nohup_leaves_no_process_when_stopped(
     try:
         for name in ("ann", "bob"):
             assert door.run(keys[name], "name", name.title()).returncode == 0
-            terminals.open(name, door.ssh(keys[name], tty=True))
-        for name in ("ann", "bob"):
-            wait_for(f"{name}'s lobby", lambda n=name: "Online (2)" in terminals.screen(n),
-                     lambda n=name: terminals.screen(n) + door.report())
+        # Ann plays a bot (the game server's bot processes run too), Bob is in the lobby.
+        terminals.open("ann", door.ssh(keys["ann"], "host", "--bot", "easy", tty=True))
+        terminals.open("bob", door.ssh(keys["bob"], tty=True))
+        wait_for("ann's bot game", lambda: "Keep 13 of your 34" in terminals.screen("ann"),
+                 lambda: terminals.screen("ann") + door.report())
+        wait_for("bob's lobby", lambda: "Online (2)" in terminals.screen("bob"),
+                 lambda: terminals.screen("bob") + door.report())
         processes = descendants(door.process.pid)
         # The process server and a client per session (its own process group each).
         assert len(processes) >= 3, processes

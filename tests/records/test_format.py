@@ -155,7 +155,7 @@ def test_models_forbid_unknown_keys_and_check_the_seed() -> None:
 
 
 def test_reprs_hide_the_seed_and_the_tiles() -> None:
-    """ARCHITECTURE 3: a traceback with locals must not reveal the deal."""
+    """Hidden information: a traceback with locals must not reveal the deal."""
     game = played(RON_SEED)
     header = RecordHeader.for_game(game, "practice", Players(east="a", west="b"))
     line = ResultLine.of_game(game)

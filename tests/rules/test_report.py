@@ -12,7 +12,7 @@ from minefield.rules.settings import PRESETS, RuleSettings
 
 
 def test_rows_give_the_fields_of_the_values() -> None:
-    """Issue 18: ``analyze --jsonl`` writes :class:`WaitRow` values without building the
+    """``analyze --jsonl`` writes :class:`WaitRow` values without building the
     scores; their fields are those of :func:`analyze`'s values (and so of the model), on
     random tenpai hands of every shape, under every preset, with and without red fives,
     dealer values and indicators."""

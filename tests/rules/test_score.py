@@ -269,7 +269,7 @@ def test_analyze_lists_every_wait_with_its_value() -> None:
 
 
 def test_the_quick_chuuren_test_is_the_full_one() -> None:
-    """Issue 18: the scorer asks whether a one-suit hand may be chuuren (R20) of the 13
+    """The scorer asks whether a one-suit hand may be chuuren (R20) of the 13
     counts and the winning tile without building the 14; on every 13-tile shape of one suit
     whose 1s and 9s are near chuuren's (and some that are not) and every winning tile of it,
     in each suit, the answer is the full test's."""

@@ -1,4 +1,4 @@
-"""The per-suit tables shipped as data (minefield/rules/_suit_data.py, issue 18).
+"""The per-suit tables shipped as data (minefield/rules/_suit_data.py).
 
 The file must be exactly what the tables' own functions compute, the shapes and waits read
 from it must be the computed ones, and a missing or damaged file must only cost speed.

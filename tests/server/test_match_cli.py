@@ -1,4 +1,4 @@
-"""``minefield host --match`` and ``ssh HOST host --match`` (issue 11): the options reach the
+"""``minefield host --match`` and ``ssh HOST host --match``: the options reach the
 hello, and the SSH entry lets the flag through (and nothing else with it)."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from minefield.cli.ssh_entry import EntryCommand, Refused, entry_argv, parse_original_command
+from minefield.cli.ssh_entry import entry_argv
+from minefield.frontdoor.grammar import EntryCommand, Refused, parse_original_command
 from minefield.server import commands
 from minefield.server.daemon import Daemon
 from minefield.session.protocol import PROTOCOL_VERSION, Snapshot

@@ -1,4 +1,4 @@
-"""Matches on the daemon (issue 11, R30-R35): two clients play the games of a match, the next
+"""Matches on the daemon (R30-R35): two clients play the games of a match, the next
 game starts when both ask, the match survives a disconnect and a kill -9 of the daemon, the
 records are the match's, and its seed never reaches the wire or the log."""
 

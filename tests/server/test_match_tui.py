@@ -1,14 +1,12 @@
-"""The app's match screens over the network (issue 11): a hosted match plays in the same
+"""The app's match screens over the network: a hosted match plays in the same
 screens as a local one (scoreboard, result with the settlement, the next game on ``n``)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 
 from minefield.paths import CACHE_ENV
 from minefield.session.remote import host, join
@@ -21,21 +19,13 @@ from minefield.tui.screens.result import ResultScreen
 from minefield.tui.widgets.scoreboard import Scoreboard
 from tests.server.conftest import make_config, start_daemon
 from tests.server.test_match_server import FAST, SEED, next_game_snapshot, play
+from tests.waiting import until
 
 
 @pytest.fixture(autouse=True)
 def own_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The app keeps its parsed stylesheet in this test's own cache folder, not the home's."""
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
-
-
-async def until(pilot: Pilot[int], condition: Callable[[], bool], what: str) -> None:
-    """Pause until ``condition`` holds (bounded: a network message takes milliseconds)."""
-    for _ in range(1000):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never: {what}")
 
 
 @pytest.mark.long

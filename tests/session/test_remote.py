@@ -1,4 +1,4 @@
-"""The network client stands apart from the daemon (ARCHITECTURE 9): the wire messages live in
+"""The network client stands apart from the daemon: the wire messages live in
 :mod:`minefield.session.wire`, and a client never loads :mod:`minefield.server`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A table's life (minefield/session/series.py, ARCHITECTURE 8): a single game and a match are
+"""A table's life (minefield/session/series.py): a single game and a match are
 the two kinds of series; every game of a series is dealt in one place; a rematch is a new
 series linked to the old one by id."""
 

@@ -1,4 +1,4 @@
-"""The build (issue 28, part 1): the seat's 13 against the strong bot's choice from the same
+"""The build: the seat's 13 against the strong bot's choice from the same
 34 (R7): waits, live copies, what each pays and whether it reaches mangan (R14), the tiles
 kept back (R10), and what each hand did against the opponent's discards (R13, R15b-R18)."""
 

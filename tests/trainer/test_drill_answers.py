@@ -1,4 +1,4 @@
-"""Every drill kind takes whatever a person types (issue 24): right and wrong answers, empty
+"""Every drill kind takes whatever a person types: right and wrong answers, empty
 lines, garbage and honors by each of their names are graded or refused in one line, never an
 exception (the read-the-wait drill used to stop the app with ``KeyError`` on 3 answers of 5)."""
 
@@ -153,7 +153,7 @@ def test_wrong_answers_are_graded_not_refused(kind: str, data: st.DataObject) ->
 
 
 def test_read_the_wait_answers_that_stopped_the_app_are_graded() -> None:
-    """The answers of issue 24 (``6m 9m``, ``5m``): the explanation names each true wait with
+    """The answers that once failed (``6m 9m``, ``5m``): the explanation names each true wait with
     its reasons, whether the reader still holds that kind or not (it raised KeyError)."""
     for seed in range(8):
         task = drill("read_wait", "intermediate", seed)

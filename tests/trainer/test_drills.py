@@ -253,7 +253,7 @@ def test_read_wait_is_graded_by_precision_and_recall() -> None:
 
 
 def test_read_wait_answer_explains_each_wait_with_what_a_reader_saw() -> None:
-    """Issue 17: the answer says how the hand waits on each tile (its shape, from the reading
+    """The answer says how the hand waits on each tile (its shape, from the reading
     the ron is paid by) and how many copies the reader saw, with the estimate's first reason."""
     drill = make_drill("read_wait", 3, "beginner")
     position = drill.position

@@ -1,4 +1,4 @@
-"""How readable your wait was (issue 28, part 3): the estimate run from the opponent's seat, on
+"""How readable your wait was: the estimate run from the opponent's seat, on
 their pool, at each of their discards, from what they could see then only (R26); your waits
 ranked among the tiles they could throw, the discards of yours after which a wait's rating
 rose or fell, and the suji your discards made (R15a). Relations only: the estimate's numbers

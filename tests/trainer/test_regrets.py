@@ -1,4 +1,4 @@
-"""Your regrets, and luck against skill (issue 28, parts 2 and 4): the discards where a tile of
+"""Your regrets, and luck against skill: the discards where a tile of
 smaller expected loss was in the pool, most expensive first, and the points lost taken apart
 into danger no choice could avoid, the choices' cost and what the tiles did (R13, R15, R23).
 
@@ -112,7 +112,7 @@ def _step(chance: float, dealt_in: bool, safer: float = 0.0) -> AssessedStep:
 
 
 def test_a_deal_in_on_a_two_percent_tile_is_bad_luck() -> None:
-    """Issue 28: a deal-in on a 2% tile is shown as such (R13)."""
+    """A deal-in on a 2% tile is shown as such (R13)."""
     note = luck_note(_step(0.02, dealt_in=True))
     assert note is not None and note.startswith("Bad luck: a deal-in on a 2% tile")
     chosen = luck_note(_step(0.30, dealt_in=True, safer=0.01))

@@ -111,7 +111,7 @@ def test_the_estimates_and_their_totals() -> None:
 
 
 def test_the_estimates_are_for_the_opponent_asked() -> None:
-    """The review's estimate is the one for whom the seat played against (issue 17)."""
+    """The review's estimate is the one for whom the seat played against."""
     game = prepared()
     game.apply(Seat.EAST, {"type": "discard", "tile": "9p"})
     game.apply(Seat.WEST, {"type": "discard", "tile": "9s"})

@@ -1,4 +1,4 @@
-"""The parsed stylesheet kept between starts (minefield.tui.css_cache; issue 18): a second start
+"""The parsed stylesheet kept between starts (minefield.tui.css_cache): a second start
 parses nothing it parsed before and shows the same screen; a broken or foreign file is passed
 over and replaced."""
 

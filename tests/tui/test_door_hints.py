@@ -18,7 +18,7 @@ from minefield.tui.app import MinefieldApp
 from minefield.tui.screens.builder import HandBuilderScreen
 from tests.server.conftest import make_config, short_dir, start_daemon  # noqa: F401
 from tests.tui.conftest import screen_text
-from tests.tui.test_network import until
+from tests.waiting import until
 
 DOOR = "ssh -t -p 2222 box.example"
 

@@ -1,4 +1,4 @@
-"""The drills screen as a player meets it (issue 24): a read-the-wait answer is graded and saved
+"""The drills screen as a player meets it: a read-the-wait answer is graded and saved
 (it used to end the app with a KeyError), and an unexpected error inside an answer is logged
 without hidden tiles and told, and the app goes on."""
 

@@ -1,4 +1,4 @@
-"""The saved games from the menu (issue 19, "Games from the menu"): the list newest first at 80
+"""The saved games from the menu: the list newest first at 80
 columns, the filter by mode, a game replayed (caption per step, a step number to jump to) and
 reviewed, a match as its scoreboard and games, and unusable records refused with the reason.
 

@@ -1,4 +1,4 @@
-"""Honors by name (issue 19): the "Honor names" setting on every screen, typing any name of a
+"""Honors by name: the "Honor names" setting on every screen, typing any name of a
 tile in the builder and in play, and mpsz unchanged in records.
 
 Seed 1, East: the 34 tiles hold S W N Wh Gr Gr Rd Rd Rd and no East

@@ -74,7 +74,7 @@ async def test_a_tight_crash_loop_still_ends_the_app(monkeypatch: pytest.MonkeyP
                     break
                 await pilot.pause()
     assert app.return_code == 1
-    # The error that ends the app is logged too (issue 24: it used to leave no errors.log).
+    # The error that ends the app is logged too (it used to leave no errors.log).
     assert app.errors == ["RuntimeError"] * (MAX_RECOVERIES + 1)
     lines = error_log_path().read_text().splitlines()
     entries = [line for line in lines if line.startswith("--- ")]

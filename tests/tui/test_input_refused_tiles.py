@@ -24,7 +24,7 @@ from tests.server.conftest import make_config, short_dir, start_daemon  # noqa: 
 from tests.tui.conftest import make_app, settle
 from tests.tui.test_hotseat import hands_chosen
 from tests.tui.test_input_typing import play_screen
-from tests.tui.test_network import until
+from tests.waiting import until
 
 #: Every key sequence that types no tile of the pool: refused, each followed by Enter.
 BAD_TYPING = (("8", "z"), ("2", "3", "p"), ("5",), ("g",), ("²", "m"))

@@ -1,4 +1,4 @@
-"""The menu at 80 columns (issue 19): its footer shows "F1 Help" whole beside the keys of the
+"""The menu at 80 columns: its footer shows "F1 Help" whole beside the keys of the
 games, saved games and watching, and the saved games are an entry of their own."""
 
 from __future__ import annotations

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,15 +30,7 @@ from tests.server.conftest import (
     start_daemon,
 )
 from tests.tui.conftest import screen_text
-
-
-async def until(pilot: Pilot[int], condition: Callable[[], bool], what: str) -> None:
-    """Pause until ``condition`` holds (bounded: a network message takes milliseconds)."""
-    for _ in range(400):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never: {what}")
+from tests.waiting import until
 
 
 async def test_the_opponent_moves_by_itself_and_the_game_survives_a_server_restart(

@@ -1,10 +1,11 @@
-"""The review screen's parts that teach (issue 28): Tab goes from the discards to the regrets,
+"""The review screen's parts that teach: Tab goes from the discards to the regrets,
 luck and skill, how readable your wait was and the build, each computed from the finished game
 (R26: both hands are revealed at the end). The estimate is refitted from time to time, so these
 tests compare the screen with the trainer's own computation, never with fixed percentages."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from minefield.trainer.review import GameReview, assess
 from minefield.tui.config import Preferences
 from minefield.tui.review_app import ReviewApp
 from minefield.tui.screens.review import PART_NAMES, PARTS, ReviewScreen
+from minefield.tui.widgets.phrases import Phrases, PhraseStatic
 from tests.trainer.test_regrets import careless_game
 
 
@@ -123,3 +125,38 @@ async def test_tab_shows_the_build(careless_record: Path) -> None:
         await pilot.press("tab")  # round again to the discards
         await pilot.pause()
         assert screen.part == "discards"
+
+
+def _paragraphs(screen: ReviewScreen) -> list[tuple[str, list[str]]]:
+    """Each paragraph of the detail with the lines it is drawn on at the detail's width."""
+    detail = screen.query_one("#review-detail", PhraseStatic)
+    visual = detail.render()
+    assert isinstance(visual, Phrases)
+    lines = visual.at(detail.content_region.width).plain.splitlines()
+    found = []
+    for paragraph in visual.content.plain.split("\n"):
+        drawn = [lines.pop(0)]
+        while len(" ".join(drawn).split()) < len(paragraph.split()):
+            drawn.append(lines.pop(0))
+        assert " ".join(drawn).split() == paragraph.split()  # no word or figure cut
+        found.append((paragraph, drawn))
+    return found
+
+
+async def test_wrapped_bullets_keep_their_alignment_at_80x24(careless_record: Path) -> None:
+    """A bullet that wraps goes on under its text, never at column 0 (the
+    discards' reasons, the regrets, the reading and the build)."""
+    review, names = load_review(careless_record, None)
+    async with _app(review, names).run_test(size=(80, 24)) as pilot:
+        screen = await _ready(pilot)
+        checked = 0
+        for part in PARTS:
+            await _to_part(pilot, screen, part)
+            for paragraph, drawn in _paragraphs(screen):
+                bullet = re.match(r" *(?:·|\d+\.) ", paragraph)
+                for line in drawn[1:]:
+                    if bullet is not None:
+                        assert line[:bullet.end()] == " " * bullet.end(), (paragraph, line)
+                        assert line[bullet.end()] != " "
+                        checked += 1
+        assert checked >= 3  # at 80 columns some bullets do wrap

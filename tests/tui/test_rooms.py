@@ -4,11 +4,9 @@ code (asked in the menu), resume your game, against a real daemon in this test's
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from minefield.session.remote import host
@@ -23,15 +21,7 @@ from tests.server.conftest import (
     start_daemon,
 )
 from tests.tui.conftest import screen_text
-
-
-async def until(pilot: Pilot[int], condition: Callable[[], bool], what: str) -> None:
-    """Pause until ``condition`` holds (bounded)."""
-    for _ in range(400):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never: {what}")
+from tests.waiting import until
 
 
 def room_app(socket: Path, player: str) -> MinefieldApp:

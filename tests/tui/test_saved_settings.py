@@ -1,4 +1,4 @@
-"""The saved settings' fast path (issue 18: the menu's first frame without pydantic) against the
+"""The saved settings' fast path (the menu's first frame without pydantic) against the
 model: whatever the fast reader accepts, :class:`Preferences` reads as the same settings with
 no problem; everything else goes to the model's own loader, which reports and repairs."""
 

@@ -1,4 +1,4 @@
-"""The table as a new player finds it at 80x24 (issue 24, points 4-7): a footer whose keys are
+"""The table as a new player finds it at 80x24: a footer whose keys are
 whole on every screen, the selected tile's chance and first reason always in sight, a header
 that never wraps, wrapped lines that keep their alignment."""
 

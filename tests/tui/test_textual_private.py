@@ -141,3 +141,24 @@ def test_parsed_css_is_what_the_stylesheet_parses_from() -> None:
     add_parsed_css(other, {(css, where, False, 0, ""): marked.rules})  # not what css says
     other.parse()
     assert other.rules == marked.rules
+
+
+
+async def test_forget_gone_widgets_empties_textuals_styles_memo_and_dead_watchers() -> None:
+    from textual._styles_cache import StylesCache
+
+    from minefield.tui.textual_private import forget_gone_widgets
+
+    app = App[None]()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await app.mount(Header(), Static("one"))
+        await pilot.pause()
+        assert StylesCache.get_inner_outer.cache_info().currsize > 0
+        await app.query_one(Header).remove()
+        await app.mount(Header())
+        await pilot.pause()
+        watching = getattr(app, "__watchers")["title"]
+        assert any(watcher._closing for watcher, _ in watching)  # Textual keeps the gone one
+        forget_gone_widgets(app)
+        assert StylesCache.get_inner_outer.cache_info().currsize == 0
+        assert len(watching) == 1 and not watching[0][0]._closing  # the header on screen

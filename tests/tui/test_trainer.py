@@ -106,7 +106,7 @@ async def test_overlay_shades_the_pool_and_explains_the_highlighted_tile() -> No
 
         await pilot.press("d")
         await pilot.pause()
-        assert app.trainer.opponent == "easy"  # practice passes the bot's level (issue 17)
+        assert app.trainer.opponent == "easy"  # practice passes the bot's level
         report = estimate(Position.from_view(screen.view), "easy")
         assert screen.has_class("-danger") and screen.query_one(DangerPanel).display
         expected = [DANGER_CLASSES[0] if report.of(kind_str(t.kind)).danger <= 0 else "shaded"
@@ -276,7 +276,7 @@ async def test_the_progress_screen_shows_games_deal_ins_and_drills() -> None:
         assert isinstance(app.screen, StatsScreen)
         text = screen_text(app)
         assert "Games 2" in text and "dealt in 1" in text
-        # what happened (safety) and agreement with the estimate, each said (issue 17)
+        # what happened (safety) and agreement with the estimate, each said
         assert "Safety: deal-in rate 50% · points lost per game 4000 (what happened)" in text
         assert "Agreement with the estimate: 7.5% danger beyond its safest tile per " \
             "discard" in text and "that is not the same as safe" in text
@@ -363,7 +363,7 @@ class DealsIn:
 
 
 async def test_review_of_a_seat_that_won_on_discard_one_does_not_wait() -> None:
-    """Issue 17: the practice player (West) won on East's first discard and made none; the
+    """The practice player (West) won on East's first discard and made none; the
     review said "Estimating the danger... 0/0" for ever over 21 empty pool boxes. It says there
     is nothing to estimate and shows the pool West kept."""
     app = fast_app()
@@ -464,7 +464,7 @@ async def test_a_drill_is_answered_by_keyboard_explained_and_saved() -> None:
 
 
 def test_a_read_the_wait_drill_shows_what_a_reader_has() -> None:
-    """Issue 17: the discards in order, the dora and the copies seen, the kind in words."""
+    """The discards in order, the dora and the copies seen, the kind in words."""
     drill = make_drill("read_wait", 3, "beginner")
     assert drill.position is not None
     lines = drill_lines(drill)

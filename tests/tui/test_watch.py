@@ -1,4 +1,4 @@
-"""Watching two bots (issue 19, "Watching bots play"): the form, the pace and its keys, hands
+"""Watching two bots: the form, the pace and its keys, hands
 hidden (nothing private on screen) or shown with the danger overlay of the seat to discard,
 and what the estimate said of a discard that dealt in.
 

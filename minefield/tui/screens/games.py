@@ -26,7 +26,7 @@ from textual.widgets import Footer, OptionList, Select, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from minefield.cli.review import default_seat
+from minefield.bots.base import player_seat
 from minefield.records.history import HistoryEntry, MatchEntry, group_history, list_history
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.replay import Replay, load_match, replay_record
@@ -311,7 +311,7 @@ class GamesScreen(Screen[None]):
             return
         names = {seat: record.header.players.of(seat) for seat in Seat}
         # The player's seat first in practice, as ``minefield review`` without ``--seat``.
-        first = default_seat(record.header)
+        first = player_seat(record.header)
         self.app.push_screen(ReviewScreen(reviews, opponent_of(names[first.other]), names,
                                           first))
 

@@ -1,6 +1,6 @@
 """The menu: practice, hot-seat, rules and keys, settings, quit. Practice and hot-seat open the
 form that sets up a new game (:mod:`minefield.tui.screens.new_game`), loaded when first
-opened: the menu's first frame does without the rule settings and pydantic (issue 18)."""
+opened: the menu's first frame does without the rule settings and pydantic."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The form that sets up a new game before it starts (a single game or a match, bot level,
 seat, rules preset, clocks); the menu opens it for practice and hot-seat. Apart from the menu
 (:mod:`minefield.tui.screens.menu`) so that the menu's first frame does without the rule
-settings and pydantic (issue 18)."""
+settings and pydantic."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ and shows the pool it kept.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -41,13 +42,27 @@ from minefield.trainer.review import (
 from minefield.trainer.sections import Section
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import shade
-from minefield.tui.widgets.phrases import PhraseStatic
+from minefield.tui.widgets.phrases import PhraseStatic, leading_indent
 from minefield.tui.widgets.tiles import TileRow, named
 
 #: The review's parts, in the order Tab shows them, and their names on screen.
 PARTS = ("discards", "regrets", "luck", "readable", "build")
 PART_NAMES = {"discards": "Discards", "regrets": "Your regrets", "luck": "Luck and skill",
               "readable": "Your wait", "build": "The build"}
+
+
+_BULLET = re.compile(r" *(?:·|\d+\.) ")
+
+
+def bullet_indent(paragraph: str) -> int:
+    """The hanging indent of a review line: a bullet's (``· ``, ``1. ``, after any spaces)
+    wrapped lines go on under its text, other lines under their first word.
+
+    >>> bullet_indent("  1. Discard 12, 6s"), bullet_indent("· genbutsu"), bullet_indent("Ron")
+    (5, 2, 0)
+    """
+    bullet = _BULLET.match(paragraph)
+    return bullet.end() if bullet is not None else leading_indent(paragraph)
 
 
 def pool_tiles(step: ReviewStep) -> list[Tile]:
@@ -134,7 +149,9 @@ class ReviewScreen(Screen[None]):
             yield TileRow(POOL_SIZE, id="review-pool")
         # Never focused: the arrows step through the discards (PgUp/PgDn scroll this).
         with VerticalScroll(id="review-body", can_focus=False):
-            yield PhraseStatic(id="review-detail")
+            detail = PhraseStatic(id="review-detail")
+            detail.hanging = bullet_indent  # a wrapped bullet goes on under its text
+            yield detail
         yield Footer()
 
     def on_mount(self) -> None:
@@ -340,4 +357,5 @@ class ReviewScreen(Screen[None]):
         return f"ReviewScreen(seat={self.seat.value}, <shown only after the end>)"
 
 
-__all__ = ["PARTS", "PART_NAMES", "ReviewScreen", "pool_tiles", "section_markup", "truth_lines"]
+__all__ = ["PARTS", "PART_NAMES", "ReviewScreen", "bullet_indent", "pool_tiles", "section_markup",
+           "truth_lines"]
