@@ -66,7 +66,7 @@ class RulesScreen(ModalScreen[tuple[str, ...] | None]):
                         yield Label(f"{rule_number(name):<4} {rule_words(name)}",
                                     classes="rule-name")
                         yield self._editor(name)
-                    yield Static(f"{explanation(name)} [dim]({name})[/]", classes="rule-note")
+                    yield Static(f"{explanation(name)} · [dim]{name}[/]", classes="rule-note")
             yield Static("", id="rules-status")
             with Horizontal(classes="buttons"):
                 yield Button("Done", id="done", variant="primary", compact=True)

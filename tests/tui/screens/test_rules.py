@@ -56,7 +56,7 @@ async def test_the_editor_lists_every_setting_with_its_rule_number() -> None:
             assert f"{number:<4} {rule_words(name)}" in labels, name
             assert all("_" not in label for label in labels)
             notes = [str(w.render()) for w in editor.query(".rule-note")]
-            assert f"{explanation} ({name})" in notes
+            assert f"{explanation} · {name}" in notes
 
 
 async def test_club_with_a_change_in_the_editor_plays_a_match_under_those_rules() -> None:
