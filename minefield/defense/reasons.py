@@ -18,12 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from minefield.defense.fast import possible_wait
+from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
+from minefield.defense.fast import SuitReading, fast_dangers, possible_wait
 from minefield.defense.position import Position
 from minefield.rules.game import Seat, ron_context
 from minefield.rules.tiles import DRAGONS, NUM_KINDS, counts_of, is_honor, kind_str
 
 _WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four"}
+SUIT_NAMES = ("manzu", "pinzu", "souzu")
 FURITEN_NOTE = 0.10  # the opponent's furiten chance is named from this chance up
 
 
@@ -45,7 +47,9 @@ def _pair(a: int, b: int) -> str:
 class _Reader:
     """What the position tells about each kind, shared by the reasons of all kinds."""
 
-    def __init__(self, position: Position, furiten_chance: float | None) -> None:
+    def __init__(self, position: Position, furiten_chance: float | None,
+                 opponent: Opponent = DEFAULT_OPPONENT,
+                 danger: Sequence[float] | None = None) -> None:
         self.position = position
         self.opponent = seat_name(position.opponent)
         self.own = counts_of(position.tiles)
@@ -56,6 +60,24 @@ class _Reader:
         self.safe = position.genbutsu | position.passed
         self.context = ron_context(position.opponent, position.number)
         self.furiten_chance = furiten_chance
+        self.suits = SuitReading.of([tile.kind for tile in position.opponent_discards])
+        self.avoided = self.suits.avoided()
+        if self.avoided is not None and not self._rated_higher(
+                self.avoided, danger if danger is not None
+                else fast_dangers(position, opponent).danger):
+            self.avoided = None
+
+    @staticmethod
+    def _rated_higher(suit: int, danger: Sequence[float]) -> bool:
+        """Whether the estimate rates the live tiles of ``suit`` more dangerous, on average,
+        than the live tiles of the other number suits (the flush reason says so)."""
+        def mean(kinds: Sequence[int]) -> float:
+            live = [danger[k] for k in kinds if danger[k] > 0]
+            return sum(live) / len(live) if live else 0.0
+
+        mine = mean(range(9 * suit, 9 * suit + 9))
+        others = mean([k for k in range(27) if k // 9 != suit])
+        return mine > others
 
     # -- words --------------------------------------------------------------------------------
 
@@ -208,6 +230,26 @@ class _Reader:
         return (f"no dora near {name}: a wait here needs about {needed} han beyond {counted} "
                 "(yaku or dora elsewhere) to be worth mangan (R14)")
 
+    def flush(self, kind: int) -> str | None:
+        """A suit the opponent avoids: a one-suit hand (honitsu or chinitsu, R19) is likely,
+        and its tiles are more dangerous (named only when the estimate against this opponent
+        does rate them higher than the other suits' tiles)."""
+        suit = self.avoided
+        if suit is None or is_honor(kind) or kind // 9 != suit:
+            return None
+        name = SUIT_NAMES[suit]
+        count = self.suits.counts[suit]
+        thrown = "no" if count == 0 else str(count)
+        even = round(self.suits.expected())
+        needs = "honitsu is 3 han and chinitsu 6, R19"
+        settings = self.position.settings
+        if settings.minimum == "mangan":
+            fu = "with kiriage" if settings.kiriage else "from 40 fu"
+            needs += f"; riichi and honitsu make 4 han, mangan {fu}, R14"
+        return (f"{self.opponent} has thrown {thrown} {name} in {self.suits.thrown} discards "
+                f"(an even spread of their {self.suits.suited} number tiles would give {even}): "
+                f"a {name} flush is likely ({needs}); {name} tiles are more dangerous")
+
     def furiten(self) -> str | None:
         """The chance the opponent is already furiten (R15b), when it is worth saying."""
         chance = self.furiten_chance
@@ -229,6 +271,7 @@ class _Reader:
                 found.extend(self.walls(kind))
             return tuple(r for r in found if r)
         if not is_honor(kind):
+            found.append(self.flush(kind))
             found.append(self.suji(kind))
             found.extend(self.walls(kind))
         found.append(self.copies(kind))
@@ -245,13 +288,17 @@ def _join(items: Sequence[str]) -> str:
 
 
 def reasons_for(position: Position, furiten_chance: float | None = None,
-                kinds: Iterable[int] | None = None) -> dict[int, tuple[str, ...]]:
+                kinds: Iterable[int] | None = None, opponent: Opponent = DEFAULT_OPPONENT,
+                danger: Sequence[float] | None = None) -> dict[int, tuple[str, ...]]:
     """Short reasons in words for each kind left in the pool (or each of ``kinds``, which may
     be kinds this seat no longer holds, as an opponent's waits), keyed by kind.
 
     ``furiten_chance`` is the estimated chance that the opponent is already furiten; it is
-    named among the reasons of every live tile when it is 10% or more.
+    named among the reasons of every live tile when it is 10% or more. A suit the opponent
+    avoids is named as a likely flush when the estimate against ``opponent`` (its chances
+    ``danger`` per kind, computed here when not given) rates that suit's live tiles higher
+    than the other suits'.
     """
-    reader = _Reader(position, furiten_chance)
+    reader = _Reader(position, furiten_chance, opponent, danger)
     wanted = position.pool_kinds if kinds is None else kinds
     return {kind: reader.reasons(kind) for kind in wanted}

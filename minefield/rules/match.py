@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
+from minefield.errors import MinefieldError
 from minefield.rules.game import Game, GameEnded, GameTerms, Seat
 from minefield.rules.seed import derive_int, derive_seed, parse_seed
 from minefield.rules.settings import RuleSettings
@@ -36,7 +37,7 @@ PAARENCHAN_REPEATS = 8  # R35
 RYANSHI_STICKS = 4  # R34
 
 
-class MatchError(ValueError):
+class MatchError(MinefieldError, ValueError):
     """A match command that is not allowed now (settling twice, a game after the end...);
     the match is unchanged."""
 

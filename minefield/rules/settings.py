@@ -16,6 +16,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from minefield.errors import MinefieldError
 from minefield.rules.presets import MATCH_PRESETS as MATCH_PRESETS  # re-exported
 from minefield.rules.presets import PRESETS as PRESETS  # re-exported: where it always was
 
@@ -28,7 +29,7 @@ MAX_HANDS = 16
 """The longest match a setting may ask for (R30): 16 dealerships, a long evening."""
 
 
-class SettingsError(ValueError):
+class SettingsError(MinefieldError, ValueError):
     """A settings value or preset name that is not valid; the message names the field."""
 
 
