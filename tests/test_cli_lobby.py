@@ -74,3 +74,25 @@ def test_the_loop_runs_every_choice_in_a_child(monkeypatch: pytest.MonkeyPatch) 
     assert lobby.lobby_loop(None, "ann") == 0
     assert len(ran) == 1 and ran[0].args == (
         ["host", "--bot", "normal", "--from-lobby", "--player", "ann"],)
+
+
+def test_the_terminals_hangup_watch_does_not_keep_a_choice_in_the_lobbys_process(
+        tmp_path: Path) -> None:
+    """Every client watches its terminal for a hang-up in a thread of its own
+    (:mod:`minefield.cli.hangup`): that thread holds nothing, so the choice still runs in a
+    child, which may watch its terminal itself."""
+    from minefield.cli import hangup
+
+    # Both ends stay open until this process ends: closing the master would hang the slave up
+    # and the watch would end this process.
+    _master, slave = os.openpty()
+    assert hangup.watch_for_hangup(slave)
+    seen = tmp_path / "child"
+
+    def game() -> int:
+        seen.write_text(f"{os.getpid()} {hangup.watch_for_hangup(slave)}")
+        return 0
+
+    assert lobby.in_a_child(game) == 0
+    child, watching = seen.read_text().split()
+    assert int(child) != os.getpid() and watching == "True"

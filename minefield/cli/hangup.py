@@ -22,8 +22,13 @@ import threading
 
 #: The exit status of a client whose terminal hung up (as if killed by SIGHUP).
 HANGUP_STATUS = 129
+#: The watching thread's name. It holds no lock while it waits: a fork beside it is safe.
+WATCH_THREAD = "terminal-hangup"
 
 _watched: set[int] = set()
+# A forked child has no watching thread (a fork copies only the forking thread): it may start
+# its own (the lobby runs each game in a child, minefield.cli.lobby).
+os.register_at_fork(after_in_child=_watched.clear)
 
 
 def _wait_for_hangup(fd: int) -> None:
@@ -54,9 +59,9 @@ def watch_for_hangup(fd: int = 0) -> bool:
     except OSError:
         return False
     _watched.add(fd)
-    threading.Thread(target=_wait_for_hangup, args=(fd,), name="terminal-hangup",
+    threading.Thread(target=_wait_for_hangup, args=(fd,), name=WATCH_THREAD,
                      daemon=True).start()
     return True
 
 
-__all__ = ["HANGUP_STATUS", "watch_for_hangup"]
+__all__ = ["HANGUP_STATUS", "WATCH_THREAD", "watch_for_hangup"]

@@ -75,9 +75,14 @@ def choice_argv(action: str, code: str | None, bot: str | None, player: str | No
 def in_a_child(run: Callable[[], object]) -> int:
     """Run ``run`` in a child process, wait for it and give its exit status (``run``'s int,
     else 0; 1 after an exception, whose traceback goes to stderr as it would have). The child
-    dies with this process. Where there is no ``fork`` or another thread runs (a fork would
-    copy it half-way), ``run`` runs here."""
-    if not hasattr(os, "fork") or threading.active_count() > 1:
+    dies with this process. Where there is no ``fork``, or where another thread runs (a fork
+    would copy what it holds half-way) other than the terminal's hang-up watch (which holds
+    nothing), ``run`` runs here."""
+    from minefield.cli.hangup import WATCH_THREAD
+
+    others = [thread for thread in threading.enumerate()
+              if thread is not threading.main_thread() and thread.name != WATCH_THREAD]
+    if not hasattr(os, "fork") or others:
         result = run()
         return result if isinstance(result, int) else 0
     for stream in (sys.stdout, sys.stderr):

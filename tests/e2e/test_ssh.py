@@ -315,5 +315,11 @@ def test_nothing_typed_opens_the_lobby_with_the_hosts_players_and_an_invitation_
     bob.keys("y")
     alice.wait("alice seated", lambda screen: "Hand 0/13" in screen and "vs bob" in screen)
     bob.wait("bob seated", lambda screen: "Hand 0/13" in screen and "vs alice" in screen)
+    # Leaving a game chosen in the lobby goes back to the lobby, never to the menu.
+    alice.keys("Escape")
+    alice.wait("the question", lambda screen: "Keep playing" in screen)
+    alice.keys("y")
+    alice.wait("alice back in the lobby", lambda screen: "Online (" in screen
+               and "Practice against" not in screen)
     alice.drop_link()
     bob.drop_link()

@@ -22,9 +22,12 @@ from minefield.trainer.regrets import luck_and_skill, regrets
 from minefield.trainer.review import GameReview, assess
 from minefield.tui.config import Preferences
 from minefield.tui.review_app import ReviewApp
+from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.review import PART_NAMES, PARTS, ReviewScreen
 from minefield.tui.widgets.phrases import Phrases, PhraseStatic
 from tests.trainer.test_regrets import careless_game
+from tests.tui.conftest import settle
+from tests.tui.test_trainer import _to_the_result_after_a_deal_in, fast_app
 
 
 @pytest.fixture(scope="module")
@@ -160,3 +163,30 @@ async def test_wrapped_bullets_keep_their_alignment_at_80x24(careless_record: Pa
                         assert line[bullet.end()] != " "
                         checked += 1
         assert checked >= 3  # at 80 columns some bullets do wrap
+
+
+async def test_the_parts_from_the_result_screens_v() -> None:
+    """After a practice game, `v` on the result opens the review; Tab reaches every part, each
+    computed for the player's seat (here East, who dealt in on a tile the estimate rated low)."""
+    app = fast_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await _to_the_result_after_a_deal_in(app, pilot)
+        assert isinstance(app.screen, ResultScreen)
+        await pilot.press("v")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await settle(pilot)  # the review's worker (the session's reader runs on)
+        assert set(screen.sections[Seat.EAST]) == set(PARTS) - {"discards"}
+        steps = screen.assessed[Seat.EAST]
+        titles = {"regrets": "Your regrets", "luck": "Luck and skill",
+                  "readable": "How readable your wait was", "build": "The build"}
+        for part, title in titles.items():
+            text = await _to_part(pilot, screen, part)
+            assert text.startswith(title)
+        summary = luck_and_skill(steps, screen.review.ron_points)
+        text = await _to_part(pilot, screen, "luck")
+        assert f"Points lost: {summary.lost}, the ron on discard" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ResultScreen)
