@@ -1,5 +1,5 @@
 """How well the danger estimate predicts deal-ins, per opponent level, against the estimate
-before it was fitted per opponent level.
+before the suit reading, overall and on flush positions.
 
 The games are ``danger_games.py``'s (played once, cached under ``/tmp``): for each opponent level
 (``easy``, ``normal``, ``strong``) a ``strong`` defender plays that level; the odd games are held
@@ -12,7 +12,7 @@ the opponent not furiten (R13, R15).
 
 Estimates:
 
-* ``before``: the fast estimate as it was before (one fit for every opponent, on ten
+* ``before``: the fast estimate as it was before the suit reading (fitted per opponent on 17
   features; its coefficients are kept here in :data:`BEFORE`);
 * ``fast``: the fast estimate as shipped, for the level played against;
 * ``strong-fit``: the shipped estimate for ``strong`` used against every level (what fitting per
@@ -24,8 +24,11 @@ count (the mean gap between predicted and observed rates, weighted by the band's
 the deal-in rate when the kind of least estimated danger in the pool is discarded (ties share
 the discard evenly), each with a 95% interval from a bootstrap over the held-out *games*;
 then the paired differences ``fast`` minus ``before`` on the same resamples (the AUC's
-intervals use the predictions in 2,000 rank bands, exact in the point value). Also the wall
-and CPU time of ``fast_dangers`` per position.
+intervals use the predictions in 2,000 rank bands, exact in the point value). Each level is
+measured twice: on every held-out position, then on the *flush positions* alone, where the
+opponent's hand is honitsu or chinitsu (its number tiles all of one suit, R19; the truth, read
+from the engine), with the flush training positions' deal-in rate as the baseline. Also the
+wall and CPU time of ``fast_dangers`` per position.
 
 Usage: ``nice -n 5 python benchmarks/bench_danger.py [--games 2000] [--seed 17] [--boot 1000]``
 (``--games`` per level as cached by ``fit_danger.py --play`` or ``danger_games.py``).
@@ -49,10 +52,17 @@ from danger_games import DEFAULT_CACHE, LEVELS, PositionRows, load_games, load_r
 from minefield.defense import calibration
 from minefield.defense.fast import fast_dangers
 
-#: The estimate before the per-level fits (calibration of commit 633580b: 600 games of mixed levels,
-#: seed 11): intercept, log(share), discard number / 34, honor, killed share, bonus han, full
-#: suji, half suji, dora, next to the dora -- the first ten of today's features.
-BEFORE = (-0.6365, 0.7243, 0.2882, -0.0953, -0.8499, 0.1034, -0.5842, -0.1795, 0.7457, -0.2537)
+#: The estimate before the suit reading (fitted per level on 2,000 games, seed 17, the even
+#: games; 17 features): per level, the coefficients of the first 17
+#: of today's features (the suit features came after them).
+BEFORE: dict[str, tuple[float, ...]] = {
+    "easy": (-4.8417, 0.1711, 0.1429, 0.0959, 0.0934, 0.1316, 0.0743, -0.0929, 0.5304, -0.0997,
+             0.0234, 0.0086, 0.4358, 0.0099, -0.0228, -0.1203, 0.1035),
+    "normal": (0.8828, 0.9648, -0.4592, -0.1485, 0.1671, 0.121, -0.0734, -0.2535, 0.1727,
+               -0.1637, -0.1209, -0.0291, -0.0369, -0.3564, 0.0271, 0.0115, -0.4835),
+    "strong": (-0.8291, 0.6355, -0.1126, 0.1636, 0.1934, 0.1313, -0.0231, -0.0056, 0.9542,
+               0.1417, 0.0971, -0.1529, -0.0676, 0.2739, 0.0021, 0.0489, -0.2914),
+}
 ESTIMATES = ("before", "fast", "strong-fit")
 BANDS = 10
 RANK_BANDS = 2000
@@ -84,7 +94,7 @@ DANGER: dict[str, Sequence[float]] = {level: fit.danger for level, fit in calibr
 
 def game_items(positions: Sequence[PositionRows], level: str) -> GameItems:
     """The items of one game's positions under every estimate."""
-    fits = {"fast": DANGER[level], "strong-fit": DANGER["strong"], "before": BEFORE}
+    fits = {"fast": DANGER[level], "strong-fit": DANGER["strong"], "before": BEFORE[level]}
     out = GameItems({name: [] for name in ESTIMATES}, [], {name: [] for name in ESTIMATES})
     for position in positions:
         per_kind: dict[str, list[float]] = {name: [] for name in ESTIMATES}
@@ -206,20 +216,29 @@ def timing(sample: Sequence[object], run: Callable[[object], object]) -> tuple[f
 
 
 def measure_level(level: str, positions: Sequence[PositionRows], boot: int, seed: int,
-                  played: int) -> None:
-    """Print one level's table and paired differences."""
+                  played: int, flush: bool = False) -> None:
+    """Print one level's table and paired differences (with ``flush``, on the positions
+    whose opponent holds honitsu or chinitsu alone, the baseline rate being theirs)."""
+    if flush:
+        positions = [p for p in positions if p.flush]
     train = [p for p in positions if p.game % 2 == 0]
     test = [p for p in positions if p.game % 2 == 1]
     train_items = [r for p in train for r in p.rows if not r.known_safe]
-    rate = sum(1 for r in train_items if r.points) / len(train_items)
+    rate = sum(1 for r in train_items if r.points) / max(1, len(train_items))
     by_game: dict[int, list[PositionRows]] = {}
     for p in test:
         by_game.setdefault(p.game, []).append(p)
     games = [game_items(rows, level) for _, rows in sorted(by_game.items())]
     truth = [y for g in games for y in g.truth]
-    print(f"\n{level} opponents: {played} held-out games played, {len(games)} with a defender "
-          f"discard, {len(test)} positions, {len(truth)} live items, {sum(truth)} deal-ins "
-          f"({sum(truth) / len(truth):.2%}); baseline rate {rate:.2%} (training games)")
+    if not truth:
+        print(f"\n{level} opponents{', flush positions' if flush else ''}: none held out")
+        return
+    what = (f"flush positions (the opponent holds honitsu or chinitsu): {len(games)} held-out "
+            f"games of {played}" if flush else
+            f"{played} held-out games played, {len(games)} with a defender discard")
+    print(f"\n{level} opponents, {what}, {len(test)} positions, {len(truth)} live items, "
+          f"{sum(truth)} deal-ins ({sum(truth) / len(truth):.2%}); baseline rate {rate:.2%} "
+          "(training games)")
     stats: dict[str, list[Stats]] = {}
     point: dict[str, dict[str, float]] = {}
     for name in ESTIMATES:
@@ -281,6 +300,7 @@ def main() -> int:
         played = len([m for m in load_games(args.cache, args.seed, args.games, (level,),
                                             play_missing=False) if m.held_out])
         measure_level(level, mine, args.boot, args.seed, played)
+        measure_level(level, mine, args.boot, args.seed, played, flush=True)
     moves = [m for m in load_games(args.cache, args.seed, min(args.games, 200), ("strong",),
                                    play_missing=False) if m.held_out]
     sample = [s.position for m in moves for s in samples_of(m)][:1000]

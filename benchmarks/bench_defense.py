@@ -10,6 +10,9 @@ games and their differences are measured game by game:
   :data:`~minefield.bots.hands.PREVIOUS_MODEL`, today the same as ``strong``'s, and the
   discard of least :mod:`minefield.defense.danger` weight, unplanned); the row ``strong`` is
   compared with.
+* ``strong-nosuits``: ``strong`` discarding by the danger estimate before the suit reading
+  (the fit against ``strong`` on 17 features: ``bench_danger.BEFORE``), the same hand
+  search and plan; what the suit reading changes in the bot's defence.
 * ``reference``: the ``strong`` hand with the all-seeing discards of
   :mod:`minefield.bots.oracle` (never offered to players): it reads the opponent's hand and
   never deals in while it holds another tile; its deal-ins are the forced ones (five or more
@@ -19,7 +22,7 @@ games and their differences are measured game by game:
 * ``random``: the ``strong`` hand with the ``easy`` discards (a random non-wait).
 
 Usage: ``python benchmarks/bench_defense.py [--games N] [--opponent normal] [--jobs J]
-[--defenders strong,old-strong,...] [--compare strong:old-strong]``.
+[--defenders strong,strong-nosuits,...] [--compare strong:strong-nosuits]``.
 
 Prints, per defender: wins, deal-ins, draws; the deal-in rate, the win rate and the win share
 (wins over decided games) with 95% Wilson intervals; the CPU milliseconds per discard decision
@@ -35,21 +38,33 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
+
+from bench_danger import BEFORE
 
 from minefield.bots.base import Bot
-from minefield.bots.discards import genbutsu_discard, random_discard
+from minefield.bots.discards import (
+    DiscardSituation,
+    genbutsu_discard,
+    planned_discard,
+    random_discard,
+)
 from minefield.bots.levels import LevelBot, make_bot, previous_strong
 from minefield.bots.oracle import oracle_discard
 from minefield.bots.simulate import bot_seed, game_seed, share_interval
+from minefield.defense.fast import features, logistic
+from minefield.defense.position import Position
 from minefield.rules.game import Discard, Game, Seat
+from minefield.rules.tiles import NUM_KINDS
 
-DEFENDERS = ("strong", "old-strong", "reference", "genbutsu", "random")
-COMPARE = "strong:old-strong"
+DEFENDERS = ("strong", "strong-nosuits", "old-strong", "reference", "genbutsu", "random")
+COMPARE = "strong:strong-nosuits,strong:old-strong"
 BOOTSTRAP = 2000
 
 
@@ -65,12 +80,24 @@ class Outcome:
     discard_seconds: float
 
 
+def suitless_dangers(table: DiscardSituation) -> list[float]:
+    """The chances of the estimate before the suit reading (its ``strong`` fit, on the
+    features before the suit features), from this seat's view only (R26)."""
+    feats = features(Position.from_view(table.seat_view))
+    weights = BEFORE["strong"]
+    return [logistic(weights, feats.danger_row(kind)[:len(weights)]) if feats.possible[kind]
+            else 0.0 for kind in range(NUM_KINDS)]
+
+
 def defender_bot(defender: str, game: Game, seat: Seat, seed: int) -> Bot:
     """The bot of one row of the table, for ``seat`` of ``game``."""
     if defender == "strong":
         return make_bot("strong", seed)
     if defender == "old-strong":
         return previous_strong(seed)
+    if defender == "strong-nosuits":
+        return LevelBot("strong", seed, discard_policy=partial(planned_discard,
+                                                               dangers=suitless_dangers))
     if defender == "reference":
         return LevelBot("strong", seed, discard_policy=oracle_discard(game, seat))
     policies = {"genbutsu": genbutsu_discard, "random": random_discard}
@@ -102,6 +129,11 @@ def play(defender: str, index: int, opponent: str, seed: int) -> Outcome:
     assert end is not None
     return Outcome(defender, index, end.winner is seat, end.winner is seat.other, decisions,
                    spent)
+
+
+def _ignore_interrupt() -> None:
+    """Workers finish their chunk when the run is interrupted (the main process reports)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play_chunk(args: tuple[str, range, str, int]) -> list[Outcome]:
@@ -168,11 +200,23 @@ def main() -> int:
             for s in range(0, args.games, 10) for d in defenders]
     started = time.perf_counter()
     results: dict[str, list[Outcome]] = {d: [] for d in defenders}
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=args.jobs, initializer=_ignore_interrupt)
+    try:
         for done, outcomes in enumerate(pool.map(_play_chunk, work), 1):
             for outcome in outcomes:
                 results[outcome.defender].append(outcome)
             print(f"\r{done}/{len(work)} chunks", end="", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:  # a bounded run (timeout -s INT): report the games played
+        print("\ninterrupted: the games every defender finished are reported", file=sys.stderr)
+        pool.shutdown(wait=False, cancel_futures=True)
+        common = set.intersection(*({o.index for o in r} for r in results.values()))
+        results = {d: [o for o in r if o.index in common] for d, r in results.items()}
+        args.games = len(common)
+        if not common:
+            print("no game was finished by every defender", file=sys.stderr)
+            return 1
+    else:
+        pool.shutdown()
     print(file=sys.stderr)
     elapsed = time.perf_counter() - started
     rates = {d: sum(o.dealt_in for o in r) / len(r) for d, r in results.items()}

@@ -24,7 +24,7 @@ import pickle
 import sys
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,10 +35,12 @@ from minefield.defense.fast import features, value_category
 from minefield.defense.position import Position
 from minefield.rules.game import ChooseHand, Discard, Game, Seat, ron_context
 from minefield.rules.score import score_win
+from minefield.rules.tiles import SUIT_KINDS
 
 LEVELS = ("easy", "normal", "strong")
 DEFAULT_CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "minefield-danger-games"
 CHUNK = 50  # games per cache file
+ROWS_VERSION = "flush"  # what a cached row holds besides the features (a new value recomputes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,7 @@ class Sample:
     position: Position
     points: dict[int, int]
     opponent_furiten: bool
+    opponent_flush: bool  # the opponent's hand is honitsu or chinitsu (R19): one number suit
 
 
 def master_seed(seed: int, level: str) -> int:
@@ -104,6 +107,13 @@ def play(level: str, index: int, seed: int) -> Moves:
     return Moves(level, index, game_seed(master, index), (hands[0], hands[1]), tuple(discards))
 
 
+def is_flush(counts: Sequence[int]) -> bool:
+    """Whether a hand's number tiles are all of one suit (honitsu with honors, chinitsu
+    without, R19); a hand of honors only is no flush."""
+    suits = {kind // 9 for kind in range(SUIT_KINDS) if counts[kind]}
+    return len(suits) == 1
+
+
 def samples_of(moves: Moves) -> Iterator[Sample]:
     """Replay one game and yield every defender position with its truth."""
     game = Game(moves.seed)
@@ -126,7 +136,8 @@ def samples_of(moves: Moves) -> Iterator[Sample]:
                                       game.ura_indicator.kind)
                     value = score_win(hand, kind, ctx, game.settings)
                 points[kind] = value.paid.points if value is not None and value.eligible else 0
-            yield Sample(moves.level, moves.index, position, points, furiten)
+            yield Sample(moves.level, moves.index, position, points, furiten,
+                         hand is not None and is_flush(hand.counts))
         game.apply(seat, Discard(tile=tile))
 
 
@@ -153,6 +164,7 @@ class PositionRows:
     bonus_han: bool
     furiten_features: tuple[float, ...]
     opponent_furiten: bool
+    flush: bool  # the opponent's hand is honitsu or chinitsu (the truth, never a feature)
 
 
 def rows_of(sample: Sample) -> PositionRows:
@@ -164,14 +176,15 @@ def rows_of(sample: Sample) -> PositionRows:
     rows = tuple(Row(feats.danger_row(k), feats.possible[k], k in safe, sample.points[k],
                      value_category(position, k)) for k in kinds)
     return PositionRows(sample.level, sample.game, position.number, kinds, rows,
-                        feats.bonus_han, feats.furiten_row(), sample.opponent_furiten)
+                        feats.bonus_han, feats.furiten_row(), sample.opponent_furiten,
+                        sample.opponent_flush)
 
 
 def load_rows(cache: Path, seed: int, games: int, levels: tuple[str, ...] = LEVELS
               ) -> list[PositionRows]:
     """Every defender position of the first ``games`` cached games of each level with its
     features, computed once per chunk and set of features and kept beside the games."""
-    key = f"{zlib.crc32(','.join(DANGER_FEATURES).encode()):08x}"
+    key = f"{zlib.crc32(','.join((*DANGER_FEATURES, ROWS_VERSION)).encode()):08x}"
     out: list[PositionRows] = []
     for level in levels:
         began, done = time.perf_counter(), 0

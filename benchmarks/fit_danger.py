@@ -33,7 +33,12 @@ from pathlib import Path
 
 from danger_games import DEFAULT_CACHE, LEVELS, PositionRows, load_games, load_rows, samples_of
 
-from minefield.defense.calibration import DANGER_FEATURES, FURITEN_FEATURES, VALUE_CATEGORIES
+from minefield.defense.calibration import (
+    DANGER_FEATURES,
+    FITS,
+    FURITEN_FEATURES,
+    VALUE_CATEGORIES,
+)
 from minefield.defense.fast import fast_dangers
 
 RIDGE = 1e-3  # a little L2 (per row) so that a rare feature cannot run away
@@ -64,12 +69,13 @@ def sigmoid(z: float) -> float:
 
 
 def fit_logistic(rows: Sequence[Sequence[float]], labels: Sequence[int],
-                 steps: int = 25) -> list[float]:
+                 steps: int = 25, start: Sequence[float] = ()) -> list[float]:
     """Logistic regression by Newton's method (ridge ``RIDGE * len(rows)``, none on the
-    intercept, the first input)."""
+    intercept, the first input), from ``start`` (zeros where it is short: the same optimum,
+    fewer steps)."""
     d = len(rows[0])
     n = len(rows)
-    w = [0.0] * d
+    w = [*start[:d], *([0.0] * (d - len(start[:d])))]
     for _ in range(steps):
         grad = [-RIDGE * n * w[j] if j else 0.0 for j in range(d)]
         hess = [[(RIDGE * n if i == j and i else 0.0) for j in range(d)] for i in range(d)]
@@ -91,7 +97,9 @@ def fit_logistic(rows: Sequence[Sequence[float]], labels: Sequence[int],
                 hess[i][j] = hess[j][i]
         step = _solve(hess, grad)
         w = [a + b for a, b in zip(w, step, strict=True)]
-        if max(abs(s) for s in step) < 1e-6:
+        print(f"  Newton step: largest change {max(abs(s) for s in step):.2g}",
+              file=sys.stderr, flush=True)
+        if max(abs(s) for s in step) < 1e-5:
             break
     return w
 
@@ -116,13 +124,16 @@ def auc(scores: Sequence[float], labels: Sequence[int]) -> float:
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
 
 
-def fit_level(positions: Sequence[PositionRows]) -> dict[str, object]:
-    """Every constant of one level's fit, from its training positions."""
+def fit_level(positions: Sequence[PositionRows], start: Sequence[float] = ()
+              ) -> dict[str, object]:
+    """Every constant of one level's fit, from its training positions (Newton's method
+    starts from ``start``: the shipped coefficients, the ones it lacks at zero)."""
     live = [row for p in positions for row in p.rows if row.live]
     if len(live) > MAX_ROWS:
         step = len(live) / MAX_ROWS
         live = [live[int(i * step)] for i in range(MAX_ROWS)]
-    danger = fit_logistic([r.features for r in live], [1 if r.points else 0 for r in live])
+    danger = fit_logistic([r.features for r in live], [1 if r.points else 0 for r in live],
+                          start=start)
     furiten = fit_logistic([p.furiten_features for p in positions if p.number > 1],
                            [1 if p.opponent_furiten else 0 for p in positions if p.number > 1])
     means: dict[str, float] = {}
@@ -175,7 +186,7 @@ def main() -> int:
         test = [p for p in mine if p.game % 2 == 1]
         games = len({p.game for p in train}), len({p.game for p in test})
         began = time.perf_counter()
-        fits[level] = fit_level(train)
+        fits[level] = fit_level(train, FITS[level].danger)  # type: ignore[index]
         print(f"{level}: trained on {games[0]} games ({len(train)} positions) in "
               f"{time.perf_counter() - began:.0f} s; held out {games[1]} games: "
               f"{held_out_scores(test, fits[level])}")

@@ -14,10 +14,12 @@ import stat
 from pathlib import Path
 from typing import Literal
 
+from minefield.errors import MinefieldError
+
 Unusable = Literal["directory", "special", "too large"]
 
 
-class UnusableFileError(ValueError):
+class UnusableFileError(MinefieldError, ValueError):
     """The path exists but is not a file to read: ``kind`` says why (callers word it)."""
 
     def __init__(self, kind: Unusable, limit: int) -> None:

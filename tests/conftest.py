@@ -1,17 +1,24 @@
-"""Suite-wide settings: Hypothesis runs the same examples every time, and the longest tests
-start first so that under ``pytest -n auto`` no worker is left with one of them at the end."""
+"""Suite-wide settings: Hypothesis runs the same examples every time, the longest tests start
+first so that under ``pytest -n auto`` no worker is left with one of them at the end, and a run
+that leaves a process of its own running fails."""
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import uuid
+from collections.abc import Generator
 
 import pytest
 from hypothesis import settings
+
+from tests.processes import Process, environment, marked, survivors
 
 # Compiled modules are kept (in the git-ignored __pycache__ folders) even where
 # PYTHONDONTWRITEBYTECODE is set, as in some containers: otherwise every xdist worker of every
@@ -63,3 +70,50 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked ``long`` first, the rest in their order (the same on every worker)."""
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
+#: Set by the run (the process that starts it) to an id of its own; every process the tests
+#: start inherits it, workers and what they start included, and no other process has it.
+RUN_MARKER = "MINEFIELD_TEST_RUN"
+#: How long the processes a run started may take to end once its tests are over.
+LEFTOVER_GRACE = 10.0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's marker, set before any worker or test starts (an xdist worker keeps the one
+    of the run that started it)."""
+    if not hasattr(config, "workerinput"):
+        os.environ[RUN_MARKER] = f"{os.getpid()}-{uuid.uuid4().hex}"
+
+
+def _describe(each: Process) -> str:
+    test = environment(each.pid).get("PYTEST_CURRENT_TEST", "no test")
+    return f"pid {each.pid} (started during {test}): {each.command[:200]}"
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> Generator[None, None, None]:
+    """After the run (and its xdist workers) ended: a process that carries this run's marker
+    and still runs after :data:`LEFTOVER_GRACE` seconds is a process the tests left behind.
+    The run fails and names each, with the test that was running when it started; they are
+    then ended (SIGKILL), so that one bad run does not leave them to the next."""
+    result = yield
+    if hasattr(session.config, "workerinput"):
+        return result
+    mine = os.environ.get(RUN_MARKER, "")
+    left = survivors((each for each in marked(RUN_MARKER, mine) if each.pid != os.getpid()),
+                     LEFTOVER_GRACE)
+    if left:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        lines = [f"{len(left)} process(es) started by the tests still running at the end "
+                 f"of the run (now ended with SIGKILL):", *map(_describe, left)]
+        for line in lines:
+            if reporter is not None:
+                reporter.write_line(line, red=True, bold=True)
+            else:
+                print(line, file=sys.stderr)
+        for each in left:
+            with contextlib.suppress(OSError):
+                os.kill(each.pid, signal.SIGKILL)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    return result

@@ -5,8 +5,9 @@ fails by import order).
 
 From the bottom up (:data:`LAYERS`):
 
-1. ``_lazy``, ``files``, ``paths``, ``phrasing``: the house's tools (lazy re-exports, private
-   files, the data and config folders, where a line of text breaks); no game in them.
+1. ``_lazy``, ``errors``, ``files``, ``paths``, ``phrasing``: the house's tools (lazy
+   re-exports, the root of the project's exceptions, private files, the data and config
+   folders, where a line of text breaks); no game in them.
 2. ``rules``: the game, pure.
 3. ``records``: the record format, its writer and reader, history.
 4. ``defense``: the danger model (what one seat can know about the other's waits).
@@ -38,8 +39,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "minefield"
 
 #: Every package (or top-level module) of ``minefield/``, from the bottom up.
-LAYERS = ("_lazy", "files", "paths", "phrasing", "rules", "records", "defense", "bots", "trainer",
-          "analyzer", "session", "tui", "server", "frontdoor", "cli")
+LAYERS = ("_lazy", "errors", "files", "paths", "phrasing", "rules", "records", "defense", "bots",
+          "trainer", "analyzer", "session", "tui", "server", "frontdoor", "cli")
 
 
 def packages_of(root: Path) -> set[str]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from minefield.errors import MinefieldError
+
 TYPE_CHECKING = False  # not typing's: importing typing costs --help a third of its own time
 if TYPE_CHECKING:
     from minefield.rules.names import HonorNames
@@ -23,7 +25,7 @@ SEED_HELP = ("deal seed: 32 hex digits, or a small number for a puzzle (default:
 Subparsers = argparse._SubParsersAction  # argparse's own name for what add_subparsers returns
 
 
-class UsageError(Exception):
+class UsageError(MinefieldError):
     """Bad input on the command line; printed as one line, exit status 2."""
 
 
@@ -103,15 +105,15 @@ def check_no_rules_option(args: argparse.Namespace) -> None:
 def saved_honor_names() -> HonorNames:
     """The app's "Honor names" setting, read without changing the file (its default when the
     settings cannot be read: a broken file is the app's to report and set aside)."""
+    from minefield.files import UnusableFileError
     from minefield.paths import settings_path
     from minefield.tui.config import (  # pydantic only, no Textual
-        UnusableFile,
         parse_preferences,
         read_settings_file,
     )
 
     try:
         data = read_settings_file(settings_path())
-    except (OSError, UnusableFile):
+    except (OSError, UnusableFileError):
         return "letters"
     return parse_preferences(data)[0].honor_names

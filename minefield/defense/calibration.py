@@ -25,11 +25,15 @@ OPPONENTS: tuple[Opponent, ...] = get_args(Opponent)
 DEFAULT_OPPONENT: Opponent = "strong"
 FitLevel = Literal["easy", "normal", "strong"]
 
+#: The suit reading's inputs (:class:`minefield.defense.fast.SuitReading`), the last
+#: of :data:`DANGER_FEATURES`.
+SUIT_FEATURES = ("suit_deficit", "suit_gap", "suit_margin", "honor_flush", "dora_suit_deficit",
+                 "suit_unseen")
 #: The danger mapping's inputs, in the order of each fit's ``danger`` coefficients.
 DANGER_FEATURES = (
     "intercept", "log_share", "discard_number", "honor", "killed", "bonus_han", "full_suji",
     "half_suji", "dora", "near_dora", "suit_share", "recent_suit_share", "dora_unseen",
-    "central", "ryanmen_live", "edge_live", "copies_unseen",
+    "central", "ryanmen_live", "edge_live", "copies_unseen", *SUIT_FEATURES,
 )
 #: The opponent-furiten mapping's inputs.
 FURITEN_FEATURES = ("intercept", "discard_number", "passed_killed")
@@ -83,4 +87,4 @@ PERSON_BLEND: dict[FitLevel, float]
 FIT, FITS, PERSON_BLEND = _load()
 
 __all__ = ["DANGER_FEATURES", "DEFAULT_OPPONENT", "FIT", "FITS", "FURITEN_FEATURES",
-           "OPPONENTS", "PERSON_BLEND", "FitLevel", "LevelFit", "Opponent"]
+           "OPPONENTS", "PERSON_BLEND", "SUIT_FEATURES", "FitLevel", "LevelFit", "Opponent"]

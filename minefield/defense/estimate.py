@@ -39,7 +39,8 @@ def estimate(position: Position, opponent: Opponent = DEFAULT_OPPONENT) -> Dange
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r}: choose one of {', '.join(OPPONENTS)}")
     found = fast_dangers(position, opponent)
-    reasons = reasons_for(position, found.opponent_furiten)
+    reasons = reasons_for(position, found.opponent_furiten, opponent=opponent,
+                          danger=found.danger)
     tiles = tuple(
         TileDanger(tile=kind_str(kind), danger=found.danger[kind], loss=round(found.loss[kind]),
                    reasons=reasons[kind])

@@ -8,8 +8,12 @@ discards so far have killed, the discard number, whether it is an honor, whether
 half suji, whether it is the dora or next to it, whether this discard carries ippatsu or
 houtei, the opponent's share of discards in the kind's suit over the game and over their last
 five discards, how many dora the opponent could hold, how central the kind is, how many live
-ryanmen and kanchan/penchan shapes wait on it, and how many of its copies this seat cannot
-see), and a logistic mapping fitted on bot games per opponent level
+ryanmen and kanchan/penchan shapes wait on it, how many of its copies this seat cannot see, and
+the suit reading of :class:`SuitReading`: how far the opponent's discards of the kind's suit
+fall under an even spread, how long ago they last threw it, how far under the other suits, for
+an honor how strongly some suit is avoided, the deficit again in the dora's suit, and how
+many more tiles of the kind's suit this seat cannot see than of the others), and a
+logistic mapping fitted on bot games per opponent level
 (``benchmarks/fit_danger.py``, data in :mod:`minefield.defense.calibration`) turns them into
 the chance of dealing in now. Two kinds of tiles are exactly safe and get 0 without any
 fitting: those either seat has already discarded (genbutsu and passed tiles, R13, R15), and
@@ -42,6 +46,10 @@ from minefield.rules.game import TOTAL_DISCARDS, ron_context
 from minefield.rules.tiles import NUM_KINDS, TERMINALS_AND_HONORS, is_honor
 
 RECENT = 5  # the opponent's last discards whose suits are a feature of their own
+AVOID_MIN_SUITED = 6  # number-tile discards before a suit can be read as avoided
+AVOID_DEFICIT = 2.0  # ... this many under an even spread over the three suits
+AVOID_MARGIN = 1  # ... and this many under every other number suit
+AVOID_MOST = 1  # ... and at most this many of it thrown
 DEALER_FACTOR = 1.5  # R23: a dealer's ron pays 1.5 times a non-dealer's
 _SHARE_FLOOR = 1e-4  # a live kind the heuristic gives no weight is still not proven safe
 NO_SUJI, HALF_SUJI, FULL_SUJI = 0, 1, 2
@@ -73,6 +81,7 @@ class Features:
     ryanmen_live: tuple[int, ...]  # per kind: live ryanmen shapes that wait on it
     edge_live: tuple[int, ...]  # per kind: live kanchan and penchan shapes that wait on it
     unseen: tuple[int, ...]
+    suits: SuitReading  # how the opponent's discards spread over the suits
 
     def danger_row(self, kind: int) -> tuple[float, ...]:
         """The danger mapping's inputs for one kind (the order of
@@ -90,11 +99,100 @@ class Features:
                 self.suit_share[kind // 9], self.recent_suit_share[kind // 9],
                 self.dora_unseen / 4, 0.0 if honor else min(pos, 8 - pos) / 4,
                 float(self.ryanmen_live[kind]), float(self.edge_live[kind]),
-                self.unseen[kind] / 4)
+                self.unseen[kind] / 4, *self.suits.row(kind, self.dora, self.unseen))
 
     def furiten_row(self) -> tuple[float, ...]:
         """The furiten mapping's inputs (the order of ``FURITEN_COEFFICIENTS``)."""
         return (1.0, self.number / TOTAL_DISCARDS, self.passed_killed)
+
+
+@dataclass(frozen=True)
+class SuitReading:
+    """How the opponent's discards spread over the suits: the reading of a one-suit hand.
+
+    An opponent building honitsu or chinitsu (R19: 3 and 6 han, so riichi and honitsu already
+    make 4 han, near the mangan minimum of R14) holds most tiles of one suit, and their
+    discards, the leftovers of their 34, hold few of it. ``counts`` are the opponent's discards
+    per suit (m, p, s, then honors), ``thrown`` all of them, ``last[s]`` how many of them had
+    been made when the last one of suit ``s`` was (0: none yet).
+
+    >>> reading = SuitReading.of([0, 1, 18, 27, 2, 20, 28, 19, 3, 21, 29, 22, 30, 23])
+    >>> reading.counts, reading.expected(), reading.deficit(1), reading.margin(1)
+    ((4, 0, 6, 4), 3.3333333333333335, 3.3333333333333335, 4)
+    """
+
+    counts: tuple[int, int, int, int]
+    thrown: int
+    last: tuple[int, int, int, int]
+
+    @classmethod
+    def of(cls, kinds: Sequence[int]) -> SuitReading:
+        """The reading of the opponent's discards ``kinds``, in the order played."""
+        counts = [0, 0, 0, 0]
+        last = [0, 0, 0, 0]
+        for index, kind in enumerate(kinds, 1):
+            counts[kind // 9] += 1
+            last[kind // 9] = index
+        return cls((counts[0], counts[1], counts[2], counts[3]), len(kinds),
+                   (last[0], last[1], last[2], last[3]))
+
+    @property
+    def suited(self) -> int:
+        """The opponent's discards of number tiles (honors are often thrown as safe tiles
+        whatever the hand, so the spread is read over the number tiles)."""
+        return self.thrown - self.counts[3]
+
+    def expected(self) -> float:
+        """The discards of one number suit an even spread over the three would give."""
+        return self.suited / 3
+
+    def deficit(self, suit: int) -> float:
+        """How many fewer tiles of number ``suit`` were discarded than an even spread gives."""
+        return self.expected() - self.counts[suit]
+
+    def margin(self, suit: int) -> int:
+        """How many fewer tiles of ``suit`` than of the least discarded other number suit."""
+        return max(0, min(self.counts[o] for o in range(3) if o != suit) - self.counts[suit])
+
+    def avoided(self) -> int | None:
+        """The number suit the opponent clearly avoids (a one-suit hand is likely), or None:
+        at least :data:`AVOID_MIN_SUITED` number tiles discarded, at most :data:`AVOID_MOST`
+        of this suit, at least :data:`AVOID_DEFICIT` under an even spread and
+        :data:`AVOID_MARGIN` under each other suit.
+
+        >>> SuitReading.of([0, 1, 18, 27, 2, 20, 28, 19, 3, 21, 29, 22, 30, 23]).avoided()
+        1
+        >>> SuitReading.of([0, 9, 18, 27, 1, 10, 19, 28, 2, 11, 20]).avoided() is None
+        True
+        """
+        if self.suited < AVOID_MIN_SUITED:
+            return None
+        suit = min(range(3), key=lambda s: self.counts[s])
+        if (self.counts[suit] <= AVOID_MOST and self.deficit(suit) >= AVOID_DEFICIT
+                and self.margin(suit) >= AVOID_MARGIN):
+            return suit
+        return None
+
+    def row(self, kind: int, dora: int, unseen: Sequence[int]
+            ) -> tuple[float, float, float, float, float, float]:
+        """The suit features of one kind (the last six of
+        :data:`~minefield.defense.calibration.DANGER_FEATURES`): its suit's deficit, the
+        discards since the suit was last thrown (how early the opponent stopped), its margin
+        under the other suits, for an honor the largest deficit of any suit (honitsu holds
+        honors), the deficit again when the kind shares the dora's suit, and how many more
+        tiles of its suit this seat cannot see than of the mean number suit (``unseen`` per
+        kind: the opponent's 34 were dealt from those, so a suit rich in them is one the
+        opponent could build a flush in)."""
+        if is_honor(kind):
+            widest = max(0.0, *(self.deficit(s) for s in range(3)))
+            return 0.0, 0.0, 0.0, widest / 4, 0.0, 0.0
+        suit = kind // 9
+        deficit = self.deficit(suit)
+        same_as_dora = not is_honor(dora) and dora // 9 == suit
+        per_suit = [sum(unseen[9 * s:9 * s + 9]) for s in range(3)]
+        richer = per_suit[suit] - sum(per_suit) / 3
+        return (deficit / 4, (self.thrown - self.last[suit]) / (TOTAL_DISCARDS / 2),
+                self.margin(suit) / 4, 0.0, deficit / 4 if same_as_dora else 0.0, richer / 8)
 
 
 def suji_status(safe: frozenset[int], kind: int) -> int:
@@ -162,7 +260,8 @@ def features(position: Position) -> Features:
                     bonus_han=context.ippatsu or context.houtei, dora=dora,
                     suit_share=suit_shares(opponent), recent_suit_share=suit_shares(
                         opponent[-RECENT:]), dora_unseen=unseen[dora],
-                    ryanmen_live=tuple(ryanmen), edge_live=tuple(edge), unseen=tuple(unseen))
+                    ryanmen_live=tuple(ryanmen), edge_live=tuple(edge), unseen=tuple(unseen),
+                    suits=SuitReading.of(opponent))
 
 
 def suit_shares(kinds: Sequence[int]) -> tuple[float, ...]:
@@ -177,7 +276,8 @@ def suit_shares(kinds: Sequence[int]) -> tuple[float, ...]:
     return tuple(c / len(kinds) if kinds else 0.0 for c in counts)
 
 
-def _logistic(coefficients: Sequence[float], row: Sequence[float]) -> float:
+def logistic(coefficients: Sequence[float], row: Sequence[float]) -> float:
+    """The logistic mapping's chance for one row of inputs (the sum clipped to +-50)."""
     z = sum(c * x for c, x in zip(coefficients, row, strict=True))
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
@@ -208,10 +308,10 @@ def _level_estimate(feats: Features, position: Position, fit: LevelFit) -> Estim
     for kind in range(NUM_KINDS):
         if not feats.possible[kind]:
             continue
-        chance = _logistic(fit.danger, feats.danger_row(kind))
+        chance = logistic(fit.danger, feats.danger_row(kind))
         danger[kind] = chance
         loss[kind] = chance * mean_ron_value(fit, position, kind, feats.bonus_han)
-    furiten = _logistic(fit.furiten, feats.furiten_row())
+    furiten = logistic(fit.furiten, feats.furiten_row())
     if position.number == 1:
         furiten = 0.0  # nothing has been discarded: nobody can be furiten yet
     return Estimate(danger=tuple(danger), loss=tuple(loss), opponent_furiten=furiten)

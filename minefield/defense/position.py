@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Literal
 
 from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
+from minefield.errors import MinefieldError
 from minefield.rules.game import TOTAL_DISCARDS, PlayerView, Seat
 from minefield.rules.hand import Hand, waits
 from minefield.rules.settings import RuleSettings
@@ -27,7 +28,7 @@ from minefield.rules.tiles import NUM_KINDS, Tile, counts_of, dora_from_indicato
 Method = Literal["fast"]
 
 
-class PositionError(ValueError):
+class PositionError(MinefieldError, ValueError):
     """A position that cannot occur (wrong tile counts, wrong turn, ...); the message says why."""
 
 

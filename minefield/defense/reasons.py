@@ -18,12 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from minefield.defense.fast import possible_wait
+from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
+from minefield.defense.fast import SuitReading, fast_dangers, possible_wait
 from minefield.defense.position import Position
 from minefield.rules.game import Seat, ron_context
 from minefield.rules.tiles import DRAGONS, NUM_KINDS, counts_of, is_honor, kind_str
 
 _WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four"}
+SUIT_NAMES = ("manzu", "pinzu", "souzu")
 FURITEN_NOTE = 0.10  # the opponent's furiten chance is named from this chance up
 
 
@@ -45,7 +47,9 @@ def _pair(a: int, b: int) -> str:
 class _Reader:
     """What the position tells about each kind, shared by the reasons of all kinds."""
 
-    def __init__(self, position: Position, furiten_chance: float | None) -> None:
+    def __init__(self, position: Position, furiten_chance: float | None,
+                 opponent: Opponent = DEFAULT_OPPONENT,
+                 danger: Sequence[float] | None = None) -> None:
         self.position = position
         self.opponent = seat_name(position.opponent)
         self.own = counts_of(position.tiles)
@@ -56,6 +60,24 @@ class _Reader:
         self.safe = position.genbutsu | position.passed
         self.context = ron_context(position.opponent, position.number)
         self.furiten_chance = furiten_chance
+        self.suits = SuitReading.of([tile.kind for tile in position.opponent_discards])
+        self.avoided = self.suits.avoided()
+        if self.avoided is not None and not self._rated_higher(
+                self.avoided, danger if danger is not None
+                else fast_dangers(position, opponent).danger):
+            self.avoided = None
+
+    @staticmethod
+    def _rated_higher(suit: int, danger: Sequence[float]) -> bool:
+        """Whether the estimate rates the live tiles of ``suit`` more dangerous, on average,
+        than the live tiles of the other number suits (the flush reason says so)."""
+        def mean(kinds: Sequence[int]) -> float:
+            live = [danger[k] for k in kinds if danger[k] > 0]
+            return sum(live) / len(live) if live else 0.0
+
+        mine = mean(range(9 * suit, 9 * suit + 9))
+        others = mean([k for k in range(27) if k // 9 != suit])
+        return mine > others
 
     # -- words --------------------------------------------------------------------------------
 
@@ -79,17 +101,17 @@ class _Reader:
     # -- the reasons --------------------------------------------------------------------------
 
     def exact(self, kind: int) -> tuple[str, ...] | None:
-        """Genbutsu or passed: a tile that can never deal in (R13, R15)."""
-        name = kind_str(kind)
+        """Genbutsu or passed: a tile that can never deal in (R13, R15). (A reason follows
+        its tile's name: it calls the tile "it".)"""
         for index, tile in enumerate(self.position.opponent_discards):
             if tile.kind == kind:
                 number = discard_number(self.position.opponent, index)
-                return (f"genbutsu: {self.opponent} discarded {name} (discard {number}), so it "
+                return (f"genbutsu: {self.opponent} discarded it (discard {number}), so it "
                         f"can never win for {self.opponent} (R15a)",)
         for index, tile in enumerate(self.position.own_discards):
             if tile.kind == kind:
                 number = discard_number(self.position.seat, index)
-                return (f"passed: you discarded {name} at discard {number} and {self.opponent} "
+                return (f"passed: you discarded it at discard {number} and {self.opponent} "
                         f"did not win, so it is no wait or {self.opponent} is furiten on it "
                         "(R13, R15)",)
         return None
@@ -169,7 +191,6 @@ class _Reader:
 
     def copies(self, kind: int) -> str | None:
         """Honors by copies seen; the counting trap; a kind with no copy left to hold."""
-        name = kind_str(kind)
         seen = 4 - self.unseen[kind]
         if is_honor(kind):
             if self.unseen[kind] >= 2:
@@ -177,36 +198,55 @@ class _Reader:
                        "shanpon"
             if self.unseen[kind] == 1:
                 if self.own[kind] >= 3:
-                    return (f"you hold {_WORDS[self.own[kind]]} {name}, but the fourth can still "
-                            "be a tanki")
+                    return (f"you hold {_WORDS[self.own[kind]]}, but the fourth can still be a "
+                            "tanki")
                 return f"honor, {seen} copies seen: only a tanki on the last copy"
             return None
         if self.unseen[kind] == 1 and self.own[kind] >= 3:
-            return f"you hold three {name}, but the fourth can still be a tanki"
+            return "you hold three, but the fourth can still be a tanki"
         if self.unseen[kind] == 0:
-            return f"all four {name} are seen: no tanki or shanpon on it, only sequence waits"
+            return "all four are seen: no tanki or shanpon on it, only sequence waits"
         return None
 
     def value(self, kind: int) -> str | None:
         """Dora and its neighbours, yakuhai, and what a wait here needs to reach mangan (R14)."""
         dora = self.position.dora
-        name = kind_str(kind)
         if kind == dora:
-            return f"dora {name}: a wait on it adds han (R24), so cheap shapes reach mangan"
+            return "the dora: a wait on it adds han (R24), so cheap shapes reach mangan"
         near = not is_honor(kind) and kind // 9 == dora // 9 and abs(kind - dora) <= 2
         if near:
             return (f"next to the dora {kind_str(dora)}: a shape holding the dora can wait on it "
                     "(R24)")
         if is_honor(kind) and (kind in DRAGONS or kind == self.position.opponent.wind):
-            return f"{name} is a yakuhai for {self.opponent}: a shanpon on it adds a han (R19)"
+            return f"a yakuhai for {self.opponent}: a shanpon on it adds a han (R19)"
         if self.position.settings.minimum != "mangan":
             return None
         bonus = [n for n, on in (("ippatsu", self.context.ippatsu),
                                  ("houtei", self.context.houtei)) if on]
         needed = 3 - len(bonus)
         counted = " and ".join(["riichi", *bonus])
-        return (f"no dora near {name}: a wait here needs about {needed} han beyond {counted} "
+        return (f"no dora near it: a wait here needs about {needed} han beyond {counted} "
                 "(yaku or dora elsewhere) to be worth mangan (R14)")
+
+    def flush(self, kind: int) -> str | None:
+        """A suit the opponent avoids: a one-suit hand (honitsu or chinitsu, R19) is likely,
+        and its tiles are more dangerous (named only when the estimate against this opponent
+        does rate them higher than the other suits' tiles)."""
+        suit = self.avoided
+        if suit is None or is_honor(kind) or kind // 9 != suit:
+            return None
+        name = SUIT_NAMES[suit]
+        count = self.suits.counts[suit]
+        thrown = "no" if count == 0 else str(count)
+        even = round(self.suits.expected())
+        needs = "honitsu is 3 han and chinitsu 6, R19"
+        settings = self.position.settings
+        if settings.minimum == "mangan":
+            fu = "with kiriage" if settings.kiriage else "from 40 fu"
+            needs += f"; riichi and honitsu make 4 han, mangan {fu}, R14"
+        return (f"{self.opponent} has thrown {thrown} {name} in {self.suits.thrown} discards "
+                f"(an even spread of their {self.suits.suited} number tiles would give {even}): "
+                f"a {name} flush is likely ({needs}); {name} tiles are more dangerous")
 
     def furiten(self) -> str | None:
         """The chance the opponent is already furiten (R15b), when it is worth saying."""
@@ -223,12 +263,13 @@ class _Reader:
             return exact
         found: list[str | None] = []
         if not possible_wait(self.unseen, kind):
-            found.append(f"absolute no-chance: every tile a wait on {kind_str(kind)} needs is "
+            found.append("absolute no-chance: every tile a wait on it needs is "
                          "seen, so no hand can wait on it")
             if not is_honor(kind):
                 found.extend(self.walls(kind))
             return tuple(r for r in found if r)
         if not is_honor(kind):
+            found.append(self.flush(kind))
             found.append(self.suji(kind))
             found.extend(self.walls(kind))
         found.append(self.copies(kind))
@@ -245,13 +286,17 @@ def _join(items: Sequence[str]) -> str:
 
 
 def reasons_for(position: Position, furiten_chance: float | None = None,
-                kinds: Iterable[int] | None = None) -> dict[int, tuple[str, ...]]:
+                kinds: Iterable[int] | None = None, opponent: Opponent = DEFAULT_OPPONENT,
+                danger: Sequence[float] | None = None) -> dict[int, tuple[str, ...]]:
     """Short reasons in words for each kind left in the pool (or each of ``kinds``, which may
     be kinds this seat no longer holds, as an opponent's waits), keyed by kind.
 
     ``furiten_chance`` is the estimated chance that the opponent is already furiten; it is
-    named among the reasons of every live tile when it is 10% or more.
+    named among the reasons of every live tile when it is 10% or more. A suit the opponent
+    avoids is named as a likely flush when the estimate against ``opponent`` (its chances
+    ``danger`` per kind, computed here when not given) rates that suit's live tiles higher
+    than the other suits'.
     """
-    reader = _Reader(position, furiten_chance)
+    reader = _Reader(position, furiten_chance, opponent, danger)
     wanted = position.pool_kinds if kinds is None else kinds
     return {kind: reader.reasons(kind) for kind in wanted}

@@ -43,6 +43,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from minefield.bots.base import LEVELS
+from minefield.errors import MinefieldError
 
 #: What a name may be (ASCII only: no look-alike letters from other scripts).
 NAME = re.compile(r"[A-Za-z0-9_-]{2,16}")
@@ -127,7 +128,7 @@ CREATE TABLE IF NOT EXISTS game_ratings (
 Change = tuple[str, float, float, float]
 
 
-class NameRefused(ValueError):
+class NameRefused(MinefieldError, ValueError):
     """A name that cannot be taken (the message says why, on one line)."""
 
 
@@ -135,7 +136,7 @@ class RenameLimited(NameRefused):
     """A name change past :data:`RENAMES_PER_DAY` (the message says when the next may be)."""
 
 
-class KeyRefused(ValueError):
+class KeyRefused(MinefieldError, ValueError):
     """A key that cannot be added, confirmed or removed (the message says why, on one line)."""
 
 

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import asyncssh
 
+from minefield.errors import MinefieldError
+
 log = logging.getLogger("minefield.frontdoor")
 
 #: Options that forbid only what the front door never does anyway.
@@ -36,7 +38,7 @@ HARMLESS_OPTIONS = frozenset({"restrict", "no-port-forwarding", "no-agent-forwar
 KEY_TYPES = ("ssh-", "ecdsa-", "sk-")
 
 
-class OptionRefused(ValueError):
+class OptionRefused(MinefieldError, ValueError):
     """A line's options cannot be honoured (the reason, one line)."""
 
 

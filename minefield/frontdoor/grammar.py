@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from minefield.bots.base import LEVELS
+from minefield.errors import MinefieldError
 from minefield.rules.settings import PRESETS
 from minefield.session.codes import normalize_code
 
@@ -58,7 +59,7 @@ Action = Literal["menu", "host", "join", "resume", "history", "watch"]
 APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch"})
 
 
-class Refused(ValueError):
+class Refused(MinefieldError, ValueError):
     """What the player typed is not allowed over SSH (the message says why, on one line)."""
 
 

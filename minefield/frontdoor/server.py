@@ -30,6 +30,7 @@ from typing import Any
 
 import asyncssh
 
+from minefield.errors import MinefieldError
 from minefield.frontdoor.accounts import (
     Account,
     Accounts,
@@ -94,7 +95,7 @@ PLAIN_TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 FALLBACK_TERM = "xterm-256color"
 
 
-class FrontDoorError(Exception):
+class FrontDoorError(MinefieldError):
     """The front door cannot start (one line)."""
 
 

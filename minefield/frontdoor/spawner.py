@@ -40,6 +40,8 @@ import tty
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from minefield.errors import MinefieldError
+
 log = logging.getLogger("minefield.frontdoor")
 
 #: The largest request packet (argv and environment are a few hundred bytes).
@@ -52,7 +54,7 @@ ZYGOTE = "minefield.cli.zygote"
 Client = Callable[[list[str]], int]
 
 
-class SpawnError(Exception):
+class SpawnError(MinefieldError):
     """A session's process could not be started (one line)."""
 
 

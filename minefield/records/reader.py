@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import from_json
 
+from minefield.errors import MinefieldError
 from minefield.files import UnusableFileError, read_bounded
 from minefield.records.format import (
     MAX_LINE_BYTES,
@@ -42,7 +43,7 @@ MAX_RECORD_BYTES = 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 
 
-class RecordError(Exception):
+class RecordError(MinefieldError):
     """A file that cannot be read as a record; the message names the file (and the line)."""
 
 

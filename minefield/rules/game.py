@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from minefield.errors import MinefieldError
 from minefield.rules.hand import HAND_SIZE, Hand, waits
 from minefield.rules.report import WaitReport, YakuEntry
 from minefield.rules.score import YAKUMAN_POINTS, WinContext, WinValue, score_win
@@ -116,7 +117,7 @@ def judge_wait(value: WinValue, seat: Seat, terms: GameTerms) -> tuple[WaitRepor
     return WaitReport.from_value(value), ""
 
 
-class IllegalCommand(ValueError):
+class IllegalCommand(MinefieldError, ValueError):
     """A command that is not allowed now; the game state is unchanged."""
 
 

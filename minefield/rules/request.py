@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from minefield.errors import MinefieldError
 from minefield.rules.settings import PRESETS, RuleSettings, SettingsError
 from minefield.rules.tiles import quote_prefix
 
@@ -19,7 +20,7 @@ RED_FIVES_UNUSED = "red fives (0m/0p/0s) are not used in these rules (R1)"
 MAX_PROBLEMS = 3  # problems of one request named in its error message
 
 
-class RequestError(ValueError):
+class RequestError(MinefieldError, ValueError):
     """A request (command-line arguments or a ``--jsonl`` line) that cannot be answered.
 
     The message says what is wrong and where, quoting at most a short prefix of the input.

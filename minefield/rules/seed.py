@@ -21,13 +21,15 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from minefield.errors import MinefieldError
+
 SEED_BITS = 128
 SEED_DIGITS = SEED_BITS // 4
 _HEX = frozenset("0123456789abcdef")
 _DECIMAL = frozenset("0123456789")
 
 
-class SeedError(ValueError):
+class SeedError(MinefieldError, ValueError):
     """Text that is not a seed; the message says what a seed looks like."""
 
 

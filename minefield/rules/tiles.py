@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from minefield.errors import MinefieldError
+
 SUITS = "mpsz"
 NUM_KINDS = 34
 #: The suited kinds (man, pin, sou: 9 each) come first; the honors (``1z``-``7z``) follow.
@@ -27,7 +29,7 @@ FIVES = (4, 13, 22)
 QUOTE_LIMIT = 40  # characters of input an error message quotes
 
 
-class TileError(ValueError):
+class TileError(MinefieldError, ValueError):
     """A tile string that is not valid mpsz notation, or an impossible set of tiles."""
 
 

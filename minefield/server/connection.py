@@ -23,6 +23,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from minefield.errors import MinefieldError
 from minefield.rules.game import Seat
 from minefield.server.config import ServerConfig
 from minefield.server.identity import Identity
@@ -57,7 +58,7 @@ LISTEN_BACKLOG = 4096
 CLOSE_GRACE_SECONDS = 5.0
 
 
-class ServeError(Exception):
+class ServeError(MinefieldError):
     """The daemon cannot start (socket in use, bad folder, unknown group): one line."""
 
 

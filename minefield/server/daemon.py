@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from minefield.errors import MinefieldError
 from minefield.rules.game import Seat
 from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
 from minefield.server.bots import BotPool
@@ -81,7 +82,7 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-class Refusal(Exception):
+class Refusal(MinefieldError):
     """A hello the daemon will not serve; sent to the client as a fatal :class:`WireError`."""
 
     def __init__(self, code: ErrorCode, message: str) -> None:

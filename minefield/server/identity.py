@@ -21,10 +21,12 @@ import socket
 import struct
 from dataclasses import dataclass
 
+from minefield.errors import MinefieldError
+
 _UCRED = struct.Struct("3i")  # struct ucred: pid, uid, gid
 
 
-class IdentityError(ValueError):
+class IdentityError(MinefieldError, ValueError):
     """The peer cannot be identified or may not play (the message says why)."""
 
 

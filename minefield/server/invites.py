@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from minefield.bots.base import bot_name
+from minefield.errors import MinefieldError
 from minefield.server.connection import Connection
 from minefield.server.identity import Identity
 from minefield.session.wire import (
@@ -51,7 +52,7 @@ OFFERED_BOT = "normal"
 MAX_INVITED = 3
 
 
-class PairRefused(Exception):
+class PairRefused(MinefieldError):
     """A room cannot be made for these players (the message says why, e.g. open games)."""
 
 

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
+from minefield.errors import MinefieldError
 from minefield.rules.game import ChooseHand, Discard, Seat
 from minefield.rules.settings import RuleSettings
 from minefield.session.protocol import ServerMessageType
@@ -119,7 +120,7 @@ class SharedKeyboard(Protocol):
         ...
 
 
-class SeatFailed(Exception):
+class SeatFailed(MinefieldError):
     """The other seat (the bot; later a remote peer) failed.
 
     It keeps the failure's type and where it was raised (file, line, function), never its

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from minefield.errors import MinefieldError
+
 #: The longest name a player may give at this terminal (it must fit the discard rows' titles).
 MAX_PLAYER_NAME = 20
 
 
-class PlayerNameError(ValueError):
+class PlayerNameError(MinefieldError, ValueError):
     """A player's name that cannot be used; the message says why."""
 
 

@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from minefield.errors import MinefieldError
 from minefield.rules.game import Command, Event, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.settings import describe_validation_error
@@ -43,7 +44,7 @@ Name = Annotated[str, Field(min_length=1, max_length=40)]
 WAITING_NAME = "(waiting)"
 
 
-class ProtocolError(ValueError):
+class ProtocolError(MinefieldError, ValueError):
     """A message that is not valid; the text says what is wrong and where."""
 
 

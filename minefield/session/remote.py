@@ -39,6 +39,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from minefield.errors import MinefieldError
 from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView, Seat
 from minefield.rules.settings import RuleSettings, describe_validation_error
 from minefield.session.address import player_command, socket_path
@@ -87,7 +88,7 @@ HANDSHAKE_SECONDS = 15.0
 _FINAL_ERRORS = frozenset({"version", "no_game", "not_allowed", "bad_code", "handshake"})
 
 
-class RemoteError(Exception):
+class RemoteError(MinefieldError):
     """The game server could not be reached or refused: a one-line message for the player."""
 
     def __init__(self, message: str, code: str | None = None) -> None:

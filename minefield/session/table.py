@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from minefield.errors import MinefieldError
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, Seat
 from minefield.session.protocol import (
@@ -58,7 +59,7 @@ class Recorder(Protocol):
         ...
 
 
-class RecordFailed(RuntimeError):
+class RecordFailed(MinefieldError, RuntimeError):
     """The record could not be written; the game goes on without it."""
 
 

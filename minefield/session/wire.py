@@ -39,6 +39,7 @@ from pydantic import (
 from pydantic_core import from_json
 
 from minefield.bots.base import Level
+from minefield.errors import MinefieldError
 from minefield.rules.game import Seat
 from minefield.rules.settings import MATCH_PRESETS, describe_validation_error
 from minefield.session.codes import normalize_code
@@ -84,7 +85,7 @@ ErrorCode = Literal[
 ]
 
 
-class WireProblem(ValueError):
+class WireProblem(MinefieldError, ValueError):
     """A line that is not a valid message; ``code`` is the :data:`ErrorCode` to answer with.
 
     ``fatal``: the connection closes after the error (a line too long: the rest of the stream

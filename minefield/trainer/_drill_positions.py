@@ -19,6 +19,7 @@ from minefield.bots.hands import DealtTiles, HandChoice, choose_best
 from minefield.bots.levels import DISCARD_POLICIES, LevelBot
 from minefield.bots.search import tenpai_hands
 from minefield.defense.position import Position
+from minefield.errors import MinefieldError
 from minefield.rules.game import (
     TOTAL_DISCARDS,
     ChooseHand,
@@ -80,7 +81,7 @@ SAFE_HAND_VALUES: dict[Difficulty, tuple[float, float]] = {
 SETTINGS = RuleSettings()  # drills play the standard rules (R14: mangan, kiriage on)
 
 
-class NoPositionError(RuntimeError):
+class NoPositionError(MinefieldError, RuntimeError):
     """No seeded game gave a usable position (should not happen; the message says which)."""
 
 

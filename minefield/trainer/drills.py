@@ -44,6 +44,7 @@ from minefield.bots.hands import _Evaluator as HandEvaluator  # the strong bot's
 from minefield.defense.estimate import estimate, percent
 from minefield.defense.position import DangerReport, Position
 from minefield.defense.reasons import reasons_for
+from minefield.errors import MinefieldError
 from minefield.rules.game import POOL_SIZE, TOTAL_DISCARDS, Seat, ron_context
 from minefield.rules.hand import HAND_SIZE, PENCHAN, RYANMEN, SEQ, Hand, waits
 from minefield.rules.names import to_mpsz
@@ -102,7 +103,7 @@ __all__ = [
 ]
 
 
-class DrillError(ValueError):
+class DrillError(MinefieldError, ValueError):
     """A drill that cannot be made or an answer that is not valid; the message says why."""
 
 

@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from minefield.errors import MinefieldError
 from minefield.paths import progress_path
 from minefield.records.writer import ensure_folder
 
@@ -91,7 +92,7 @@ MIGRATIONS: tuple[str, ...] = (
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
-class ProgressError(Exception):
+class ProgressError(MinefieldError):
     """The progress file cannot be used: one line naming the file and what is wrong."""
 
 

@@ -31,6 +31,7 @@ from minefield.bots.base import bot_level
 from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.defense.estimate import estimate
 from minefield.defense.position import DangerReport, Position, PositionError, TileDanger
+from minefield.errors import MinefieldError
 from minefield.rules.game import Game, GameEnded, Seat, ron_context
 from minefield.rules.hand import Hand
 from minefield.rules.score import analyze
@@ -38,7 +39,7 @@ from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import Tile, kind_str, parse_tiles, tiles_to_str
 
 
-class ReviewError(ValueError):
+class ReviewError(MinefieldError, ValueError):
     """A game that cannot be reviewed (not finished, tiles that do not add up)."""
 
 

@@ -95,10 +95,6 @@ class Preferences(BaseModel):
         return value
 
 
-class UnusableFile(Exception):
-    """The settings file exists but is not one to read; the message says why."""
-
-
 def given_or_saved(preferences: Preferences | None) -> tuple[Preferences, str | None]:
     """``preferences`` if given (tests), else the saved ones with any problem reading them."""
     return (preferences, None) if preferences is not None else load_preferences()
@@ -115,8 +111,8 @@ def load_preferences() -> tuple[Preferences, str | None]:
         data = read_settings_file(path)
     except FileNotFoundError:
         return Preferences(), None
-    except UnusableFile as problem:
-        return Preferences(), _set_aside(path, Preferences(), [str(problem)])
+    except UnusableFileError as problem:
+        return Preferences(), _set_aside(path, Preferences(), [_unusable(problem)])
     except OSError as error:
         return Preferences(), f"Could not read {path}: {error.strerror}. Using the defaults."
     preferences, problems = parse_preferences(data)
@@ -127,13 +123,16 @@ def load_preferences() -> tuple[Preferences, str | None]:
 
 def read_settings_file(path: Path) -> bytes:
     """The bytes of ``path`` if it is a regular file of at most ``MAX_SETTINGS_BYTES``;
-    anything else raises :class:`UnusableFile` unread (:func:`minefield.files.read_bounded`)."""
-    try:
-        return read_bounded(path, MAX_SETTINGS_BYTES)
-    except UnusableFileError as error:
-        if error.kind == "too large":
-            raise UnusableFile(f"it is larger than {MAX_SETTINGS_BYTES // 1024} KiB") from None
-        raise UnusableFile("it is not a regular file") from None
+    anything else raises :class:`~minefield.files.UnusableFileError` unread
+    (:func:`minefield.files.read_bounded`)."""
+    return read_bounded(path, MAX_SETTINGS_BYTES)
+
+
+def _unusable(error: UnusableFileError) -> str:
+    """Why the settings file is not one to read, in words."""
+    if error.kind == "too large":
+        return f"it is larger than {MAX_SETTINGS_BYTES // 1024} KiB"
+    return "it is not a regular file"
 
 
 def parse_preferences(data: bytes) -> tuple[Preferences, list[str]]:

@@ -117,7 +117,7 @@ def add_parsed_css(stylesheet: Stylesheet, parsed: ParsedCss) -> None:
 
 
 def forget_gone_widgets(app: App[Any]) -> None:
-    """Let widgets that are gone, and what they rendered, be freed (issue 23: a session grew
+    """Let widgets that are gone, and what they rendered, be freed (a session grew
     8-20 MB a game). Two things of Textual keep them:
 
     - ``StylesCache.get_inner_outer`` is an ``lru_cache`` on a method: its keys (up to 1024)

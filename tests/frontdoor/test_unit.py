@@ -61,7 +61,7 @@ def test_systemd_analyze_verify_accepts_the_unit(tmp_path: Path) -> None:
 
 
 def test_the_keepalive_is_at_most_45_seconds() -> None:
-    """A dead link is noticed within a minute (issue 23): a longer keepalive is refused."""
+    """A dead link is noticed within a minute: a longer keepalive is refused."""
     parser = build_parser()
     assert parser.parse_args(["ssh-server"]).keepalive == 45.0
     assert parser.parse_args(["ssh-server", "--keepalive", "6"]).keepalive == 6.0

@@ -1,6 +1,6 @@
 """Games played one after the other in one app keep nothing of the games before: no screen,
 no widget, and none of their rendered lines (Textual keeps a widget's ``StylesCache`` in an
-``lru_cache`` after the widget has gone; issue 23: a session grew 8-20 MB a game)."""
+``lru_cache`` after the widget has gone: a session grew 8-20 MB a game)."""
 
 from __future__ import annotations
 

@@ -71,7 +71,8 @@ async def test_the_opponent_moves_by_itself_and_the_game_survives_a_server_resta
         # The server goes away: the game is covered until it is back (and nothing is lost).
         await daemon.stop()
         await until(pilot, lambda: isinstance(app.screen, LinkScreen), "the reconnecting cover")
-        assert "Reconnecting" in screen_text(app)
+        # The cover is drawn a moment after it is pushed (under load, after this line's check).
+        await until(pilot, lambda: "Reconnecting" in screen_text(app), "the cover's words")
         daemon = await start_daemon(short_dir)
         await until(pilot, lambda: not isinstance(app.screen, LinkScreen), "the link back")
         assert isinstance(app.screen, PlayScreen)

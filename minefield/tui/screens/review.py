@@ -28,7 +28,7 @@ from minefield.defense.estimate import estimate_name, feedback, percent
 from minefield.rules.game import POOL_SIZE, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
-from minefield.trainer.build import build_of, build_section
+from minefield.trainer.build import build_part
 from minefield.trainer.readable import readability, readability_section
 from minefield.trainer.regrets import luck_note, luck_section, regrets_section
 from minefield.trainer.review import (
@@ -182,7 +182,7 @@ class ReviewScreen(Screen[None]):
             if worker.is_cancelled:
                 return
             review = self.reviews[seat]
-            sections = {"build": build_section(build_of(review), review.settings)}
+            sections = {"build": build_part(review)}
             self.app.call_from_thread(self._sections, seat, sections)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._finished)
