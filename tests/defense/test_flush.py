@@ -8,6 +8,8 @@ Each position is what East sees (R26) before its 15th discard (discard 29, R10):
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from minefield.defense.calibration import OPPONENTS
@@ -15,6 +17,7 @@ from minefield.defense.estimate import estimate, feedback
 from minefield.defense.fast import SuitReading, fast_dangers
 from minefield.defense.position import Position
 from minefield.defense.reasons import reasons_for
+from minefield.defense.request import danger_line
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import kind_from_str
 from tests.defense.test_reasons import position
@@ -118,3 +121,33 @@ def test_no_flush_reason_early() -> None:
                      west="1m 9m 2s 8s 3z")
     assert SuitReading.of([t.kind for t in early.opponent_discards]).avoided() is None
     assert not any("flush" in r for rs in reasons_for(early).values() for r in rs)
+
+
+def test_danger_jsonl_names_the_flush_in_the_same_shape() -> None:
+    """``danger --jsonl``: the same keys and shape, the flush reason first for the pinzu."""
+    request = {"seat": "east", "tiles": "123456789m1112z" + "".join(EAST_DISCARDS.split())
+               + EAST_KEPT, "hand": "123456789m1112z", "dora": "9s",
+               "discards": {"east": EAST_DISCARDS.split(), "west": NO_PINZU.split()}}
+    result = json.loads(danger_line(json.dumps(request)))
+    assert set(result) == {"discard", "opponent_furiten", "tiles"} and result["discard"] == 29
+    tiles = {t["tile"]: t for t in result["tiles"]}
+    assert all(set(t) == {"tile", "danger", "loss", "reasons"} for t in tiles.values())
+    assert tiles["5p"]["reasons"][0].startswith("West has thrown no pinzu in 14 discards")
+    assert not any("flush" in r for r in tiles["5s"]["reasons"])
+    even = {**request, "discards": {"east": EAST_DISCARDS.split(), "west": EVEN.split()}}
+    assert "flush" not in danger_line(json.dumps(even))
+
+
+def test_the_flush_is_named_only_when_the_estimate_rates_the_suit_higher() -> None:
+    """The reason states what the chances say: given chances that rate the pinzu below the
+    other suits, the same discards name no flush."""
+    danger = [0.0] * 34
+    for tile in PINZU:
+        danger[K(tile)] = 0.05
+    for tile in ("4s", "5s"):
+        danger[K(tile)] = 0.10
+    assert not any("flush" in r for rs in reasons_for(AVOIDING, danger=danger).values()
+                   for r in rs)
+    for tile in PINZU:
+        danger[K(tile)] = 0.20
+    assert reasons_for(AVOIDING, danger=danger)[K("5p")][0].startswith("West has thrown no")
