@@ -55,6 +55,7 @@ class HandBuilderScreen(SeatScreen):
         self.analysis: HandAnalysis = analyze_choice(self.own_tiles, [], self.seat,
                                                      Tile.parse(view.dora_indicator))
         self.hint: list[int] | None = None
+        self._hint_tiles: list[Tile] | None = None  # the hint's tiles, to name them anew
         self._hint_source = hint_source
         self._had_choice = False
         self._had_more = False
@@ -317,9 +318,20 @@ class HandBuilderScreen(SeatScreen):
             indices.append(match)
             remaining = [(i, t) for i, t in remaining if i != match]
         self.hint = indices
-        self.query_one("#hint", Static).update(
-            named(self, f"Hint: the bot would keep {tiles_to_str(tiles)} (press i to use it)."))
+        self._hint_tiles = tiles
+        self._show_hint_text()
         self.refresh_bindings()
+
+    def _show_hint_text(self) -> None:
+        if self._hint_tiles is not None:
+            self.query_one("#hint", Static).update(named(
+                self, f"Hint: the bot would keep {tiles_to_str(self._hint_tiles)} "
+                "(press i to use it)."))
+
+    def honors_renamed(self) -> None:
+        """The Honor names setting changed: the hint names its tiles anew."""
+        if self.is_mounted and self.own_tiles:
+            self._show_hint_text()
 
     def clear_private(self) -> None:
         """Empty the rack, the hand, the analysis and the hint."""
@@ -327,5 +339,6 @@ class HandBuilderScreen(SeatScreen):
         self.query_one("#hand", TileRow).clear()
         self.query_one(AnalysisPanel).show(None)
         self.query_one("#hint", Static).update("")
+        self._hint_tiles = None
         self.chosen.clear()
         self.own_tiles = []
