@@ -71,6 +71,11 @@ def test_at_80_columns_a_bots_level_and_a_rons_points_are_whole(
     lines = run(capsys, "history", "--dir", str(folder))[1].splitlines()
     row = next(line for line in lines if GAME_ROW.match(line))
     assert "Bot (strong)" in row and row.rstrip().endswith(" 8000") and "…" not in row
+    write_game(played(RON_SEED), "hotseat", Players(east="Ann", west="Bob"), folder)
+    lines = run(capsys, "history", "--dir", str(folder))[1].splitlines()
+    assert any(" hot-seat " in line for line in lines)  # the mode in words (point 8)
+    games = json.loads(run(capsys, "history", "--dir", str(folder), "--json")[1])
+    assert {game["mode"] for game in games} == {"practice", "hotseat"}  # --json: the record's
     monkeypatch.setenv("COLUMNS", "120")  # room for the discard number
     lines = run(capsys, "history", "--dir", str(folder))[1].splitlines()
     assert "ron 5m, discard 4" in next(line for line in lines if GAME_ROW.match(line))

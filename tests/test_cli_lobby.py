@@ -61,6 +61,7 @@ def test_the_loop_runs_every_choice_in_a_child(monkeypatch: pytest.MonkeyPatch) 
         def __init__(self, *args: object) -> None:
             self.return_code = 0
             self.choice: lobby_app.LobbyChoice | None = None
+            self.screen_stack: list[object] = []  # the app has ended: no screen left
 
         def run(self) -> None:
             self.choice = choices.pop(0)

@@ -17,6 +17,7 @@ holds (``benchmarks/bench_ssh.py``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import threading
@@ -113,6 +114,21 @@ def in_a_child(run: Callable[[], object]) -> int:
         return os.waitstatus_to_exitcode(waited)
 
 
+def give_back_memory() -> None:
+    """What the lobby's screen held, given back before it is shown again: the memo Textual
+    keeps of gone widgets (:func:`~minefield.tui.textual_private.forget_gone_widgets`), the
+    cycles, and (glibc) the free heap at its end, so that a session's lobby does not grow with
+    each visit."""
+    import gc
+
+    gc.collect()
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).malloc_trim(0)
+
+
 def run(args: argparse.Namespace) -> int:
     """The lobby, and each choice made there, until the player quits; the exit status."""
     return lobby_loop(args.socket, args.player)
@@ -129,6 +145,7 @@ def lobby_loop(socket: Path | None, player: str | None,
     from minefield.server.identity import user_name
     from minefield.session.lobby import LobbyEvent, LobbyLink
     from minefield.tui.lobby_app import LobbyApp
+    from minefield.tui.textual_private import forget_gone_widgets
 
     links: list[LobbyLink] = []
 
@@ -152,6 +169,8 @@ def lobby_loop(socket: Path | None, player: str | None,
     while True:
         app = LobbyApp(states, send, me)
         app.run()
+        forget_gone_widgets(app)
+        give_back_memory()
         if app.return_code:
             return app.return_code
         choice = app.choice
@@ -164,4 +183,5 @@ def lobby_loop(socket: Path | None, player: str | None,
                                              socket, choice.game)))
 
 
-__all__ = ["COMMANDS", "add_parser", "choice_argv", "in_a_child", "lobby_loop", "run"]
+__all__ = ["COMMANDS", "add_parser", "choice_argv", "give_back_memory", "in_a_child",
+           "lobby_loop", "run"]

@@ -25,7 +25,7 @@ from minefield.records.replay import replay_record
 from minefield.rules.game import Seat
 from minefield.rules.names import HONOR_NAMES, HonorNames, name_text
 from minefield.rules.tiles import Tile, kind_str
-from minefield.trainer.build import build_of, build_section
+from minefield.trainer.build import build_part
 from minefield.trainer.readable import readability, readability_section
 from minefield.trainer.regrets import luck_section, regrets_section
 from minefield.trainer.review import (
@@ -133,7 +133,7 @@ def _review_lines(review: GameReview, names: dict[Seat, str], against: Opponent 
     reader = opponent_of(names[seat])  # whom the opponent was reading
     for section in (regrets_section(done), luck_section(done, review.ron_points),
                     readability_section(readability(review, reader), names[opponent]),
-                    build_section(build_of(review), review.settings)):
+                    build_part(review)):
         yield "", ""
         yield from section_lines(section)
 

@@ -101,17 +101,17 @@ class _Reader:
     # -- the reasons --------------------------------------------------------------------------
 
     def exact(self, kind: int) -> tuple[str, ...] | None:
-        """Genbutsu or passed: a tile that can never deal in (R13, R15)."""
-        name = kind_str(kind)
+        """Genbutsu or passed: a tile that can never deal in (R13, R15). (A reason follows
+        its tile's name: it calls the tile "it".)"""
         for index, tile in enumerate(self.position.opponent_discards):
             if tile.kind == kind:
                 number = discard_number(self.position.opponent, index)
-                return (f"genbutsu: {self.opponent} discarded {name} (discard {number}), so it "
+                return (f"genbutsu: {self.opponent} discarded it (discard {number}), so it "
                         f"can never win for {self.opponent} (R15a)",)
         for index, tile in enumerate(self.position.own_discards):
             if tile.kind == kind:
                 number = discard_number(self.position.seat, index)
-                return (f"passed: you discarded {name} at discard {number} and {self.opponent} "
+                return (f"passed: you discarded it at discard {number} and {self.opponent} "
                         f"did not win, so it is no wait or {self.opponent} is furiten on it "
                         "(R13, R15)",)
         return None
@@ -191,7 +191,6 @@ class _Reader:
 
     def copies(self, kind: int) -> str | None:
         """Honors by copies seen; the counting trap; a kind with no copy left to hold."""
-        name = kind_str(kind)
         seen = 4 - self.unseen[kind]
         if is_honor(kind):
             if self.unseen[kind] >= 2:
@@ -199,35 +198,34 @@ class _Reader:
                        "shanpon"
             if self.unseen[kind] == 1:
                 if self.own[kind] >= 3:
-                    return (f"you hold {_WORDS[self.own[kind]]} {name}, but the fourth can still "
-                            "be a tanki")
+                    return (f"you hold {_WORDS[self.own[kind]]}, but the fourth can still be a "
+                            "tanki")
                 return f"honor, {seen} copies seen: only a tanki on the last copy"
             return None
         if self.unseen[kind] == 1 and self.own[kind] >= 3:
-            return f"you hold three {name}, but the fourth can still be a tanki"
+            return "you hold three, but the fourth can still be a tanki"
         if self.unseen[kind] == 0:
-            return f"all four {name} are seen: no tanki or shanpon on it, only sequence waits"
+            return "all four are seen: no tanki or shanpon on it, only sequence waits"
         return None
 
     def value(self, kind: int) -> str | None:
         """Dora and its neighbours, yakuhai, and what a wait here needs to reach mangan (R14)."""
         dora = self.position.dora
-        name = kind_str(kind)
         if kind == dora:
-            return f"dora {name}: a wait on it adds han (R24), so cheap shapes reach mangan"
+            return "the dora: a wait on it adds han (R24), so cheap shapes reach mangan"
         near = not is_honor(kind) and kind // 9 == dora // 9 and abs(kind - dora) <= 2
         if near:
             return (f"next to the dora {kind_str(dora)}: a shape holding the dora can wait on it "
                     "(R24)")
         if is_honor(kind) and (kind in DRAGONS or kind == self.position.opponent.wind):
-            return f"{name} is a yakuhai for {self.opponent}: a shanpon on it adds a han (R19)"
+            return f"a yakuhai for {self.opponent}: a shanpon on it adds a han (R19)"
         if self.position.settings.minimum != "mangan":
             return None
         bonus = [n for n, on in (("ippatsu", self.context.ippatsu),
                                  ("houtei", self.context.houtei)) if on]
         needed = 3 - len(bonus)
         counted = " and ".join(["riichi", *bonus])
-        return (f"no dora near {name}: a wait here needs about {needed} han beyond {counted} "
+        return (f"no dora near it: a wait here needs about {needed} han beyond {counted} "
                 "(yaku or dora elsewhere) to be worth mangan (R14)")
 
     def flush(self, kind: int) -> str | None:
@@ -265,7 +263,7 @@ class _Reader:
             return exact
         found: list[str | None] = []
         if not possible_wait(self.unseen, kind):
-            found.append(f"absolute no-chance: every tile a wait on {kind_str(kind)} needs is "
+            found.append("absolute no-chance: every tile a wait on it needs is "
                          "seen, so no hand can wait on it")
             if not is_honor(kind):
                 found.extend(self.walls(kind))

@@ -173,6 +173,11 @@ def _modified(path: Path) -> datetime:
         return datetime.min.replace(tzinfo=UTC)
 
 
+def _mode(mode: str | None) -> str:
+    """A record's mode in words (``hot-seat`` for ``hotseat``; ``--json`` keeps the record's)."""
+    return {"hotseat": "hot-seat"}.get(mode or "", mode or "")
+
+
 def _name(text: str) -> Text:
     """A player name as plain text: no markup, no control characters, not too long."""
     shown = "".join(c if c.isprintable() else "?" for c in text)
@@ -294,11 +299,11 @@ def history_table(entries: list[HistoryEntry] | list[HistoryEntry | MatchEntry],
         if isinstance(entry, MatchEntry):
             first, second = entry.players
             points = " / ".join(str(entry.scores.get(name, 0)) for name in entry.players)
-            table.add_row(str(number), entry_id(entry), date, entry.mode or "", _name(first),
+            table.add_row(str(number), entry_id(entry), date, _mode(entry.mode), _name(first),
                           _name(second), describe_match(entry), points)
             continue
         players = entry.players
-        table.add_row(str(number), entry_id(entry), date, entry.mode or "",
+        table.add_row(str(number), entry_id(entry), date, _mode(entry.mode),
                       _name(players.east) if players else "",
                       _name(players.west) if players else "",
                       describe_result(entry, honors, discard=wide),

@@ -236,14 +236,17 @@ class Match:
         game_number, hand_number = self.game_number, self.hand_number
         for seat, amount in payments.items():
             self.scores[self.seats[seat]] += amount
-        lines.append(self._advance(ended, renchan, privilege))
+        advance = self._advance(ended, renchan, privilege)
         below = [name for name in self.players if self.scores[name] < 0]
+        # The last game says the match is over, not who deals next (nobody does).
         if below:  # R30
             self.over = True
             lines.append(f"Match over: {' and '.join(below)} below zero (R30)")
         elif self.over:
             hands = self.settings.hands
             lines.append(f"Match over after {hands} hand{'s' if hands != 1 else ''} (R30)")
+        else:
+            lines.append(advance)
         settlement = Settlement(
             game_number=game_number, hand_number=hand_number,
             seats={Seat.EAST: east, Seat.WEST: west}, result=ended.result,

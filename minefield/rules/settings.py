@@ -104,6 +104,40 @@ def rule_names() -> list[str]:
     return list(RuleSettings.model_fields)
 
 
+#: Each setting in words, as a player reads it; the setting's name (``red_fives``) is what
+#: ``--rule`` takes and appears beside these words, never instead of them.
+RULE_WORDS = {
+    "red_fives": "red fives", "minimum": "minimum value", "kiriage": "kiriage mangan",
+    "double_yakuman_waits": "double yakuman waits", "hand_seconds": "hand clock",
+    "discard_seconds": "discard clock", "dealer_bonus": "dealer bonus",
+    "hands": "hands in a match", "start_points": "starting points",
+    "honba_points": "counter stick value", "noten_payment": "noten payment",
+    "ryanshi": "ryanshi", "paarenchan": "paarenchan",
+}
+
+
+def rule_words(name: str) -> str:
+    """A setting in words: ``rule_words("red_fives") == 'red fives'`` (its name when it has
+    none)."""
+    return RULE_WORDS.get(name, name.replace("_", " "))
+
+
+def rule_value_words(name: str, value: object) -> str:
+    """A setting and its value in words: ``hand clock 60 s``, ``red fives on``,
+    ``minimum value none``.
+
+    >>> rule_value_words("hand_seconds", 60), rule_value_words("dealer_bonus", True)
+    ('hand clock 60 s', 'dealer bonus on')
+    """
+    if isinstance(value, bool):
+        shown = "on" if value else "off"
+    elif value is None:
+        shown = "none"
+    else:
+        shown = f"{value} s" if name.endswith("_seconds") else str(value)
+    return f"{rule_words(name)} {shown}"
+
+
 def rule_text(name: str) -> str:
     """A setting's rule number and line of explanation (``R34: two han of yaku ...``)."""
     return RuleSettings.model_fields[name].description or ""
@@ -202,13 +236,29 @@ def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+#: A whole number out of its range, in words: what it must be (pydantic's error type).
+_RANGES = {"greater_than": lambda c: f"{c['gt'] + 1} or more",
+           "greater_than_equal": lambda c: f"{c['ge']} or more",
+           "less_than": lambda c: f"at most {c['lt'] - 1}",
+           "less_than_equal": lambda c: f"at most {c['le']}"}
+
+
 def describe_validation_error(error: ValidationError, what: str) -> str:
-    """A short message naming each bad field: ``setting 'kiriage': Input should be ...``."""
+    """A short message naming each bad field: ``setting 'kiriage': Input should be ...``; a
+    setting's number out of range in words, beside the setting's name: ``setting
+    'honba_points' (counter stick value): -5 is too small: give 0 or more``."""
     parts = []
     for item in error.errors():
         message = item["msg"].removeprefix("Value error, ")
         if item["type"] == "extra_forbidden":
             message = f"unknown {what}"
         where = ".".join(str(p) for p in item["loc"])
+        wanted = _RANGES.get(item["type"])
+        if wanted is not None and what == "setting" and where in RULE_WORDS:
+            size = "small" if item["type"].startswith("greater") else "large"
+            message = f"{item['input']} is too {size}: give {wanted(item.get('ctx', {}))}"
+            where_words = f"{where!r} ({rule_words(where)})"
+            parts.append(f"{what} {where_words}: {message}")
+            continue
         parts.append(f"{what} {where!r}: {message}" if where else message)
     return "; ".join(parts)

@@ -38,7 +38,7 @@ from minefield.rules.tiles import NUM_KINDS, Tile, kind_str, parse_tiles, tiles_
 from minefield.trainer.review import GameReview
 from minefield.trainer.sections import Line, Section
 
-__all__ = ["Build", "BuiltHand", "WaitValue", "build_of", "build_section"]
+__all__ = ["Build", "BuiltHand", "WaitValue", "build_of", "build_part", "build_section"]
 
 Counts = tuple[int, ...]
 
@@ -71,6 +71,9 @@ class BuiltHand:
     passed: int | None
     furiten: str = ""
 
+    def __repr__(self) -> str:
+        return f"BuiltHand(waits={len(self.waits)}, <tiles hidden>)"
+
     @property
     def live(self) -> int:
         """Live copies of the waits that reach the minimum."""
@@ -90,6 +93,9 @@ class Build:
     yours: BuiltHand
     bot: BuiltHand
     last_discard: int
+
+    def __repr__(self) -> str:
+        return "Build(<tiles hidden>)"
 
     @property
     def same(self) -> bool:
@@ -199,6 +205,16 @@ def build_of(review: GameReview) -> Build:
                        passed=cause.discard_number if cause else None,
                        furiten=cause.detail if cause else "")
     return Build(yours=built[0], bot=built[1], last_discard=end.discard_number)
+
+
+def build_part(review: GameReview) -> Section:
+    """:func:`build_section` of :func:`build_of`, or one line saying why the build cannot be
+    worked out (tiles that do not make a deal), so that the review's other parts still show."""
+    try:
+        built = build_of(review)
+    except ValueError as error:
+        return Section("The build", (Line(f"It cannot be worked out: {error}"),))
+    return build_section(built, review.settings)
 
 
 def _hand_lines(built: BuiltHand, settings: RuleSettings, kept: str) -> list[Line]:

@@ -99,6 +99,9 @@ class Readability:
     hid: tuple[Moved, ...]
     suji: tuple[tuple[int, str, str], ...]  # (discard number, the seat's tile, the wait)
 
+    def __repr__(self) -> str:
+        return f"Readability(readings={len(self.readings)}, <waits hidden>)"
+
 
 def _rating(found: Estimate, pool: Sequence[int], wait: str) -> WaitRating:
     kind = kind_from_str(wait)

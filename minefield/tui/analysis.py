@@ -21,10 +21,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from minefield.rules.game import NEVER_DISCARDED, GameTerms, Seat, judge_wait
+from minefield.rules.game import (
+    NEVER_DISCARDED,
+    FuritenCause,
+    GameTerms,
+    Seat,
+    judge_wait,
+    ron_context,
+)
 from minefield.rules.hand import HAND_SIZE, Hand, is_complete
 from minefield.rules.report import WaitReport
-from minefield.rules.score import WinContext, analyze
+from minefield.rules.score import WinContext, analyze, score_win
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import NUM_KINDS, Tile, counts_of, kind_str
 
@@ -154,3 +161,24 @@ def _pool_warning(own_tiles: Sequence[Tile], chosen: Sequence[Tile],
     return [f"Your pool holds {in_pool} tiles of your own waits but only {NEVER_DISCARDED} pool "
             f"tiles are never discarded: you will have to discard {in_pool - NEVER_DISCARDED} "
             "of them and become furiten (R10, R15a)."]
+
+
+def furiten_detail(cause: FuritenCause, hand: str | None, seat: Seat, dora_indicator: Tile,
+                   settings: RuleSettings, terms: GameTerms | None = None) -> str:
+    """The cause of a seat's furiten in words, a passed wait's value with each of its yaku
+    named (``... worth only 3 han 30 fu without ura (riichi 1, ippatsu 1, pinfu 1), below
+    mangan``): on the opponent's first discard ippatsu counts (R16), so the han differ from the
+    waits' values later in the game, and the names say why. ``hand`` is the seat's own."""
+    if cause.kind != "passed_wait" or not hand or "without ura," not in cause.detail:
+        return cause.detail
+    tile = Tile.parse(cause.tile)
+    ctx = ron_context(seat, cause.discard_number, dora_indicator.kind,
+                      dealer=terms is not None and terms.dealer_bonus and seat is Seat.EAST)
+    value = score_win(Hand.parse(hand), tile.kind, ctx, settings, win_red=tile.red)
+    if value is None:
+        return cause.detail
+    report = WaitReport.from_value(value)
+    named = [f"{yaku.name.replace('_', ' ')} {yaku.han}" for yaku in report.yaku]
+    named += [f"dora {report.dora}"] if report.dora else []
+    named += [f"aka {report.aka}"] if report.aka else []
+    return cause.detail.replace("without ura,", f"without ura ({', '.join(named)}),", 1)

@@ -111,6 +111,8 @@ class TableController:
         self._screen_key: ScreenKey | None = None
         self.game_screen: SeatScreen | None = None
         self._holding: Seat | None = None
+        #: Hot-seat: the held discard was the clock's (R25), not the player's.
+        self._clock_moved = False
         self._link: LinkScreen | None = None
         self._ready: Seat | None = None  # hot-seat: the seat whose curtain was lifted
         #: Hot-seat: each player's play screen, emptied behind the curtain and filled again on
@@ -321,6 +323,7 @@ class TableController:
                 and any(isinstance(e, Discarded) and e.seat is message.by
                         for e in message.events)):
             self._holding = message.seat
+            self._clock_moved = message.automatic
 
     async def _show_link(self, message: Link) -> None:
         if message.state == "connected":
@@ -427,6 +430,7 @@ class TableController:
         if key == self._screen_key and self.game_screen is not None:
             if isinstance(self.game_screen, PlayScreen):
                 self.game_screen.hold = self._holding is not None
+                self.game_screen.clock_moved = self._clock_moved
             self.game_screen.update_view(view)
             self.game_screen.update_table(table)
             return
@@ -467,6 +471,7 @@ class TableController:
         kept = self._kept.get(key)
         if isinstance(kept, PlayScreen):
             kept.hold = self._holding is not None
+            kept.clock_moved = self._clock_moved
             kept.update_view(view)
             kept.update_table(table)
             screen = kept
@@ -476,6 +481,7 @@ class TableController:
             screen = PlayScreen(view, names, hold=self._holding is not None,
                                 announce_furiten=not self.session.traits.shared_screen,
                                 table=table)
+            screen.clock_moved = self._clock_moved
             if self.session.traits.shared_screen:
                 self._kept[key] = screen
                 self.app.install_screen(screen, f"minefield-{kind}-{seat.value}-{id(self)}")

@@ -10,7 +10,7 @@ from minefield.defense.reasons import reasons_for
 from minefield.rules.game import Seat
 from minefield.rules.hand import Hand
 from minefield.rules.settings import RuleSettings
-from minefield.rules.tiles import Tile, kind_from_str, parse_tiles
+from minefield.rules.tiles import Tile, kind_from_str, kind_str, parse_tiles
 
 HAND = "123456789m1112z"
 
@@ -50,13 +50,13 @@ def test_one_entry_per_pool_kind() -> None:
 def test_genbutsu_is_the_only_reason() -> None:
     """R15a: a tile in West's own discards can never win for West."""
     assert reasons(SUJI, "5p") == (
-        "genbutsu: West discarded 5p (discard 2), so it can never win for West (R15a)",)
+        "genbutsu: West discarded it (discard 2), so it can never win for West (R15a)",)
 
 
 def test_passed_tile() -> None:
     """R13, R15: East's own discard that did not end the game is safe for ever."""
     assert reasons(SUJI, "4s") == (
-        "passed: you discarded 4s at discard 1 and West did not win, so it is no wait or West "
+        "passed: you discarded it at discard 1 and West did not win, so it is no wait or West "
         "is furiten on it (R13, R15)",)
 
 
@@ -91,30 +91,30 @@ def test_no_chance_from_own_tiles() -> None:
     """R26: East's whole 34 (hand and pool) is visible to East, never to West."""
     assert reasons(OWN, "2m")[0] == ("no-chance from your own tiles: you hold all four 3m, so "
                                      "no 13m/34m shape (West cannot see this)")
-    assert ("all four 3m are seen: no tanki or shanpon on it, only sequence waits"
+    assert ("all four are seen: no tanki or shanpon on it, only sequence waits"
             in reasons(OWN, "3m"))
 
 
 def test_absolute_no_chance() -> None:
     """R12: every wait needs tiles the hand holds; with all 1s and 2s seen and kokushi blocked
     (all four 1z seen), nothing can wait on 1s."""
-    assert reasons(OWN, "1s")[0].startswith("absolute no-chance: every tile a wait on 1s needs")
+    assert reasons(OWN, "1s")[0].startswith("absolute no-chance: every tile a wait on it needs")
 
 
 def test_counting_trap() -> None:
     """Holding three copies leaves the fourth for a tanki (R12: only four copies make it dead)."""
-    assert "you hold three 9p, but the fourth can still be a tanki" in reasons(WALLS, "9p")
-    assert "you hold three 4z, but the fourth can still be a tanki" in reasons(WALLS, "4z")
+    assert "you hold three, but the fourth can still be a tanki" in reasons(WALLS, "9p")
+    assert "you hold three, but the fourth can still be a tanki" in reasons(WALLS, "4z")
 
 
 def test_honors_by_copies_seen() -> None:
     assert reasons(WALLS, "7z")[0] == "honor, 2 copies seen: only tanki or shanpon"
-    assert "3z is a yakuhai for West: a shanpon on it adds a han (R19)" in reasons(WALLS, "3z")
+    assert "a yakuhai for West: a shanpon on it adds a han (R19)" in reasons(WALLS, "3z")
 
 
 def test_dora_and_its_neighbours() -> None:
     """R24."""
-    assert ("dora 5m: a wait on it adds han (R24), so cheap shapes reach mangan"
+    assert ("the dora: a wait on it adds han (R24), so cheap shapes reach mangan"
             in reasons(DORA, "5m"))
     assert ("next to the dora 5m: a shape holding the dora can wait on it (R24)"
             in reasons(DORA, "6m"))
@@ -122,9 +122,9 @@ def test_dora_and_its_neighbours() -> None:
 
 def test_value_reading_counts_ippatsu() -> None:
     """R14: mangan; riichi is 1 han, ippatsu (R16, East's first discard for West) one more."""
-    assert ("no dora near 9p: a wait here needs about 3 han beyond riichi (yaku or dora "
+    assert ("no dora near it: a wait here needs about 3 han beyond riichi (yaku or dora "
             "elsewhere) to be worth mangan (R14)") in reasons(WALLS, "9p")
-    assert ("no dora near 5s: a wait here needs about 2 han beyond riichi and ippatsu (yaku or "
+    assert ("no dora near it: a wait here needs about 2 han beyond riichi and ippatsu (yaku or "
             "dora elsewhere) to be worth mangan (R14)") in reasons(DORA, "5s")
 
 
@@ -141,3 +141,12 @@ def test_opponent_furiten_chance_is_named_when_it_matters() -> None:
     assert note in reasons(SUJI, "9p", 0.2)
     assert note not in reasons(SUJI, "5p", 0.2)  # genbutsu needs no furiten
     assert not any("furiten with about" in r for r in reasons(SUJI, "9p", 0.05))
+
+
+def test_a_reason_never_names_its_own_tile() -> None:
+    """A reason follows its tile's name ("5p 14%", "5p: 14% (...)"): "南: no dora near 南"
+    said the tile twice (issue 24, point 10); the reason calls it "it"."""
+    for pos in (SUJI, WALLS, OWN, DORA):
+        for kind, found in reasons_for(pos).items():
+            for reason in found:
+                assert kind_str(kind) not in reason, (kind_str(kind), reason)

@@ -131,6 +131,7 @@ def test_r30_match_is_hands_dealerships_then_over() -> None:
     last = west_win(match)
     assert last.match_over and match.over
     assert last.lines[-1] == "Match over after 2 hands (R30)"  # "1 hand" for one
+    assert not any("deal passes" in line or "sticks" in line for line in last.lines)
     with pytest.raises(MatchError, match="the match is over"):
         match.new_game()
 
@@ -141,6 +142,19 @@ def test_r30_below_zero_ends_the_match_early() -> None:
     settlement = west_win(match)
     assert match.scores[loser] == -1000 and settlement.match_over and match.over
     assert "below zero (R30)" in settlement.lines[-1]
+
+
+def test_r30_r31_the_last_game_says_the_match_is_over_not_who_deals_next() -> None:
+    """East wins twice (R31: they stay dealer, a counter stick each time), the second time
+    putting West below zero: the match ends there, and its last lines say what was paid and
+    that it is over, never "stays dealer: 2 counter sticks on the table" (issue 24, point 10)."""
+    match = new_match(start_points=13000)
+    assert "stays dealer: 1 counter stick" in dealer_win(match).lines[-1]
+    last = dealer_win(match)
+    assert last.match_over and match.over
+    assert last.lines[-1].startswith("Match over: ") and last.lines[-1].endswith(
+        "below zero (R30)")
+    assert not any("stays dealer" in line for line in last.lines), last.lines
 
 
 def test_r30_exactly_zero_continues() -> None:

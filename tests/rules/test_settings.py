@@ -117,9 +117,12 @@ def test_rules_go_over_the_preset_and_the_last_one_wins() -> None:
     ("hands=none", "setting 'hands': 'none' is not a whole number"),
     ("hand_seconds=soon", "setting 'hand_seconds': 'soon' is not a whole number or none"),
     ("minimum=haneman", "setting 'minimum': 'haneman' is not mangan or none"),
-    ("honba_points=-100", "setting 'honba_points': Input should be greater than or equal to 0"),
-    ("hands=17", "setting 'hands': Input should be less than or equal to 16"),
-    ("discard_seconds=0", "setting 'discard_seconds': Input should be greater than 0"),
+    # In words beside the setting's name (issue 24, point 8), not the validation library's.
+    ("honba_points=-100",
+     "setting 'honba_points' (counter stick value): -100 is too small: give 0 or more"),
+    ("hands=17", "setting 'hands' (hands in a match): 17 is too large: give at most 16"),
+    ("discard_seconds=0",
+     "setting 'discard_seconds' (discard clock): 0 is too small: give 1 or more"),
 ])
 def test_a_bad_rule_is_an_error_that_names_it(text: str, message: str) -> None:
     with pytest.raises(SettingsError) as raised:

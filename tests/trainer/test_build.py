@@ -4,6 +4,8 @@ kept back (R10), and what each hand did against the opponent's discards (R13, R1
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from minefield.bots.hands import DealtTiles, choose_best, expected_value
@@ -11,7 +13,7 @@ from minefield.rules.game import NEVER_DISCARDED, Game, Seat, ron_context
 from minefield.rules.hand import Hand, waits
 from minefield.rules.score import score_counts
 from minefield.rules.tiles import Tile, kind_from_str, parse_tiles
-from minefield.trainer.build import Build, build_of, build_section
+from minefield.trainer.build import Build, build_of, build_part, build_section
 from minefield.trainer.review import GameReview, review_of_game
 from tests.trainer.test_regrets import careless_game
 
@@ -113,3 +115,14 @@ def test_your_hand_did_what_the_game_says() -> None:
     assert f"What it did: won {end.value.points} on discard 2" in texts
     assert texts[1] == f"Yours: {built.yours.hand}"
     assert any(t.startswith("The strong bot") for t in texts)
+
+
+def test_a_build_that_cannot_be_worked_out_is_one_line(
+        careless: tuple[Game, GameReview, Build]) -> None:
+    """The other parts still show: the build says why in one line, never raises."""
+    _, review, built = careless
+    assert "<tiles hidden>" in repr(built) and built.yours.hand not in repr(built)
+    section = build_part(replace(review, dora_indicator="9x"))
+    (line,) = section.lines
+    assert section.title == "The build" and line.text.startswith("It cannot be worked out: ")
+    assert build_part(review) == build_section(built, review.settings)

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import re
 
+from textual.widgets import Static
+
 from minefield.rules.game import Seat
+from minefield.rules.prepared import game_with_hands
 from minefield.rules.settings import RuleSettings
 from minefield.session import LocalSession
+from minefield.session.protocol import PlayerInfo
 from minefield.tui.app import GameRequest, MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import CurtainScreen
 from minefield.tui.screens.play import PlayScreen
-from tests.tui.conftest import StandInBot, settle, stand_in
+from tests.tui.conftest import StandInBot, screen_text, settle, stand_in
 
 
 async def test_r25_the_hand_clock_runs_out_and_the_chosen_tiles_are_kept() -> None:
@@ -82,3 +86,30 @@ async def test_r25_in_hotseat_a_clock_starts_when_its_player_lifts_the_curtain()
         assert not west.running
         assert re.search(r"You (1:00|0:[0-5]\d)", builder.sub_title or "")
         assert "West" not in (builder.sub_title or "")
+
+
+async def test_r25_in_hotseat_a_discard_the_clock_made_is_said_to_be_the_clocks() -> None:
+    """East lets the discard clock run out: the held screen says the clock discarded the tile,
+    not "You discarded" (issue 24, point 10)."""
+    game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z2z2p6p9p",
+                           settings=RuleSettings(discard_seconds=1))
+    players = {seat: PlayerInfo(name=seat.value.title()) for seat in Seat}
+    app = MinefieldApp(think_seconds=0, preferences=Preferences(hint="off"), catch_errors=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.play(LocalSession(game, "hotseat", (Seat.EAST, Seat.WEST), players))
+        await settle(pilot)
+        await pilot.press("enter")  # East lifts the curtain: East's discard clock runs
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        for _ in range(1000):  # the clock runs out after 1 s; nothing is pressed
+            if screen.hold:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause()
+        assert screen.hold and len(screen.view.discards[Seat.EAST]) == 1
+        status = str(screen.query_one("#status", Static).render())
+        tile = screen.view.discards[Seat.EAST][-1]
+        assert status == (f"Time ran out: the clock discarded {tile} for you (R25). Enter "
+                          "passes to West."), status
+        assert "You discarded" not in screen_text(app)

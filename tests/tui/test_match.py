@@ -233,8 +233,10 @@ async def test_the_result_explains_the_payments_and_the_counter_sticks() -> None
         text = screen_text(app)
         assert (f"West ({west}) pays East ({east}) {points} + 1 counter stick x 1000 = "
                 f"{points + 1000} (R32)") in text
-        assert f"East ({east}) stays dealer: 2 counter sticks on the table (R31)" in text
-        board = scoreboard(app)  # West is below zero: the match is over (R30)
+        # West is below zero: the match is over (R30), and nobody deals next (issue 24.10).
+        assert f"Match over: {west} below zero (R30)" in text
+        assert "stays dealer" not in text
+        board = scoreboard(app)
         assert board == (f"After game 2 · {east} {25000 + 2 * points + 1000} · {west} "
                          f"{25000 - 2 * points - 1000} · match over")
         assert "counter stick" not in board  # no sticks of before the game beside the points

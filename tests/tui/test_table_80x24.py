@@ -10,7 +10,7 @@ from typing import Any
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.screen import ModalScreen
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey
 
 from minefield.defense.estimate import percent
@@ -27,6 +27,7 @@ from minefield.tui.widgets.log import GameLog
 from minefield.tui.widgets.panels import WaitEntry, WaitPanel, wrap_wait
 from minefield.tui.widgets.tiles import TileRow
 from tests.tui.conftest import StandInBot, make_app, screen_text, settle
+from tests.tui.test_snapshots import _play_three
 from tests.tui.test_trainer import fast_app, hotseat, practice, prepared
 
 #: East's nine-sided wait (R12): the waits need more lines than the table has at 80x24, so
@@ -191,3 +192,18 @@ def test_a_waits_lines_fit_their_width() -> None:
         assert all(Content.from_markup(line).cell_length <= width for line in lines), width
         assert " ".join(Content.from_markup("\n".join(lines)).plain.split()).endswith(
             "riichi 1, tanyao 1, pinfu 1, ryanpeikou 3, chinitsu 6")
+
+
+async def test_a_passed_waits_furiten_names_each_yaku_of_its_value() -> None:
+    """Seed 1: West's second discard is East's wait 7p, 3 han with ippatsu (R16) and below
+    mangan (R14): East is furiten (R15b). The message names each yaku, ippatsu too, so its 3
+    han and the waits panel's 2 (no ippatsu later) agree (issue 24, point 10)."""
+    app = make_app(seed=1, seat=Seat.EAST)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await _play_three(pilot)
+        furiten = str(app.screen.query_one("#furiten", Static).render())
+        assert ("7p was one of your waits but worth only 3 han 30 fu without ura (riichi 1, "
+                "ippatsu 1, pinfu 1), below mangan") in furiten, furiten
+        waits = app.screen.query_one("#waits", WaitPanel)
+        text = waits.content_for(waits.content_size.width).plain
+        assert "7p  3 live  furiten  2 han 30 fu   2000  riichi 1, pinfu 1" in text, text

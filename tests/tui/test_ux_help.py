@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Markdown, TabbedContent
+from textual.widgets._markdown import MarkdownHeader
 
 from minefield.rules.settings import rule_names
 from minefield.tui.screens.help import HelpScreen, asset_text
 from tests.tui.conftest import make_app, screen_text
+from tests.tui.test_trainer import fast_app
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SHARED_RULES = REPOSITORY.parent / "shared" / "RULES.md"
@@ -81,3 +83,26 @@ async def test_the_help_explains_the_club_preset_rule_and_clock() -> None:
         assert "**club**" in guide and "--rule NAME=VALUE" in guide and "--clock 60+10" in guide
         for name in rule_names():
             assert f"`{name}`" in guide, name
+
+
+def test_the_guide_says_words_where_a_template_left_a_setting_name() -> None:
+    """"It is hands hands (default 4)": a setting's name stands beside its words, never for
+    them (issue 24, point 9; R30)."""
+    text = " ".join(asset_text("help.md").split())
+    assert "hands hands" not in text and "It is `hands`" not in text
+    assert "It is 4 hands (the setting `hands` changes it)" in text
+
+
+async def test_every_key_tables_heading_fits_80_columns() -> None:
+    """A Markdown heading does not wrap: the keys' section titles are short, their notes on a
+    line of their own."""
+    app = fast_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        guide = app.screen.query_one("#help-text", Markdown)
+        headings = [block for block in guide.query(MarkdownHeader)]
+        assert any(str(block._content) == "Playing" for block in headings)
+        for block in headings:
+            assert block._content.cell_length <= block.content_region.width, str(block._content)

@@ -24,7 +24,20 @@ def asset_text(name: str) -> str:
 
 
 def keys_markdown(app: App[Any], sections: list[tuple[str, list[BindingType]]]) -> str:
-    """A Markdown table of every described binding, section by section."""
+    """A Markdown table of every described binding, section by section: each under its title
+    (``Playing``), the title's note in parentheses as a line of its own.
+
+    >>> from textual.app import App
+    >>> print(keys_markdown(App(), [("Result (after a game)", [Binding("n", "next", "Next")])]))
+    ### Result
+    <BLANKLINE>
+    After a game.
+    <BLANKLINE>
+    | key | action |
+    |---|---|
+    | `n` | Next |
+    <BLANKLINE>
+    """
     out: list[str] = []
     for title, bindings in sections:
         rows = []
@@ -35,7 +48,13 @@ def keys_markdown(app: App[Any], sections: list[tuple[str, list[BindingType]]]) 
                               for key in binding.key.split(","))
             rows.append(f"| `{keys}` | {binding.description} |")
         if rows:
-            out += [f"### {title}", "", "| key | action |", "|---|---|", *rows, ""]
+            # A heading does not wrap: the note in a title's parentheses goes under it.
+            heading, _, note = title.partition(" (")
+            out += [f"### {heading}", ""]
+            if note:
+                note = note.removesuffix(")")
+                out += [(note[0].upper() + note[1:] if note.split()[0][1:] else note) + ".", ""]
+            out += ["| key | action |", "|---|---|", *rows, ""]
     return "\n".join(out)
 
 

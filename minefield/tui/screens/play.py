@@ -14,7 +14,7 @@ from minefield.rules.game import DISCARDS_PER_SEAT, POOL_SIZE, Discard, PlayerVi
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles
 from minefield.session.protocol import TableView
-from minefield.tui.analysis import analyze_choice
+from minefield.tui.analysis import analyze_choice, furiten_detail
 from minefield.tui.host import preferences_of, trainer_of
 from minefield.tui.messages import CommandChosen, TurnPassed
 from minefield.tui.render import HEIGHT_BREAKPOINTS
@@ -92,6 +92,8 @@ class PlayScreen(SeatScreen):
                  announce_furiten: bool = True, table: TableView | None = None) -> None:
         super().__init__(view, names, table)
         self.hold = hold
+        #: While holding: the discard was made by the clock (R25), not by the player.
+        self.clock_moved = False
         self._announce_furiten = announce_furiten
         self.cursor = 0
         #: Whether the pool tile at :attr:`cursor` is selected: not after a refused typed tile
@@ -163,7 +165,10 @@ class PlayScreen(SeatScreen):
             log_lines(view.discards, self.names, {me: view.own_furiten}, view.end),
             self._trainer_notes()))
         self.query_one("#info", Static).update(self._info_text(view))
-        self.query_one(FuritenPanel).show(view.own_furiten)
+        cause = view.own_furiten
+        self.query_one(FuritenPanel).show(cause, detail=None if cause is None else furiten_detail(
+            cause, view.own_hand, self.seat, Tile.parse(view.dora_indicator), view.settings,
+            view.terms))
         if self._furiten_seen is None and view.own_hand is not None:
             self._furiten_seen = view.own_furiten is not None
         if view.own_furiten is not None and not self._furiten_seen:
@@ -212,8 +217,11 @@ class PlayScreen(SeatScreen):
 
     def _status_text(self, view: PlayerView) -> str:
         if self.hold:
-            return (f"You discarded {view.discards[self.seat][-1]}. Press Enter to pass the "
-                    f"keyboard to {self.seat.other.value.title()}.")
+            discarded, other = view.discards[self.seat][-1], self.seat.other.value.title()
+            if self.clock_moved:
+                return (f"Time ran out: the clock discarded {discarded} for you (R25). Enter "
+                        f"passes to {other}.")
+            return f"You discarded {discarded}. Press Enter to pass the keyboard to {other}."
         if view.my_turn and self._pool and not self.selected:
             return ("No tile is selected: type one (such as 5p or Wh), or pick one with the "
                     "arrows or Space.")

@@ -38,7 +38,7 @@ from minefield.rules.game import (
     PlayerView,
     Seat,
 )
-from minefield.rules.settings import PRESETS, RuleSettings
+from minefield.rules.settings import PRESETS, RuleSettings, rule_value_words
 from minefield.rules.tiles import Tile
 from minefield.tui.screens.result import value_lines
 from minefield.tui.textual_private import SteadyHeader
@@ -88,16 +88,25 @@ def replay_steps(header: RecordHeader, commands: Sequence[CommandLine]) -> list[
 def rules_text(settings: RuleSettings) -> str:
     """A preset's name (``standard rules``), or the settings that differ from the standard.
 
-    >>> rules_text(RuleSettings()), rules_text(RuleSettings(red_fives=True))
-    ('standard rules', 'custom rules: red_fives true')
+    >>> rules_text(RuleSettings()), rules_text(RuleSettings(red_fives=True, hand_seconds=60))
+    ('standard rules', 'custom rules: red fives on, hand clock 60 s')
     """
     preset = next((name for name in PRESETS if RuleSettings.preset(name) == settings), None)
     if preset is not None:
         return f"{preset} rules"
     standard = RuleSettings().model_dump(mode="json")
-    changed = [f"{name} {str(value).lower()}" for name, value in
+    changed = [rule_value_words(name, value) for name, value in
                settings.model_dump(mode="json").items() if value != standard[name]]
     return "custom rules: " + ", ".join(changed)
+
+
+#: A record's mode in words (the record keeps its own word: ``hotseat``).
+MODE_WORDS = {"hotseat": "hot-seat"}
+
+
+def mode_words(mode: str) -> str:
+    """``hot-seat`` for a record's ``hotseat``; other modes are words already."""
+    return MODE_WORDS.get(mode, mode)
 
 
 def who(seat: Seat, names: dict[Seat, str]) -> str:
@@ -275,7 +284,8 @@ class ReplayScreen(Screen[None]):
         header = self.header
         match = ("" if header.match is None
                  else "\n" + escape(match_line(header.match, header.rules)))
-        return (f"{where}\n{seen} · {header.mode} · {header.started:%Y-%m-%d %H:%M} UTC\n"
+        return (f"{where}\n{seen} · {mode_words(header.mode)} · "
+                f"{header.started:%Y-%m-%d %H:%M} UTC\n"
                 f"{rules_text(header.rules)} · seed {header.seed}{match}")
 
     def watch_step(self) -> None:
@@ -348,5 +358,5 @@ class ReplayScreen(Screen[None]):
                 "<tiles hidden>)")
 
 
-__all__ = ["PERSPECTIVES", "Perspective", "ReplayScreen", "Step", "end_text", "replay_steps",
-           "rules_text", "who"]
+__all__ = ["PERSPECTIVES", "Perspective", "ReplayScreen", "Step", "end_text", "mode_words",
+           "replay_steps", "rules_text", "who"]

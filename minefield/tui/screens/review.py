@@ -28,9 +28,15 @@ from minefield.defense.estimate import estimate_name, feedback, percent
 from minefield.rules.game import POOL_SIZE, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
-from minefield.trainer.build import build_of, build_section
+from minefield.trainer.build import build_part
 from minefield.trainer.readable import readability, readability_section
-from minefield.trainer.regrets import luck_note, luck_section, regrets_section
+from minefield.trainer.regrets import (
+    TOP_REGRETS,
+    luck_note,
+    luck_section,
+    regrets,
+    regrets_section,
+)
 from minefield.trainer.review import (
     AssessedStep,
     GameReview,
@@ -89,10 +95,13 @@ def truth_lines(step: ReviewStep, opponent: str) -> list[str]:
     return lines
 
 
-def section_markup(section: Section) -> str:
-    """A part of the review as markup: its title in bold, then its lines after their bullets."""
+def section_markup(section: Section, marked: str | None = None) -> str:
+    """A part of the review as markup: its title in bold, then its lines after their bullets;
+    the line whose bullet is ``marked`` (``"2."``: the regret shown) stands out."""
     lines = [f"[b]{escape(section.title)}[/]"]
-    lines.extend(escape(line.prefix + line.text) for line in section.lines)
+    for line in section.lines:
+        text = escape(line.prefix + line.text)
+        lines.append(f"[reverse]{text}[/]" if marked and line.marker == marked else text)
     return "\n".join(lines)
 
 
@@ -134,6 +143,10 @@ class ReviewScreen(Screen[None]):
         self.index = 0
         self.assessed: dict[Seat, list[AssessedStep]] = {s: [] for s in self.reviews}
         self.sections: dict[Seat, dict[str, Section]] = {s: {} for s in self.reviews}
+        #: The steps of the regrets named, most expensive first, and the one shown (the
+        #: arrows go from one to the next in the regrets part).
+        self.regret_steps: dict[Seat, list[int]] = {s: [] for s in self.reviews}
+        self.regret = 0
         self.part = PARTS[0]
         self.done = False
         self._quits = quits
@@ -174,6 +187,8 @@ class ReviewScreen(Screen[None]):
                 return
             review = self.reviews[seat]
             read = readability(review, opponent_of(self.names[seat]))
+            named = [r.index for r in regrets(done)[:TOP_REGRETS]]
+            self.app.call_from_thread(self._regrets, seat, named)
             sections = {"regrets": regrets_section(done),
                         "luck": luck_section(done, review.ron_points),
                         "readable": readability_section(read, self.names[seat.other])}
@@ -182,7 +197,7 @@ class ReviewScreen(Screen[None]):
             if worker.is_cancelled:
                 return
             review = self.reviews[seat]
-            sections = {"build": build_section(build_of(review), review.settings)}
+            sections = {"build": build_part(review)}
             self.app.call_from_thread(self._sections, seat, sections)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._finished)
@@ -193,6 +208,10 @@ class ReviewScreen(Screen[None]):
         self.assessed[seat].append(step)
         if seat is self.seat:
             self.show_step()
+
+    def _regrets(self, seat: Seat, steps: list[int]) -> None:
+        if self.is_attached:
+            self.regret_steps[seat] = steps
 
     def _sections(self, seat: Seat, sections: dict[str, Section]) -> None:
         if not self.is_attached:
@@ -234,7 +253,7 @@ class ReviewScreen(Screen[None]):
             pool.set_tiles(parse_tiles(review.end.pools.get(self.seat, "")))
             pool.cursor = None
             if self.part != "discards":
-                detail.update(named(self, self._part_text()))
+                detail.update(named(self, self.part_text()))
                 return
             detail.update(f"{escape(self.names[self.seat])} made no discard: the game ended on "
                           f"discard {review.end.discard_number}, before this seat's first. "
@@ -253,14 +272,17 @@ class ReviewScreen(Screen[None]):
         if self.part == "discards":
             detail.update(named(self, "\n".join(self._detail(step, assessed, opponent))))
         else:
-            detail.update(named(self, self._part_text()))
+            detail.update(named(self, self.part_text()))
 
-    def _part_text(self) -> str:
+    def part_text(self) -> str:
         """The shown part (not the discards) as markup, or a word that it is coming."""
         section = self.sections[self.seat].get(self.part)
         if section is None:
             return f"[b]{PART_NAMES[self.part]}[/]\nWorking it out…"
-        return section_markup(section)
+        marked = None
+        if self.part == "regrets" and self.regret_steps[self.seat]:
+            marked = f"{self.regret + 1}."
+        return section_markup(section, marked)
 
     def _info(self) -> str:
         review, seat = self.review, self.seat
@@ -305,7 +327,14 @@ class ReviewScreen(Screen[None]):
     # -- keys --------------------------------------------------------------------------------
 
     def action_step(self, delta: int) -> None:
-        """An earlier or later discard."""
+        """An earlier or later discard; in the regrets part, the next or the previous regret
+        (the pool shows its discard)."""
+        steps = self.regret_steps[self.seat]
+        if self.part == "regrets" and steps:
+            self.regret = max(0, min(len(steps) - 1, self.regret + delta))
+            self.index = steps[self.regret]
+            self.show_step()
+            return
         count = len(self.review.steps)
         if count:
             self.index = max(0, min(count - 1, self.index + delta))
@@ -321,6 +350,10 @@ class ReviewScreen(Screen[None]):
     def action_part(self, delta: int) -> None:
         """The next or the previous part of the review (the discards, the regrets, ...)."""
         self.part = PARTS[(PARTS.index(self.part) + delta) % len(PARTS)]
+        steps = self.regret_steps[self.seat]
+        if self.part == "regrets" and steps:
+            self.regret = min(self.regret, len(steps) - 1)
+            self.index = steps[self.regret]  # the pool shows the regret's discard
         self.query_one("#review-body", VerticalScroll).scroll_home(animate=False)
         self.show_step()
 
@@ -342,7 +375,10 @@ class ReviewScreen(Screen[None]):
         """Review the other seat's discards (hot-seat: both are revealed at the end)."""
         if len(self.reviews) > 1:
             self.seat = self.seat.other
-            self.index = 0
+            self.index = self.regret = 0
+            steps = self.regret_steps[self.seat]
+            if self.part == "regrets" and steps:
+                self.index = steps[0]
             self.show_step()
 
     def action_close(self) -> None:

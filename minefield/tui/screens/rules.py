@@ -24,6 +24,7 @@ from minefield.rules.settings import (
     rule_names,
     rule_text,
     rule_value_text,
+    rule_words,
 )
 
 #: The on/off choices of a yes-or-no setting.
@@ -62,9 +63,10 @@ class RulesScreen(ModalScreen[tuple[str, ...] | None]):
             with VerticalScroll(id="rules-list"):
                 for name in rule_names():
                     with Horizontal(classes="rule-row"):
-                        yield Label(f"{rule_number(name):<4} {name}", classes="rule-name")
+                        yield Label(f"{rule_number(name):<4} {rule_words(name)}",
+                                    classes="rule-name")
                         yield self._editor(name)
-                    yield Static(explanation(name), classes="rule-note")
+                    yield Static(f"{explanation(name)} · [dim]{name}[/]", classes="rule-note")
             yield Static("", id="rules-status")
             with Horizontal(classes="buttons"):
                 yield Button("Done", id="done", variant="primary", compact=True)

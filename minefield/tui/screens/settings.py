@@ -28,6 +28,12 @@ STYLE_NAMES = {"box": "boxes (default)", "text": "compact text", "unicode": "Uni
                "(may misalign in some terminals)"}
 
 
+def theme_words(theme: str) -> str:
+    """A theme's name in words: ``dark`` for ``textual-dark``, ``tokyo night`` for
+    ``tokyo-night``."""
+    return theme.removeprefix("textual-").replace("-", " ")
+
+
 class SettingsScreen(ModalScreen[None]):
     """Edit the preferences; every change is validated and saved by the app."""
 
@@ -57,7 +63,7 @@ class SettingsScreen(ModalScreen[None]):
              prefs.tile_style),
             ("Honor names", "honor_names", [(f"honors in {HONOR_CHOICES[n]}", n)
                                             for n in HONOR_NAMES], prefs.honor_names),
-            ("Theme", "theme", [(f"theme: {t}", t) for t in self._themes], theme),
+            ("Theme", "theme", [(f"theme: {theme_words(t)}", t) for t in self._themes], theme),
             ("Hint", "hint", [(f"hint: {label}", key) for key, label in HINTS], prefs.hint),
             ("Bot level", "bot_level", [(f"{level} bot", level) for level in LEVELS],
              prefs.bot_level),

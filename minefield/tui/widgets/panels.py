@@ -222,8 +222,10 @@ class AnalysisPanel(WaitPanel):
 class FuritenPanel(PhraseStatic):
     """The own furiten state and its cause (R27)."""
 
-    def show(self, cause: FuritenCause | None, hidden: bool = False) -> None:
-        """Show the cause, or that the player is not furiten (``hidden``: empty)."""
+    def show(self, cause: FuritenCause | None, hidden: bool = False,
+             detail: str | None = None) -> None:
+        """Show the cause (in ``detail``'s words when given), or that the player is not
+        furiten (``hidden``: empty)."""
         self.set_class(cause is not None and not hidden, "-furiten")
         if hidden:
             self.update("")
@@ -231,7 +233,8 @@ class FuritenPanel(PhraseStatic):
             self.update("Not furiten.")
         else:
             self.update(named(self, f"[b]FURITEN[/] since discard {cause.discard_number}: "
-                              f"{escape(cause.detail)}. You can no longer win this game (R15)."))
+                              f"{escape(detail or cause.detail)}. You can no longer win this "
+                              "game (R15)."))
 
 
 class DiscardRow(Widget):

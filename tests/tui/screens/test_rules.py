@@ -9,7 +9,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
-from minefield.rules.settings import RuleSettings, rule_names, rule_text
+from minefield.rules.settings import RuleSettings, rule_names, rule_text, rule_words
 from minefield.session import LocalSession
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences, load_preferences
@@ -50,10 +50,13 @@ async def test_the_editor_lists_every_setting_with_its_rule_number() -> None:
         for name in rule_names():
             number, _, explanation = rule_text(name).partition(": ")
             assert editor.query_one(f"#rule-{name}")  # an editor for each setting
+            # The setting in words; its name (what --rule takes) beside the explanation
+            # (issue 24, point 8).
             labels = [str(w.render()) for w in editor.query(".rule-name")]
-            assert any(label.split() == [number, name] for label in labels), name
+            assert f"{number:<4} {rule_words(name)}" in labels, name
+            assert all("_" not in label for label in labels)
             notes = [str(w.render()) for w in editor.query(".rule-note")]
-            assert explanation in notes
+            assert f"{explanation} · {name}" in notes
 
 
 async def test_club_with_a_change_in_the_editor_plays_a_match_under_those_rules() -> None:
@@ -92,7 +95,8 @@ async def test_a_bad_value_in_the_editor_is_named_and_changes_nothing() -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen is editor  # still open, the value named
-        assert "setting 'hands': Input should be less than or equal to 16" in screen_text(app)
+        assert ("setting 'hands' (hands in a match): 40 is too large: give at most 16"
+                in screen_text(app))
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is form and form.rule == ()
