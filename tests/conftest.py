@@ -14,6 +14,8 @@ import sys
 import tempfile
 import uuid
 from collections.abc import Generator
+from itertools import islice
+from typing import TypeVar
 
 import pytest
 from hypothesis import settings
@@ -67,9 +69,46 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests marked ``long`` first, the rest in their order (the same on every worker)."""
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+T = TypeVar("T")
+
+
+def first_chunk(tests: int, workers: int, max_chunk: int | None) -> int:
+    """How many tests ``pytest -n`` (xdist's ``load`` scheduling) sends each worker first: it
+    hands the collection out in that order, the first chunk to the first worker, the next to
+    the second, and so on (xdist/scheduler/load.py); 0 when it sends them one by one."""
+    if tests < 2 * workers:
+        return 0
+    return max(min(tests // workers // 4, max_chunk or tests), 2)
+
+
+def long_first(tests: list[T], long: list[bool], workers: int, chunk: int) -> list[T]:
+    """``tests`` in the order that starts the ``long`` ones first and on different workers:
+    the first of them at the head of the first worker's first chunk, the next at the head of
+    the second worker's, and so on round the workers; the others after them in their order.
+    Without chunks (``chunk`` 0, or one worker) the long ones are simply first."""
+    longs = [test for test, is_long in zip(tests, long, strict=True) if is_long]
+    others = [test for test, is_long in zip(tests, long, strict=True) if not is_long]
+    if chunk == 0 or workers < 2:
+        return longs + others
+    ordered: list[T] = []
+    rest = iter(others)
+    for worker in range(workers):
+        mine = longs[worker::workers]
+        ordered += mine
+        ordered += islice(rest, max(chunk - len(mine), 0))
+    return ordered + list(rest)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``long`` start first, each on a worker of its own as far as there are
+    workers (see :func:`long_first`); the rest in their order. Every worker collects and
+    orders the same way, so the order is the one xdist hands out."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    dist = config.getoption("dist", "no")
+    chunk = (first_chunk(len(items), workers, config.getoption("maxschedchunk", None))
+             if dist == "load" else 0)
+    items[:] = long_first(items, [item.get_closest_marker("long") is not None
+                                  for item in items], workers, chunk)
 
 
 #: Set by the run (the process that starts it) to an id of its own; every process the tests

@@ -25,6 +25,7 @@ def test_ruff_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.long
 def test_mypy_strict_is_clean() -> None:
     """With mypy's own incremental cache (``.mypy_cache``, git-ignored, as ``mypy`` alone
     uses it): a run after a small change checks what the change affects, not everything."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on
 from textual.app import App, SystemCommand
@@ -144,8 +144,11 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         """The session of the game on this terminal, if any."""
         return self.table.session if self.table is not None else None
 
-    async def start_game(self, request: GameRequest) -> None:
-        """Start a new local game as ``request`` asks (preferences fill the gaps)."""
+    async def start_game(self, request: GameRequest, form: Screen[Any] | None = None
+                         ) -> None:
+        """Start a new local game as ``request`` asks (preferences fill the gaps). The ``form``
+        it was chosen in stays until the game's first screen replaces it (never the menu in
+        between)."""
         from minefield.paths import records_dir
 
         prefs = self.preferences
@@ -156,13 +159,14 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
             on_failure=self._seat_failed)
         if problem:
             self.notify(problem, title="Rules", severity="error", markup=False)
-        await self.play(session)
+        await self.play(session, form)
 
-    async def play(self, session: Session) -> None:
-        """Play ``session`` here (a local game, or a network game with the same screens)."""
+    async def play(self, session: Session, form: Screen[Any] | None = None) -> None:
+        """Play ``session`` here (a local game, or a network game with the same screens);
+        ``form`` (the new game form, over the menu) stays until the first screen replaces it."""
         from minefield.tui.table import TableController
 
-        await self._leave_game(another=True)
+        await self._leave_game(another=True, keep=form)
         forget_gone_widgets(self)  # the game before's screens (or the app before's)
         self.tally_game = None
         self.recovery.reset()
@@ -187,11 +191,14 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
             await self.push_screen(screen)
         cover_if_too_small(self)
 
-    async def _leave_game(self, on_purpose: bool = False, another: bool = False) -> None:
+    async def _leave_game(self, on_purpose: bool = False, another: bool = False,
+                          keep: Screen[Any] | None = None) -> None:
         table, self.table = self.table, None
         self.sub_title = ""
         ending = self.lobby and table is not None and not another  # the lobby comes back
         while len(self.screen_stack) > self._base_depth and not ending:  # (no menu shown)
+            if self.screen is keep and len(self.screen_stack) == self._base_depth + 1:
+                break  # the form over the menu: the game's first screen replaces it
             await self.pop_screen()
         forget_gone_widgets(self)
         if table is not None:
@@ -243,8 +250,11 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
                                               else "hotseat"))
 
     async def on_game_chosen(self, message: GameChosen) -> None:
+        from minefield.tui.screens.new_game import NewGameScreen  # loaded: the form sent it
+
         self.scores = RunningScore()
-        await self.start_game(message.request)
+        form = self.screen if isinstance(self.screen, NewGameScreen) else None
+        await self.start_game(message.request, form)
 
     async def on_menu_requested(self, message: MenuRequested) -> None:
         await self.action_menu()  # asks first while a match goes on

@@ -98,8 +98,14 @@ class PreferencesApp(App[int]):
 
     def apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
         """Use ``preferences`` now (the look, every tile) and save them."""
+        renamed = preferences.honor_names != self.preferences.honor_names
         self.preferences = preferences
         self._show_look(preferences.tile_style, preferences.theme)
+        if renamed:  # sentences already shown name the honors again (tiles redraw themselves)
+            for screen in self.screen_stack:
+                rename = getattr(screen, "honors_renamed", None)
+                if callable(rename):
+                    rename()
         if save:
             from minefield.tui.config import save_preferences
 

@@ -477,10 +477,12 @@ class TableController:
             screen = kept
         elif kind == "build":
             screen = HandBuilderScreen(view, names, self._hint_factory(), table=table)
+            screen.shared_screen = self.session.traits.shared_screen
         else:
             screen = PlayScreen(view, names, hold=self._holding is not None,
                                 announce_furiten=not self.session.traits.shared_screen,
                                 table=table)
+            screen.shared_screen = self.session.traits.shared_screen
             screen.clock_moved = self._clock_moved
             if self.session.traits.shared_screen:
                 self._kept[key] = screen
@@ -509,6 +511,7 @@ class TableController:
                 return
             public = public_table(table)
             screen = PlayScreen(public.view, self.names(), announce_furiten=False, table=public)
+            screen.shared_screen = True  # kept behind the curtain: hot-seat only
             self._kept[key] = screen
             self.app.install_screen(screen, f"minefield-play-{seat.value}-{id(self)}")
             await mount_offstage(self.app, screen)

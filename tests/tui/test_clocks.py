@@ -68,7 +68,8 @@ async def test_r25_clock_on_the_command_line_runs_in_practice() -> None:
 
 async def test_r25_in_hotseat_a_clock_starts_when_its_player_lifts_the_curtain() -> None:
     """``hotseat --clock 60+10``: behind the first curtain no clock runs; East's starts at
-    Enter with its whole minute, West's waits for West (the hand-over is nobody's time)."""
+    Enter with its whole minute, West's waits for West (the hand-over is nobody's time); the
+    header shows both by name."""
     app = app_with(GameRequest("hotseat", seed=1, rule=("hand_seconds=60", "discard_seconds=10")))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -84,8 +85,10 @@ async def test_r25_in_hotseat_a_clock_starts_when_its_player_lifts_the_curtain()
         east, west = builder.table.clocks[Seat.EAST], builder.table.clocks[Seat.WEST]
         assert east.running and east.remaining == 60.0 and east.limit == 60
         assert not west.running
-        assert re.search(r"You (1:00|0:[0-5]\d)", builder.sub_title or "")
-        assert "West" not in (builder.sub_title or "")
+        # Both clocks by name (it read only "You 0:09"): East's runs, West's waits.
+        shown = builder.sub_title or ""
+        assert re.search(r"East (1:00|0:[0-5]\d) · West 1:00", shown), shown
+        assert "You" not in shown
 
 
 async def test_r25_in_hotseat_a_discard_the_clock_made_is_said_to_be_the_clocks() -> None:

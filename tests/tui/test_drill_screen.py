@@ -12,13 +12,14 @@ from textual.pilot import Pilot
 from textual.widgets import Select
 
 from minefield.paths import error_log_path
+from minefield.rules.names import KANJI
 from minefield.trainer.drills import Drill, DrillAnswer
 from minefield.trainer.progress import open_progress
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens import drills as drills_screen
 from minefield.tui.screens.dialogs import MessageScreen
-from minefield.tui.screens.drills import DrillsScreen
+from minefield.tui.screens.drills import DrillsScreen, store_recorder
 from minefield.tui.screens.menu import MenuScreen
 from tests.tui.conftest import screen_text
 
@@ -113,3 +114,31 @@ async def test_an_error_inside_a_drill_answer_is_logged_without_hidden_tiles_and
     log = error_log_path().read_text()
     assert "KeyError" in log and "in on_input_submitted" in log, log
     assert hidden[0] not in log
+
+
+async def test_the_drill_follows_the_honor_names_when_the_setting_changes() -> None:
+    """A sentence already shown kept the old honor names after the setting changed."""
+    app = menu_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        store = app.trainer.progress(lambda problem: None)
+        screen = DrillsScreen(store_recorder(store.record_drill), store.drill_history, seed=1)
+        await app.push_screen(screen)
+        screen.query_one("#drill-kind", Select).value = "read_wait"
+        for _ in range(200):
+            await asyncio.gather(*(w.wait() for w in list(screen.workers)),
+                                 return_exceptions=True)
+            await pilot.pause()
+            if screen.drill is not None and screen.drill.kind == "read_wait":
+                break
+        drill = screen.drill
+        assert drill is not None and drill.position is not None
+        honors = [k for k in drill.position.pool_kinds if k >= 27]
+        assert honors  # this seed's pool holds E, W and Gr
+        app.apply_preferences(app.preferences.model_copy(update={"honor_names": "kanji"}),
+                              save=False)
+        await pilot.pause()
+        renamed = str(screen.query_one("#drill-question").render())
+        pool = next(line for line in renamed.splitlines() if line.startswith("Your pool"))
+        assert [KANJI[k - 27] in pool for k in honors] == [True] * len(honors), pool
+        assert not any(f" {name}" in pool for name in ("E", "S", "W", "N", "Wh", "Gr", "Rd"))

@@ -320,7 +320,7 @@ async def test_the_menu_form_offers_a_match_with_its_settings() -> None:
         assert form.query_one("#rules", Select).value == "match"
         note = str(form.query_one("#preset-note", Static).render())
         assert "A match of 4 hands from 25000 points each (R30)" in note
-        await pilot.press("s")
+        await pilot.press("ctrl+s")  # the focus is in the first field, a name
         await settle(pilot)
         session = app.session
         assert isinstance(session, LocalSession) and session.match is not None

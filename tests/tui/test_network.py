@@ -216,6 +216,7 @@ async def _play_app_seat(pilot: Pilot[int], app: MinefieldApp, game_id: str) -> 
     raise AssertionError("the game never ended")
 
 
+@pytest.mark.long
 async def test_the_running_score_of_a_room_survives_a_resume(
         short_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     monkeypatch.setenv("MINEFIELD_DATA_DIR", str(short_dir / "alice-data"))

@@ -16,6 +16,7 @@ from minefield.cli.review import load_review
 from minefield.records.format import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
+from minefield.rules.tiles import kind_str
 from minefield.trainer.build import build_of
 from minefield.trainer.readable import readability
 from minefield.trainer.regrets import luck_and_skill, regrets
@@ -25,6 +26,7 @@ from minefield.tui.review_app import ReviewApp
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.review import PART_NAMES, PARTS, ReviewScreen
 from minefield.tui.widgets.phrases import Phrases, PhraseStatic
+from minefield.tui.widgets.tiles import TileRow
 from tests.trainer.test_regrets import careless_game
 from tests.tui.conftest import settle
 from tests.tui.test_trainer import _to_the_result_after_a_deal_in, fast_app
@@ -156,7 +158,9 @@ async def test_wrapped_bullets_keep_their_alignment_at_80x24(careless_record: Pa
         for part in PARTS:
             await _to_part(pilot, screen, part)
             for paragraph, drawn in _paragraphs(screen):
-                bullet = re.match(r" *(?:·|\d+\.) ", paragraph)
+                bullet = re.match(r" *(?:•|\d+\.) ", paragraph)
+                if bullet is not None:  # never a marker alone on its line
+                    assert drawn[0][bullet.end():].strip(), (paragraph, drawn)
                 for line in drawn[1:]:
                     if bullet is not None:
                         assert line[:bullet.end()] == " " * bullet.end(), (paragraph, line)
@@ -190,3 +194,31 @@ async def test_the_parts_from_the_result_screens_v() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ResultScreen)
+
+
+async def test_the_arrows_go_from_regret_to_regret(careless_record: Path) -> None:
+    """In the regrets part, → shows the next regret: its line stands out and the pool shows
+    its discard (the tile taken under the cursor)."""
+    review, names = load_review(careless_record, None)
+    found = regrets(list(assess(review, "strong")))
+    assert len(found) >= 2
+    async with _app(review, names).run_test(size=(100, 40)) as pilot:
+        screen = await _ready(pilot)
+        await _to_part(pilot, screen, "regrets")
+        assert screen.index == found[0].index and "[reverse]  1. Discard" in screen.part_text()
+        await pilot.press("right")
+        await pilot.pause()
+        assert screen.index == found[1].index
+        assert f"[reverse]  2. Discard {found[1].number}, " in screen.part_text()
+        pool = screen.query_one("#review-pool", TileRow)
+        assert pool.cursor is not None and kind_str(pool.tiles[pool.cursor].kind) == found[1].tile
+        for _ in range(10):
+            await pilot.press("right")
+        await pilot.pause()
+        assert screen.index == found[min(len(found), 5) - 1].index  # the last one named
+        await pilot.press("shift+tab")  # back to the discards: the arrows step again
+        await pilot.pause()
+        before = screen.index
+        await pilot.press("left")
+        await pilot.pause()
+        assert screen.index == max(0, before - 1)

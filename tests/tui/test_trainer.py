@@ -527,7 +527,7 @@ async def test_the_hotseat_form_asks_whether_both_players_agree_to_the_aids() ->
                 box.focus()
                 await pilot.press("space")
                 await pilot.pause()
-            await pilot.press("s")
+            await pilot.press("ctrl+s")  # from any field
             await settle(pilot)
             assert app.session is not None
             assert app.session.traits.trainer_aids is agree and app.trainer.aids is agree

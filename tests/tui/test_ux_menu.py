@@ -53,6 +53,7 @@ async def test_practice_asks_level_seat_and_rules_first() -> None:
         assert form.query_one("#level", Select).value == "normal"  # the saved preferences
         assert form.query_one("#rules", Select).value == "standard"
         assert "at least mangan (R14)" in screen_text(app)
+        form.query_one("#start").focus()  # the focus starts on the first field
         await pilot.press("shift+tab", "shift+tab", "shift+tab")  # Start, clock, Rules...
         await pick(pilot, 1)
         assert form.query_one("#rules", Select).value == "beginner"
@@ -82,7 +83,7 @@ async def test_the_form_starts_with_the_saved_preferences_and_escape_goes_back()
         assert isinstance(app.screen, MenuScreen) and app.session is None
         await pilot.press("p")
         await pilot.pause()
-        await pilot.press("enter")  # Start is focused: what is chosen, as saved
+        await pilot.press("enter")  # in the name field: what is chosen, as saved
         await settle(pilot)
         assert app.session is not None
         assert app.session.settings == RuleSettings.preset("beginner") and levels == ["strong"]
@@ -96,6 +97,7 @@ async def test_hotseat_asks_the_rules_preset() -> None:
         await pilot.pause()
         form = app.screen
         assert isinstance(form, NewGameScreen) and not form.query("#level")
+        form.query_one("#start").focus()  # the focus starts on the first field
         await pilot.press("shift+tab", "shift+tab", "shift+tab")  # Start, clock, Rules...
         await pick(pilot, 1)
         await pilot.press("s")
@@ -119,7 +121,7 @@ async def test_hotseat_names_reach_the_table_the_curtain_and_the_record(
         assert isinstance(form, NewGameScreen)
         form.query_one("#east", Input).value = "Ann"
         form.query_one("#west", Input).value = "ann "
-        await pilot.press("s")  # two names that are the same: said, no game
+        await pilot.press("ctrl+s")  # two names that are the same: said, no game
         await pilot.pause()
         assert app.screen is form and app.session is None
         assert ("Name: both players are called 'ann': give two different names." in
@@ -149,12 +151,12 @@ async def test_a_practice_name_names_the_player() -> None:
         form = app.screen
         assert isinstance(form, NewGameScreen)
         form.query_one("#name", Input).value = "Bot (strong)"
-        await pilot.press("s")
+        await pilot.press("ctrl+s")  # from the name field (s would be typed there)
         await pilot.pause()
         assert app.screen is form and "is a bot's name" in str(
             form.query_one("#preset-note", Static).content)
         form.query_one("#name", Input).value = "  Carla  "
-        await pilot.press("s")
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.table is not None and app.session is not None
         assert app.table.names()[app.session.local_seats[0]] == "Carla"

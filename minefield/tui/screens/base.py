@@ -78,6 +78,8 @@ class SeatScreen(Screen[None]):
         self._typed_digit = ""
         self._typed_name = ""  # letters of an honor's name typed so far (``w``, ``g``)
         self.table: TableView | None = table
+        #: Both seats play at this screen (hot-seat): clocks go by name, both shown.
+        self.shared_screen = False
         self._table_at = 0.0
         self._ticker: Timer | None = None
         # The size classes Textual sets on the first resize, set before the first styling:
@@ -134,9 +136,13 @@ class SeatScreen(Screen[None]):
             # An absent seat's clock runs only once its grace is spent (R25b): then it is
             # the clock of the automatic move to come, shown beside the absence.
             if clock.running and clock.remaining is not None:
-                who = "You" if seat is self.seat and len(set(self.names.values())) > 1 else (
-                    table.name(seat))
+                who = "You" if (seat is self.seat and len(set(self.names.values())) > 1
+                                and not self.shared_screen) else table.name(seat)
                 parts.append(f"{who} {clock_text(clock.remaining - elapsed)}")
+            elif self.shared_screen and clock.remaining is not None and any(
+                    c.running for c in table.clocks.values()):
+                # Hot-seat: the other player's clock too, stopped until their turn (R25).
+                parts.append(f"{table.name(seat)} {clock_text(clock.remaining)}")
         for seat in sorted(away, key=lambda s: s is not self.seat.other):
             # Short enough for 80 columns: the grace period is what the absent seat has now.
             player = table.players[seat]

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from minefield.rules.game import ChooseHand, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
@@ -22,6 +22,7 @@ from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.footer import FitFooter
 from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
 from minefield.tui.widgets.scoreboard import Scoreboard
 from minefield.tui.widgets.tiles import TileRow, named
@@ -55,6 +56,7 @@ class HandBuilderScreen(SeatScreen):
         self.analysis: HandAnalysis = analyze_choice(self.own_tiles, [], self.seat,
                                                      Tile.parse(view.dora_indicator))
         self.hint: list[int] | None = None
+        self._hint_tiles: list[Tile] | None = None  # the hint's tiles, to name them anew
         self._hint_source = hint_source
         self._had_choice = False
         self._had_more = False
@@ -76,7 +78,7 @@ class HandBuilderScreen(SeatScreen):
                 yield AnalysisPanel(id="analysis")
             yield Static(id="hint")
             yield Static(id="status")
-        yield Footer()
+        yield FitFooter()
 
     def on_mount(self) -> None:
         self.names_changed()
@@ -317,9 +319,20 @@ class HandBuilderScreen(SeatScreen):
             indices.append(match)
             remaining = [(i, t) for i, t in remaining if i != match]
         self.hint = indices
-        self.query_one("#hint", Static).update(
-            named(self, f"Hint: the bot would keep {tiles_to_str(tiles)} (press i to use it)."))
+        self._hint_tiles = tiles
+        self._show_hint_text()
         self.refresh_bindings()
+
+    def _show_hint_text(self) -> None:
+        if self._hint_tiles is not None:
+            self.query_one("#hint", Static).update(named(
+                self, f"Hint: the bot would keep {tiles_to_str(self._hint_tiles)} "
+                "(press i to use it)."))
+
+    def honors_renamed(self) -> None:
+        """The Honor names setting changed: the hint names its tiles anew."""
+        if self.is_mounted and self.own_tiles:
+            self._show_hint_text()
 
     def clear_private(self) -> None:
         """Empty the rack, the hand, the analysis and the hint."""
@@ -327,5 +340,6 @@ class HandBuilderScreen(SeatScreen):
         self.query_one("#hand", TileRow).clear()
         self.query_one(AnalysisPanel).show(None)
         self.query_one("#hint", Static).update("")
+        self._hint_tiles = None
         self.chosen.clear()
         self.own_tiles = []

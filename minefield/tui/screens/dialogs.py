@@ -16,6 +16,16 @@ from minefield.tui.messages import CurtainLifted
 #: The smallest terminal the game is laid out for.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
+#: Tab and Shift+Tab in a form, moving the focus the moment the key arrives. Textual hands each
+#: key to the widget focused when the key comes in and moves the focus only when that widget
+#: has let Tab go by: typed fast (``Ann``, Tab, ``Bob`` arriving together), ``Bob`` was already
+#: the first field's and the game began as "AnnBob". A priority binding runs before
+#: the keys after it are handed out.
+FORM_FOCUS_KEYS: list[BindingType] = [
+    Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
+    Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True),
+]
+
 
 class CurtainScreen(Screen[None]):
     """Hot-seat: shown between two moments of different players; nothing private exists

@@ -40,6 +40,7 @@ from minefield.trainer.drills import (
     reader_lines,
 )
 from minefield.trainer.progress import DrillRecord, ProgressError
+from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.tiles import named
@@ -114,6 +115,7 @@ class DrillsScreen(Screen[None]):
         Binding("escape", "close", "Back"),
         Binding("pagedown", "scroll_body(1)", "Scroll down", show=False),
         Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
+        *FORM_FOCUS_KEYS,
     ]
 
     def __init__(self, record: Recorder, history: HistoryReader,
@@ -126,6 +128,7 @@ class DrillsScreen(Screen[None]):
         self.drill: Drill | None = None
         self.result: DrillAnswer | None = None
         self._made_with: tuple[str, str] | None = None
+        self._answer_text: str | None = None  # the verdict shown, in mpsz (named when shown)
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
@@ -172,6 +175,7 @@ class DrillsScreen(Screen[None]):
         seed = self._next_seed()
         self.drill = None
         self.result = None
+        self._answer_text = None
         self.query_one("#drill-question", Static).update("Making a drill…")
         self.query_one("#drill-answer", Static).update("")
         self.query_one("#drill-answer").remove_class("-shown")
@@ -224,10 +228,21 @@ class DrillsScreen(Screen[None]):
         if problem:
             lines.append(f"[$text-warning]{escape(problem)}[/]")
         lines.append("[dim]Enter or Ctrl+N: the next drill[/]")
-        self.query_one("#drill-answer", Static).update(named(self, "\n".join(lines)))
+        self._answer_text = "\n".join(lines)
+        self.query_one("#drill-answer", Static).update(named(self, self._answer_text))
         event.input.value = ""
         self.query_one("#drill-answer").add_class("-shown")
         self.query_one("#drill-body", VerticalScroll).scroll_home(animate=False)
+
+    def honors_renamed(self) -> None:
+        """The Honor names setting changed: the question and the answer name them anew."""
+        if not self.is_mounted:
+            return
+        if self.drill is not None:
+            self.query_one("#drill-question", Static).update(
+                named(self, "\n".join(drill_lines(self.drill))))
+        if self._answer_text is not None:
+            self.query_one("#drill-answer", Static).update(named(self, self._answer_text))
 
     def _say(self, text: str) -> None:
         answer_area = self.query_one("#drill-answer", Static)

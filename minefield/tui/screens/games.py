@@ -76,6 +76,8 @@ def _side(seat: str | None) -> str:
 def result_text(entry: Entry) -> str:
     """The result column: ``East won on 5p``, ``draw``, ``unfinished``, ``match, 4 games``."""
     if isinstance(entry, MatchEntry):
+        if not played(entry):
+            return "match abandoned"  # quit before a game finished (at its first curtain)
         count = len(entry.games)
         games = f"{count} game{'s' * (count != 1)}"
         return f"match, {games}" if entry.over else f"match so far, {games}"
@@ -89,9 +91,17 @@ def result_text(entry: Entry) -> str:
     return f"{_side(result.winner)} won on {result.tile}"
 
 
+def played(match: MatchEntry) -> bool:
+    """True when a game of ``match`` finished (else it was left before any score changed)."""
+    return any(game.result is not None for game in match.games)
+
+
 def points_text(entry: Entry) -> str:
-    """The points column: a ron's value, or a match's scores (``27000/23000``)."""
+    """The points column: a ron's value, or a match's scores (``27000/23000``; none for a
+    match abandoned before a game finished)."""
     if isinstance(entry, MatchEntry):
+        if not played(entry):
+            return ""
         return "/".join(str(entry.scores.get(name, 0)) for name in entry.players)
     result = entry.result
     if result is None or result.kind == "draw" or result.points is None:
@@ -148,6 +158,7 @@ class GamesScreen(Screen[None]):
         Binding("m", "next_filter", "Filter by mode"),
         Binding("r", "reload", "Reload", show=False),
         Binding("escape,q", "close", "Back"),
+        Binding("down", "to_list", "To the list", show=False, priority=True),
     ]
 
     def __init__(self, folder: Path, match: MatchEntry | None = None) -> None:
@@ -245,7 +256,12 @@ class GamesScreen(Screen[None]):
         if self.match is not None:
             info = f"{len(self.shown)} games: Enter replays one, v reviews its defense"
         elif not total:
-            info = f"No saved games yet in {self.folder}"
+            info = (f"No saved games yet in {self.folder}: a game you play is saved there "
+                    "when Settings has Save games on")
+        elif not self.shown:
+            label = dict(FILTERS).get(self.choice, self.choice)
+            info = (f"None of the {total} saved is of {label}: m shows the next filter, or "
+                    "choose All games and matches above")
         else:
             info = (f"{len(self.shown)} of {total} · Enter replays, v reviews\n"
                     "a match opens as its scores and games")
@@ -257,10 +273,23 @@ class GamesScreen(Screen[None]):
         self.query_one("#games-list", OptionList).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A match's games have no filter (the footer leaves it out)."""
+        """A match's games have no filter (the footer leaves it out); Down goes from the
+        filter to the list (never a new filter: it opens the filter's choices no more)."""
         if action == "next_filter":
             return self.match is None
+        if action == "to_list":
+            return self.match is None and self.focused is self.query_one(
+                "#games-filter", Select) and not self.query_one("#games-filter", Select).expanded
         return True
+
+    def action_to_list(self) -> None:
+        """From the filter down to the list (Enter or Space opens the filter's choices)."""
+        self.query_one("#games-list", OptionList).focus()
+
+    def honors_renamed(self) -> None:
+        """The Honor names setting changed: the results again with the new names."""
+        if self.is_mounted:
+            self._show_list()
 
     def action_next_filter(self) -> None:
         """Show the next mode only: all, practice, hot-seat, network, bots, matches."""

@@ -30,7 +30,9 @@ from minefield.session.names import MAX_PLAYER_NAME, PlayerNameError, player_nam
 from minefield.tui.config import Preferences
 from minefield.tui.host import preferences_of
 from minefield.tui.messages import GameChosen
+from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.screens.rules import RulesScreen
+from minefield.tui.widgets.tickbox import TickBox
 
 #: Each rule preset in one line (the help's "Rule presets" says the same at more length).
 PRESET_NOTES = {
@@ -84,14 +86,21 @@ def match_note(name: str, rule: tuple[str, ...] = ()) -> str:
 class NewGameScreen(ModalScreen[GameChosen | None]):
     """Before a game starts: the bot level and the seat (practice), the rules preset with the
     settings changed over it ("Rules...", every setting) and the clocks (R25), with the saved
-    preferences chosen. Dismissed with the choice, or None (Escape). The clock and the settings
-    changed over the preset are remembered in the preferences when a game starts, and a form
-    opens with them (the changes of each preset apart)."""
+    preferences chosen. Start posts the choice (:class:`GameChosen`) to the app and the form
+    stays up until the game's first screen replaces it; Escape dismisses it with None. The
+    clock, the settings changed over the preset and the bot level are remembered in the
+    preferences when a game starts, and a form opens with them (the changes of each preset
+    apart). The focus starts on the first field."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start"),
-        Binding("r", "rules", "Rules..."),
+        # Ctrl+S starts and Ctrl+R opens "Rules..." from any field, a text field too (s and r
+        # type there: the focus starts in the first field, a name); s and r from the others.
+        Binding("ctrl+s", "start", "Start", priority=True),
+        Binding("s", "start", "Start", show=False),
+        Binding("ctrl+r", "rules", "Rules...", priority=True),
+        Binding("r", "rules", "Rules...", show=False),
         Binding("escape", "cancel", "Back"),
+        *FORM_FOCUS_KEYS,
     ]
 
     def __init__(self, mode: GameMode, preferences: Preferences) -> None:
@@ -100,6 +109,8 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         self.preferences = preferences
         #: The settings changed over the preset with "Rules..." (``NAME=VALUE``), clocks apart.
         self.rule: tuple[str, ...] = preferences.rule_changes.get(preferences.rules, ())
+        #: True once Start was pressed: the game is starting and replaces the form.
+        self.started = False
 
     def compose(self) -> ComposeResult:
         prefs = self.preferences
@@ -129,7 +140,7 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
                                  compact=True)
                 if self.mode == "hotseat":
                     yield Label("Trainer")
-                    yield Checkbox("Trainer aids: both agree", id="aids", compact=True)
+                    yield TickBox("Trainer aids: both agree", id="aids", compact=True)
                 yield Label("Rules")
                 with Horizontal(classes="form-pair"):
                     yield Select([(name, name) for name in PRESETS], value=prefs.rules,
@@ -149,7 +160,8 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#start", Button).focus()  # Enter starts with what is chosen
+        # The first field (Tab Tab Enter no longer starts a game unseen); s or Start starts.
+        self.query_one("#east" if self.mode == "hotseat" else "#name", Input).focus()
         self._show_note()
 
     @property
@@ -240,6 +252,8 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
 
     def action_start(self) -> None:
         """Start the game (a bad clock is named and nothing starts)."""
+        if self.started:
+            return  # started already: the game's first screen is on its way
         try:
             choice = self.choice()
         except SettingsError as error:
@@ -249,12 +263,17 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
             self._show_note(f"Name: {error}.")
             return
         self._remember()
-        self.dismiss(choice)
+        # The form stays until the game's first screen replaces it (the curtain in hot-seat):
+        # dismissed first, the menu showed for a moment in between.
+        self.started = True
+        self.app.post_message(choice)
 
     def _remember(self) -> None:
-        """Keep the clock and the changes over the preset in the preferences (saved)."""
+        """Keep the clock, the changes over the preset and (practice) the bot level in the
+        preferences (saved): the next form opens with them."""
         from minefield.tui.screens.settings import SettingsScreen
 
+        levels = [select.value for select in self.query("#level").results(Select)]
         clock = str(self.query_one("#clock", Select).value)
         if clock == CUSTOM_CLOCK:
             clock = self.query_one("#custom-clock", Input).value.strip()
@@ -264,7 +283,8 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         preferences = preferences_of(self.app)
         try:  # checked as a saved file is (a custom clock too long to keep is not kept)
             remembered = Preferences.model_validate(
-                {**preferences.model_dump(), "clock": clock, "rule_changes": changes})
+                {**preferences.model_dump(), "clock": clock, "rule_changes": changes,
+                 "bot_level": levels[0] if levels else preferences.bot_level})
         except ValidationError:
             return
         if remembered != preferences:
@@ -294,7 +314,8 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
 
     def action_cancel(self) -> None:
         """Back to the menu without a game."""
-        self.dismiss(None)
+        if not self.started:
+            self.dismiss(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

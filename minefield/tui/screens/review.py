@@ -30,7 +30,13 @@ from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
 from minefield.trainer.build import build_part
 from minefield.trainer.readable import readability, readability_section
-from minefield.trainer.regrets import luck_note, luck_section, regrets_section
+from minefield.trainer.regrets import (
+    TOP_REGRETS,
+    luck_note,
+    luck_section,
+    regrets,
+    regrets_section,
+)
 from minefield.trainer.review import (
     AssessedStep,
     GameReview,
@@ -51,14 +57,14 @@ PART_NAMES = {"discards": "Discards", "regrets": "Your regrets", "luck": "Luck a
               "readable": "Your wait", "build": "The build"}
 
 
-_BULLET = re.compile(r" *(?:·|\d+\.) ")
+_BULLET = re.compile(r" *(?:•|\d+\.) ")
 
 
 def bullet_indent(paragraph: str) -> int:
-    """The hanging indent of a review line: a bullet's (``· ``, ``1. ``, after any spaces)
+    """The hanging indent of a review line: a bullet's (``• ``, ``1. ``, after any spaces)
     wrapped lines go on under its text, other lines under their first word.
 
-    >>> bullet_indent("  1. Discard 12, 6s"), bullet_indent("· genbutsu"), bullet_indent("Ron")
+    >>> bullet_indent("  1. Discard 12, 6s"), bullet_indent("• genbutsu"), bullet_indent("Ron")
     (5, 2, 0)
     """
     bullet = _BULLET.match(paragraph)
@@ -89,10 +95,13 @@ def truth_lines(step: ReviewStep, opponent: str) -> list[str]:
     return lines
 
 
-def section_markup(section: Section) -> str:
-    """A part of the review as markup: its title in bold, then its lines after their bullets."""
+def section_markup(section: Section, marked: str | None = None) -> str:
+    """A part of the review as markup: its title in bold, then its lines after their bullets;
+    the line whose bullet is ``marked`` (``"2."``: the regret shown) stands out."""
     lines = [f"[b]{escape(section.title)}[/]"]
-    lines.extend(escape(line.prefix + line.text) for line in section.lines)
+    for line in section.lines:
+        text = escape(line.prefix + line.text)
+        lines.append(f"[reverse]{text}[/]" if marked and line.marker == marked else text)
     return "\n".join(lines)
 
 
@@ -134,6 +143,10 @@ class ReviewScreen(Screen[None]):
         self.index = 0
         self.assessed: dict[Seat, list[AssessedStep]] = {s: [] for s in self.reviews}
         self.sections: dict[Seat, dict[str, Section]] = {s: {} for s in self.reviews}
+        #: The steps of the regrets named, most expensive first, and the one shown (the
+        #: arrows go from one to the next in the regrets part).
+        self.regret_steps: dict[Seat, list[int]] = {s: [] for s in self.reviews}
+        self.regret = 0
         self.part = PARTS[0]
         self.done = False
         self._quits = quits
@@ -174,6 +187,8 @@ class ReviewScreen(Screen[None]):
                 return
             review = self.reviews[seat]
             read = readability(review, opponent_of(self.names[seat]))
+            named = [r.index for r in regrets(done)[:TOP_REGRETS]]
+            self.app.call_from_thread(self._regrets, seat, named)
             sections = {"regrets": regrets_section(done),
                         "luck": luck_section(done, review.ron_points),
                         "readable": readability_section(read, self.names[seat.other])}
@@ -193,6 +208,10 @@ class ReviewScreen(Screen[None]):
         self.assessed[seat].append(step)
         if seat is self.seat:
             self.show_step()
+
+    def _regrets(self, seat: Seat, steps: list[int]) -> None:
+        if self.is_attached:
+            self.regret_steps[seat] = steps
 
     def _sections(self, seat: Seat, sections: dict[str, Section]) -> None:
         if not self.is_attached:
@@ -234,7 +253,7 @@ class ReviewScreen(Screen[None]):
             pool.set_tiles(parse_tiles(review.end.pools.get(self.seat, "")))
             pool.cursor = None
             if self.part != "discards":
-                detail.update(named(self, self._part_text()))
+                detail.update(named(self, self.part_text()))
                 return
             detail.update(f"{escape(self.names[self.seat])} made no discard: the game ended on "
                           f"discard {review.end.discard_number}, before this seat's first. "
@@ -253,14 +272,17 @@ class ReviewScreen(Screen[None]):
         if self.part == "discards":
             detail.update(named(self, "\n".join(self._detail(step, assessed, opponent))))
         else:
-            detail.update(named(self, self._part_text()))
+            detail.update(named(self, self.part_text()))
 
-    def _part_text(self) -> str:
+    def part_text(self) -> str:
         """The shown part (not the discards) as markup, or a word that it is coming."""
         section = self.sections[self.seat].get(self.part)
         if section is None:
             return f"[b]{PART_NAMES[self.part]}[/]\nWorking it out…"
-        return section_markup(section)
+        marked = None
+        if self.part == "regrets" and self.regret_steps[self.seat]:
+            marked = f"{self.regret + 1}."
+        return section_markup(section, marked)
 
     def _info(self) -> str:
         review, seat = self.review, self.seat
@@ -293,7 +315,8 @@ class ReviewScreen(Screen[None]):
             line = feedback(report, kind_str(Tile.parse(step.tile).kind))
             lines.append(f"[b]{escape(line)}[/]")
             chosen = report.of(kind_str(Tile.parse(step.tile).kind))
-            lines.extend(f"· {escape(reason)}" for reason in chosen.reasons)
+            # (a bullet, not the phrase separator ·, which a line may break after)
+            lines.extend(f"• {escape(reason)}" for reason in chosen.reasons)
             lines.append(f"[dim]{estimate_name(report.opponent)} · opponent furiten "
                          f"{percent(report.opponent_furiten)}[/]")
         lines.extend(truth_lines(step, opponent))
@@ -305,7 +328,14 @@ class ReviewScreen(Screen[None]):
     # -- keys --------------------------------------------------------------------------------
 
     def action_step(self, delta: int) -> None:
-        """An earlier or later discard."""
+        """An earlier or later discard; in the regrets part, the next or the previous regret
+        (the pool shows its discard)."""
+        steps = self.regret_steps[self.seat]
+        if self.part == "regrets" and steps:
+            self.regret = max(0, min(len(steps) - 1, self.regret + delta))
+            self.index = steps[self.regret]
+            self.show_step()
+            return
         count = len(self.review.steps)
         if count:
             self.index = max(0, min(count - 1, self.index + delta))
@@ -321,6 +351,10 @@ class ReviewScreen(Screen[None]):
     def action_part(self, delta: int) -> None:
         """The next or the previous part of the review (the discards, the regrets, ...)."""
         self.part = PARTS[(PARTS.index(self.part) + delta) % len(PARTS)]
+        steps = self.regret_steps[self.seat]
+        if self.part == "regrets" and steps:
+            self.regret = min(self.regret, len(steps) - 1)
+            self.index = steps[self.regret]  # the pool shows the regret's discard
         self.query_one("#review-body", VerticalScroll).scroll_home(animate=False)
         self.show_step()
 
@@ -342,7 +376,10 @@ class ReviewScreen(Screen[None]):
         """Review the other seat's discards (hot-seat: both are revealed at the end)."""
         if len(self.reviews) > 1:
             self.seat = self.seat.other
-            self.index = 0
+            self.index = self.regret = 0
+            steps = self.regret_steps[self.seat]
+            if self.part == "regrets" and steps:
+                self.index = steps[0]
             self.show_step()
 
     def action_close(self) -> None:

@@ -26,6 +26,7 @@ from minefield.rules.settings import (
     rule_value_text,
     rule_words,
 )
+from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 
 #: The on/off choices of a yes-or-no setting.
 ON_OFF = (("on", "on"), ("off", "off"))
@@ -49,6 +50,7 @@ class RulesScreen(ModalScreen[tuple[str, ...] | None]):
         Binding("ctrl+s", "done", "Done"),
         Binding("ctrl+r", "reset", "The preset's rules"),
         Binding("escape", "cancel", "Back"),
+        *FORM_FOCUS_KEYS,
     ]
 
     def __init__(self, preset: str, rule: tuple[str, ...] = ()) -> None:

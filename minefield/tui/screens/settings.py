@@ -20,6 +20,7 @@ from minefield.rules.names import HONOR_NAMES
 from minefield.rules.settings import PRESETS
 from minefield.tui.config import Preferences
 from minefield.tui.render import TILE_STYLES
+from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 
 HINTS = (("off", "off"), ("practice", "in practice"), ("always", "always (also hot-seat)"))
 HONOR_CHOICES = {"letters": "letters: E S W N Wh Gr Rd", "kanji": "kanji: 東 南 西 北 白 發 中",
@@ -37,7 +38,8 @@ def theme_words(theme: str) -> str:
 class SettingsScreen(ModalScreen[None]):
     """Edit the preferences; every change is validated and saved by the app."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close settings")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close settings"),
+                                              *FORM_FOCUS_KEYS]
 
     @dataclass
     class Changed(Message):

@@ -39,6 +39,7 @@ from minefield.rules.presets import PRESETS
 from minefield.rules.seed import derive_int, parse_seed, random_seed
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import Tile
+from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.screens.replay import end_text
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import SAFEST_SHOWN, shade
@@ -81,6 +82,7 @@ class WatchSetupScreen(ModalScreen[WatchChoice | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start"),
         Binding("escape", "cancel", "Back"),
+        *FORM_FOCUS_KEYS,
     ]
 
     def __init__(self, level: Level = "normal", rules: str = "standard") -> None:
@@ -93,26 +95,28 @@ class WatchSetupScreen(ModalScreen[WatchChoice | None]):
             yield Static("Watch two bots play", classes="dialog-title")
             with Grid(id="new-game-grid"):
                 yield Label("East bot")
+                # Compact, as the new game form's: a form row is one line (a full Select is
+                # three, and the grid's one-line rows hid every value).
                 yield Select([(lv, lv) for lv in LEVELS], value="strong", allow_blank=False,
-                             id="east")
+                             id="east", compact=True)
                 yield Label("West bot")
                 yield Select([(lv, lv) for lv in LEVELS], value=self._level,
-                             allow_blank=False, id="west")
+                             allow_blank=False, id="west", compact=True)
                 yield Label("Pace")
                 yield Select([(pace_text(p), p) for p in PACES], value=DEFAULT_PACE,
-                             allow_blank=False, id="pace")
+                             allow_blank=False, id="pace", compact=True)
                 yield Label("Hands")
-                yield Select(HANDS, value=False, allow_blank=False, id="shown")
+                yield Select(HANDS, value=False, allow_blank=False, id="shown", compact=True)
                 yield Label("Rules")
                 yield Select([(name, name) for name in PRESETS], value=self._rules,
-                             allow_blank=False, id="rules")
+                             allow_blank=False, id="rules", compact=True)
             with Horizontal(classes="buttons"):
-                yield Button("Start", id="start", variant="primary")
-                yield Button("Back", id="back")
+                yield Button("Start", id="start", variant="primary", compact=True)
+                yield Button("Back", id="back", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#start", Button).focus()
+        self.query_one("#east", Select).focus()  # the first field; s or Start starts
 
     def choice(self) -> WatchChoice:
         """The choice the form shows now."""
@@ -157,7 +161,7 @@ class WatchScreen(Screen[None]):
         Binding("minus", "pace(1)", "Slower"),
         Binding("h", "toggle_hands", "Hands"),
         Binding("d", "toggle_danger", "Danger", show=False),
-        Binding("a", "again", "Another game", show=False),
+        Binding("a", "again", "Another game"),
         Binding("pagedown", "scroll_body(1)", "Scroll down", show=False),
         Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
         Binding("escape,q", "close", "Back"),
@@ -342,9 +346,12 @@ class WatchScreen(Screen[None]):
     # -- keys ------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Grey out what cannot be done now (one move while playing, the pace at its ends)."""
+        """Grey out what cannot be done now (one move while playing, the pace at its ends);
+        once the game has ended, pause, step and pace go and another game (``a``) comes."""
+        if action in ("pause", "step", "pace") and self.watched.over:
+            return False
         if action == "step":
-            return (self.paused and not self.watched.over) or None
+            return self.paused or None
         if action == "pace" and parameters and isinstance(parameters[0], int):
             index = PACES.index(self.pace) + parameters[0]
             return (0 <= index < len(PACES)) or None
