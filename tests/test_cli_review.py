@@ -157,8 +157,8 @@ def test_review_text_shows_the_build(record: Path, capsys: pytest.CaptureFixture
     assert main(["review", str(record), "--text", "--honors", "numbers"]) == 0
     out = capsys.readouterr().out
     built = build_of(review_of_game(played(RON_SEED), Seat.WEST))
-    assert "\nThe build:\n" in out and f"  · Yours: {built.yours.hand}\n" in out
-    assert (f"  · The strong bot's: {built.bot.hand}\n" in out if not built.same
+    assert "\nThe build:\n" in out and f"  • Yours: {built.yours.hand}\n" in out
+    assert (f"  • The strong bot's: {built.bot.hand}\n" in out if not built.same
             else "The strong bot keeps the same 13." in out)
 
 
@@ -178,9 +178,9 @@ def test_review_text_fits_the_terminal_width(
     assert wrapped.split() == whole.split()  # the same words and figures, none cut
     lines = wrapped.splitlines()
     for index, line in enumerate(lines[:-1]):
-        bullet = re.match(r"( *(?:·|\d+\.) )", line)
+        bullet = re.match(r"( *(?:•|\d+\.) )", line)
         nxt = lines[index + 1]
-        if bullet and nxt.strip() and not re.match(r" *(?:·|\d+\.) ", nxt) \
+        if bullet and nxt.strip() and not re.match(r" *(?:•|\d+\.) ", nxt) \
                 and nxt.startswith(" "):
             assert len(nxt) - len(nxt.lstrip(" ")) == len(bullet.group(1)), (line, nxt)
     discards = [i for i, line in enumerate(lines) if re.match(r" ?\d+ \S+: \d+%", line)]

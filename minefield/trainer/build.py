@@ -223,16 +223,16 @@ def _hand_lines(built: BuiltHand, settings: RuleSettings, kept: str) -> list[Lin
     for wait in built.waits:
         pays = f"{wait.points}" + (f" ({wait.limit})" if wait.limit else "")
         verdict = "" if wait.eligible else f", below {minimum}: it would pass and freeze the hand"
-        lines.append(Line(f"{wait.tile}: {wait.live} live, pays {pays}{verdict}", 2, "·"))
+        lines.append(Line(f"{wait.tile}: {wait.live} live, pays {pays}{verdict}", 2, "•"))
     if not built.waits:
-        lines.append(Line("no wait: the hand is not tenpai and cannot win (R12)", 2, "·"))
+        lines.append(Line("no wait: the hand is not tenpai and cannot win (R12)", 2, "•"))
     eligible = "reaches mangan" if built.mangan else "cannot reach mangan with a live wait"
     if settings.minimum != "mangan":
         eligible = "can win" if built.mangan else "cannot win with a live wait"
     lines.append(Line(f"{built.live} live copies of winning waits; the hand {eligible} (R14); "
                       f"expected value {round(built.value)} points by the strong bot's measure",
-                      2, "·"))
-    lines.append(Line(f"{kept}: {built.kept_back or 'nothing'}", 2, "·"))
+                      2, "•"))
+    lines.append(Line(f"{kept}: {built.kept_back or 'nothing'}", 2, "•"))
     return lines
 
 
@@ -253,17 +253,17 @@ def build_section(built: Build, settings: RuleSettings) -> Section:
     title = "The build"
     lines = [Line("Your 13 against the strong bot's choice from the same 34 (what a ron pays "
                   "on an ordinary discard, without ura dora):"),
-             Line(f"Yours: {built.yours.hand}", 1, "·")]
+             Line(f"Yours: {built.yours.hand}", 1, "•")]
     ended = built.last_discard < TOTAL_DISCARDS
     lines.extend(_hand_lines(built.yours, settings, "left in your pool when the game ended"
                              if ended else "kept back (never discarded, R10)"))
-    lines.append(Line(f"What it did: {_outcome(built.yours, built.last_discard)}", 2, "·"))
+    lines.append(Line(f"What it did: {_outcome(built.yours, built.last_discard)}", 2, "•"))
     if built.same:
-        lines.append(Line("The strong bot keeps the same 13.", 1, "·"))
+        lines.append(Line("The strong bot keeps the same 13.", 1, "•"))
         return Section(title, tuple(lines))
-    lines.append(Line(f"The strong bot's: {built.bot.hand}", 1, "·"))
+    lines.append(Line(f"The strong bot's: {built.bot.hand}", 1, "•"))
     lines.extend(_hand_lines(built.bot, settings, "it plans to keep back (before its first "
                              "discard; it plans again each turn)"))
     lines.append(Line("What it would have earned against the same discards (replayed): "
-                      f"{_outcome(built.bot, built.last_discard)}", 2, "·"))
+                      f"{_outcome(built.bot, built.last_discard)}", 2, "•"))
     return Section(title, tuple(lines))

@@ -194,28 +194,28 @@ def readability_section(found: Readability, opponent: str) -> Section:
                 else " (they never held one: it could not be thrown)")
         lines.append(Line(f"{wait}: rated between {percent(low.chance)} "
                           f"({_ordinal(low.rank)} of {low.of}) and {percent(high.chance)} "
-                          f"({_ordinal(high.rank)} of {high.of}){held}", 1, "·"))
+                          f"({_ordinal(high.rank)} of {high.of}){held}", 1, "•"))
     for reading in found.readings:
         if reading.threw_wait:
             rating = reading.of(reading.tile)
             when = (f" when it was rated {percent(rating.chance)}, {_ordinal(rating.rank)} of "
                     f"{rating.of}" if rating is not None else "")
             lines.append(Line(f"They threw your wait {reading.tile} at discard "
-                              f"{reading.number}{when}.", 1, "·"))
+                              f"{reading.number}{when}.", 1, "•"))
     for number, tile, wait in found.suji:
         lines.append(Line(f"Your {tile} (discard {number}) made {wait} look suji: a ryanmen on "
-                          f"it would have been furiten (R15a).", 1, "·"))
+                          f"it would have been furiten (R15a).", 1, "•"))
     for moved in found.gave_away:
         lines.append(Line(f"Gave it away: after your {moved.tile} (discard {moved.number}) "
                           f"{moved.wait} went from {percent(moved.before)} to "
-                          f"{percent(moved.after)}.", 1, "·"))
+                          f"{percent(moved.after)}.", 1, "•"))
     for moved in found.hid:
         lines.append(Line(f"Hid it: after your {moved.tile} (discard {moved.number}) "
                           f"{moved.wait} went from {percent(moved.before)} to "
-                          f"{percent(moved.after)}.", 1, "·"))
+                          f"{percent(moved.after)}.", 1, "•"))
     lines.append(Line("At each of their discards:"))
     for reading in found.readings:
         each = "; ".join(_rated(r) for r in reading.ratings)
         lines.append(Line(f"Discard {reading.number}, they threw {reading.tile}: {each}", 1,
-                          "·"))
+                          "•"))
     return Section(title, tuple(lines))

@@ -181,12 +181,12 @@ def regrets_section(steps: Sequence[AssessedStep], top: int = TOP_REGRETS) -> Se
                           f"where {safer.tile} was {percent(safer.danger)}: {regret.lost} "
                           "expected points lost" + (" (it dealt in)" if regret.dealt_in
                                                     else ""), 1, f"{place}."))
-        lines.extend(Line(reason, 2, "·") for reason in (_first_reason(taken),
+        lines.extend(Line(reason, 2, "•") for reason in (_first_reason(taken),
                                                          _first_reason(safer)) if reason)
     if len(found) > top:
         rest = found[top:]
         lines.append(Line(f"and {len(rest)} more, {sum(r.lost for r in rest)} expected points "
-                          "together", 1, "·"))
+                          "together", 1, "•"))
     total = sum(r.lost for r in found)
     lines.append(Line(f"Expected points lost: {total}. That is what your choices cost against "
                       "the safest tile each turn, from what you could see then. It is not "
@@ -215,13 +215,13 @@ def luck_section(steps: Sequence[AssessedStep], paid: int = 0) -> Section:
         tiles = "nothing beyond what your discards risked"
     lines = [Line(lost),
              Line(f"Danger no choice could avoid: {summary.unavoidable} expected points (the "
-                  "safest tile each turn)", 1, "·"),
+                  "safest tile each turn)", 1, "•"),
              Line(f"What your choices cost: {summary.choices} expected points (your regrets)",
-                  1, "·"),
-             Line(f"What the tiles did: {tiles}", 1, "·")]
+                  1, "•"),
+             Line(f"What the tiles did: {tiles}", 1, "•")]
     for step in steps:
         note = luck_note(step)
         if note is not None:
             note = note[0].lower() + note[1:]
-            lines.append(Line(f"Discard {step.step.number}, {step.chosen.tile}: {note}", 1, "·"))
+            lines.append(Line(f"Discard {step.step.number}, {step.chosen.tile}: {note}", 1, "•"))
     return Section(title, tuple(lines))

@@ -17,7 +17,7 @@ __all__ = ["Line", "Section"]
 @dataclass(frozen=True)
 class Line:
     """One line of a part: ``depth`` 0 is a heading or a paragraph, 1 and 2 are bullets with
-    their ``marker`` (``"·"``, ``"1."``)."""
+    their ``marker`` (``"•"``, ``"1."``)."""
 
     text: str
     depth: int = 0

@@ -92,7 +92,7 @@ def test_the_regrets_in_words(careless: list[AssessedStep]) -> None:
         assert f"where {regret.safer.tile} was" in line.text
         assert f"{regret.lost} expected points lost" in line.text
     reasons = [line.text for line in section.lines if line.depth == 2]
-    assert reasons and all(line.marker == "·" for line in section.lines if line.depth == 2)
+    assert reasons and all(line.marker == "•" for line in section.lines if line.depth == 2)
     last = section.lines[-1].text
     assert last.startswith(f"Expected points lost: {sum(r.lost for r in found)}.")
     assert "It is not luck" in last

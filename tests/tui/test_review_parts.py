@@ -158,7 +158,9 @@ async def test_wrapped_bullets_keep_their_alignment_at_80x24(careless_record: Pa
         for part in PARTS:
             await _to_part(pilot, screen, part)
             for paragraph, drawn in _paragraphs(screen):
-                bullet = re.match(r" *(?:·|\d+\.) ", paragraph)
+                bullet = re.match(r" *(?:•|\d+\.) ", paragraph)
+                if bullet is not None:  # never a marker alone on its line
+                    assert drawn[0][bullet.end():].strip(), (paragraph, drawn)
                 for line in drawn[1:]:
                     if bullet is not None:
                         assert line[:bullet.end()] == " " * bullet.end(), (paragraph, line)

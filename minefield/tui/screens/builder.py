@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from minefield.rules.game import ChooseHand, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
@@ -22,6 +22,7 @@ from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.footer import FitFooter
 from minefield.tui.widgets.panels import AnalysisPanel, DeadWall
 from minefield.tui.widgets.scoreboard import Scoreboard
 from minefield.tui.widgets.tiles import TileRow, named
@@ -77,7 +78,7 @@ class HandBuilderScreen(SeatScreen):
                 yield AnalysisPanel(id="analysis")
             yield Static(id="hint")
             yield Static(id="status")
-        yield Footer()
+        yield FitFooter()
 
     def on_mount(self) -> None:
         self.names_changed()

@@ -10,12 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from minefield.tui.host import preferences_of
 from minefield.tui.screens.rooms import ROOM_ENTRIES
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.footer import FitFooter
 
 if TYPE_CHECKING:
     from minefield.tui.games import GameMode
@@ -67,7 +68,7 @@ class MenuScreen(Screen[None]):
             yield Static("MINEFIELD", id="menu-title")
             yield Static("two-player riichi mahjong from Kaiji", id="menu-subtitle")
             yield OptionList(*(Option(label, id=key) for key, label in entries), id="menu")
-        yield Footer()
+        yield FitFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The room keys only with a game server."""

@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
 from textual.screen import Screen
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from minefield.rules.game import TOTAL_DISCARDS, GameEnded, Seat
 from minefield.rules.hand import HAND_SIZE
@@ -26,6 +26,7 @@ from minefield.tui.render import furiten_reason, objective, possessive, seat_nam
 from minefield.tui.scores import RunningScore, payment
 from minefield.tui.screens.standings import StandingsScreen
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.footer import FitFooter
 from minefield.tui.widgets.log import log_lines, paid_to_winner, with_feedback
 from minefield.tui.widgets.panels import DeadWall, yaku_name
 from minefield.tui.widgets.phrases import PhraseStatic
@@ -144,7 +145,7 @@ class ResultScreen(Screen[None]):
             ura = tile_name(Tile.parse(self.end.ura_indicator), current_honor_names(self))
             yield Static(f"Ura dora indicator {ura} · seed {self.end.seed}",
                          id="result-seed")
-        yield Footer()
+        yield FitFooter()
 
     def on_mount(self) -> None:
         self.query_one(DeadWall).reveal_ura(Tile.parse(self.end.ura_indicator))

@@ -57,14 +57,14 @@ PART_NAMES = {"discards": "Discards", "regrets": "Your regrets", "luck": "Luck a
               "readable": "Your wait", "build": "The build"}
 
 
-_BULLET = re.compile(r" *(?:·|\d+\.) ")
+_BULLET = re.compile(r" *(?:•|\d+\.) ")
 
 
 def bullet_indent(paragraph: str) -> int:
-    """The hanging indent of a review line: a bullet's (``· ``, ``1. ``, after any spaces)
+    """The hanging indent of a review line: a bullet's (``• ``, ``1. ``, after any spaces)
     wrapped lines go on under its text, other lines under their first word.
 
-    >>> bullet_indent("  1. Discard 12, 6s"), bullet_indent("· genbutsu"), bullet_indent("Ron")
+    >>> bullet_indent("  1. Discard 12, 6s"), bullet_indent("• genbutsu"), bullet_indent("Ron")
     (5, 2, 0)
     """
     bullet = _BULLET.match(paragraph)
@@ -315,7 +315,8 @@ class ReviewScreen(Screen[None]):
             line = feedback(report, kind_str(Tile.parse(step.tile).kind))
             lines.append(f"[b]{escape(line)}[/]")
             chosen = report.of(kind_str(Tile.parse(step.tile).kind))
-            lines.extend(f"· {escape(reason)}" for reason in chosen.reasons)
+            # (a bullet, not the phrase separator ·, which a line may break after)
+            lines.extend(f"• {escape(reason)}" for reason in chosen.reasons)
             lines.append(f"[dim]{estimate_name(report.opponent)} · opponent furiten "
                          f"{percent(report.opponent_furiten)}[/]")
         lines.extend(truth_lines(step, opponent))

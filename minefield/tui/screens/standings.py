@@ -10,11 +10,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.markup import escape
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from minefield.session.protocol import MatchView
 from minefield.tui.messages import MenuRequested, NewGameRequested
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.footer import FitFooter
 from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.scoreboard import blood, points_text
 
@@ -82,7 +83,7 @@ class StandingsScreen(Screen[None]):
         with Vertical(id="standings-box"):
             yield Static(standings_title(match), classes="dialog-title")
             yield PhraseStatic("\n".join(standings_lines(match, self.washizu)), id="standings")
-        yield Footer()
+        yield FitFooter()
 
     def action_again(self) -> None:
         """A new match of the same kind."""

@@ -232,9 +232,9 @@ class FuritenPanel(PhraseStatic):
         elif cause is None:
             self.update("Not furiten.")
         else:
+            # Two lines at 80 columns: the waits under it say none can win (R15).
             self.update(named(self, f"[b]FURITEN[/] since discard {cause.discard_number}: "
-                              f"{escape(detail or cause.detail)}. You can no longer win this "
-                              "game (R15)."))
+                              f"{escape(detail or cause.detail)} (R15)."))
 
 
 class DiscardRow(Widget):
