@@ -75,7 +75,7 @@ T = TypeVar("T")
 def first_chunk(tests: int, workers: int, max_chunk: int | None) -> int:
     """How many tests ``pytest -n`` (xdist's ``load`` scheduling) sends each worker first: it
     hands the collection out in that order, the first chunk to the first worker, the next to
-    the second, and so on (xdist/scheduler/load.py); 0 when it sends them one by one."""
+    the second, and so on (pytest-xdist's load scheduler); 0 when it sends them one by one."""
     if tests < 2 * workers:
         return 0
     return max(min(tests // workers // 4, max_chunk or tests), 2)
