@@ -145,7 +145,7 @@ def test_opponent_furiten_chance_is_named_when_it_matters() -> None:
 
 def test_a_reason_never_names_its_own_tile() -> None:
     """A reason follows its tile's name ("5p 14%", "5p: 14% (...)"): "南: no dora near 南"
-    said the tile twice (issue 24, point 10); the reason calls it "it"."""
+    said the tile twice; the reason calls it "it"."""
     for pos in (SUJI, WALLS, OWN, DORA):
         for kind, found in reasons_for(pos).items():
             for reason in found:

@@ -147,7 +147,7 @@ def test_r30_below_zero_ends_the_match_early() -> None:
 def test_r30_r31_the_last_game_says_the_match_is_over_not_who_deals_next() -> None:
     """East wins twice (R31: they stay dealer, a counter stick each time), the second time
     putting West below zero: the match ends there, and its last lines say what was paid and
-    that it is over, never "stays dealer: 2 counter sticks on the table" (issue 24, point 10)."""
+    that it is over, never "stays dealer: 2 counter sticks on the table"."""
     match = new_match(start_points=13000)
     assert "stays dealer: 1 counter stick" in dealer_win(match).lines[-1]
     last = dealer_win(match)

@@ -117,7 +117,7 @@ def test_rules_go_over_the_preset_and_the_last_one_wins() -> None:
     ("hands=none", "setting 'hands': 'none' is not a whole number"),
     ("hand_seconds=soon", "setting 'hand_seconds': 'soon' is not a whole number or none"),
     ("minimum=haneman", "setting 'minimum': 'haneman' is not mangan or none"),
-    # In words beside the setting's name (issue 24, point 8), not the validation library's.
+    # In words beside the setting's name, not the validation library's.
     ("honba_points=-100",
      "setting 'honba_points' (counter stick value): -100 is too small: give 0 or more"),
     ("hands=17", "setting 'hands' (hands in a match): 17 is too large: give at most 16"),

@@ -93,7 +93,7 @@ async def test_r25_in_hotseat_a_clock_starts_when_its_player_lifts_the_curtain()
 
 async def test_r25_in_hotseat_a_discard_the_clock_made_is_said_to_be_the_clocks() -> None:
     """East lets the discard clock run out: the held screen says the clock discarded the tile,
-    not "You discarded" (issue 24, point 10)."""
+    not "You discarded"."""
     game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z2z2p6p9p",
                            settings=RuleSettings(discard_seconds=1))
     players = {seat: PlayerInfo(name=seat.value.title()) for seat in Seat}

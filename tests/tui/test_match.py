@@ -233,7 +233,7 @@ async def test_the_result_explains_the_payments_and_the_counter_sticks() -> None
         text = screen_text(app)
         assert (f"West ({west}) pays East ({east}) {points} + 1 counter stick x 1000 = "
                 f"{points + 1000} (R32)") in text
-        # West is below zero: the match is over (R30), and nobody deals next (issue 24.10).
+        # West is below zero: the match is over (R30), and nobody deals next.
         assert f"Match over: {west} below zero (R30)" in text
         assert "stays dealer" not in text
         board = scoreboard(app)

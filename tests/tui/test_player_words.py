@@ -1,4 +1,4 @@
-"""Words a player should see instead of internal names (issue 24, point 8): the replay's
+"""Words a player should see instead of internal names: the replay's
 header, the Settings screen's themes. (The rules editor: tests/tui/screens/test_rules.py; a
 bad --rule value: tests/rules/test_settings.py; analyze: tests/test_cli_analyze.py.)"""
 

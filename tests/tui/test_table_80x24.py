@@ -197,7 +197,7 @@ def test_a_waits_lines_fit_their_width() -> None:
 async def test_a_passed_waits_furiten_names_each_yaku_of_its_value() -> None:
     """Seed 1: West's second discard is East's wait 7p, 3 han with ippatsu (R16) and below
     mangan (R14): East is furiten (R15b). The message names each yaku, ippatsu too, so its 3
-    han and the waits panel's 2 (no ippatsu later) agree (issue 24, point 10)."""
+    han and the waits panel's 2 (no ippatsu later) agree."""
     app = make_app(seed=1, seat=Seat.EAST)
     async with app.run_test(size=(100, 32)) as pilot:
         await _play_three(pilot)

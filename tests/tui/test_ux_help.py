@@ -87,7 +87,7 @@ async def test_the_help_explains_the_club_preset_rule_and_clock() -> None:
 
 def test_the_guide_says_words_where_a_template_left_a_setting_name() -> None:
     """"It is hands hands (default 4)": a setting's name stands beside its words, never for
-    them (issue 24, point 9; R30)."""
+    them (R30)."""
     text = " ".join(asset_text("help.md").split())
     assert "hands hands" not in text and "It is `hands`" not in text
     assert "It is 4 hands (the setting `hands` changes it)" in text

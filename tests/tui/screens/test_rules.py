@@ -50,8 +50,7 @@ async def test_the_editor_lists_every_setting_with_its_rule_number() -> None:
         for name in rule_names():
             number, _, explanation = rule_text(name).partition(": ")
             assert editor.query_one(f"#rule-{name}")  # an editor for each setting
-            # The setting in words; its name (what --rule takes) beside the explanation
-            # (issue 24, point 8).
+            # The setting in words; its name (what --rule takes) beside the explanation.
             labels = [str(w.render()) for w in editor.query(".rule-name")]
             assert f"{number:<4} {rule_words(name)}" in labels, name
             assert all("_" not in label for label in labels)
