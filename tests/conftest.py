@@ -104,8 +104,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     workers (see :func:`long_first`); the rest in their order. Every worker collects and
     orders the same way, so the order is the one xdist hands out."""
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    dist = config.getoption("dist", "no")
-    chunk = (first_chunk(len(items), workers, config.getoption("maxschedchunk", None))
+    dist, _, max_chunk = os.environ.get(DIST_ENV, "no 0").partition(" ")
+    chunk = (first_chunk(len(items), workers, int(max_chunk or 0) or None)
              if dist == "load" else 0)
     items[:] = long_first(items, [item.get_closest_marker("long") is not None
                                   for item in items], workers, chunk)
@@ -114,6 +114,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 #: Set by the run (the process that starts it) to an id of its own; every process the tests
 #: start inherits it, workers and what they start included, and no other process has it.
 RUN_MARKER = "MINEFIELD_TEST_RUN"
+#: The run's ``--dist`` and ``--maxschedchunk``, for its workers (see pytest_configure).
+DIST_ENV = "MINEFIELD_TEST_DIST"
 #: How long the processes a run started may take to end once its tests are over.
 LEFTOVER_GRACE = 10.0
 
@@ -123,6 +125,9 @@ def pytest_configure(config: pytest.Config) -> None:
     of the run that started it)."""
     if not hasattr(config, "workerinput"):
         os.environ[RUN_MARKER] = f"{os.getpid()}-{uuid.uuid4().hex}"
+        # xdist's workers see "no" for --dist: they learn the run's from here.
+        os.environ[DIST_ENV] = f"{config.getoption('dist', 'no')} " \
+                               f"{config.getoption('maxschedchunk', None) or 0}"
 
 
 def _describe(each: Process) -> str:
