@@ -11,7 +11,7 @@ discard rows and the dora indicator. A tile named here is in mpsz notation.
 ...     hand=Hand.parse("1112345678999m"), dora_indicator=Tile.parse("9s"),
 ...     discards={Seat.EAST: (Tile.parse("1p"),), Seat.WEST: (Tile.parse("2p"),)})
 >>> reasons_for(position)[Tile.parse("2p").kind]
-('genbutsu: West discarded 2p (discard 2), so it can never win for West (R15a)',)
+('genbutsu: West discarded it (discard 2), so it can never win for West (R15a)',)
 """
 
 from __future__ import annotations
