@@ -125,7 +125,6 @@ class LobbyScreen(Screen[None]):
         self.asked: dict[str, ConfirmScreen] = {}
         #: The id of the invitation this player sent, while it waits for the answer.
         self.inviting: str | None = None
-        self._could_invite = False
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
@@ -212,9 +211,6 @@ class LobbyScreen(Screen[None]):
         chosen = self._key(self.tables[table.cursor_row]) if (
             self.tables and 0 <= table.cursor_row < len(self.tables)) else None
         self.tables = list(state.tables)
-        if bool(self._invitable()) != self._could_invite:  # i: someone to invite, or nobody
-            self._could_invite = not self._could_invite  # (only then: each refresh of the
-            self.refresh_bindings()                       # footer's keys costs memory)
         table.clear()
         for entry in self.tables:
             where = f"join {entry.code}" if entry.code else "playing"
@@ -227,7 +223,7 @@ class LobbyScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer shows what applies now: Escape while waiting (for a quick match, for
-        the answer to an invitation) instead of k or i; i when someone may be invited."""
+        the answer to an invitation) instead of k or i; i dimmed where the server takes none."""
         waiting = self.matching is not None
         if action == "cancel":
             return waiting
@@ -235,9 +231,8 @@ class LobbyScreen(Screen[None]):
             return self.inviting is not None and not waiting
         if action == "quick":
             return not waiting
-        if action == "invite":  # dimmed when nobody can be invited now (pressed, it says why)
-            return False if self.inviting is not None else (
-                self.send is not None and bool(self._invitable())) or None
+        if action == "invite":  # the form lists who is in the lobby; the server answers a name
+            return False if self.inviting is not None else (self.send is not None) or None
         return True
 
     def _invitable(self) -> list[str]:

@@ -275,14 +275,20 @@ async def test_the_footer_shows_b_i_and_escape_when_they_apply() -> None:
         assert "esc" not in footer(app) and "i Invite" in footer(app)
 
 
-async def test_invite_is_dimmed_with_nobody_to_invite() -> None:
+async def test_invite_with_nobody_in_the_lobby_says_so() -> None:
+    """Nobody else in the lobby (as far as this list knows: a player busy in another terminal
+    is shown busy): i still opens the form, which says so, and Escape closes it unsent."""
     alone = LobbyState(online=[LobbyPlayer(name="Dan", status="lobby")], tables=[])
     states, requests, _more = scripted(alone)
     app = LobbyApp(states, requests.append, me="Dan")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = app.screen
-        assert screen.check_action("invite", ()) is None  # shown dimmed
+        await pilot.press("i")
+        await settle(pilot)
+        assert "In the lobby: nobody else" in screen_text(app)
+        await pilot.press("escape")  # the form closed, nothing sent
+        await settle(pilot)
+        assert "Invite whom?" not in screen_text(app)
         await pilot.press("escape")  # nothing to stop: nothing sent
         await settle(pilot)
         assert requests == []
