@@ -30,7 +30,7 @@ from tests.e2e.harness import (
     tool,
     wait_for,
 )
-from tests.e2e.test_ssh import ROOM, Player, build_hand, hand_row
+from tests.e2e.test_ssh import Player, hand_row, seated_at_one_table
 
 #: The safety net for noticing the dead link (TCP alone would take about 15 minutes).
 NOTICE_LIMIT = 240.0
@@ -77,14 +77,7 @@ def test_a_dead_link_is_noticed_and_the_other_player_told(
     site, net = netsite
     alice, bob = Player(site, "alice"), Player(site, "bob")
     alice.login("host")
-    code = alice.wait("a room code in the header",
-                      lambda screen: (match := ROOM.search(screen)) and match.group(1))
-    bob.login("join", code)
-    alice.wait("bob has joined", lambda screen: "vs bob" in screen)
-    build_hand(alice)
-    build_hand(bob)
-    before = bob.wait("the table", hand_row)
-    alice.wait("the table", hand_row)
+    before = seated_at_one_table(alice, bob)
 
     net.cut()
     cut = time.monotonic()

@@ -36,7 +36,7 @@ from tests.e2e.harness import (
     tool,
     wait_for,
 )
-from tests.e2e.test_ssh import ROOM, Player, build_hand, hand_row
+from tests.e2e.test_ssh import Player, hand_row, seated_at_one_table
 
 #: The front door's keepalive in this test (seconds of silence before a client is gone).
 KEEPALIVE = float(os.environ.get("DEAD_LINK_KEEPALIVE", "6"))
@@ -150,14 +150,7 @@ def test_a_dead_link_closes_the_session_and_the_other_player_is_told(
     site, net = doorsite
     alice, bob = Player(site, "alice"), Player(site, "bob")  # type: ignore[arg-type]
     alice.login("host")
-    code = alice.wait("a room code in the header",
-                      lambda screen: (match := ROOM.search(screen)) and match.group(1))
-    bob.login("join", code)
-    alice.wait("bob has joined", lambda screen: "vs bob" in screen)
-    build_hand(alice)
-    build_hand(bob)
-    before = bob.wait("the table", hand_row)
-    alice.wait("the table", hand_row)
+    before = seated_at_one_table(alice, bob)
 
     net.cut()
     cut = time.monotonic()

@@ -42,7 +42,7 @@ from tests.e2e.harness import (
     tool,
     wait_for,
 )
-from tests.e2e.test_ssh import DISCARDS, ROOM, Player, build_hand, hand_row
+from tests.e2e.test_ssh import DISCARDS, Player, hand_row, seated_at_one_table
 from tests.server.test_restore import KILLING_DAEMON
 
 #: The discard clock of these games, and longer than it: how long a dropped player stays away.
@@ -105,14 +105,7 @@ def start_game(site: Site) -> tuple[Player, Player]:
     """alice hosts, bob joins, both build their hands; (the player to discard, the other)."""
     alice, bob = Player(site, "alice"), Player(site, "bob")
     alice.login("host")
-    code = alice.wait("a room code in the header",
-                      lambda screen: (match := ROOM.search(screen)) and match.group(1))
-    bob.login("join", code)
-    alice.wait("bob has joined", lambda screen: "vs bob" in screen)
-    build_hand(alice)
-    build_hand(bob)
-    for player in (alice, bob):
-        player.wait("the table", hand_row)
+    seated_at_one_table(alice, bob)
     first = wait_for("whose turn", lambda: next(
         (p for p in (alice, bob) if "Your turn" in p.screen()), None),
         lambda: alice.report() + bob.report())

@@ -88,6 +88,20 @@ def hand_row(screen: str) -> str | None:
     return None
 
 
+def seated_at_one_table(alice: Player, bob: Player) -> str:
+    """Alice hosts, Bob joins with the room code from her header, both build their hands; both
+    at the table. Returns Bob's first screen of the table."""
+    code = alice.wait("a room code in the header",
+                      lambda screen: (match := ROOM.search(screen)) and match.group(1))
+    bob.login("join", code)
+    alice.wait("bob has joined", lambda screen: "vs bob" in screen)
+    build_hand(alice)
+    build_hand(bob)
+    before = bob.wait("the table", hand_row)
+    alice.wait("the table", hand_row)
+    return before
+
+
 def build_hand(player: Player) -> None:
     """Choose the first 13 tiles (space, right arrow), confirm, and answer yes if asked."""
     player.wait("the hand builder", lambda screen: "Hand 0/13" in screen)
