@@ -54,12 +54,12 @@ from minefield.frontdoor.prompt import LineEditor
 from minefield.frontdoor.ratings import Rater
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError, set_size
 from minefield.paths import CONFIG_ENV, DATA_ENV
+from minefield.protocol.address import DOOR_ENV
+from minefield.protocol.messages import RatingChange
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
 from minefield.server.lobby import RatingsOf
 from minefield.server.rating import RateGame
-from minefield.session.address import DOOR_ENV
-from minefield.session.protocol import RatingChange
 
 log = logging.getLogger("minefield.frontdoor")
 
@@ -537,7 +537,7 @@ def ssh_command(host: str, port: int) -> str:
 async def _check_shared_account(path: Path, account: str) -> None:
     """A running daemon at ``path`` must trust this process's user as its shared account
     (``serve --shared-account USER``), or every player would be one person."""
-    from minefield.session.protocol import PROTOCOL_VERSION
+    from minefield.protocol.messages import PROTOCOL_VERSION
 
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), 5.0)
