@@ -21,7 +21,8 @@ A map, by job:
   :mod:`~minefield.server.identity`: who a peer is; :mod:`~minefield.server.config`: settings;
   :mod:`~minefield.server.commands`: the ``serve`` subcommand.
 
-The wire messages are not here: they are the session's (:mod:`minefield.protocol.wire`), so
-that a client never imports the server. ``assets/protocol.md`` is the protocol for clients
+The wire messages are not here: they are the protocol's (:mod:`minefield.protocol`), shared
+with the clients, so that a client never imports the server and the server never imports a
+client; the table a game is played at is :mod:`minefield.table`'s. ``assets/protocol.md`` is the protocol for clients
 written in other languages.
 """
