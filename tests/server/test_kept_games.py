@@ -1,4 +1,4 @@
-"""Games kept by id (issue 26): the daemon keeps every finished network game in its index,
+"""Games kept by id: the daemon keeps every finished network game in its index,
 with the kind of table (who may look it up) and whether it was rated (R36); the index and
 the profiles computed from it are rebuilt from the records alone."""
 
