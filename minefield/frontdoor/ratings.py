@@ -92,8 +92,10 @@ class Rater:
         header = record.header
         east = self._account(header.players.east)
         west = self._account(header.players.west)
-        if header.mode != "network" or east is None or west is None or east.id == west.id:
-            self.accounts.rate(game, [])  # a bot, a stranger: not rated (remembered as seen)
+        casual = header.table is not None and not header.table.rated  # R36
+        if (header.mode != "network" or east is None or west is None or east.id == west.id
+                or casual):
+            self.accounts.rate(game, [])  # a bot, a stranger, casual: not rated (seen)
             return 0
         result = record.result.result
         score = 0.5 if result.winner is None else (1.0 if result.winner == Seat.EAST else 0.0)

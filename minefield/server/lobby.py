@@ -112,11 +112,13 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
         if room.waiting:
             if room.public and room.code is not None:
                 waiting.append(LobbyTable(code=room.code, host=host, rules=room.rules_name,
-                                          public=True, players=names))
+                                          public=True, players=names,
+                                          rated=room.table_header().rated))
         elif room.going_on and len(names) == 2:
             watchers = len(room.audience) if room.audience is not None else 0
             playing.append(LobbyTable(game=room.id, host=host, rules=room.rules_name,
-                                      public=room.public, players=names, watchers=watchers))
+                                      public=room.public, players=names, watchers=watchers,
+                                      rated=room.table_header().rated))
     known = ratings or {}
     players = [LobbyPlayer(name=name, status=status, rating=known.get(keys.get(name, "")))
                for name, status in sorted(online.items(), key=lambda i: i[0].casefold())]
