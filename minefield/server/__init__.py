@@ -23,6 +23,6 @@ A map, by job:
 
 The wire messages are not here: they are the protocol's (:mod:`minefield.protocol`), shared
 with the clients, so that a client never imports the server and the server never imports a
-client; the table a game is played at is :mod:`minefield.table`'s. ``assets/protocol.md`` is the protocol for clients
-written in other languages.
+client; the table a game is played at is :mod:`minefield.table`'s. ``assets/protocol.md`` is
+the protocol for clients written in other languages.
 """
