@@ -54,9 +54,9 @@ def test_who_json_lists_the_tables_as_the_wire_has_them() -> None:
                               {"name": "Bob", "status": "playing"}]
     assert data["tables"] == [
         {"code": "K7QP3X", "host": "Ann", "rules": "classic", "public": True,
-         "players": ["Ann"], "watchers": 0},
+         "players": ["Ann"], "watchers": 0, "rated": True},
         {"game": "g-1", "host": "Bob", "rules": "classic", "public": False,
-         "players": ["Bob", "Cat"], "watchers": 2}]
+         "players": ["Bob", "Cat"], "watchers": 2, "rated": True}]
 
 
 def test_who_without_a_daemon_in_this_process_says_its_own_sessions() -> None:
