@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from minefield.bots import make_bot
-from minefield.rules.game import Game, Seat
+from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.hand import Hand, waits
 from minefield.rules.tiles import parse_tiles, tiles_to_str
 from minefield.server.identity import user_name
@@ -345,7 +345,7 @@ def in_process_timing(games: int = 200) -> None:
             tile = rng.choice(parse_tiles(game.view(seat).own_pool))
             hit = tile.kind in game.waits_of(seat.other)
             started = time.perf_counter()
-            game.apply(seat, {"type": "discard", "tile": str(tile)})
+            game.apply(seat, Discard(tile=str(tile)))
             (hits if hit else misses).append(time.perf_counter() - started)
     print(f"engine discard cost in process: hit {summary(hits)}; miss {summary(misses)}")
 

@@ -20,13 +20,13 @@ fitting: those either seat has already discarded (genbutsu and passed tiles, R13
 those no wait shape can use any more because every tile it needs is seen ("absolute
 no-chance").
 
->>> from minefield.rules.game import Game, Seat
+>>> from minefield.rules.game import ChooseHand, Game, Seat
 >>> from minefield.defense.position import Position
 >>> from minefield.rules.tiles import tiles_to_str
 >>> game = Game(7)
 >>> for seat in Seat:
 ...     hand = tiles_to_str(game.tiles_of(seat)[:13])
-...     _ = game.apply(seat, {"type": "choose_hand", "tiles": hand})
+...     _ = game.apply(seat, ChooseHand(tiles=hand))
 >>> estimate = fast_dangers(Position.from_view(game.view(Seat.EAST)))
 >>> all(0.0 <= d <= 1.0 for d in estimate.danger), len(estimate.loss)
 (True, 34)

@@ -1,11 +1,11 @@
 """What the discarding seat sees (R26), and the danger report the estimators return.
 
->>> from minefield.rules.game import Game, Seat
+>>> from minefield.rules.game import ChooseHand, Game, Seat
 >>> from minefield.rules.tiles import tiles_to_str
 >>> game = Game(7)
 >>> for seat in Seat:
 ...     hand = tiles_to_str(game.tiles_of(seat)[:13])
-...     _ = game.apply(seat, {"type": "choose_hand", "tiles": hand})
+...     _ = game.apply(seat, ChooseHand(tiles=hand))
 >>> position = Position.from_view(game.view(Seat.EAST))
 >>> position.number, len(position.pool_kinds) > 0
 (1, True)

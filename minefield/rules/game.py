@@ -1,8 +1,11 @@
 """One game of Minefield as a pure state machine (R6-R18, R26, R27).
 
-``Game.apply(seat, command)`` validates a command, changes the state and returns the events it
-caused; a wrong command raises :class:`IllegalCommand` and changes nothing. A game is rebuilt
-from its seed, settings and commands with :meth:`Game.replay`.
+``Game.apply(seat, command)`` takes a :class:`~minefield.rules.seats.Seat` and a typed command
+(:mod:`minefield.rules.commands`: strings and dicts are parsed at the edges), changes the
+state and returns the events it caused (:mod:`minefield.rules.events`); a command the rules do
+not allow now raises :class:`IllegalCommand` and changes nothing. :meth:`Game.legal_discards`
+says what a seat may discard. A game is rebuilt from its seed, settings and commands with
+:meth:`Game.replay`.
 
 >>> game = Game(seed=1)
 >>> game.phase
@@ -10,269 +13,63 @@ from its seed, settings and commands with :meth:`Game.replay`.
 >>> game.apply(Seat.EAST, Discard(tile="1m"))
 Traceback (most recent call last):
 ...
-minefield.rules.game.IllegalCommand: east cannot discard now: both hands are not chosen yet
+minefield.rules.commands.IllegalCommand: east cannot discard now: both hands are not chosen yet
+>>> game.legal_discards(Seat.EAST)
+[]
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict
 
-from minefield.errors import MinefieldError
+from minefield.rules.commands import (
+    COMMAND_ADAPTER,
+    ChooseHand,
+    Command,
+    CommandError,
+    Discard,
+    IllegalCommand,
+    InvalidCommand,
+    parse_command,
+    parse_seat,
+)
+from minefield.rules.events import (
+    EVENT_ADAPTER,
+    BecameFuriten,
+    Discarded,
+    DiscardsBegin,
+    Event,
+    FuritenCause,
+    GameEnded,
+    GameStarted,
+    HandChosen,
+    _Event,
+)
 from minefield.rules.hand import HAND_SIZE, Hand, waits
-from minefield.rules.report import WaitReport, YakuEntry
-from minefield.rules.score import YAKUMAN_POINTS, WinContext, WinValue, score_win
+from minefield.rules.report import WaitReport
+from minefield.rules.score import WinContext, score_win
 from minefield.rules.seats import Seat
 from minefield.rules.seed import parse_seed
-from minefield.rules.settings import RuleSettings, describe_validation_error
+from minefield.rules.settings import RuleSettings
+from minefield.rules.terms import (
+    DISCARDS_PER_SEAT,
+    RYANSHI_YAKU_HAN,
+    TOTAL_DISCARDS,
+    GameTerms,
+    first_discard_of,
+    judge_wait,
+    paarenchan_report,
+    ron_context,
+    yaku_han,
+)
 from minefield.rules.tiles import Tile, TileError, kind_str, parse_tiles, tiles_to_str
 from minefield.rules.wall import DEAL_SIZE, Deal, tile_from_id
 
 POOL_SIZE = DEAL_SIZE - HAND_SIZE  # R7: the 21 tiles not kept in the hand
-DISCARDS_PER_SEAT = 17  # R10
-TOTAL_DISCARDS = 2 * DISCARDS_PER_SEAT  # R10, R11
 NEVER_DISCARDED = POOL_SIZE - DISCARDS_PER_SEAT  # R10: four pool tiles stay
-
-
-def first_discard_of(seat: Seat) -> int:
-    """The number (1-34) of ``seat``'s first discard: East discards first (R6, R10)."""
-    return 1 if seat is Seat.EAST else 2
-
-
-def ron_context(winner: Seat, number: int, dora_indicator: int | None = None,
-                ura_indicator: int | None = None, dealer: bool = False) -> WinContext:
-    """The win context of a ron by ``winner`` on discard ``number`` (1-34): R16 ippatsu on the
-    opponent's first discard, R17 houtei on discard 34 (only East can win on it). ``dealer``:
-    the winner is paid dealer values (East in a match with ``dealer_bonus``, R23).
-
-    >>> ron_context(Seat.WEST, 1).ippatsu, ron_context(Seat.EAST, 34).houtei
-    (True, True)
-    """
-    return WinContext(seat_wind=winner.wind, ippatsu=number == first_discard_of(winner.other),
-                      houtei=number == TOTAL_DISCARDS, dora_indicator=dora_indicator,
-                      ura_indicator=ura_indicator, dealer=dealer)
-
-
-class GameTerms(BaseModel):
-    """What one game of a match needs beyond the settings (R23, R34, R35); all off for a
-    single game. The match (:mod:`minefield.rules.match`) decides them before each game.
-
-    * ``dealer_bonus``: East, the dealer, is paid dealer values (R23).
-    * ``ryanshi``: a win needs two han from yaku (R34), except East's with ``paarenchan``.
-    * ``paarenchan``: East's next ron on any wait is eligible and paid as a yakuman (R35).
-
-    >>> GameTerms() == GameTerms(dealer_bonus=False, ryanshi=False, paarenchan=False)
-    True
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    dealer_bonus: bool = False
-    ryanshi: bool = False
-    paarenchan: bool = False
-
-
-RYANSHI_YAKU_HAN = 2  # R34
-
-
-def yaku_han(value: WinValue) -> int:
-    """The han from yaku (riichi, ippatsu and houtei included; dora, ura, red fives not) of
-    the reading R18 picks without ura: what ryanshi judges (R34)."""
-    return sum(han for _, han in value.basis.yaku)
-
-
-def paarenchan_report(value: WinValue, dealer_bonus: bool) -> WaitReport:
-    """A paarenchan win (R35): the hand's reading, paid as one yakuman (a dealer's yakuman with
-    ``dealer_bonus``, R23), whatever its yaku and dora."""
-    points = YAKUMAN_POINTS * (6 if dealer_bonus else 4) // 4
-    return WaitReport.from_value(value).model_copy(update={
-        "eligible": True, "han": 13, "points": points, "limit": "yakuman",
-        "yaku": [YakuEntry(name="paarenchan", han=13)], "dora": 0, "aka": 0, "ura": 0,
-        "han_without_ura": 13, "points_without_ura": points})
-
-
-def judge_wait(value: WinValue, seat: Seat, terms: GameTerms) -> tuple[WaitReport | None, str]:
-    """R14, R34, R35: the report of a ron on a wait of ``seat`` worth ``value`` when the win is
-    eligible under ``terms``, else None and why not (the end of a furiten cause's sentence).
-
-    >>> from minefield.rules.hand import Hand
-    >>> from minefield.rules.tiles import kind_from_str
-    >>> value = score_win(Hand.parse("123m456p789s3332z"), kind_from_str("2z"),
-    ...                   ron_context(Seat.EAST, 5))
-    >>> judge_wait(value, Seat.EAST, GameTerms())[1]
-    'worth only 1 han 40 fu without ura, below mangan'
-    >>> judge_wait(value, Seat.EAST, GameTerms(paarenchan=True))[0].points
-    32000
-    """
-    if terms.paarenchan and seat is Seat.EAST:  # R35: any complete hand
-        return paarenchan_report(value, terms.dealer_bonus), ""
-    basis = value.basis
-    if not value.eligible:
-        return None, f"worth only {basis.han} han {basis.fu} fu without ura, below mangan"
-    if terms.ryanshi and (han := yaku_han(value)) < RYANSHI_YAKU_HAN:
-        return None, (f"it has only {han} han from yaku: with four or more counter sticks "
-                      f"a win needs {RYANSHI_YAKU_HAN} (ryanshi, R34)")
-    return WaitReport.from_value(value), ""
-
-
-class IllegalCommand(MinefieldError, ValueError):
-    """A command that is not allowed now; the game state is unchanged."""
-
-
-def _canonical_tiles(value: str, expected: int | None) -> str:
-    tiles = parse_tiles(value)
-    if expected is not None and len(tiles) != expected:
-        raise ValueError(f"hand has {len(tiles)} tiles, expected {expected}")
-    return tiles_to_str(tiles)
-
-
-class ChooseHand(BaseModel):
-    """Phase 1: keep these 13 of your 34 tiles as your hand (R7)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    type: Literal["choose_hand"] = "choose_hand"
-    tiles: str
-
-    @field_validator("tiles")
-    @classmethod
-    def _check_tiles(cls, value: str) -> str:
-        return _canonical_tiles(value, HAND_SIZE)
-
-    def __repr__(self) -> str:
-        return "ChooseHand(<tiles hidden>)"
-
-    def __rich_repr__(self) -> Iterator[Any]:
-        yield "tiles", "<hidden>"
-
-
-class Discard(BaseModel):
-    """Phase 2: discard one tile of your pool (R10)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    type: Literal["discard"] = "discard"
-    tile: str
-
-    @field_validator("tile")
-    @classmethod
-    def _check_tile(cls, value: str) -> str:
-        return _canonical_tiles(value, 1)
-
-
-Command = Annotated[ChooseHand | Discard, Field(discriminator="type")]
-COMMAND_ADAPTER: TypeAdapter[ChooseHand | Discard] = TypeAdapter(
-    Command, config=ConfigDict(defer_build=True))
-
-
-def parse_command(data: Any) -> ChooseHand | Discard:
-    """Validate a command from a dict or JSON string; :class:`IllegalCommand` if malformed."""
-    try:
-        if isinstance(data, (str, bytes)):
-            return COMMAND_ADAPTER.validate_json(data)
-        return COMMAND_ADAPTER.validate_python(data)
-    except ValidationError as error:
-        raise IllegalCommand(describe_validation_error(error, "command field")) from None
-
-
-class FuritenCause(BaseModel):
-    """Why a player became furiten (R15, R27)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    kind: Literal["own_discard", "passed_wait"]
-    tile: str
-    discard_number: int
-    detail: str
-
-
-# ---------------------------------------------------------------------------------------------
-# Events
-
-
-class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    def for_seat(self, viewer: Seat) -> _Event | None:
-        """This event as ``viewer`` may see it (None: not at all)."""
-        return self
-
-
-class GameStarted(_Event):
-    """Tiles are dealt; the dora indicator is face up (R3)."""
-
-    type: Literal["game_started"] = "game_started"
-    dora_indicator: str
-    settings: RuleSettings
-    terms: GameTerms = GameTerms()
-
-
-class HandChosen(_Event):
-    """A player fixed their hand. Only that player sees the tiles."""
-
-    type: Literal["hand_chosen"] = "hand_chosen"
-    seat: Seat
-    hand: str | None = None
-
-    def for_seat(self, viewer: Seat) -> _Event | None:
-        return self if viewer is self.seat else self.model_copy(update={"hand": None})
-
-    def __repr__(self) -> str:
-        return f"HandChosen(seat={self.seat.value}, <hand hidden>)"
-
-
-class DiscardsBegin(_Event):
-    """Both hands are fixed; East discards first (R10)."""
-
-    type: Literal["discards_begin"] = "discards_begin"
-
-
-class Discarded(_Event):
-    """A discard (public). ``number`` counts all discards of the game, 1 to 34."""
-
-    type: Literal["discarded"] = "discarded"
-    seat: Seat
-    tile: str
-    number: int
-
-
-class BecameFuriten(_Event):
-    """A player is now permanently furiten (R15). Private to that player (R26, R27)."""
-
-    type: Literal["became_furiten"] = "became_furiten"
-    seat: Seat
-    cause: FuritenCause
-
-    def for_seat(self, viewer: Seat) -> _Event | None:
-        return self if viewer is self.seat else None
-
-
-class GameEnded(_Event):
-    """The end: ron or exhaustive draw, with everything revealed (R11, R13, R18, R26)."""
-
-    type: Literal["game_ended"] = "game_ended"
-    result: Literal["ron", "draw"]
-    winner: Seat | None = None
-    win_tile: str | None = None
-    discard_number: int
-    value: WaitReport | None = None
-    seed: str
-    hands: dict[Seat, str | None]
-    pools: dict[Seat, str]
-    waits: dict[Seat, list[str]]
-    furiten: dict[Seat, FuritenCause | None]
-    ura_indicator: str
-
-
-Event = Annotated[
-    GameStarted | HandChosen | DiscardsBegin | Discarded | BecameFuriten | GameEnded,
-    Field(discriminator="type"),
-]
-EVENT_ADAPTER: TypeAdapter[
-    GameStarted | HandChosen | DiscardsBegin | Discarded | BecameFuriten | GameEnded
-] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -412,25 +209,42 @@ class Game:
 
     # -- commands -------------------------------------------------------------------------------
 
-    def apply(self, seat: Seat | str, command: ChooseHand | Discard | dict[str, Any] | str
-              ) -> SeatEvents:
+    def apply(self, seat: Seat, command: ChooseHand | Discard) -> SeatEvents:
         """Apply one seat's command; the events it caused, as each seat may see them.
 
-        Raises :class:`IllegalCommand` with the reason; the state is then unchanged.
+        Raises :class:`IllegalCommand` with the reason when the rules do not allow it now,
+        and :class:`InvalidCommand` when ``seat`` or ``command`` is not one (parse strings and
+        dicts first: :func:`~minefield.rules.commands.parse_seat`,
+        :func:`~minefield.rules.commands.parse_command`); the state is then unchanged.
         """
-        try:
-            seat = Seat(seat)
-        except ValueError:
-            raise IllegalCommand(f"{seat!r} is not a seat: use east or west") from None
-        if not isinstance(command, (ChooseHand, Discard)):
-            command = parse_command(command)
+        if not isinstance(seat, Seat):
+            raise InvalidCommand(f"{seat!r} is not a seat: use east or west")
         if isinstance(command, ChooseHand):
             events = self._choose(seat, command)
-        else:
+        elif isinstance(command, Discard):
             events = self._discard(seat, command)
+        else:
+            raise InvalidCommand(f"{type(command).__name__} is not a command: "
+                                 "choose_hand or discard")
         self.commands.append((seat, command))
         self._emit(events)
         return {viewer: _redact(events, viewer) for viewer in Seat}
+
+    def legal_discards(self, seat: Seat) -> list[Tile]:
+        """The tiles ``seat`` may discard now, each once (a red five apart from a black
+        one): the pool's, on the seat's turn of the discarding phase, else none (R10).
+
+        >>> from minefield.rules.prepared import game_with_hands
+        >>> game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z",
+        ...                        east_pool="1z1z2p6p9p")
+        >>> [str(tile) for tile in game.legal_discards(Seat.EAST)][:4]
+        ['2p', '6p', '9p', '1z']
+        >>> game.legal_discards(Seat.WEST)
+        []
+        """
+        if self.phase != "discarding" or seat is not self.turn:
+            return []
+        return sorted({self._tile(i) for i in self._seats[seat].pool})
 
     def _emit(self, events: list[_Event]) -> None:
         self._events.extend(events)
@@ -567,7 +381,7 @@ class Game:
 
     @classmethod
     def replay(cls, seed: int | str, settings: RuleSettings | None,
-               commands: Sequence[tuple[Seat | str, ChooseHand | Discard | dict[str, Any]]],
+               commands: Sequence[tuple[Seat, ChooseHand | Discard]],
                terms: GameTerms | None = None) -> Game:
         """Rebuild a game from its seed, settings, commands and a match's terms: the
         same commands rebuild the same state."""
@@ -594,8 +408,10 @@ class Game:
 
 
 __all__ = [
-    "DISCARDS_PER_SEAT", "NEVER_DISCARDED", "POOL_SIZE", "TOTAL_DISCARDS", "ChooseHand",
-    "Command", "Discard", "Event", "FuritenCause", "Game", "GameEnded", "GameTerms",
-    "IllegalCommand", "PlayerView", "Seat", "SeatEvents", "TileError", "first_discard_of",
-    "judge_wait", "paarenchan_report", "parse_command", "ron_context", "yaku_han",
+    "COMMAND_ADAPTER", "DISCARDS_PER_SEAT", "EVENT_ADAPTER", "NEVER_DISCARDED", "POOL_SIZE",
+    "RYANSHI_YAKU_HAN", "TOTAL_DISCARDS", "BecameFuriten", "ChooseHand", "Command",
+    "CommandError", "Discard", "Discarded", "DiscardsBegin", "Event", "FuritenCause", "Game",
+    "GameEnded", "GameStarted", "GameTerms", "HandChosen", "IllegalCommand", "InvalidCommand",
+    "PlayerView", "Seat", "SeatEvents", "TileError", "first_discard_of", "judge_wait",
+    "paarenchan_report", "parse_command", "parse_seat", "ron_context", "yaku_han",
 ]

@@ -9,13 +9,13 @@ Then what each would have done against the opponent's discards as they were made
 the first of their discards that is a wait wins if it is eligible, with its ippatsu or houtei
 and the real ura dora, R16-R18, or passes and makes the hand furiten, R15b).
 
->>> from minefield.rules.game import Seat
+>>> from minefield.rules.game import Discard, Seat
 >>> from minefield.rules.prepared import game_with_hands
 >>> from minefield.trainer.review import review_of_game
 >>> game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z",
 ...                        west_pool="4m", dora="2m")
->>> _ = game.apply(Seat.EAST, {"type": "discard", "tile": "1z"})
->>> _ = game.apply(Seat.WEST, {"type": "discard", "tile": "4m"})  # East waits on 1m 4m 7m
+>>> _ = game.apply(Seat.EAST, Discard(tile="1z"))
+>>> _ = game.apply(Seat.WEST, Discard(tile="4m"))  # East waits on 1m 4m 7m
 >>> built = build_of(review_of_game(game, Seat.EAST))
 >>> built.yours.hand, [w.tile for w in built.yours.waits], built.yours.won
 ('23456m345p55678s', ['1m', '4m', '7m'], 2)

@@ -11,13 +11,13 @@ the wait away or hid it. Suji are named on their own: a discard three
 away from a wait in its suit makes the wait look suji (a ryanmen on it would have been furiten,
 R15a), the usual way a wait hides.
 
->>> from minefield.rules.game import Seat
+>>> from minefield.rules.game import Discard, Seat
 >>> from minefield.rules.prepared import game_with_hands
 >>> from minefield.trainer.review import review_of_game
 >>> game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z",
 ...                        west_pool="4m", dora="2m")
->>> _ = game.apply(Seat.EAST, {"type": "discard", "tile": "1z"})
->>> _ = game.apply(Seat.WEST, {"type": "discard", "tile": "4m"})  # East waits on 1m 4m 7m
+>>> _ = game.apply(Seat.EAST, Discard(tile="1z"))
+>>> _ = game.apply(Seat.WEST, Discard(tile="4m"))  # East waits on 1m 4m 7m
 >>> found = readability(review_of_game(game, Seat.EAST), "person")
 >>> [(r.number, r.tile, r.threw_wait) for r in found.readings]
 [(2, '4m', True)]

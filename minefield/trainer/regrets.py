@@ -14,12 +14,12 @@ discards taken risked in expectation. So the points lost in a game are the dange
 could avoid (the safest tile's expected loss each turn), plus the choices' cost, plus luck
 (:class:`LuckAndSkill`; the three add up to the points lost).
 
->>> from minefield.rules.game import Seat
+>>> from minefield.rules.game import Discard, Seat
 >>> from minefield.rules.prepared import game_with_hands
 >>> from minefield.trainer.review import assess, review_of_game
 >>> game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z2z9p",
 ...                        west_pool="9s8s")
->>> _ = game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})  # West's tanki (ippatsu)
+>>> _ = game.apply(Seat.EAST, Discard(tile="2z"))  # West's tanki (ippatsu)
 >>> steps = list(assess(review_of_game(game, Seat.EAST)))
 >>> found = regrets(steps)
 >>> [(r.tile, r.safer.tile, r.safer.danger) for r in found]

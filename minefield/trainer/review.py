@@ -10,11 +10,12 @@ houtei R17, the opponent not furiten yet, R13, R15). :func:`assess` adds the dan
 (the fast one, for the opponent the seat played against: :func:`opponent_of` reads it from a
 record's player names).
 
+>>> from minefield.rules.game import Discard
 >>> from minefield.rules.prepared import game_with_hands
 >>> game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z",
 ...                        west_pool="4m", dora="2m")
->>> _ = game.apply(Seat.EAST, {"type": "discard", "tile": "1z"})
->>> _ = game.apply(Seat.WEST, {"type": "discard", "tile": "4m"})  # East waits on 1m 4m 7m
+>>> _ = game.apply(Seat.EAST, Discard(tile="1z"))
+>>> _ = game.apply(Seat.WEST, Discard(tile="4m"))  # East waits on 1m 4m 7m
 >>> review = review_of_game(game, Seat.WEST)
 >>> [(step.number, step.tile, step.dealt_in, step.deal_ins) for step in review.steps]
 [(2, '4m', True, ('4m',))]

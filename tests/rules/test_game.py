@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from minefield.errors import MinefieldError
+from minefield.rules.commands import CommandError, InvalidCommand, parse_command, parse_seat
 from minefield.rules.game import (
     BecameFuriten,
     ChooseHand,
@@ -121,8 +123,9 @@ def test_r7_tiles_not_owned_are_refused_with_the_reason() -> None:
 
 def test_r7_twelve_tiles_is_refused() -> None:
     game = Game(5)
-    with pytest.raises(IllegalCommand, match="hand has 12 tiles, expected 13"):
-        game.apply(EAST, {"type": "choose_hand", "tiles": tiles_to_str(game.tiles_of(EAST)[:12])})
+    with pytest.raises(InvalidCommand, match="hand has 12 tiles, expected 13"):
+        game.apply(EAST, parse_command(
+            {"type": "choose_hand", "tiles": tiles_to_str(game.tiles_of(EAST)[:12])}))
 
 
 def test_r8_hands_never_change() -> None:
@@ -304,12 +307,50 @@ def test_reprs_hide_tiles() -> None:
 # --- commands and replay -----------------------------------------------------------------------
 
 def test_commands_from_json_and_malformed_json() -> None:
+    """Strings and dicts are parsed at the edge: a malformed one is an InvalidCommand there,
+    and the game refuses anything that is not a typed command or seat, unchanged (R7)."""
     game = Game(7)
-    with pytest.raises(IllegalCommand, match="Invalid JSON"):
-        game.apply(EAST, "{not json")
-    with pytest.raises(IllegalCommand, match="expected tags"):
-        game.apply(EAST, {"type": "shout"})
+    with pytest.raises(InvalidCommand, match="Invalid JSON"):
+        parse_command("{not json")
+    with pytest.raises(InvalidCommand, match="expected tags"):
+        parse_command({"type": "shout"})
+    with pytest.raises(InvalidCommand, match="'north' is not a seat"):
+        parse_seat("north")
+    with pytest.raises(InvalidCommand, match="dict is not a command"):
+        game.apply(EAST, {"type": "choose_hand",  # type: ignore[arg-type]
+                          "tiles": first_thirteen(game, EAST)})
+    with pytest.raises(InvalidCommand, match="'east' is not a seat"):
+        game.apply("east", ChooseHand(tiles=first_thirteen(game, EAST)))  # type: ignore[arg-type]
     assert game.commands == [] and game.hand_of(EAST) is None
+    chosen = parse_command(f'{{"type": "choose_hand", "tiles": "{first_thirteen(game, EAST)}"}}')
+    game.apply(parse_seat("east"), chosen)
+    assert game.hand_of(EAST) is not None
+
+
+def test_malformed_and_illegal_are_told_apart_and_both_are_command_errors() -> None:
+    """A well-formed command the rules refuse now (R10: West does not discard first) is an
+    IllegalCommand, not an InvalidCommand; both are CommandError, and MinefieldError."""
+    game = start(3)
+    with pytest.raises(IllegalCommand) as refused:
+        game.apply(WEST, Discard(tile=str(parse_tiles(game.view(WEST).own_pool)[0])))
+    assert not isinstance(refused.value, InvalidCommand)
+    assert isinstance(refused.value, CommandError) and isinstance(refused.value, MinefieldError)
+    assert not issubclass(InvalidCommand, IllegalCommand)
+    assert issubclass(InvalidCommand, CommandError)
+
+
+def test_legal_discards_are_the_pool_on_the_seats_turn_only() -> None:
+    """R10: the seat whose turn it is discards one tile of its pool; the other seat, and
+    anyone before both hands are chosen or after the end, discards nothing."""
+    assert Game(5).legal_discards(EAST) == []
+    game = start(11)
+    pool = sorted(set(parse_tiles(game.view(EAST).own_pool)))
+    assert game.legal_discards(EAST) == pool and game.legal_discards(WEST) == []
+    for tile in game.legal_discards(EAST):  # each is accepted (on a copy of the game)
+        again = Game.replay(11, RuleSettings(), game.commands)
+        again.apply(EAST, Discard(tile=str(tile)))
+    game.apply(EAST, Discard(tile=str(pool[0])))
+    assert game.legal_discards(EAST) == [] and game.legal_discards(WEST) != []
 
 
 def test_replay_rebuilds_the_same_state() -> None:

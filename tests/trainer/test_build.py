@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from minefield.bots.hands import DealtTiles, choose_best, expected_value
-from minefield.rules.game import NEVER_DISCARDED, Game, Seat, ron_context
+from minefield.rules.game import NEVER_DISCARDED, Discard, Game, Seat, ron_context
 from minefield.rules.hand import Hand, waits
 from minefield.rules.score import score_counts
 from minefield.rules.tiles import Tile, kind_from_str, parse_tiles
@@ -105,8 +105,8 @@ def test_your_hand_did_what_the_game_says() -> None:
 
     game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z",
                            west_pool="4m", dora="2m")
-    game.apply(Seat.EAST, {"type": "discard", "tile": "1z"})
-    game.apply(Seat.WEST, {"type": "discard", "tile": "4m"})
+    game.apply(Seat.EAST, Discard(tile="1z"))
+    game.apply(Seat.WEST, Discard(tile="4m"))
     end = game.result
     assert end is not None and end.value is not None
     built = build_of(review_of_game(game, Seat.EAST))

@@ -11,7 +11,7 @@ import pytest
 from minefield.bots.levels import make_bot
 from minefield.defense.fast import fast_dangers
 from minefield.defense.position import Position
-from minefield.rules.game import Game, Seat
+from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.prepared import game_with_hands
 from minefield.rules.tiles import kind_from_str
 from minefield.trainer.readable import (
@@ -91,8 +91,8 @@ def test_the_opponent_threw_your_wait() -> None:
     """West throws 4m, one of East's waits (1m 4m 7m), and East wins (R13, R16)."""
     game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z",
                            west_pool="4m", dora="2m")
-    game.apply(Seat.EAST, {"type": "discard", "tile": "1z"})
-    game.apply(Seat.WEST, {"type": "discard", "tile": "4m"})
+    game.apply(Seat.EAST, Discard(tile="1z"))
+    game.apply(Seat.WEST, Discard(tile="4m"))
     found = readability(review_of_game(game, Seat.EAST), "person")
     (reading,) = found.readings
     assert reading.threw_wait and reading.tile == "4m"

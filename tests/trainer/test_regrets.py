@@ -13,7 +13,7 @@ import pytest
 
 from minefield.bots.levels import make_bot
 from minefield.defense.position import DangerReport, TileDanger
-from minefield.rules.game import Game, Seat
+from minefield.rules.game import Discard, Game, Seat
 from minefield.trainer.regrets import (
     TOP_REGRETS,
     cheapest,
@@ -102,7 +102,7 @@ def _step(chance: float, dealt_in: bool, safer: float = 0.0) -> AssessedStep:
     """The first step of the prepared game (East discards 2z, West's tanki) with a report of
     our own: the tile taken at ``chance``, one other tile at ``safer``."""
     game = prepared()
-    game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})
+    game.apply(Seat.EAST, Discard(tile="2z"))
     step = review_of_game(game, Seat.EAST).steps[0]
     step = replace(step, dealt_in=dealt_in)
     report = DangerReport(discard=1, opponent_furiten=0.0, tiles=(
@@ -140,7 +140,7 @@ def test_a_real_deal_in_and_the_seats_own_waits() -> None:
     """The prepared game: East throws West's tanki 2z on discard 1 (R13, R16). East's own
     waits (1m 4m 7m) are never the safer choice while East is not furiten (R15a)."""
     game = prepared()
-    game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})
+    game.apply(Seat.EAST, Discard(tile="2z"))
     review = review_of_game(game, Seat.EAST)
     steps = list(assess(review))
     assert review.ron_points == game.result.value.points > 0  # type: ignore[union-attr]

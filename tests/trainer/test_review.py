@@ -7,7 +7,7 @@ import pytest
 
 from minefield.defense.estimate import estimate
 from minefield.defense.position import Position
-from minefield.rules.game import Game, Seat
+from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.prepared import game_with_hands
 from minefield.trainer.review import (
     ReviewError,
@@ -32,7 +32,7 @@ def won_on_discard_one() -> Game:
     """Seed 0 with the normal bots' hands: East's first discard, 3s, is West's ron (12000):
     a real game (it replays from its seed), ended before West's first discard."""
     game = played(RON_SEED, stop=2)
-    game.apply(Seat.EAST, {"type": "discard", "tile": "3s"})
+    game.apply(Seat.EAST, Discard(tile="3s"))
     assert game.result is not None and game.result.winner is Seat.WEST
     assert game.result.discard_number == 1
     return game
@@ -52,7 +52,7 @@ def test_each_discard_is_a_step_with_the_position_seen_before_it() -> None:
                        (Seat.WEST, "8s"), (Seat.EAST, "2z")):
         if seat is Seat.EAST:
             seen.append(Position.from_view(game.view(seat)))
-        game.apply(seat, {"type": "discard", "tile": tile})
+        game.apply(seat, Discard(tile=tile))
     assert game.result is not None and game.result.winner is Seat.WEST
     review = review_of_game(game, Seat.EAST)
     assert [s.number for s in review.steps] == [1, 3, 5]
@@ -71,7 +71,7 @@ def test_nothing_deals_in_once_the_opponent_is_furiten() -> None:
     game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="1z2z9p", west_pool="1m9s8s")
     for seat, tile in ((Seat.EAST, "1z"), (Seat.WEST, "1m"), (Seat.EAST, "9p"),
                        (Seat.WEST, "9s"), (Seat.EAST, "2z")):
-        game.apply(seat, {"type": "discard", "tile": tile})
+        game.apply(seat, Discard(tile=tile))
     # 1m is East's wait at 3 han 30 fu even with ippatsu: it passes, East is furiten (R15b)
     end = game.result
     assert end is not None and end.winner is Seat.WEST
@@ -88,7 +88,7 @@ def test_a_game_not_ended_cannot_be_reviewed() -> None:
     with pytest.raises(ReviewError, match="not ended"):
         review_of_game(prepared(), Seat.EAST)
     game = prepared()
-    game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})
+    game.apply(Seat.EAST, Discard(tile="2z"))
     end = game.result
     assert end is not None
     with pytest.raises(ReviewError):
@@ -98,9 +98,9 @@ def test_a_game_not_ended_cannot_be_reviewed() -> None:
 
 def test_the_estimates_and_their_totals() -> None:
     game = prepared()
-    game.apply(Seat.EAST, {"type": "discard", "tile": "9p"})
-    game.apply(Seat.WEST, {"type": "discard", "tile": "9s"})
-    game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})
+    game.apply(Seat.EAST, Discard(tile="9p"))
+    game.apply(Seat.WEST, Discard(tile="9s"))
+    game.apply(Seat.EAST, Discard(tile="2z"))
     review = review_of_game(game, Seat.EAST)
     assessed = list(assess(review))
     reports = [estimate(step.position) for step in review.steps]
@@ -113,9 +113,9 @@ def test_the_estimates_and_their_totals() -> None:
 def test_the_estimates_are_for_the_opponent_asked() -> None:
     """The review's estimate is the one for whom the seat played against."""
     game = prepared()
-    game.apply(Seat.EAST, {"type": "discard", "tile": "9p"})
-    game.apply(Seat.WEST, {"type": "discard", "tile": "9s"})
-    game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})
+    game.apply(Seat.EAST, Discard(tile="9p"))
+    game.apply(Seat.WEST, Discard(tile="9s"))
+    game.apply(Seat.EAST, Discard(tile="2z"))
     review = review_of_game(game, Seat.EAST)
     assessed = list(assess(review, "normal"))
     assert [a.report for a in assessed] == [estimate(s.position, "normal") for s in review.steps]

@@ -336,7 +336,7 @@ async def test_review_after_a_practice_game_steps_through_the_discards() -> None
 async def test_review_of_a_hotseat_game_covers_both_seats() -> None:
     app = fast_app()
     game = prepared()
-    game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})  # West wins at once (ippatsu)
+    game.apply(Seat.EAST, Discard(tile="2z"))  # West wins at once (ippatsu)
     async with app.run_test(size=(100, 32)) as pilot:
         await app.play(hotseat(game, aids=False))
         await settle(pilot)
