@@ -16,6 +16,8 @@ typed                                          does
 ``key add TYPE BASE64 [COMMENT]``              a code for another key of yours
 ``key confirm CODE``                           (that key) log in as the player from now on
 ``key list [--json]``, ``key remove SHA256:..``  your keys; one no longer yours
+``web``, ``web --sign-out-all``                a link that signs this player in on a browser;
+                                               end every browser session of the player
 ``help``                                       what may be typed
 =============================================  ===========================================
 
@@ -35,6 +37,8 @@ Traceback (most recent call last):
 ...
 minefield.frontdoor.commands.BadName: 'аlice' is not a name: it has U+0430 CYRILLIC \
 SMALL LETTER A, not a plain ASCII letter (2 to 16 letters, digits, '-' or '_')
+>>> parse_command("web --sign-out-all").action
+'web-sign-out'
 >>> parse_command("bash")
 Traceback (most recent call last):
 ...
@@ -59,14 +63,15 @@ from minefield.frontdoor.accounts import (
 from minefield.frontdoor.grammar import EntryCommand, Refused, checked_text, parse_original_command
 
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
-                 "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help"]
+                 "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "web",
+                 "web-sign-out", "help"]
 #: Actions that run the app in a pseudo-terminal.
 APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch"})
 #: What may be typed, for the refusal message.
 ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
            "[--public], join CODE, resume, watch GAME, history, whoami [--json], who [--json], "
            "ladder [--json], name NEW, key add PUBLIC-KEY, key confirm CODE, "
-           "key list [--json], key remove SHA256:..., help")
+           "key list [--json], key remove SHA256:..., web [--sign-out-all], help")
 #: What ``help`` answers.
 HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   (nothing)                the lobby (in a terminal: ssh -t)
@@ -85,6 +90,9 @@ HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   key confirm CODE         (with the new key) from now on, log in as the player who asked
   key list [--json]        your keys, and those waiting for their code
   key remove SHA256:...    a key (never your last) no longer logs in as you
+  web                      a link that signs you in on a web browser (once, within 10
+                           minutes), when the server has a browser door
+  web --sign-out-all       end every browser session of yours
   help                     this list"""
 #: A key's fingerprint as ``key list`` shows it.
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
@@ -228,6 +236,10 @@ def parse_command(raw: str | bytes | None) -> FrontCommand:
         return FrontCommand("watch", entry=entry, game=entry.game)
     if first == "key":
         return _key_command(rest)
+    if first == "web":
+        if rest and rest != ["--sign-out-all"]:
+            raise Refused("web takes nothing, or --sign-out-all")
+        return FrontCommand("web-sign-out" if rest else "web")
     public = "--public" in rest
     if public:
         rest = _without_public(first, rest)

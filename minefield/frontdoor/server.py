@@ -53,6 +53,7 @@ from minefield.frontdoor.limits import Gate, Limits
 from minefield.frontdoor.prompt import LineEditor
 from minefield.frontdoor.ratings import Rater
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError, set_size
+from minefield.frontdoor.web_door import PublicUrl, WebDoor, WebDoorError, web_answer
 from minefield.paths import CONFIG_ENV, DATA_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
@@ -119,6 +120,10 @@ class FrontDoorConfig:
     keepalive: float = 45.0
     #: Options of the embedded daemon (tests shorten its clocks).
     daemon_options: dict[str, Any] = field(default_factory=dict)
+    #: ``--web ADDR:PORT``: the browser door listens there (None: no browser door), and
+    #: players' browsers reach it at ``public_url`` (:mod:`.web_door`).
+    web: tuple[str, int] | None = None
+    public_url: str | None = None
 
     @property
     def host_key_path(self) -> Path:
@@ -251,6 +256,7 @@ class FrontDoor:
         self._rating_task: asyncio.Task[None] | None = None
         self._respawn_lock = asyncio.Lock()
         self._daemon_thread: DaemonThread | None = None
+        self.web: WebDoor | None = None
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -305,6 +311,20 @@ class FrontDoor:
         self._rating_task = asyncio.create_task(self._rate_forever())
         log.info("listening on %s:%d (the game server: %s)", config.host, config.port,
                  "in this process" if self.daemon is not None else self.socket)
+        if config.web is not None:
+            await self._start_web(config.web)
+
+    async def _start_web(self, address: tuple[str, int]) -> None:
+        """The browser door (FrontDoorError, everything stopped, if it cannot listen)."""
+        public = PublicUrl.parse(self.config.public_url or f"http://{address[0]}:{address[1]}")
+        self.web = WebDoor(self, address[0], address[1], public,
+                           self.config.data / ACCOUNTS_NAME)
+        try:
+            await self.web.start()
+        except WebDoorError as error:
+            self.web = None
+            await self.stop()
+            raise FrontDoorError(str(error)) from None
 
     def _games_dir(self) -> Path:
         if self.daemon is not None:
@@ -352,6 +372,8 @@ class FrontDoor:
 
     async def stop(self) -> None:
         """Stop listening, end the sessions, stop the daemon and the process server."""
+        if self.web is not None:
+            await self.web.stop()
         if self._server is not None:
             self._server.close()
         if self._rating_task is not None:
@@ -433,10 +455,10 @@ class FrontDoor:
         return env
 
     async def spawn(self, argv: list[str], env: dict[str, str], rows: int, columns: int,
-                    terminal: bool) -> Child:
+                    terminal: bool, quiet: bool = False) -> Child:
         """A session's child; the process server is started again if it has gone (once)."""
         try:
-            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal)
+            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal, quiet=quiet)
         except SpawnError as error:
             async with self._respawn_lock:
                 if self.spawner.alive():
@@ -444,7 +466,7 @@ class FrontDoor:
                 log.error("%s: starting it again", error)
                 loop = asyncio.get_running_loop()
                 await loop.run_in_executor(None, self.spawner.restart)
-            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal)
+            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal, quiet=quiet)
 
     # -- what the commands answer ------------------------------------------------------------
 
@@ -951,6 +973,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         assert door.accounts is not None
         self.account = door.accounts.by_key(fingerprint)
         action = command.action
+        if action in ("web", "web-sign-out"):
+            self._answer_web(action == "web-sign-out")
+            return
         if action in ("whoami", "who", "ladder", "name", "help") or action.startswith("key-"):
             await self._answer(command, fingerprint)
             return
@@ -1006,6 +1031,15 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         elif not self._answer_key(command, fingerprint, self.account):
             return
         self._finish(0)
+
+    def _answer_web(self, sign_out_all: bool) -> None:
+        """``web``: a browser sign-in link; ``web --sign-out-all``."""
+        text, status = web_answer(self.door.web, self.account, sign_out_all)
+        if status:
+            self._refuse(text, status)
+        else:
+            self._say(text + "\n")
+            self._finish(0)
 
     def _door_address(self) -> tuple[str, int]:
         """The host and port a player reaches this server at: the listening address, or, when
