@@ -198,6 +198,8 @@ class BrowserSession:
         self._writer: asyncio.StreamWriter | None = None
         self._transports: list[asyncio.BaseTransport] = []
         self._closing: asyncio.Future[bool] | None = None
+        #: The browser's terminal size, once it has said (columns, rows).
+        self.size: tuple[int, int] | None = None
 
     async def run(self, columns: int, rows: int) -> None:
         """Start the client, pass bytes both ways until either side ends, then end both."""
@@ -227,8 +229,8 @@ class BrowserSession:
             write_file)
         self._transports.append(write_transport)
         self._writer = asyncio.StreamWriter(write_transport, protocol, None, loop)
-        tasks = [asyncio.create_task(self._from_child(reader)),
-                 asyncio.create_task(self._from_browser()),
+        tasks = [asyncio.create_task(_quietly(self._from_child(reader))),
+                 asyncio.create_task(_quietly(self._from_browser())),
                  asyncio.create_task(child.exited()),
                  asyncio.create_task(self._idle_watch())]
         try:
@@ -265,30 +267,46 @@ class BrowserSession:
             self.websocket.close(code=1000, message=reason.encode()[:120]))
 
     async def _from_child(self, reader: asyncio.StreamReader) -> None:
-        """The app's packets: its screen to the browser, until it exits (or says something
-        that is not a packet)."""
-        for _ in range(20):  # the client may print a line or two before the app starts
-            line = await reader.readline()
+        """The app's packets: its screen to the browser, until the process is done (or says
+        something that is not a packet). One client runs one app after another (the lobby,
+        then a game in a child of its own, then the lobby again): each starts with its
+        ``__GANGLION__`` line and ends with an ``exit`` meta packet."""
+        while await self._next_app(reader):
+            if self.size is not None:  # the browser's size now, not the one at the start
+                await self._resize(*self.size)
+            while True:
+                kind = await reader.readexactly(1)
+                size = int.from_bytes(await reader.readexactly(4), "big")
+                if size > 16 * 1024 * 1024:
+                    return
+                payload = await reader.readexactly(size)
+                if kind == b"D":
+                    await self.websocket.send_bytes(payload)
+                elif kind == b"M":
+                    with contextlib.suppress(ValueError, AttributeError):
+                        if json.loads(payload).get("type") == "exit":
+                            break
+                elif kind != b"P":
+                    return
+
+    @staticmethod
+    async def _next_app(reader: asyncio.StreamReader) -> bool:
+        """Read up to the next app's ``__GANGLION__`` line (a line or two the client prints
+        between apps is passed over); False when the process is done first."""
+        for _ in range(20):
+            try:
+                line = await reader.readline()
+            except ValueError:  # a long run of bytes without a line: not this protocol
+                return False
             if not line:
-                return
+                return False
             if line == b"__GANGLION__\n":
-                break
-        else:
-            return
-        while True:
-            kind = await reader.readexactly(1)
-            size = int.from_bytes(await reader.readexactly(4), "big")
-            if size > 16 * 1024 * 1024:
-                return
-            payload = await reader.readexactly(size)
-            if kind == b"D":
-                await self.websocket.send_bytes(payload)
-            elif kind == b"M":
-                with contextlib.suppress(ValueError):
-                    if json.loads(payload).get("type") == "exit":
-                        return
-            elif kind != b"P":
-                return
+                return True
+        return False
+
+    async def _resize(self, width: int, height: int) -> None:
+        await self._to_child(b"M", json.dumps(
+            {"type": "resize", "width": width, "height": height}).encode())
 
     async def _to_child(self, kind: bytes, payload: bytes) -> None:
         assert self._writer is not None
@@ -313,8 +331,8 @@ class BrowserSession:
             elif kind == "resize" and isinstance(data, dict):
                 width, height = _cells(data.get("width")), _cells(data.get("height"))
                 if width and height:
-                    await self._to_child(b"M", json.dumps(
-                        {"type": "resize", "width": width, "height": height}).encode())
+                    self.size = (width, height)
+                    await self._resize(width, height)
             elif kind == "ping" and isinstance(data, str | int | float) and len(str(data)) < 64:
                 await self.websocket.send_json(["pong", data])
             elif kind in ("focus", "blur"):
@@ -328,6 +346,12 @@ class BrowserSession:
                 log.info("browser session of %s idle: closed", self.session.tag)
                 return
             await asyncio.sleep(min(left, 60.0))
+
+
+async def _quietly(work: Awaitable[None]) -> None:
+    """``work`` until it ends, or its side of the connection does (nothing to report)."""
+    with contextlib.suppress(asyncio.IncompleteReadError, OSError, RuntimeError):
+        await work
 
 
 def _cells(value: Any) -> int:
@@ -378,6 +402,7 @@ class WebDoor:
         app.router.add_post("/sign-out", self.handle_sign_out)
         app.router.add_get("/ws", self.handle_websocket)
         app.router.add_get("/web/{name}", self.handle_asset)
+        app.router.add_get("/favicon.ico", self.handle_no_icon)
         client = resources.files(CLIENT_PACKAGE) / "static"
         app.router.add_static("/static/", Path(str(client)), follow_symlinks=False)
         app.on_response_prepare.append(self._headers)
@@ -522,13 +547,18 @@ class WebDoor:
         return f"{self.ssh_command().replace('ssh -t', 'ssh', 1)} web"
 
     def _over_caps(self, address: str, key: str) -> str | None:
-        """Whether one more session from ``address`` under ``key`` would pass the caps
-        (nothing counted)."""
-        gate = self.front.gate
-        refusal: str | None = gate.open_session(address, key)
+        """Why one more session from ``address`` under ``key`` would not pass the caps
+        (None: it would; nothing is counted)."""
+        refusal = self._open_session(address, key)
         if refusal is None:
-            gate.close_session(address, key)
+            self.front.gate.close_session(address, key)
         return refusal
+
+    def _open_session(self, address: str, key: str) -> str | None:
+        """Count a browser session under the caps (None), or why it may not open: as an SSH
+        session's, where a browser's sign-in counts as a key."""
+        refusal: str | None = self.front.gate.open_session(address, key)
+        return refusal.replace("this key", "this browser") if refusal else None
 
     async def handle_index(self, request: web.Request) -> web.Response:
         """The client's page (signed in), or how to sign in."""
@@ -607,6 +637,10 @@ class WebDoor:
         response.del_cookie(self.cookie_name, path="/")
         return response
 
+    async def handle_no_icon(self, request: web.Request) -> web.Response:
+        """No icon (the browser asks for one)."""
+        return web.Response(status=204)
+
     async def handle_asset(self, request: web.Request) -> web.Response:
         """This door's own stylesheet and script (``minefield/assets``)."""
         name = request.match_info["name"]
@@ -629,7 +663,7 @@ class WebDoor:
             log.info("browser websocket from %s refused: not signed in", address)
             return web.Response(status=403, text="not signed in")
         session, account = found
-        refusal = self.front.gate.open_session(address, session.tag)
+        refusal = self._open_session(address, session.tag)
         if refusal is not None:
             log.info("browser session of %s from %s refused: %s", account.name, address,
                      refusal)
