@@ -153,7 +153,7 @@ def over_ssh(data: Path, names: list[str], times: int) -> None:
                                f"127.0.0.1:{port}", "--data", str(data), "--open"],
                               stdout=log, stderr=log)
     try:
-        key = keygen(folder, "bench")
+        key = keygen(folder / "bench")
         base = ["ssh", "-T", "-p", str(port), "-i", str(key), "-F", "/dev/null", "-o",
                 "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
                 "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "127.0.0.1"]
