@@ -51,7 +51,7 @@ from minefield.server.identity import (
 from minefield.server.invites import PairRefused
 from minefield.server.kept_games import KeptGames
 from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
-from minefield.server.lobby import Lobby
+from minefield.server.lobby import Lobby, RatingsOf
 from minefield.server.rating import RateGame, schedule
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
@@ -106,7 +106,10 @@ class Daemon:
     """The game server. ``await daemon.start()`` then ``await daemon.wait_closed()``; or
     :meth:`run` for the whole life, with signals."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, rate_game: RateGame | None = None,
+                 ratings_of: RatingsOf | None = None) -> None:
+        """``rate_game`` and ``ratings_of``: how whoever keeps ratings (the SSH front door)
+        rates a finished game and tells the lobby the players' ratings; None: no ratings."""
         self.config = config
         self.bots = BotPool(config.bot_workers)
         self.rooms: dict[str, Room] = {}
@@ -115,7 +118,8 @@ class Daemon:
         self.by_player: dict[str, set[Room]] = {}
         self.code_failures: dict[str, TokenBucket] = {}
         self.connections: set[Connection] = set()
-        self.lobby = Lobby(self.rooms, self.connections, self.pair, self.run_io)
+        self.lobby = Lobby(self.rooms, self.connections, self.pair, self.run_io,
+                           ratings_of)
         self._refusals = LogThrottle(60.0)  # refused connections: a line a minute per account
         self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
                                    config.max_connections_per_player, config.shared_account)
@@ -125,13 +129,11 @@ class Daemon:
         self._stopped = asyncio.Event()
         self._handlers: set[asyncio.Task[Any]] = set()
         self._accounts: dict[int, str] = {}
-        #: Rates a finished game between two people (set by whoever keeps ratings: the SSH
-        #: front door); None: games are not rated (:mod:`~minefield.server.rating`).
-        self.rate_game: RateGame | None = None
+        #: Rates a finished game between two people (given by whoever keeps ratings: the
+        #: SSH front door); None: games are not rated (:mod:`~minefield.server.rating`).
+        self.rate_game: RateGame | None = rate_game
         #: The finished games kept by id (:mod:`~minefield.server.kept_games`), once started.
         self.kept: KeptGames | None = None
-        # The lobby's ratings, likewise: :attr:`Lobby.ratings_of
-        # <minefield.server.lobby.Lobby.ratings_of>`.
 
     # -- Services (for rooms) ----------------------------------------------------------------------
 
