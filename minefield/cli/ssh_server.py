@@ -137,7 +137,7 @@ def rebuild_stats(data: Path) -> int:
     data folder ``data``; says how many games it holds."""
     import sqlite3
 
-    from minefield.frontdoor.server import ACCOUNTS_NAME
+    from minefield.frontdoor.door_config import ACCOUNTS_NAME
     from minefield.server.kept_games import KeptGames
 
     games = data / "server" / "games"

@@ -52,7 +52,7 @@ RESERVED = frozenset({
     *LEVELS, "bot", "bots", "ai", "cpu", "computer", "admin", "administrator", "root", "system",
     "server", "minefield", "moderator", "mod", "operator", "guest", "nobody", "anonymous",
     "waiting", "host", "join", "resume", "watch", "history", "whoami", "who", "ladder", "name",
-    "key", "keys", "lobby", "help", "me", "you", "everyone", "all",
+    "key", "keys", "lobby", "help", "me", "you", "everyone", "all", "games", "record", "stats",
 })
 #: A new player's Glicko-2 rating, deviation and volatility (the usual starting values).
 START_RATING, START_DEVIATION, START_VOLATILITY = 1500.0, 350.0, 0.06

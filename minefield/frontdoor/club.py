@@ -92,11 +92,8 @@ class Club:
         game, as the rating, which private rated games change too, does not."""
         account = self._player(name) if name is not None else viewer
         keys = self.keys_of(account)
-        games = self.kept.of_player(keys)
-        rated = account.games > 0
-        figures = profile(account.name, games, keys, account.rating if rated else None,
-                          account.deviation if rated else None,
-                          self.accounts.rating_history(account.id))
+        figures = profile(account.name, self.kept.of_player(keys), keys, account.rating,
+                          account.deviation, self.accounts.rating_history(account.id))
         return json.dumps(figures) if as_json else describe(figures)
 
 

@@ -57,6 +57,13 @@ def test_games_record_stats_and_history_answer_from_the_kept_games(
     try:
         for key, name in ((ann, "Ann"), (bob, "Bob"), (cat, "Cat")):
             assert door.run(key, "name", name).returncode == 0
+
+        def rated_games() -> dict[str, int]:
+            return {row["name"]: row["games"] for row in door.json(ann, "ladder", "--json")}
+
+        # The front door rates what it finds in the records: never the casual g3 (R36).
+        wait_for("the games rated", lambda: rated_games() == {"Ann": 3, "Bob": 2, "Cat": 1},
+                 lambda: f"{rated_games()}\n{door.report()}")
         # Newest first; a private room's game (g2) only to its players, an invitation's
         # (g3) likewise.
         assert ids(door, cat) == ["g4", "g3", "g1"]
@@ -84,6 +91,9 @@ def test_games_record_stats_and_history_answer_from_the_kept_games(
         stats = door.json(cat, "stats", "Ann", "--json")
         assert list(stats) == STATS_KEYS and stats == door.json(ann, "stats", "--json")
         assert stats["games"] == 3 and stats["rated_games"] == 3
+        assert [ended for ended, _ in stats["rating_history"]] == [
+            listed[2]["ended"], listed[1]["ended"], listed[0]["ended"]]
+        assert stats["rating_history"][-1][1] == stats["rating"]
         assert stats["wins"] + stats["losses"] + stats["draws"] == 3
         assert door.run(ann, "stats").stdout.startswith("Ann: ")
         # history: the player's own network games, not the server's data folder.
