@@ -14,10 +14,10 @@ from minefield.frontdoor.embedded_daemon import DaemonHandle
 from minefield.frontdoor.ratings import ThreadRaters
 from minefield.frontdoor.reports import who
 from minefield.frontdoor.routes import ROUTES, Client
+from minefield.protocol.messages import PROTOCOL_VERSION
+from minefield.protocol.wire import LobbyPlayer, LobbyState, LobbyTable
 from minefield.server.config import ServerConfig
 from minefield.server.identity import user_name
-from minefield.session.protocol import PROTOCOL_VERSION
-from minefield.session.wire import LobbyPlayer, LobbyState, LobbyTable
 from tests.e2e.harness import short_folder
 
 
