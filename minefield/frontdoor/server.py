@@ -287,7 +287,7 @@ class FrontDoor:
 async def _check_shared_account(path: Path, account: str) -> None:
     """A running daemon at ``path`` must trust this process's user as its shared account
     (``serve --shared-account USER``), or every player would be one person."""
-    from minefield.session.protocol import PROTOCOL_VERSION
+    from minefield.protocol.messages import PROTOCOL_VERSION
 
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), 5.0)

@@ -13,11 +13,11 @@ from minefield.frontdoor.commands import APP_ACTIONS, Action
 from minefield.frontdoor.embedded_daemon import DaemonHandle
 from minefield.frontdoor.ratings import ThreadRaters
 from minefield.frontdoor.reports import who
-from minefield.frontdoor.routes import ROUTES
+from minefield.frontdoor.routes import ROUTES, Client
+from minefield.protocol.messages import PROTOCOL_VERSION
+from minefield.protocol.wire import LobbyPlayer, LobbyState, LobbyTable
 from minefield.server.config import ServerConfig
 from minefield.server.identity import user_name
-from minefield.session.protocol import PROTOCOL_VERSION
-from minefield.session.wire import LobbyPlayer, LobbyState, LobbyTable
 from tests.e2e.harness import short_folder
 
 
@@ -27,8 +27,11 @@ def test_every_command_has_one_route() -> None:
 
 def test_the_games_commands_are_routed_to_a_client_in_a_terminal() -> None:
     # A game without a terminal is refused before anything starts.
-    assert {action for action in ROUTES
-            if ROUTES[action].__qualname__.startswith("client.")} == APP_ACTIONS
+    assert {action for action, route in ROUTES.items()
+            if isinstance(route, Client) and route.terminal} == APP_ACTIONS
+    # history answers from the kept games, as games does: no client at all.
+    assert {action for action, route in ROUTES.items()
+            if isinstance(route, Client) and not route.terminal} == set()
 
 
 LOBBY = LobbyState(
