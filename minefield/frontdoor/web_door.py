@@ -58,8 +58,8 @@ from aiohttp import WSMsgType, web
 from minefield.errors import MinefieldError
 from minefield.frontdoor.spawner import Child, SpawnError
 from minefield.frontdoor.web_logins import SESSION_SECONDS, LinkRefused, WebLogins, WebSession
+from minefield.protocol.address import DOOR_ENV
 from minefield.server.limits import TokenBucket
-from minefield.session.address import DOOR_ENV
 
 if TYPE_CHECKING:
     from minefield.frontdoor.accounts import Account
@@ -537,7 +537,7 @@ class WebDoor:
     def ssh_command(self) -> str:
         """What a player types to reach the SSH door (its address, or the public URL's host
         when it listens on every address)."""
-        from minefield.frontdoor.server import ssh_command
+        from minefield.frontdoor.reports import ssh_command
 
         config = self.front.config
         host = self.public.host if config.host in ANY_ADDRESS else config.host
@@ -682,22 +682,22 @@ class WebDoor:
         return websocket
 
 
-def web_answer(web: WebDoor | None, account: Account | None,
-               sign_out_all: bool) -> tuple[str, int]:
-    """What ``ssh HOST web`` (``--sign-out-all``) answers, and its exit status (0: done;
-    else a refusal)."""
+def web_answer(web: WebDoor | None, account: Account | None, sign_out_all: bool) -> str:
+    """What ``ssh HOST web`` (``--sign-out-all``) answers for ``account``; CommandRefused
+    when the server has no browser door."""
+    from minefield.frontdoor.routes import CommandRefused
+
     if web is None:
-        return "this server has no browser door (ssh-server --web ADDR:PORT)", 1
-    if account is None:
-        return "this key has no name yet: choose one first (name NEW)", 2
+        raise CommandRefused("this server has no browser door (ssh-server --web ADDR:PORT)", 1)
+    assert account is not None
     if sign_out_all:
         count = web.sign_out_all(account)
         return (f"Signed out of every browser ({count} session{'s' if count != 1 else ''} "
-                "ended); links not yet used no longer work."), 0
+                "ended); links not yet used no longer work.")
     url, expires = web.link(account)
     when = time.strftime("%H:%M UTC", time.gmtime(expires))
     return (f"Open this link in your browser to play as {account.name} (it serves once, "
-            f"until {when}; never share it):\n{url}"), 0
+            f"until {when}; never share it):\n{url}")
 
 
 __all__ = ["BrowserSession", "PublicUrl", "WebDoor", "WebDoorError", "content_policy",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from minefield.paths import server_data_dir
-from minefield.session.address import (
+from minefield.protocol.address import (
     SOCKET_ENV,
     SOCKET_NAME,
     default_socket_path,
@@ -77,11 +77,20 @@ class ServerConfig:
     test_seeds: bool = False
     #: Bytes queued for a client that does not read before it is dropped.
     max_write_buffer: int = 1024 * 1024
+    #: The club's SQLite file (kept games; the SSH front door gives its players' file, so
+    #: that one file holds the club); None: ``club.sqlite`` in the data folder.
+    database: Path | None = None
 
     @property
     def games_dir(self) -> Path:
         """The folder of game records (0700)."""
         return self.data / "games"
+
+    @property
+    def database_path(self) -> Path:
+        """The club's SQLite file (:attr:`database`, else ``club.sqlite`` in the data
+        folder)."""
+        return self.database if self.database is not None else self.data / "club.sqlite"
 
 
 __all__ = ["SHARED_ACCOUNT_ENV", "SOCKET_ENV", "SOCKET_NAME", "ServerConfig",

@@ -1,6 +1,6 @@
 """The lobby: who is connected and what they do, the public tables and the games being played.
 
-A ``lobby`` hello gets no room: the daemon sends :class:`~minefield.session.wire.LobbyState`
+A ``lobby`` hello gets no room: the daemon sends :class:`~minefield.protocol.wire.LobbyState`
 at once and again whenever it changes (looked at every :data:`LOBBY_PERIOD` seconds, once
 for all of them). Both
 SSH front doors show the same lobby, since it is the daemon's. A private room (hosted
@@ -8,7 +8,7 @@ without ``public``) is never listed: its code is for the person it was given to.
 a game but who sits at it is shown.
 
 The daemon keeps no ratings: whoever keeps them (the SSH front door) gives the
-lobby a :data:`RatingsOf` as :attr:`Lobby.ratings_of` (as it gives the daemon
+lobby a :data:`RatingsOf` (``Daemon(config, rate_game, ratings_of)``, as it gives the daemon
 :data:`~minefield.server.rating.RateGame`), asked in a record thread at each look with the
 identity keys of the players online; a player it does not know (or every player, when no
 function is given: a daemon of the OpenSSH route) is shown without a rating.
@@ -21,10 +21,7 @@ import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 
 from minefield.bots.base import bot_name
-from minefield.server.connection import Connection, read_line
-from minefield.server.invites import Invites, Pair
-from minefield.server.room import Room
-from minefield.session.wire import (
+from minefield.protocol.wire import (
     LobbyPlayer,
     LobbyState,
     LobbyTable,
@@ -35,6 +32,9 @@ from minefield.session.wire import (
     WireProblem,
     parse_lobby,
 )
+from minefield.server.connection import Connection, read_line
+from minefield.server.invites import Invites, Pair
+from minefield.server.room import Room
 
 log = logging.getLogger("minefield.server")
 
@@ -112,11 +112,13 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
         if room.waiting:
             if room.public and room.code is not None:
                 waiting.append(LobbyTable(code=room.code, host=host, rules=room.rules_name,
-                                          public=True, players=names))
+                                          public=True, players=names,
+                                          rated=room.table_header().rated))
         elif room.going_on and len(names) == 2:
             watchers = len(room.audience) if room.audience is not None else 0
             playing.append(LobbyTable(game=room.id, host=host, rules=room.rules_name,
-                                      public=room.public, players=names, watchers=watchers))
+                                      public=room.public, players=names, watchers=watchers,
+                                      rated=room.table_header().rated))
     known = ratings or {}
     players = [LobbyPlayer(name=name, status=status, rating=known.get(keys.get(name, "")))
                for name, status in sorted(online.items(), key=lambda i: i[0].casefold())]
@@ -128,7 +130,8 @@ class Lobby:
     connection (not made per connection: 200 people in the lobby would make 200 a second)."""
 
     def __init__(self, rooms: dict[str, Room], connections: set[Connection],
-                 pair: Pair | None = None, run_io: RunIO | None = None) -> None:
+                 pair: Pair | None = None, run_io: RunIO | None = None,
+                 ratings_of: RatingsOf | None = None) -> None:
         self.rooms = rooms
         self.connections = connections
         self.members: set[Connection] = set()
@@ -136,9 +139,9 @@ class Lobby:
         #: daemon makes a room for two.
         self.invites = Invites(self.members, pair) if pair is not None else None
         self.state: LobbyState | None = None
-        #: The players' ratings, by identity key (set by whoever keeps them); None: no
+        #: The players' ratings, by identity key (given by whoever keeps them); None: no
         #: ratings are shown.
-        self.ratings_of: RatingsOf | None = None
+        self.ratings_of: RatingsOf | None = ratings_of
         self._run_io = run_io
         self._looking = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None

@@ -18,6 +18,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from minefield.protocol.messages import MAX_LINE_BYTES, PlayerInfo
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.replay import replay_match, replay_record
 from minefield.records.writer import RECORD_SUFFIX, RecordWriter, ensure_folder
@@ -28,8 +29,7 @@ from minefield.server.identity import display_name
 from minefield.server.play import Services
 from minefield.server.room import Room
 from minefield.server.seats import RoomMatch, seated_from_record
-from minefield.session.protocol import MAX_LINE_BYTES, PlayerInfo
-from minefield.session.series import Series, SingleGame
+from minefield.table.series import Series, SingleGame
 
 log = logging.getLogger("minefield.server")
 
@@ -153,6 +153,11 @@ def restore_room(services: Services, records: Sequence[ReadRecord]) -> Room:
     seats = {seat: seated_from_record(record.header.players.of(seat), grace, now)
              for seat in Seat}
     room = Room(services, path.name.removesuffix(RECORD_SUFFIX), seats)
+    table_header = record.header.table
+    if table_header is not None:  # older records: a private table's, rated (R36)
+        room.kind, room.rated_games = table_header.kind, table_header.rated
+        room.tournament = table_header.tournament
+        room.public = table_header.kind == "public"
     room.adopt(series, writer,
                [Path(r.name).name.removesuffix(RECORD_SUFFIX) for r in earlier],
                [Path(r.name) for r in (*earlier, record)])

@@ -3,8 +3,8 @@
 A room is created by ``host``: the first game is dealt at once (the host's seat follows from
 the seed, R6, and the host may build a hand while waiting) and, without a bot, the room waits
 for ``join`` with its code. What the room plays is a
-:class:`~minefield.session.series.Series` (what one table plays, game after game): a
-:class:`~minefield.session.series.SingleGame` or a match
+:class:`~minefield.table.series.Series` (what one table plays, game after game): a
+:class:`~minefield.table.series.SingleGame` or a match
 (:class:`~minefield.server.seats.RoomMatch`, R30-R35).
 
 **Where a game starts: :meth:`Room._begin`, the one start path.** The first game (both seats
@@ -13,7 +13,7 @@ new series, linked to the old by id: seats swapped, or a new match) all begin th
 game id, the record created (in a record thread, before anyone hears of the game), the
 seats as the series gives them (R31), then a welcome and a snapshot for each player.
 
-Every change goes through the series' :class:`~minefield.session.table.GameTable` under the
+Every change goes through the series' :class:`~minefield.table.game_table.GameTable` under the
 room's lock (one writer per game), on the event loop; its record line is appended and fsynced
 in a record thread (:class:`~minefield.server.durable.HeldRecorder`) and only then are its
 messages sent: the record has a command before anyone hears of it. Each seat
@@ -34,17 +34,7 @@ from pathlib import Path
 from typing import Literal
 
 from minefield.bots.base import bot_name
-from minefield.records.writer import RecordWriter
-from minefield.rules.game import ChooseHand, Discard, Game, Seat
-from minefield.rules.match import Match
-from minefield.rules.seed import random_seed
-from minefield.rules.settings import RuleSettings
-from minefield.server.durable import HeldRecorder
-from minefield.server.identity import Identity
-from minefield.server.play import Play, Services, new_game_id, weakly
-from minefield.server.rating import rated_for
-from minefield.server.seats import Client, RoomMatch, Seated
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     WAITING_NAME,
     Closed,
     MatchView,
@@ -55,8 +45,19 @@ from minefield.session.protocol import (
     Snapshot,
     TableView,
 )
-from minefield.session.series import Series, SingleGame
-from minefield.session.wire import RoomState, Welcome, WireError
+from minefield.protocol.wire import RoomState, Welcome, WireError
+from minefield.records.format import TableHeader, TableKind
+from minefield.records.writer import RecordWriter
+from minefield.rules.game import ChooseHand, Discard, Game, Seat
+from minefield.rules.match import Match
+from minefield.rules.seed import random_seed
+from minefield.rules.settings import RuleSettings
+from minefield.server.durable import HeldRecorder
+from minefield.server.identity import Identity
+from minefield.server.play import Play, Services, new_game_id, weakly
+from minefield.server.rating import rated_for
+from minefield.server.seats import Client, RoomMatch, Seated
+from minefield.table.series import Series, SingleGame
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,11 @@ class Room(Play):
         #: Listed in the lobby for anyone to join (``host`` with ``public``); the preset asked.
         self.public = False
         self.rules_name = "standard"
+        #: Where the room's games are played and whether they are rated (R36): a private
+        #: room's (a code) and rated until the daemon says otherwise; in every record header.
+        self.kind: TableKind = "private"
+        self.rated_games = True
+        self.tournament: str | None = None
         self.ended_at: float | None = None
         #: The ratings of the room's finished game, when rated (:mod:`~minefield.server.rating`).
         self.rated: Rated | None = None
@@ -169,6 +175,13 @@ class Room(Play):
     def game_ids(self) -> set[str]:
         """The ids a ``resume`` may name for this room: its game, and a match's earlier ones."""
         return {self.id, *self.earlier_ids}
+
+    def table_header(self) -> TableHeader:
+        """What the records of this room's games say of its table (never rated against
+        the server's bot, R36)."""
+        kind: TableKind = "bot" if self.against_bot else self.kind
+        return TableHeader(kind=kind, rated=self.rated_games and kind != "bot",
+                           tournament=self.tournament)
 
     def seat_of(self, identity: Identity) -> Seat | None:
         """The seat ``identity`` holds here, or None."""
@@ -378,7 +391,7 @@ class Room(Play):
 
         Every game a room plays starts here: a new game id (but the first, which keeps the
         room's), the game dealt by the series (:meth:`Series.next_game
-        <minefield.session.series.Series.next_game>` or a new series), its record created in
+        <minefield.table.series.Series.next_game>` or a new series), its record created in
         a record thread before anyone hears of it, the seats as the series gives them (R31)
         with a fresh grace budget each (R25b), then a welcome and a snapshot for each player.
         """

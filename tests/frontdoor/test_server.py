@@ -299,7 +299,7 @@ def test_a_game_between_two_keys_survives_kill_9_and_is_rated(
         tables = wait_for("the public table", lambda: door.json(bob, "who", "--json")["tables"],
                           door.report)
         assert tables == [{"code": tables[0]["code"], "host": "Ann", "rules": "standard",
-                           "public": True, "players": ["Ann"], "watchers": 0}]
+                           "public": True, "players": ["Ann"], "watchers": 0, "rated": True}]
         # Bob's lobby lists it: Enter joins.
         terminals.open("bob", door.ssh(bob, tty=True))
         wait_for("the table in Bob's lobby",
@@ -368,12 +368,14 @@ def test_the_host_key_is_made_once_with_mode_0600(folder: Path, keys: dict[str, 
 
 def test_the_embedded_daemon_asks_the_front_doors_players_file(tmp_path: Path) -> None:
     from minefield.frontdoor.accounts import Accounts
-    from minefield.frontdoor.server import ACCOUNTS_NAME, FrontDoor, FrontDoorConfig
+    from minefield.frontdoor.door_config import ACCOUNTS_NAME
+    from minefield.frontdoor.server import FrontDoor, FrontDoorConfig
 
     door = FrontDoor(FrontDoorConfig(data=tmp_path))
     accounts = Accounts(tmp_path / ACCOUNTS_NAME)
     accounts.claim("SHA256:a", "Ann")
-    _, ratings_of = door._rater_for_daemon(tmp_path / "games")
+    assert door.daemon is not None
+    ratings_of = door.daemon.raters.ratings_of
     me = door.shared_account
     # A new player has the starting rating; a Unix user of the OpenSSH route has none.
     assert ratings_of([f"Ann@{me}", "cat"]) == {f"Ann@{me}": 1500}

@@ -1,8 +1,8 @@
 """The daemon's wire protocol: JSON lines of the session messages, plus a handshake.
 
 Every line on the socket is one JSON object ending in ``\\n`` (UTF-8, at most
-:data:`~minefield.session.protocol.MAX_LINE_BYTES` bytes). The game messages are those of
-:mod:`minefield.session.protocol` unchanged; this module adds what only a socket needs: the
+:data:`~minefield.protocol.messages.MAX_LINE_BYTES` bytes). The game messages are those of
+:mod:`minefield.protocol.messages` unchanged; this module adds what only a socket needs: the
 client's :class:`Hello` and the server's :class:`Welcome` (the version handshake), :class:`Ping`
 and :class:`Pong` (liveness), :class:`WireError` (a message or a request that could not be
 served), :class:`AskRematch` and :class:`RoomState` (a new game in the same room),
@@ -15,7 +15,7 @@ served), :class:`AskRematch` and :class:`RoomState` (a new game in the same room
 >>> parse_hello(b'{"type": "hello", "version": 99, "action": "resume"}')
 Traceback (most recent call last):
 ...
-minefield.session.wire.WireProblem: this server speaks protocol version 1, the client 99: \
+minefield.protocol.wire.WireProblem: this server speaks protocol version 1, the client 99: \
 update minefield on the side that is older
 """
 
@@ -40,10 +40,8 @@ from pydantic_core import from_json
 
 from minefield.bots.base import Level
 from minefield.errors import MinefieldError
-from minefield.rules.game import Seat
-from minefield.rules.settings import MATCH_PRESETS, describe_validation_error
-from minefield.session.codes import normalize_code
-from minefield.session.protocol import (
+from minefield.protocol.codes import normalize_code
+from minefield.protocol.messages import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     Applied,
@@ -61,6 +59,8 @@ from minefield.session.protocol import (
     ServerMessageType,
     Snapshot,
 )
+from minefield.rules.game import Seat
+from minefield.rules.settings import MATCH_PRESETS, describe_validation_error
 
 #: A player name given by the shared SSH account (one ``authorized_keys`` line per person).
 PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
@@ -126,9 +126,11 @@ class Hello(_Wire):
     game's hello is the same as before matches (a server without them refuses the field).
     ``rule`` (host): settings over the preset by name (``--rule``), left out when empty.
     ``public`` (host): the room's code is listed in the lobby for anyone to join (also left
-    out when false). ``lobby``: no room; the server sends :class:`LobbyState` now and
+    out when false). ``rated`` (host): false for a casual table, whose games never change a
+    rating (R36); left out, the table is rated. ``lobby``: no room; the server sends
+    :class:`LobbyState` now and
     whenever it changes. ``watch``: watch the game ``game`` (required) without a seat
-    (:mod:`minefield.session.watching`).
+    (:mod:`minefield.protocol.watching`).
     """
 
     type: Literal["hello"] = "hello"
@@ -143,6 +145,7 @@ class Hello(_Wire):
     match: StrictBool = False
     rule: dict[RuleName, RuleValue] = Field(default_factory=dict, max_length=20)
     public: StrictBool = False
+    rated: StrictBool | None = None
 
     @model_serializer(mode="wrap")
     def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
@@ -151,6 +154,8 @@ class Hello(_Wire):
         for flag in ("match", "rule", "public"):  # left out when false or empty: older
             if not data.get(flag, True):  # servers refuse them
                 del data[flag]
+        if data.get("rated", False) is None:  # left out unless asked: the server's default
+            del data["rated"]
         return data
 
     @property
@@ -189,10 +194,12 @@ class AskNextGame(_Wire):
 
 
 class Invite(_Wire):
-    """In the lobby: invite ``player`` (someone in the lobby) to a game; they are asked."""
+    """In the lobby: invite ``player`` (someone in the lobby) to a game; they are asked.
+    ``rated``: the game is rated (R36; left out, it is casual)."""
 
     type: Literal["invite"] = "invite"
     player: PlayerName
+    rated: StrictBool = False
 
 
 class AnswerInvitation(_Wire):
@@ -231,7 +238,7 @@ IN_GAME_ADAPTER: TypeAdapter[InGameMessage] = TypeAdapter(
 class Welcome(_Wire):
     """The handshake's answer: the seat, the game and (while it waits) the room code.
 
-    A :class:`~minefield.session.protocol.Snapshot` follows. A new Welcome arrives when a
+    A :class:`~minefield.protocol.messages.Snapshot` follows. A new Welcome arrives when a
     rematch starts a new game (the seats are swapped).
     """
 
@@ -293,7 +300,8 @@ class LobbyPlayer(_Wire):
 
 class LobbyTable(_Wire):
     """A table in the lobby: a public room waiting for a player (``code``: join it) or a game
-    being played (``game``). Never anything of the game itself but who sits at it."""
+    being played (``game``), rated or casual (``rated``, R36). Never anything of the game
+    itself but who sits at it."""
 
     code: str | None = None
     game: GameId | None = None
@@ -302,6 +310,7 @@ class LobbyTable(_Wire):
     public: bool
     players: list[str] = Field(max_length=2)
     watchers: int = Field(0, ge=0)
+    rated: bool = True
 
 
 class LobbyState(_Wire):

@@ -1,0 +1,272 @@
+"""What each command of the SSH front door does: :data:`ROUTES`, one entry per command.
+
+A command is parsed by :func:`~minefield.frontdoor.commands.parse_command` into a
+:class:`~minefield.frontdoor.commands.FrontCommand` whose ``action`` names its route here. Two
+kinds:
+
+- a text command (:class:`Text`): a function that returns what to print (its ``--json`` form
+  too) or raises :class:`CommandRefused`; the session prints it and ends with status 0.
+  ``named=True``: only a key that has a name may ask.
+- a client command (:class:`Client`): the ordinary ``minefield`` client run in a
+  pseudo-terminal for the player (a new key is asked its name first), until it exits.
+
+To add a command: its words in :mod:`.commands` (the ``Action``, the grammar, ``HELP`` and
+``ALLOWED``), its function here (the facts it needs from the daemon come through
+:class:`~minefield.frontdoor.embedded_daemon.DaemonHandle`), and one line in :data:`ROUTES`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import asyncssh
+
+from minefield.errors import MinefieldError
+from minefield.frontdoor import reports
+from minefield.frontdoor.accounts import Account, KeyRefused, NameRefused, RenameLimited, utc
+from minefield.frontdoor.club import Club, ClubRefused
+from minefield.frontdoor.commands import HELP, Action, FrontCommand
+from minefield.frontdoor.web_door import web_answer
+
+if TYPE_CHECKING:
+    from minefield.frontdoor.ssh_session import DoorSession
+
+log = logging.getLogger("minefield.frontdoor")
+
+#: What a command does for the session that asked.
+Route = Callable[["DoorSession", FrontCommand], Awaitable[None]]
+#: A text command: what to print (without the last line end).
+Answer = Callable[["DoorSession", FrontCommand], Awaitable[str]]
+
+
+class CommandRefused(MinefieldError):
+    """A text command that cannot be done: its one-line reason, and the exit status."""
+
+    def __init__(self, reason: str, status: int = 2) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """The route of a text command: ``answer`` printed, or its refusal; ``named``: only a key
+    that has a name may ask."""
+
+    answer: Answer
+    named: bool = False
+
+    async def __call__(self, session: DoorSession, command: FrontCommand) -> None:
+        if self.named and session.account is None:
+            session.refuse("this key has no name yet: choose one first (name NEW)")
+            return
+        try:
+            said = await self.answer(session, command)
+        except CommandRefused as refusal:
+            session.refuse(str(refusal), refusal.status)
+            return
+        session.say(said + "\n")
+        session.finish(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Client:
+    """The route of a command that runs the client; ``status``: what ``who`` says the player
+    does meanwhile; ``terminal``: the game's client (it needs a terminal, and talks to the game
+    server as the player)."""
+
+    status: str
+    terminal: bool = True
+
+    async def __call__(self, session: DoorSession, command: FrontCommand) -> None:
+        await session.run_client(command, self.status, self.terminal)
+
+
+# -- the text commands -----------------------------------------------------------------------
+
+
+async def whoami(session: DoorSession, command: FrontCommand) -> str:
+    """``whoami``: the name, the key, the rating."""
+    return reports.whoami(session.fingerprint, session.account, command.json)
+
+
+async def who(session: DoorSession, command: FrontCommand) -> str:
+    """``who``: the players online (the daemon's lobby first, then this door's sessions) and
+    the open tables."""
+    door = session.door
+    lobby = await door.daemon.lobby() if door.daemon is not None else None
+    sessions = [(s.account.name, s.status) for s in door.sessions
+                if s.account is not None and s.status]
+    return reports.who(command.json, lobby, sessions)
+
+
+async def ladder(session: DoorSession, command: FrontCommand) -> str:
+    """``ladder``: every rated player, best first."""
+    return reports.ladder(session.door.accounts.ladder(), command.json)
+
+
+async def help_text(session: DoorSession, command: FrontCommand) -> str:
+    """``help``: what may be typed."""
+    return HELP
+
+
+async def name(session: DoorSession, command: FrontCommand) -> str:
+    """``name NEW``: claim a name (a key without one) or change the player's."""
+    accounts, fingerprint = session.door.accounts, session.fingerprint
+    assert command.name is not None
+    try:
+        if session.account is None:
+            session.account = accounts.claim(fingerprint, command.name)
+            log.info("key %s claimed the name %s", fingerprint, session.account.name)
+            return f"Welcome, {session.account.name}."
+        old = session.account.name
+        session.account, released = accounts.rename(session.account.id, command.name)
+    except NameRefused as refusal:
+        raise CommandRefused(str(refusal), 1 if isinstance(refusal, RenameLimited) else 2
+                             ) from None
+    log.info("%s is now %s (key %s)%s", old, session.account.name, fingerprint,
+             f"; former names released: {', '.join(released)}" if released else "")
+    return f"You are now {session.account.name}."
+
+
+async def key_list(session: DoorSession, command: FrontCommand) -> str:
+    """``key list``: the player's keys, and those offered a code."""
+    account = session.account
+    assert account is not None
+    keys = session.door.accounts.keys_of(account.id)
+    return reports.key_list(account, keys, session.fingerprint, command.json)
+
+
+async def key_remove(session: DoorSession, command: FrontCommand) -> str:
+    """``key remove SHA256:...``: a key (never the last) no longer logs in as the player; its
+    sessions end. A key only offered a code has the code withdrawn."""
+    door, account, fingerprint = session.door, session.account, session.fingerprint
+    assert account is not None and command.key is not None
+    try:
+        removed = door.accounts.remove_key(account.id, command.key)
+    except KeyRefused as refusal:
+        raise CommandRefused(str(refusal)) from None
+    if not removed:
+        log.info("%s withdrew the code of the key %s (key %s)", account.name, command.key,
+                 fingerprint)
+        return (f"The code for the key {command.key} is withdrawn: it will not log in as "
+                f"{account.name}.")
+    log.info("%s removed the key %s (key %s from %s)", account.name, command.key,
+             fingerprint, session.connection.address)
+    session.account = door.accounts.by_key(fingerprint)
+    for other in list(door.sessions):
+        if other is not session and other.connection.fingerprint == command.key:
+            other.end(f"this key no longer logs in as {account.name}")
+    return f"The key {command.key} no longer logs in as {account.name}."
+
+
+async def key_add(session: DoorSession, command: FrontCommand) -> str:
+    """``key add PUBLIC-KEY``: a code for another key of the player's, and the command that
+    key runs with it."""
+    door, account, fingerprint = session.door, session.account, session.fingerprint
+    assert account is not None
+    try:
+        key = asyncssh.import_public_key(command.key or "")
+    except (asyncssh.KeyImportError, ValueError):
+        raise CommandRefused("that is not a public key: key add ssh-ed25519 AAAA...") from None
+    new = key.get_fingerprint("sha256")
+    try:
+        offer = door.accounts.offer_key(account.id, new, fingerprint)
+    except KeyRefused as refusal:
+        raise CommandRefused(str(refusal)) from None
+    log.info("%s offered the key %s a code (key %s from %s)", account.name, new,
+             fingerprint, session.connection.address)
+    host, port = session.door_address()
+    note = ("" if door.admits(new) else
+            "\nThis server lets in listed keys only: ask its owner to list that key too.")
+    return (f"To let the key {new} log in as {account.name}, run this with that key "
+            f"before {utc(offer.expires)} (the code serves once):\n"
+            f"ssh -p {port} {host} key confirm {offer.code}{note}")
+
+
+async def key_confirm(session: DoorSession, command: FrontCommand) -> str:
+    """``key confirm CODE``: this key joins the player who offered it the code."""
+    fingerprint, address = session.fingerprint, session.connection.address
+    assert command.code is not None
+    try:
+        account, asked_by = session.door.accounts.confirm_key(fingerprint, command.code)
+    except KeyRefused as refusal:
+        log.info("key %s from %s: key confirm refused (%s)", fingerprint, address, refusal)
+        raise CommandRefused(str(refusal)) from None
+    session.account = account
+    log.info("key %s joined %s with its code (asked by key %s; confirmed from %s)",
+             fingerprint, account.name, asked_by, address)
+    return f"This key now logs in as {account.name}."
+
+
+async def _club(session: DoorSession, question: Callable[[Club, Account], str]) -> str:
+    """``question`` asked of the club for the session's player; a refusal is one line."""
+    account = session.account
+    assert account is not None
+    try:
+        return await session.door.ask_club(lambda club: question(club, account))
+    except ClubRefused as refusal:
+        raise CommandRefused(str(refusal)) from None
+
+
+async def games(session: DoorSession, command: FrontCommand) -> str:
+    """``games [NAME] [--limit N] [--json]``: the finished games the player may see."""
+    return await _club(session, lambda club, me: club.games(me, command.name, command.limit,
+                                                            command.json))
+
+
+async def history(session: DoorSession, command: FrontCommand) -> str:
+    """``history``: the player's own network games on this server."""
+    return await _club(session, lambda club, me: club.history(me, command.json))
+
+
+async def record(session: DoorSession, command: FrontCommand) -> str:
+    """``record GAME``: a finished game's record, as JSON lines."""
+    assert command.game is not None
+    game = command.game
+    return await _club(session, lambda club, me: club.record(me, game))
+
+
+async def stats(session: DoorSession, command: FrontCommand) -> str:
+    """``stats [NAME] [--json]``: a player's profile."""
+    return await _club(session, lambda club, me: club.stats(me, command.name, command.json))
+
+
+async def web_link(session: DoorSession, command: FrontCommand) -> str:
+    """``web``: a link that signs the player in on a browser (the browser door's)."""
+    return web_answer(session.door.web, session.account, sign_out_all=False)
+
+
+async def web_sign_out(session: DoorSession, command: FrontCommand) -> str:
+    """``web --sign-out-all``: every browser session of the player ends."""
+    return web_answer(session.door.web, session.account, sign_out_all=True)
+
+
+#: Every command's route, by its action.
+ROUTES: dict[Action, Route] = {
+    "menu": Client("lobby"),
+    "host": Client("hosting"),
+    "join": Client("playing"),
+    "resume": Client("playing"),
+    "watch": Client("watching"),
+    "history": Text(history, named=True),
+    "games": Text(games, named=True),
+    "record": Text(record, named=True),
+    "stats": Text(stats, named=True),
+    "whoami": Text(whoami),
+    "who": Text(who),
+    "ladder": Text(ladder),
+    "help": Text(help_text),
+    "name": Text(name),
+    "key-add": Text(key_add, named=True),
+    "key-confirm": Text(key_confirm),
+    "key-list": Text(key_list, named=True),
+    "key-remove": Text(key_remove, named=True),
+    "web": Text(web_link, named=True),
+    "web-sign-out": Text(web_sign_out, named=True),
+}
+
+
+__all__ = ["ROUTES", "Client", "CommandRefused", "Route", "Text"]
