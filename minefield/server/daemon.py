@@ -20,6 +20,7 @@ import logging
 import math
 import os
 import signal
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -52,6 +53,7 @@ from minefield.server.lobby import Lobby
 from minefield.server.rating import RateGame, schedule
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
+from minefield.server.tournaments import Tournaments
 from minefield.server.watch import serve_watcher
 from minefield.session.codes import new_code
 from minefield.session.protocol import MAX_LINE_BYTES
@@ -117,6 +119,9 @@ class Daemon:
         #: Rates a finished game between two people (set by whoever keeps ratings: the SSH
         #: front door); None: games are not rated (:mod:`~minefield.server.rating`).
         self.rate_game: RateGame | None = None
+        #: The tournaments (:mod:`~minefield.server.tournaments`), open once started.
+        self.tournaments: Tournaments | None = None
+        self._kept: set[asyncio.Task[Any]] = set()
         # The lobby's ratings, likewise: :attr:`Lobby.ratings_of
         # <minefield.server.lobby.Lobby.ratings_of>`.
 
@@ -145,8 +150,23 @@ class Daemon:
                         del self.by_player[seated.identity.key]
 
     def game_ended(self, room: Room) -> None:
-        """A room's game has ended: rate it (when ratings are kept)."""
-        schedule(room, self.rate_game)
+        """A room's game has ended: rate it (when ratings are kept; never a casual
+        tournament's, R36) and score it when it is a tournament's."""
+        tournaments = self.tournaments
+        if tournaments is None or not tournaments.casual(room):
+            schedule(room, self.rate_game)
+        if tournaments is not None:
+            tournaments.game_ended(room)
+
+    def keep(self, task: asyncio.Task[Any]) -> None:
+        """Keep ``task`` until it is done (a failure is logged by kind)."""
+        self._kept.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._kept.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a daemon task failed (%s)", type(task.exception()).__name__)
 
     def room_renamed(self, room: Room, old_id: str) -> None:
         """A rematch: the room plays a new game under a new id."""
@@ -165,6 +185,13 @@ class Daemon:
         for room in rooms:
             self._register(room)
             room.wake()  # the clocks and bots of restored games
+        try:
+            self.tournaments = Tournaments(self)
+        except sqlite3.Error as error:
+            raise ServeError(f"cannot open the tournaments in {self.config.data}: "
+                             f"{error}") from None
+        self.lobby.on_join = self._lobby_joined
+        await self.tournaments.resume()
         path = self.config.socket
         gid = prepare_socket_folder(path, self.config.group)
         self._server = await asyncio.start_unix_server(self._handle, path=str(path),
@@ -185,6 +212,8 @@ class Daemon:
             self._sweeper.cancel()
         for room in list(self.rooms.values()):
             room.shutdown()
+        if self.tournaments is not None:
+            self.tournaments.close()
         for conn in list(self.connections):
             conn.writer.transport.abort()
         if self._handlers:
@@ -291,6 +320,8 @@ class Daemon:
             return
         conn.room, conn.seat = room, seat
         log.info("%s: %s game %s as %s", repr(conn), _DONE[hello.action], room.id, seat)
+        if self.tournaments is not None:
+            self.tournaments.seated(room, identity)
         await room.attach(seat, conn, resumed)
         while (line := await read_line(conn, self.now)) is not None:
             # The seat of a player changes with a rematch or a match's next game (R31).
@@ -310,6 +341,16 @@ class Daemon:
         return name
 
     # -- rooms -------------------------------------------------------------------------------------
+
+    def _lobby_joined(self, conn: Connection) -> None:
+        """A player came to the lobby: the tournament games waiting for them, again."""
+        if self.tournaments is not None and conn.identity is not None:
+            for notice in self.tournaments.waiting_for(conn.identity):
+                conn.send(notice)
+
+    def register(self, room: Room) -> None:
+        """Serve a new room made outside a hello (a tournament's)."""
+        self._register(room)
 
     def _register(self, room: Room) -> None:
         self.rooms[room.id] = room

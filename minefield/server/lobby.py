@@ -139,6 +139,9 @@ class Lobby:
         #: The players' ratings, by identity key (set by whoever keeps them); None: no
         #: ratings are shown.
         self.ratings_of: RatingsOf | None = None
+        #: Called with each connection that comes to the lobby, once it has the state
+        #: (the daemon: the tournament games waiting for that player).
+        self.on_join: Callable[[Connection], None] | None = None
         self._run_io = run_io
         self._looking = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -187,6 +190,8 @@ class Lobby:
             await self._look()  # sends to every member, this one included
         else:
             conn.send(self.state)
+        if self.on_join is not None:
+            self.on_join(conn)
         if self._task is None:
             self._task = asyncio.create_task(self._follow())
         try:
