@@ -6,7 +6,8 @@ OpenSSH forced command (``minefield ssh-entry``) and the asyncssh front door
 typed after ``ssh -t HOST``                runs
 ========================================  ==========================================
 (nothing)                                  the lobby (``minefield lobby``; ``m``: the menu)
-``host [--bot L] [--rules P] [--match]``   ``minefield host`` (and ``--rule NAME=VALUE``)
+``host [--bot L] [--rules P] [--match]``   ``minefield host`` (``--rule NAME=VALUE``,
+                                           ``--casual``: never rated, R36)
 ``join CODE``                              ``minefield join CODE``
 ``resume``                                 ``minefield resume``
 ``history``                                ``minefield history``
@@ -18,10 +19,17 @@ reaches a shell, and no part of it is run. The options the server sets (``--play
 ``--socket PATH``) are refused when the player types them.
 
 >>> parse_original_command(b"join k7q-3px")
-EntryCommand(action='join', bot=None, rules=None, code='K7Q3PX', match=False, rule=(), game=None)
+EntryCommand(action='join', bot=None, rules=None, code='K7Q3PX', match=False, rule=(), \
+game=None, casual=False)
 >>> parse_original_command("host --bot=strong")
 EntryCommand(action='host', bot='strong', rules=None, code=None, match=False, rule=(), \
-game=None)
+game=None, casual=False)
+>>> parse_original_command("host --casual --public").argv()
+Traceback (most recent call last):
+...
+minefield.frontdoor.grammar.Refused: unknown option '--public'
+>>> parse_original_command("host --casual").argv()
+['host', '--casual']
 >>> parse_original_command("host --rules club --rule honba_points=300").argv()
 ['host', '--rules', 'club', '--rule', 'honba_points=300']
 >>> parse_original_command("host --match --rules beginner").argv()
@@ -50,7 +58,7 @@ MAX_COMMAND_BYTES = 256
 #: Shell syntax: refused with its own message (no shell runs here, so it could only mislead).
 SHELL_SYNTAX = frozenset(";&|<>`$(){}*?[]!~#")
 ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
-           "[--rule NAME=VALUE]..., join CODE, resume, history, watch GAME")
+           "[--casual] [--rule NAME=VALUE]..., join CODE, resume, history, watch GAME")
 #: A game's id as ``who`` and the lobby list it (the wire's rule).
 GAME_ID = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
 
@@ -74,6 +82,7 @@ class EntryCommand:
     match: bool = False
     rule: tuple[str, ...] = ()  # NAME=VALUE settings over the preset, each checked
     game: str | None = None  # watch: the game's id
+    casual: bool = False  # host: a casual table, never rated (R36)
 
     def argv(self) -> list[str]:
         """The ``minefield`` arguments this command runs (the trusted options not included).
@@ -90,6 +99,8 @@ class EntryCommand:
             words += ["--rules", self.rules]
         if self.match:
             words.append("--match")
+        if self.casual:
+            words.append("--casual")
         for setting in self.rule:
             words += ["--rule", setting]
         if self.code is not None:
@@ -131,17 +142,17 @@ def _refuse_option(word: str) -> Refused:
 def _host_options(words: Iterator[str]) -> EntryCommand:
     values: dict[str, str] = {}
     choices = {"--bot": LEVELS, "--rules": tuple(PRESETS)}
-    match = False
+    flags = {"--match": False, "--casual": False}
     rule: list[str] = []
     for word in words:
-        if word == "--match":  # a flag: no value
-            if match:
-                raise Refused("--match is given twice")
-            match = True
+        if word in flags:  # a flag: no value
+            if flags[word]:
+                raise Refused(f"{word} is given twice")
+            flags[word] = True
             continue
         name, has_value, value = word.partition("=")
-        if name == "--match":
-            raise Refused("--match takes no value")
+        if name in flags:
+            raise Refused(f"{name} takes no value")
         if name == "--rule":
             rule.append(_rule_setting(value if has_value else next(words, "")))
             continue
@@ -158,7 +169,7 @@ def _host_options(words: Iterator[str]) -> EntryCommand:
             raise Refused(f"{name} {_shown(value)}: choose one of {', '.join(choices[name])}")
         values[name] = value
     return EntryCommand("host", bot=values.get("--bot"), rules=values.get("--rules"),
-                        match=match, rule=tuple(rule))
+                        match=flags["--match"], rule=tuple(rule), casual=flags["--casual"])
 
 
 def _rule_setting(text: str) -> str:

@@ -22,6 +22,7 @@ down are rated too; a game is rated once whichever comes first (one transaction,
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 
 import glicko2
@@ -91,8 +92,10 @@ class Rater:
         header = record.header
         east = self._account(header.players.east)
         west = self._account(header.players.west)
-        if header.mode != "network" or east is None or west is None or east.id == west.id:
-            self.accounts.rate(game, [])  # a bot, a stranger: not rated (remembered as seen)
+        casual = header.table is not None and not header.table.rated  # R36
+        if (header.mode != "network" or east is None or west is None or east.id == west.id
+                or casual):
+            self.accounts.rate(game, [])  # a bot, a stranger, casual: not rated (seen)
             return 0
         result = record.result.result
         score = 0.5 if result.winner is None else (1.0 if result.winner == Seat.EAST else 0.0)
@@ -140,4 +143,37 @@ class Rater:
                 for name, before, after, deviation in changes]
 
 
-__all__ = ["Rater", "Rating", "rate_pair"]
+class ThreadRaters:
+    """How the embedded daemon rates a game as it ends (its result screen shows the ratings at
+    once) and finds the ratings its lobby shows: a :class:`Rater` with a connection to the
+    players' SQLite file of its own in each of the daemon's record threads (a connection
+    belongs to one thread). The names and ratings stay the front door's: the daemon only asks.
+
+    :meth:`rate_game` is a :data:`~minefield.server.rating.RateGame` and :meth:`ratings_of` a
+    :data:`~minefield.server.lobby.RatingsOf`, given to the daemon as it is made.
+    """
+
+    def __init__(self, accounts_path: Path, games_dir: Path, shared_account: str) -> None:
+        self.accounts_path = accounts_path
+        self.games_dir = games_dir
+        self.shared_account = shared_account
+        self._local = threading.local()
+
+    def _rater(self) -> Rater:
+        found: Rater | None = getattr(self._local, "rater", None)
+        if found is None:
+            found = self._local.rater = Rater(Accounts(self.accounts_path), self.games_dir,
+                                              self.shared_account)
+        return found
+
+    def rate_game(self, game: str, east: str, west: str, score: float
+                  ) -> list[RatingChange] | None:
+        """:meth:`Rater.rate_game`, in this thread's connection."""
+        return self._rater().rate_game(game, east, west, score)
+
+    def ratings_of(self, players: list[str]) -> dict[str, int]:
+        """:meth:`Rater.ratings_of`, in this thread's connection."""
+        return self._rater().ratings_of(players)
+
+
+__all__ = ["Rater", "Rating", "ThreadRaters", "rate_pair"]

@@ -17,6 +17,10 @@ three extension keys: ``seed`` (the match seed, hidden in every repr: it deals e
 ``"payments": {"east": 9000, "west": -9000}`` (counter sticks and draw payments included) and
 ``"match_over": true | false``. Both are absent from a single game's record.
 
+A network game's header also says what table it was played at: ``"table": {"kind":
+"public", "rated": true}`` (:class:`TableHeader`; ``"tournament": NAME`` for a game of a
+tournament). Records written before tables were rated or casual lack it (they were rated).
+
 Times are ISO 8601 in UTC (``2025-01-02T03:04:05.678Z``); tiles are mpsz. The dead wall is
 written tile by tile in its order (``"1m5p7z..."``, each tile with its own suit letter, which
 :func:`~minefield.rules.tiles.parse_tiles` reads back in order): the top row of seven, then the
@@ -182,6 +186,44 @@ class MatchHeader(BaseModel):
                 f"scores={self.scores!r}, seed='<hidden>', ...)")
 
 
+#: Where a network game was played: a public table of the lobby, a private room code, an
+#: invitation, a quick match, a tournament, or a private game against the server's bot.
+TableKind = Literal["public", "private", "invitation", "quick", "tournament", "bot"]
+TABLE_KINDS: tuple[TableKind, ...] = ("public", "private", "invitation", "quick", "tournament",
+                                      "bot")
+#: The kinds of table whose games every player of the server may look up (the others: only
+#: their two players).
+PUBLIC_KINDS: frozenset[TableKind] = frozenset({"public", "quick", "tournament"})
+
+
+class TableHeader(BaseModel):
+    """The header's ``table`` object (network games): the kind of table, whether its games
+    are rated or casual (R36) and the tournament's name for a game of one.
+
+    >>> TableHeader(kind="invitation", rated=False).model_dump_json()
+    '{"kind":"invitation","rated":false}'
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    kind: TableKind
+    rated: bool
+    tournament: str | None = Field(None, min_length=1, max_length=40)
+
+    @model_serializer(mode="wrap")
+    def _drop_no_tournament(self, handler: SerializerFunctionWrapHandler,
+                            info: SerializationInfo) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("tournament", False) is None:
+            del data["tournament"]
+        return data
+
+    @property
+    def public(self) -> bool:
+        """True when every player of the server may look the game up."""
+        return self.kind in PUBLIC_KINDS
+
+
 class RecordHeader(BaseModel):
     """Line 1: what is needed to deal the game again (R2) and who played it; ``match`` for a
     game of a match (absent for a single game)."""
@@ -196,13 +238,15 @@ class RecordHeader(BaseModel):
     players: Players
     started: UtcTime
     match: MatchHeader | None = None
+    table: TableHeader | None = None
 
     @model_serializer(mode="wrap")
     def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
                        info: SerializationInfo) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        if data.get("match", False) is None:
-            del data["match"]  # a single game's header is as before
+        for key in ("match", "table"):
+            if data.get(key, False) is None:
+                del data[key]  # a single game's header (a local game's) is as before
         return data
 
     @model_validator(mode="after")
@@ -219,14 +263,16 @@ class RecordHeader(BaseModel):
     @classmethod
     def for_game(cls, game: Game, mode: Mode, players: Players,
                  started: datetime | None = None, *,
-                 match: MatchHeader | None = None) -> RecordHeader:
+                 match: MatchHeader | None = None,
+                 table: TableHeader | None = None) -> RecordHeader:
         """The header of ``game`` (its seed and rules), started now unless given; ``match``
-        for a game of a match (ValueError when it is not this game's: other terms or seed)."""
+        for a game of a match (ValueError when it is not this game's: other terms or seed);
+        ``table``: where a network game is played."""
         if match is not None and match.terms != game.terms:
             raise ValueError(f"the game's terms {game.terms!r} are not the match's "
                              f"{match.terms!r}: start games with Match.new_game")
         return cls(seed=game.seed, rules=game.settings, mode=mode, players=players,
-                   started=started or utc_now(), match=match)
+                   started=started or utc_now(), match=match, table=table)
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         # The seed reveals the whole deal (R2): never in a repr, str or traceback.
@@ -452,8 +498,10 @@ __all__ = [
     "DORA_INDEX",
     "MAX_LINE_BYTES",
     "MODES",
+    "PUBLIC_KINDS",
     "RECORD_NAME",
     "RECORD_VERSION",
+    "TABLE_KINDS",
     "URA_INDEX",
     "CommandLine",
     "FuritenBySeat",
@@ -464,6 +512,8 @@ __all__ = [
     "RecordHeader",
     "RecordResult",
     "ResultLine",
+    "TableHeader",
+    "TableKind",
     "UtcTime",
     "dump_line",
     "format_time",

@@ -113,6 +113,9 @@ def add_client_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
                    "--rule ryanshi=on --rule honba_points=300; the clocks are the server's")
     h.add_argument("--public", action="store_true",
                    help="list the room in the lobby so that anyone may join it")
+    h.add_argument("--casual", action="store_true",
+                   help="a casual table: its games never change a rating (R36; a table is "
+                   "rated by default)")
     h.add_argument("--match", action="store_true",
                    help="play a whole match (R30-R35: several games, scores kept, the next "
                    "game when both players are ready) rather than one game")
@@ -141,7 +144,8 @@ async def connect(args: argparse.Namespace) -> RemoteSession:
         rules = args.rules or ("match" if match else "standard")
         return await host(bot=args.bot, rules=rules, socket=args.socket,
                           player=args.player, match=match, rule=host_rules(rules, args.rule),
-                          public=bool(getattr(args, "public", False)))
+                          public=bool(getattr(args, "public", False)),
+                          rated=False if getattr(args, "casual", False) else None)
     if args.command == "join":
         return await join(args.code, socket=args.socket, player=args.player)
     return await resume(socket=args.socket, player=args.player,

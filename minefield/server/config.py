@@ -80,11 +80,20 @@ class ServerConfig:
     tournament_forfeit_seconds: float = 600.0
     #: Bytes queued for a client that does not read before it is dropped.
     max_write_buffer: int = 1024 * 1024
+    #: The club's SQLite file (kept games; the SSH front door gives its players' file, so
+    #: that one file holds the club); None: ``club.sqlite`` in the data folder.
+    database: Path | None = None
 
     @property
     def games_dir(self) -> Path:
         """The folder of game records (0700)."""
         return self.data / "games"
+
+    @property
+    def database_path(self) -> Path:
+        """The club's SQLite file (:attr:`database`, else ``club.sqlite`` in the data
+        folder)."""
+        return self.database if self.database is not None else self.data / "club.sqlite"
 
 
 __all__ = ["SHARED_ACCOUNT_ENV", "SOCKET_ENV", "SOCKET_NAME", "ServerConfig",

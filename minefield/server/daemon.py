@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from minefield.errors import MinefieldError
+from minefield.records.format import TableKind
 from minefield.rules.game import Seat
 from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
 from minefield.server.bots import BotPool
@@ -48,8 +49,9 @@ from minefield.server.identity import (
     user_name,
 )
 from minefield.server.invites import PairRefused
+from minefield.server.kept_games import KeptGames
 from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
-from minefield.server.lobby import Lobby
+from minefield.server.lobby import Lobby, RatingsOf
 from minefield.server.rating import RateGame, schedule
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
@@ -84,6 +86,14 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def _log_failure(what: str) -> Callable[[asyncio.Future[Any]], None]:
+    """A done callback that logs a failed task by kind (it never stops the daemon)."""
+    def done(task: asyncio.Future[Any]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s failed (%s)", what, type(task.exception()).__name__)
+    return done
+
+
 class Refusal(MinefieldError):
     """A hello the daemon will not serve; sent to the client as a fatal :class:`WireError`."""
 
@@ -97,7 +107,10 @@ class Daemon:
     """The game server. ``await daemon.start()`` then ``await daemon.wait_closed()``; or
     :meth:`run` for the whole life, with signals."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, rate_game: RateGame | None = None,
+                 ratings_of: RatingsOf | None = None) -> None:
+        """``rate_game`` and ``ratings_of``: how whoever keeps ratings (the SSH front door)
+        rates a finished game and tells the lobby the players' ratings; None: no ratings."""
         self.config = config
         self.bots = BotPool(config.bot_workers)
         self.rooms: dict[str, Room] = {}
@@ -106,7 +119,8 @@ class Daemon:
         self.by_player: dict[str, set[Room]] = {}
         self.code_failures: dict[str, TokenBucket] = {}
         self.connections: set[Connection] = set()
-        self.lobby = Lobby(self.rooms, self.connections, self.pair, self.run_io)
+        self.lobby = Lobby(self.rooms, self.connections, self.pair, self.run_io,
+                           ratings_of)
         self._refusals = LogThrottle(60.0)  # refused connections: a line a minute per account
         self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
                                    config.max_connections_per_player, config.shared_account)
@@ -116,14 +130,14 @@ class Daemon:
         self._stopped = asyncio.Event()
         self._handlers: set[asyncio.Task[Any]] = set()
         self._accounts: dict[int, str] = {}
-        #: Rates a finished game between two people (set by whoever keeps ratings: the SSH
-        #: front door); None: games are not rated (:mod:`~minefield.server.rating`).
-        self.rate_game: RateGame | None = None
+        #: Rates a finished game between two people (given by whoever keeps ratings: the
+        #: SSH front door); None: games are not rated (:mod:`~minefield.server.rating`).
+        self.rate_game: RateGame | None = rate_game
+        #: The finished games kept by id (:mod:`~minefield.server.kept_games`), once started.
+        self.kept: KeptGames | None = None
         #: The tournaments (:mod:`~minefield.server.tournaments`), open once started.
         self.tournaments: Tournaments | None = None
-        self._kept: set[asyncio.Task[Any]] = set()
-        # The lobby's ratings, likewise: :attr:`Lobby.ratings_of
-        # <minefield.server.lobby.Lobby.ratings_of>`.
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- Services (for rooms) ----------------------------------------------------------------------
 
@@ -150,23 +164,20 @@ class Daemon:
                         del self.by_player[seated.identity.key]
 
     def game_ended(self, room: Room) -> None:
-        """A room's game has ended: rate it (when ratings are kept; never a casual
-        tournament's, R36) and score it when it is a tournament's."""
-        tournaments = self.tournaments
-        if tournaments is None or not tournaments.casual(room):
-            schedule(room, self.rate_game)
-        if tournaments is not None:
-            tournaments.game_ended(room)
+        """A room's game has ended: keep it by its id, rate it (when ratings are kept) and
+        score it when it is a tournament's."""
+        if self.kept is not None:
+            task = asyncio.ensure_future(self.run_io(self.kept.keep, room.id))
+            task.add_done_callback(_log_failure(f"game {room.id}: keeping it"))
+        schedule(room, self.rate_game)
+        if self.tournaments is not None:
+            self.tournaments.game_ended(room)
 
     def keep(self, task: asyncio.Task[Any]) -> None:
         """Keep ``task`` until it is done (a failure is logged by kind)."""
-        self._kept.add(task)
-        task.add_done_callback(self._task_done)
-
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._kept.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("a daemon task failed (%s)", type(task.exception()).__name__)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_log_failure("a tournament's work"))
 
     def room_renamed(self, room: Room, old_id: str) -> None:
         """A rematch: the room plays a new game under a new id."""
@@ -186,10 +197,14 @@ class Daemon:
             self._register(room)
             room.wake()  # the clocks and bots of restored games
         try:
+            self.kept = KeptGames(self.config.database_path, self.config.games_dir)
             self.tournaments = Tournaments(self)
         except sqlite3.Error as error:
-            raise ServeError(f"cannot open the tournaments in {self.config.data}: "
+            raise ServeError(f"cannot use the database {self.config.database_path}: "
                              f"{error}") from None
+        # Games that ended while no daemon ran, or before games were kept.
+        scan = asyncio.ensure_future(self.run_io(self.kept.scan))
+        scan.add_done_callback(_log_failure("keeping the finished games"))
         self.lobby.on_join = self._lobby_joined
         await self.tournaments.resume()
         path = self.config.socket
@@ -358,10 +373,12 @@ class Daemon:
             if seated.identity is not None:
                 self.by_player.setdefault(seated.identity.key, set()).add(room)
 
-    def pair(self, first: Identity, second: Identity | None, bot: str | None) -> str:
-        """A private room of the lobby (an invitation, a quick match) with both seats held:
-        ``first`` and ``second``, or ``bot``; a standard single game. Its game id, or
-        :class:`~minefield.server.invites.PairRefused` (too many open games)."""
+    def pair(self, first: Identity, second: Identity | None, bot: str | None,
+             kind: TableKind = "invitation", rated: bool = False) -> str:
+        """A private room of the lobby (``kind``: an invitation, a quick match) with both
+        seats held: ``first`` and ``second``, or ``bot``; a standard single game, ``rated``
+        or casual (R36). Its game id, or :class:`~minefield.server.invites.PairRefused` (too
+        many open games)."""
         limit = self.config.max_games_per_player
         for who in (first, second):
             if who is not None and self._open_games(who) >= limit:
@@ -370,6 +387,7 @@ class Daemon:
         settings = RuleSettings.preset("standard", hand_seconds=self.config.hand_seconds,
                                        discard_seconds=self.config.discard_seconds)
         room = Room.host(self, first, settings, bot=bot)
+        room.kind, room.rated_games = kind, rated
         free = room.free_seat()
         if second is not None and free is not None:
             room.claim(free, second)
@@ -416,6 +434,8 @@ class Daemon:
         room = Room.host(self, identity, settings, bot=hello.bot, seed=hello.seed,
                          match=hello.wants_match)
         room.public = hello.public and hello.bot is None
+        room.kind = "public" if room.public else "private"
+        room.rated_games = hello.rated is not False  # a host's table is rated unless casual
         room.rules_name = hello.rules or default
         if hello.bot is None:
             room.code = new_code(self.codes.keys() | self.retired_codes.keys())

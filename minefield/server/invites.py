@@ -7,7 +7,8 @@ gone). A quick match (:class:`~minefield.session.wire.QuickMatch`) pairs a playe
 next one who asks, oldest first; after :data:`BOT_OFFER_SECONDS` alone a bot is offered
 (:class:`~minefield.session.wire.Matching` ``bot_offer``) and the player may take it or go
 on waiting. Either way the daemon makes a private room with both seats held (the rules of a
-``standard`` single game) and sends each player :class:`~minefield.session.wire.Seated`: its
+``standard`` single game; a quick match rated, an invitation casual unless it asks to be
+rated, R36) and sends each player :class:`~minefield.session.wire.Seated`: its
 game id, to ``resume``. The room itself is the daemon's (:attr:`Invites.pair`), so the open
 games limit and everything else of a hosted room hold.
 
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 
 from minefield.bots.base import bot_name
 from minefield.errors import MinefieldError
+from minefield.records.format import TableKind
 from minefield.server.connection import Connection
 from minefield.server.identity import Identity
 from minefield.session.wire import (
@@ -58,7 +60,8 @@ class PairRefused(MinefieldError):
 
 #: Makes a room for ``first`` and ``second`` (None: the ``bot`` plays), returns its game id;
 #: :class:`PairRefused` when it cannot.
-Pair = Callable[[Identity, Identity | None, str | None], str]
+#: The last two: the kind of table (``invitation``, ``quick``) and whether it is rated (R36).
+Pair = Callable[[Identity, Identity | None, str | None, TableKind, bool], str]
 
 
 @dataclass(eq=False)
@@ -66,6 +69,7 @@ class _Invitation:
     id: str
     by: Connection
     to: Identity
+    rated: bool = False
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
     def message(self, state: str, seconds: int = 0) -> Invitation:
@@ -119,7 +123,7 @@ class Invites:
     def handle(self, conn: Connection, message: LobbyMessage) -> None:
         """Serve one lobby message (a ping is the lobby's); errors go back as one line."""
         if isinstance(message, Invite):
-            self._invite(conn, message.player)
+            self._invite(conn, message.player, message.rated)
         elif isinstance(message, AnswerInvitation):
             self._answer(conn, message.invitation, message.accept)
         elif isinstance(message, QuickMatch):
@@ -127,7 +131,7 @@ class Invites:
         elif isinstance(message, Cancel):
             self._cancel(conn)
 
-    def _invite(self, conn: Connection, name: str) -> None:
+    def _invite(self, conn: Connection, name: str, rated: bool) -> None:
         me = _identity(conn)
         target = self._find(name)
         if target is None:
@@ -147,7 +151,7 @@ class Invites:
                                 f"{MAX_INVITED} invitations waiting already: try later"))
             return
         self._leave_queue(conn, tell=True)
-        invitation = _Invitation(secrets.token_hex(4), conn, target)
+        invitation = _Invitation(secrets.token_hex(4), conn, target, rated)
         while invitation.id in self.invitations:  # pragma: no cover - 32 bits
             invitation.id = secrets.token_hex(4)
         self.invitations[invitation.id] = invitation
@@ -175,13 +179,13 @@ class Invites:
         if invitation.timer is not None:
             invitation.timer.cancel()
         inviter = _identity(invitation.by)
-        self._seat(inviter, me, None, [invitation.by, conn])
+        self._seat(inviter, me, None, [invitation.by, conn], "invitation", invitation.rated)
 
     def _quick(self, conn: Connection, bot: str | None) -> None:
         me = _identity(conn)
         if bot is not None:
             self._leave_queue(conn, tell=False)
-            self._seat(me, None, bot, [conn])
+            self._seat(me, None, bot, [conn], "bot", False)
             return
         if conn in self.queue:
             conn.send(Matching(state="waiting"))
@@ -189,7 +193,7 @@ class Invites:
         other = next((c for c in self.queue if _identity(c).key != me.key), None)
         if other is not None:
             self._leave_queue(other, tell=False)
-            self._seat(_identity(other), me, None, [other, conn])
+            self._seat(_identity(other), me, None, [other, conn], "quick", True)
             return
         self.queue[conn] = asyncio.get_running_loop().call_later(
             BOT_OFFER_SECONDS, self._offer_bot, conn)
@@ -212,10 +216,11 @@ class Invites:
             self._end(invitation, "cancelled")
 
     def _seat(self, first: Identity, second: Identity | None, bot: str | None,
-              told: list[Connection]) -> None:
-        """A room for the pair; each of ``told`` is sent :class:`Seated` (or why not)."""
+              told: list[Connection], kind: TableKind, rated: bool) -> None:
+        """A room for the pair (at a table of ``kind``, ``rated`` or casual); each of
+        ``told`` is sent :class:`Seated` (or why not)."""
         try:
-            game = self.pair(first, second, bot)
+            game = self.pair(first, second, bot, kind, rated)
         except PairRefused as refusal:
             for conn in told:
                 conn.send(WireError(code="not_allowed", message=str(refusal)))

@@ -8,7 +8,7 @@ without ``public``) is never listed: its code is for the person it was given to.
 a game but who sits at it is shown.
 
 The daemon keeps no ratings: whoever keeps them (the SSH front door) gives the
-lobby a :data:`RatingsOf` as :attr:`Lobby.ratings_of` (as it gives the daemon
+lobby a :data:`RatingsOf` (``Daemon(config, rate_game, ratings_of)``, as it gives the daemon
 :data:`~minefield.server.rating.RateGame`), asked in a record thread at each look with the
 identity keys of the players online; a player it does not know (or every player, when no
 function is given: a daemon of the OpenSSH route) is shown without a rating.
@@ -112,11 +112,13 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
         if room.waiting:
             if room.public and room.code is not None:
                 waiting.append(LobbyTable(code=room.code, host=host, rules=room.rules_name,
-                                          public=True, players=names))
+                                          public=True, players=names,
+                                          rated=room.table_header().rated))
         elif room.going_on and len(names) == 2:
             watchers = len(room.audience) if room.audience is not None else 0
             playing.append(LobbyTable(game=room.id, host=host, rules=room.rules_name,
-                                      public=room.public, players=names, watchers=watchers))
+                                      public=room.public, players=names, watchers=watchers,
+                                      rated=room.table_header().rated))
     known = ratings or {}
     players = [LobbyPlayer(name=name, status=status, rating=known.get(keys.get(name, "")))
                for name, status in sorted(online.items(), key=lambda i: i[0].casefold())]
@@ -128,7 +130,8 @@ class Lobby:
     connection (not made per connection: 200 people in the lobby would make 200 a second)."""
 
     def __init__(self, rooms: dict[str, Room], connections: set[Connection],
-                 pair: Pair | None = None, run_io: RunIO | None = None) -> None:
+                 pair: Pair | None = None, run_io: RunIO | None = None,
+                 ratings_of: RatingsOf | None = None) -> None:
         self.rooms = rooms
         self.connections = connections
         self.members: set[Connection] = set()
@@ -136,9 +139,9 @@ class Lobby:
         #: daemon makes a room for two.
         self.invites = Invites(self.members, pair) if pair is not None else None
         self.state: LobbyState | None = None
-        #: The players' ratings, by identity key (set by whoever keeps them); None: no
+        #: The players' ratings, by identity key (given by whoever keeps them); None: no
         #: ratings are shown.
-        self.ratings_of: RatingsOf | None = None
+        self.ratings_of: RatingsOf | None = ratings_of
         #: Called with each connection that comes to the lobby, once it has the state
         #: (the daemon: the tournament games waiting for that player).
         self.on_join: Callable[[Connection], None] | None = None

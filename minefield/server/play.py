@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
-from minefield.records.format import MatchHeader, Players, RecordHeader
+from minefield.records.format import MatchHeader, Players, RecordHeader, TableHeader
 from minefield.records.writer import RECORD_SUFFIX, ensure_folder, new_record_path
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Match, Settlement
@@ -72,7 +72,8 @@ class Services(Protocol):
         ...
 
     def game_ended(self, room: Room) -> None:
-        """``room``'s game has ended (its result recorded): rate it, if ratings are kept."""
+        """``room``'s game has ended (its result recorded): keep it, rate it if ratings are
+        kept."""
         ...
 
 
@@ -179,16 +180,22 @@ class Play:
         """What the match settled for its game that just ended (None in a single game)."""
         return self.series.settlement if self.series is not None else None
 
+    def table_header(self) -> TableHeader:
+        """What the records say of the room's table (the room's)."""
+        raise NotImplementedError
+
     def game_record(self, game: Game, seats: Mapping[Seat, str]) -> Recorder | None:
         """The record of a single game this room starts (the series' recorder factory)."""
         return self._new_record(RecordHeader.for_game(
-            game, "network", Players(east=seats[Seat.EAST], west=seats[Seat.WEST])))
+            game, "network", Players(east=seats[Seat.EAST], west=seats[Seat.WEST]),
+            table=self.table_header()))
 
     def match_record(self, game: Game, match: Match) -> Recorder | None:
         """The record of a game of this room's match (the series' recorder factory)."""
         players = Players(east=match.seats[Seat.EAST], west=match.seats[Seat.WEST])
         return self._new_record(RecordHeader.for_game(game, "network", players,
-                                                      match=MatchHeader.of_match(match)))
+                                                      match=MatchHeader.of_match(match),
+                                                      table=self.table_header()))
 
 
     # -- inside: a move ----------------------------------------------------------------------------

@@ -8,9 +8,10 @@ names and ratings) gives the daemon a :data:`RateGame` as
 holding the result, the function runs in a record thread (it writes SQLite) with the game's
 id, both players' record names (identity keys) and East's score (1 a win, 0.5 a draw, R13);
 it answers each player's :class:`~minefield.session.protocol.RatingChange`, East first, or
-None (not rated: a stranger, the same person twice). Games against a bot are never rated
-and never asked about. Each seat is then sent :class:`~minefield.session.protocol.Rated`; the
-room keeps it for a player who resumes the finished game (:func:`rated_for`).
+None (not rated: a stranger, the same person twice). Games against a bot and games of a
+casual table (R36) are never rated and never asked about. Each seat is then sent
+:class:`~minefield.session.protocol.Rated`; the room keeps it for a player who resumes the
+finished game (:func:`rated_for`).
 
 The function must be idempotent (a game rated once, its changes given again when asked
 again): a restarted daemon asks again about the games it takes up already ended, and the
@@ -45,6 +46,8 @@ async def rate_ended(room: Room, rate: RateGame) -> None:
     end = room.game.result
     if end is None or any(seated.identity is None for seated in room.seats.values()):
         return
+    if not room.table_header().rated:
+        return  # a casual table's game never changes a rating (R36)
     game = room.id
     east, west = room.seats[Seat.EAST].record_name, room.seats[Seat.WEST].record_name
     score = 0.5 if end.winner is None else 1.0 if end.winner == Seat.EAST else 0.0

@@ -153,6 +153,11 @@ def restore_room(services: Services, records: Sequence[ReadRecord]) -> Room:
     seats = {seat: seated_from_record(record.header.players.of(seat), grace, now)
              for seat in Seat}
     room = Room(services, path.name.removesuffix(RECORD_SUFFIX), seats)
+    table_header = record.header.table
+    if table_header is not None:  # older records: a private table's, rated (R36)
+        room.kind, room.rated_games = table_header.kind, table_header.rated
+        room.tournament = table_header.tournament
+        room.public = table_header.kind == "public"
     room.adopt(series, writer,
                [Path(r.name).name.removesuffix(RECORD_SUFFIX) for r in earlier],
                [Path(r.name) for r in (*earlier, record)])

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Literal
 
 from minefield.bots.base import bot_name
+from minefield.records.format import TableHeader, TableKind
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Match
@@ -103,6 +104,11 @@ class Room(Play):
         #: Listed in the lobby for anyone to join (``host`` with ``public``); the preset asked.
         self.public = False
         self.rules_name = "standard"
+        #: Where the room's games are played and whether they are rated (R36): a private
+        #: room's (a code) and rated until the daemon says otherwise; in every record header.
+        self.kind: TableKind = "private"
+        self.rated_games = True
+        self.tournament: str | None = None
         self.ended_at: float | None = None
         #: The ratings of the room's finished game, when rated (:mod:`~minefield.server.rating`).
         self.rated: Rated | None = None
@@ -169,6 +175,13 @@ class Room(Play):
     def game_ids(self) -> set[str]:
         """The ids a ``resume`` may name for this room: its game, and a match's earlier ones."""
         return {self.id, *self.earlier_ids}
+
+    def table_header(self) -> TableHeader:
+        """What the records of this room's games say of its table (never rated against
+        the server's bot, R36)."""
+        kind: TableKind = "bot" if self.against_bot else self.kind
+        return TableHeader(kind=kind, rated=self.rated_games and kind != "bot",
+                           tournament=self.tournament)
 
     def seat_of(self, identity: Identity) -> Seat | None:
         """The seat ``identity`` holds here, or None."""

@@ -2,8 +2,9 @@
 
 The daemon is the one writer of its tournaments (ARCHITECTURE point 10): the organizer, the
 players (with their rating at the start), the rounds (when each started), the pairings with
-their games, results and forfeits, all in ``tournaments.sqlite3`` in the daemon's data folder
-(WAL, every change committed before anyone hears of it), so a restart, ``kill -9`` included,
+their games, results and forfeits, all in the club's SQLite file
+(:attr:`~minefield.server.config.ServerConfig.database_path`, WAL; every change committed
+before anyone hears of it), so a restart, ``kill -9`` included,
 loses nothing: :meth:`Tournaments.resume` takes up every running tournament, the rooms of its
 round (a game already begun comes back from its record; one nobody had sat at yet gets a new
 room) and its forfeit alarm.
@@ -57,8 +58,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("minefield.server")
 
-#: The database file, in the daemon's data folder.
-DATABASE = "tournaments.sqlite3"
 #: A tournament's name: what a player types after ``tournament show``.
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
 MAX_NAME = 40
@@ -201,7 +200,7 @@ class Tournaments:
 
     def __init__(self, daemon: Daemon) -> None:
         self.daemon = daemon
-        self.store = Store(daemon.config.data / DATABASE)
+        self.store = Store(daemon.config.database_path)
         self._alarms: dict[str, asyncio.TimerHandle] = {}
         self._clock: Callable[[], float] = time.time
 
@@ -368,11 +367,6 @@ class Tournaments:
         return [(row["name"], row["round"], row["rounds"]) for row in self.store.all()
                 if row["status"] == "running"]
 
-    def casual(self, room: Room) -> bool:
-        """True when ``room`` plays a game of a casual tournament (never rated, R36)."""
-        found = self._pairing_of(room)
-        return found is not None and bool(found[0]["casual"])
-
     # -- rounds ---------------------------------------------------------------------------------
 
     def _settings(self, row: sqlite3.Row) -> RuleSettings:
@@ -425,7 +419,10 @@ class Tournaments:
             room = Room.host(self.daemon, east, settings, seed=random_seed(),
                              match=row["match"])
         room.claim(Seat.WEST, west)
-        room.public = True  # a tournament's games are the club's to watch
+        # A tournament's games are every player's to watch and look up, rated unless the
+        # tournament is casual (R36); the record names the tournament (the kept games').
+        room.kind, room.tournament = "tournament", row["name"]
+        room.rated_games = not row["casual"]
         room.rules_name = row["rules"]
         self.daemon.register(room)
         self.store.execute("UPDATE pairings SET game = ? WHERE tournament = ? AND round = ? "
@@ -602,4 +599,4 @@ def _outcome(room: Room, pairing: Board) -> tuple[Result, int]:
     return ("east" if end.winner is seat_of_east else "west"), points
 
 
-__all__ = ["DATABASE", "NewTournament", "Store", "TournamentError", "Tournaments", "check_name"]
+__all__ = ["NewTournament", "Store", "TournamentError", "Tournaments", "check_name"]

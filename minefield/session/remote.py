@@ -495,17 +495,18 @@ async def host(*, bot: str | None = None, rules: str | None = None,
                socket: str | Path | None = None, player: str | None = None,
                seed: str | None = None, match: bool = False,
                rule: dict[str, bool | int | str | None] | None = None, public: bool = False,
-               **options: Any) -> RemoteSession:
+               rated: bool | None = None, **options: Any) -> RemoteSession:
     """Host a game on the daemon (against a bot on the server with ``bot``); the session.
 
     Without a bot the room waits for a second player: share ``session.code``, or with
     ``public`` let the lobby list it for anyone. ``match``: a whole match (R30-R35) rather than
     one game (so does ``rules="match"`` or ``"club"``).
     ``rule``: settings over the preset by name (``--rule``; the clocks are the server's).
+    ``rated``: False for a casual table (R36; None: the server's default, rated).
     ``seed`` is for tests (the daemon accepts it only with ``--test-seeds``).
     """
     hello = _hello("host", bot=bot, rules=rules, player=player, seed=seed, match=match,
-                   rule=rule or {}, public=public)
+                   rule=rule or {}, public=public, rated=rated)
     return await RemoteSession.connect(hello, socket_path(socket), **options)
 
 

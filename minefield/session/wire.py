@@ -126,7 +126,9 @@ class Hello(_Wire):
     game's hello is the same as before matches (a server without them refuses the field).
     ``rule`` (host): settings over the preset by name (``--rule``), left out when empty.
     ``public`` (host): the room's code is listed in the lobby for anyone to join (also left
-    out when false). ``lobby``: no room; the server sends :class:`LobbyState` now and
+    out when false). ``rated`` (host): false for a casual table, whose games never change a
+    rating (R36); left out, the table is rated. ``lobby``: no room; the server sends
+    :class:`LobbyState` now and
     whenever it changes. ``watch``: watch the game ``game`` (required) without a seat
     (:mod:`minefield.session.watching`).
     """
@@ -143,6 +145,7 @@ class Hello(_Wire):
     match: StrictBool = False
     rule: dict[RuleName, RuleValue] = Field(default_factory=dict, max_length=20)
     public: StrictBool = False
+    rated: StrictBool | None = None
 
     @model_serializer(mode="wrap")
     def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
@@ -151,6 +154,8 @@ class Hello(_Wire):
         for flag in ("match", "rule", "public"):  # left out when false or empty: older
             if not data.get(flag, True):  # servers refuse them
                 del data[flag]
+        if data.get("rated", False) is None:  # left out unless asked: the server's default
+            del data["rated"]
         return data
 
     @property
@@ -189,10 +194,12 @@ class AskNextGame(_Wire):
 
 
 class Invite(_Wire):
-    """In the lobby: invite ``player`` (someone in the lobby) to a game; they are asked."""
+    """In the lobby: invite ``player`` (someone in the lobby) to a game; they are asked.
+    ``rated``: the game is rated (R36; left out, it is casual)."""
 
     type: Literal["invite"] = "invite"
     player: PlayerName
+    rated: StrictBool = False
 
 
 class AnswerInvitation(_Wire):
@@ -293,7 +300,8 @@ class LobbyPlayer(_Wire):
 
 class LobbyTable(_Wire):
     """A table in the lobby: a public room waiting for a player (``code``: join it) or a game
-    being played (``game``). Never anything of the game itself but who sits at it."""
+    being played (``game``), rated or casual (``rated``, R36). Never anything of the game
+    itself but who sits at it."""
 
     code: str | None = None
     game: GameId | None = None
@@ -302,6 +310,7 @@ class LobbyTable(_Wire):
     public: bool
     players: list[str] = Field(max_length=2)
     watchers: int = Field(0, ge=0)
+    rated: bool = True
 
 
 class LobbyState(_Wire):

@@ -368,12 +368,14 @@ def test_the_host_key_is_made_once_with_mode_0600(folder: Path, keys: dict[str, 
 
 def test_the_embedded_daemon_asks_the_front_doors_players_file(tmp_path: Path) -> None:
     from minefield.frontdoor.accounts import Accounts
-    from minefield.frontdoor.server import ACCOUNTS_NAME, FrontDoor, FrontDoorConfig
+    from minefield.frontdoor.door_config import ACCOUNTS_NAME
+    from minefield.frontdoor.server import FrontDoor, FrontDoorConfig
 
     door = FrontDoor(FrontDoorConfig(data=tmp_path))
     accounts = Accounts(tmp_path / ACCOUNTS_NAME)
     accounts.claim("SHA256:a", "Ann")
-    _, ratings_of = door._rater_for_daemon(tmp_path / "games")
+    assert door.daemon is not None
+    ratings_of = door.daemon.raters.ratings_of
     me = door.shared_account
     # A new player has the starting rating; a Unix user of the OpenSSH route has none.
     assert ratings_of([f"Ann@{me}", "cat"]) == {f"Ann@{me}": 1500}

@@ -252,10 +252,12 @@ def test_the_name_prompt_refuses_what_name_refuses_and_keeps_the_text(
 def test_key_add_names_a_host_and_port_the_player_reaches(
         tmp_path: Path, listen: str, local: tuple[object, ...], shown: tuple[str, int]) -> None:
     """The host and port of the ``ssh -p PORT HOST key confirm CODE`` that key add prints."""
-    from minefield.frontdoor.server import FrontDoor, FrontDoorConfig, _Connection, _Session
+    from minefield.frontdoor.server import FrontDoor, FrontDoorConfig
+    from minefield.frontdoor.ssh_connection import DoorConnection
+    from minefield.frontdoor.ssh_session import DoorSession
 
     door = FrontDoor(FrontDoorConfig(data=tmp_path, host=listen, port=2222))
-    connection = _Connection(door)
+    connection = DoorConnection(door)
     connection.conn = cast(Any, SimpleNamespace(
         get_extra_info=lambda name: local if name == "sockname" else None))
-    assert _Session(door, connection)._door_address() == shown
+    assert DoorSession(door, connection).door_address() == shown

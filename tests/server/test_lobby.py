@@ -31,7 +31,7 @@ async def test_public_tables_are_listed_private_ones_never(daemon: Daemon) -> No
     state = await until_lobby(watcher, lambda s: len(s["online"]) == 3)
     assert state["tables"] == [{"code": public.code, "game": None, "host": "ann",
                                 "rules": "beginner", "public": True, "players": ["ann"],
-                                "watchers": 0}]
+                                "watchers": 0, "rated": True}]
     assert {p["name"]: p["status"] for p in state["online"]} == {
         "ann": "hosting", "bob": "hosting", "cat": "lobby"}
     assert private.code is not None and private.code not in str(state)
@@ -47,6 +47,18 @@ async def test_public_tables_are_listed_private_ones_never(daemon: Daemon) -> No
         assert "seed" not in text and "tiles" not in text and "hand" not in text
     for session in (private, public, guest):
         await session.close()
+    watcher.close()
+
+
+async def test_a_casual_table_says_so_in_the_lobby(daemon: Daemon) -> None:
+    """R36: a table is rated or casual, shown before the game starts."""
+    watcher = await Raw.connect(daemon.config.socket)
+    watcher.hello("lobby", player="cat")
+    await watcher.until("lobby")
+    casual = await host(socket=daemon.config.socket, player="ann", public=True, rated=False)
+    state = await until_lobby(watcher, lambda s: s["tables"])
+    assert [(t["code"], t["rated"]) for t in state["tables"]] == [(casual.code, False)]
+    await casual.close()
     watcher.close()
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from minefield.server.daemon import Daemon
 from minefield.server.identity import Identity
-from minefield.server.tournaments import DATABASE, NewTournament, TournamentError
+from minefield.server.tournaments import NewTournament, TournamentError
 from minefield.session.remote import resume
 from tests.server.conftest import ME, Raw, autoplay, start_daemon
 
@@ -130,21 +130,38 @@ async def test_round_robin_of_four_through_the_daemon(short_dir: Path) -> None:
                    for p in shown["pairings"])
         check_standings(shown)
         assert sum(s["score"] for s in shown["standings"]) == 6  # one point a game
+        # Each game is kept by its id as the tournament's, visible to all and rated (R36).
+        assert daemon.kept is not None
+        for p in shown["pairings"]:
+            kept = None
+            for _ in range(200):
+                kept = await daemon.run_io(daemon.kept.find, p["game"])
+                if kept is not None:
+                    break
+                await asyncio.sleep(0.05)
+            assert kept is not None and kept.tournament == "club" and kept.rated
+            assert kept.public and {kept.east, kept.west} == {f"{p['east']}@{ME}",
+                                                              f"{p['west']}@{ME}"}
     finally:
         await daemon.stop()
 
 
 async def test_swiss_of_seven_with_byes_a_forfeit_and_a_restart(short_dir: Path) -> None:
-    """R37: a Swiss of 7 over 3 rounds: each round one bye (a win, never twice), no pair
+    """R37: a casual Swiss of 7 over 3 rounds: each round one bye (a win, never twice), no pair
     twice; in round 2 gus never sits down and loses by forfeit; the daemon is stopped and
     started again between rounds 1 and 2 and after round 2's pairings, and nothing is lost."""
     names = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
     daemon = await start_daemon(short_dir, tournament_forfeit_seconds=FORFEIT)
     assert daemon.tournaments is not None
-    daemon.tournaments.new(who("ann"), NewTournament("open7", "swiss", rounds=3))
+    daemon.tournaments.new(who("ann"), NewTournament("open7", "swiss", rounds=3, casual=True))
     for name in names:
         daemon.tournaments.join(who(name), "open7")
     await daemon.tournaments.start(who("ann"), "open7")
+    games = [p["game"] for p in daemon.tournaments.show("open7")["pairings"] if p["game"]]
+    assert len(games) == 3  # and a bye
+    for game in games:  # a casual tournament's tables are never rated (R36)
+        room = daemon.rooms[game]
+        assert room.table_header().kind == "tournament" and not room.table_header().rated
     await play_round(daemon, "open7")
     first = await round_over(daemon, "open7", 1)
     # A restart between rounds (round 2's rooms made, nobody seated yet).
@@ -178,7 +195,7 @@ async def test_swiss_of_seven_with_byes_a_forfeit_and_a_restart(short_dir: Path)
     check_standings(shown)
     assert [p["forfeit"] for p in shown["pairings"]].count(True) == 1
     # What was kept on disk: every round, pairing and forfeit.
-    with sqlite3.connect(short_dir / "data" / DATABASE) as db:
+    with sqlite3.connect(short_dir / "data" / "club.sqlite") as db:
         assert db.execute("SELECT count(*) FROM rounds WHERE ended IS NOT NULL").fetchone() \
             == (3,)
         assert db.execute("SELECT count(*) FROM pairings").fetchone() == (12,)

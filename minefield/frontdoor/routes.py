@@ -1,0 +1,216 @@
+"""What each command of the SSH front door does: :data:`ROUTES`, one entry per command.
+
+A command is parsed by :func:`~minefield.frontdoor.commands.parse_command` into a
+:class:`~minefield.frontdoor.commands.FrontCommand` whose ``action`` names its route here. Two
+kinds:
+
+- a text command (:func:`text`): a function that returns what to print (its ``--json`` form
+  too) or raises :class:`CommandRefused`; the session prints it and ends with status 0.
+  ``named=True``: only a key that has a name may ask.
+- a client command (:func:`client`): the ordinary ``minefield`` client run in a
+  pseudo-terminal for the player (a new key is asked its name first), until it exits.
+
+To add a command: its words in :mod:`.commands` (the ``Action``, the grammar, ``HELP`` and
+``ALLOWED``), its function here (the facts it needs from the daemon come through
+:class:`~minefield.frontdoor.embedded_daemon.DaemonHandle`), and one line in :data:`ROUTES`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import asyncssh
+
+from minefield.errors import MinefieldError
+from minefield.frontdoor import reports
+from minefield.frontdoor.accounts import KeyRefused, NameRefused, RenameLimited, utc
+from minefield.frontdoor.commands import HELP, Action, FrontCommand
+
+if TYPE_CHECKING:
+    from minefield.frontdoor.ssh_session import DoorSession
+
+log = logging.getLogger("minefield.frontdoor")
+
+#: What a command does for the session that asked.
+Route = Callable[["DoorSession", FrontCommand], Awaitable[None]]
+#: A text command: what to print (without the last line end).
+Answer = Callable[["DoorSession", FrontCommand], Awaitable[str]]
+
+
+class CommandRefused(MinefieldError):
+    """A text command that cannot be done: its one-line reason, and the exit status."""
+
+    def __init__(self, reason: str, status: int = 2) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+def text(answer: Answer, named: bool = False) -> Route:
+    """The route of a text command: ``answer`` printed, or its refusal."""
+
+    async def route(session: DoorSession, command: FrontCommand) -> None:
+        if named and session.account is None:
+            session.refuse("this key has no name yet: choose one first (name NEW)")
+            return
+        try:
+            said = await answer(session, command)
+        except CommandRefused as refusal:
+            session.refuse(str(refusal), refusal.status)
+            return
+        session.say(said + "\n")
+        session.finish(0)
+
+    return route
+
+
+def client(status: str, terminal: bool = True) -> Route:
+    """The route of a command that runs the client; ``status``: what ``who`` says the player
+    does meanwhile; ``terminal``: the game's client (it needs a terminal, and talks to the game
+    server as the player)."""
+
+    async def route(session: DoorSession, command: FrontCommand) -> None:
+        await session.run_client(command, status, terminal)
+
+    return route
+
+
+# -- the text commands -----------------------------------------------------------------------
+
+
+async def whoami(session: DoorSession, command: FrontCommand) -> str:
+    """``whoami``: the name, the key, the rating."""
+    return reports.whoami(session.fingerprint, session.account, command.json)
+
+
+async def who(session: DoorSession, command: FrontCommand) -> str:
+    """``who``: the players online (the daemon's lobby first, then this door's sessions) and
+    the open tables."""
+    door = session.door
+    lobby = await door.daemon.lobby() if door.daemon is not None else None
+    sessions = [(s.account.name, s.status) for s in door.sessions
+                if s.account is not None and s.status]
+    return reports.who(command.json, lobby, sessions)
+
+
+async def ladder(session: DoorSession, command: FrontCommand) -> str:
+    """``ladder``: every rated player, best first."""
+    return reports.ladder(session.door.accounts.ladder(), command.json)
+
+
+async def help_text(session: DoorSession, command: FrontCommand) -> str:
+    """``help``: what may be typed."""
+    return HELP
+
+
+async def name(session: DoorSession, command: FrontCommand) -> str:
+    """``name NEW``: claim a name (a key without one) or change the player's."""
+    accounts, fingerprint = session.door.accounts, session.fingerprint
+    assert command.name is not None
+    try:
+        if session.account is None:
+            session.account = accounts.claim(fingerprint, command.name)
+            log.info("key %s claimed the name %s", fingerprint, session.account.name)
+            return f"Welcome, {session.account.name}."
+        old = session.account.name
+        session.account, released = accounts.rename(session.account.id, command.name)
+    except NameRefused as refusal:
+        raise CommandRefused(str(refusal), 1 if isinstance(refusal, RenameLimited) else 2
+                             ) from None
+    log.info("%s is now %s (key %s)%s", old, session.account.name, fingerprint,
+             f"; former names released: {', '.join(released)}" if released else "")
+    return f"You are now {session.account.name}."
+
+
+async def key_list(session: DoorSession, command: FrontCommand) -> str:
+    """``key list``: the player's keys, and those offered a code."""
+    account = session.account
+    assert account is not None
+    keys = session.door.accounts.keys_of(account.id)
+    return reports.key_list(account, keys, session.fingerprint, command.json)
+
+
+async def key_remove(session: DoorSession, command: FrontCommand) -> str:
+    """``key remove SHA256:...``: a key (never the last) no longer logs in as the player; its
+    sessions end. A key only offered a code has the code withdrawn."""
+    door, account, fingerprint = session.door, session.account, session.fingerprint
+    assert account is not None and command.key is not None
+    try:
+        removed = door.accounts.remove_key(account.id, command.key)
+    except KeyRefused as refusal:
+        raise CommandRefused(str(refusal)) from None
+    if not removed:
+        log.info("%s withdrew the code of the key %s (key %s)", account.name, command.key,
+                 fingerprint)
+        return (f"The code for the key {command.key} is withdrawn: it will not log in as "
+                f"{account.name}.")
+    log.info("%s removed the key %s (key %s from %s)", account.name, command.key,
+             fingerprint, session.connection.address)
+    session.account = door.accounts.by_key(fingerprint)
+    for other in list(door.sessions):
+        if other is not session and other.connection.fingerprint == command.key:
+            other.end(f"this key no longer logs in as {account.name}")
+    return f"The key {command.key} no longer logs in as {account.name}."
+
+
+async def key_add(session: DoorSession, command: FrontCommand) -> str:
+    """``key add PUBLIC-KEY``: a code for another key of the player's, and the command that
+    key runs with it."""
+    door, account, fingerprint = session.door, session.account, session.fingerprint
+    assert account is not None
+    try:
+        key = asyncssh.import_public_key(command.key or "")
+    except (asyncssh.KeyImportError, ValueError):
+        raise CommandRefused("that is not a public key: key add ssh-ed25519 AAAA...") from None
+    new = key.get_fingerprint("sha256")
+    try:
+        offer = door.accounts.offer_key(account.id, new, fingerprint)
+    except KeyRefused as refusal:
+        raise CommandRefused(str(refusal)) from None
+    log.info("%s offered the key %s a code (key %s from %s)", account.name, new,
+             fingerprint, session.connection.address)
+    host, port = session.door_address()
+    note = ("" if door.admits(new) else
+            "\nThis server lets in listed keys only: ask its owner to list that key too.")
+    return (f"To let the key {new} log in as {account.name}, run this with that key "
+            f"before {utc(offer.expires)} (the code serves once):\n"
+            f"ssh -p {port} {host} key confirm {offer.code}{note}")
+
+
+async def key_confirm(session: DoorSession, command: FrontCommand) -> str:
+    """``key confirm CODE``: this key joins the player who offered it the code."""
+    fingerprint, address = session.fingerprint, session.connection.address
+    assert command.code is not None
+    try:
+        account, asked_by = session.door.accounts.confirm_key(fingerprint, command.code)
+    except KeyRefused as refusal:
+        log.info("key %s from %s: key confirm refused (%s)", fingerprint, address, refusal)
+        raise CommandRefused(str(refusal)) from None
+    session.account = account
+    log.info("key %s joined %s with its code (asked by key %s; confirmed from %s)",
+             fingerprint, account.name, asked_by, address)
+    return f"This key now logs in as {account.name}."
+
+
+#: Every command's route, by its action.
+ROUTES: dict[Action, Route] = {
+    "menu": client("lobby"),
+    "host": client("hosting"),
+    "join": client("playing"),
+    "resume": client("playing"),
+    "watch": client("watching"),
+    "history": client("history", terminal=False),
+    "whoami": text(whoami),
+    "who": text(who),
+    "ladder": text(ladder),
+    "help": text(help_text),
+    "name": text(name),
+    "key-add": text(key_add, named=True),
+    "key-confirm": text(key_confirm),
+    "key-list": text(key_list, named=True),
+    "key-remove": text(key_remove, named=True),
+}
+
+
+__all__ = ["ROUTES", "CommandRefused", "Route", "client", "text"]
