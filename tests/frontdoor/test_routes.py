@@ -29,8 +29,6 @@ def test_the_games_commands_are_routed_to_a_client_in_a_terminal() -> None:
     # A game without a terminal is refused before anything starts.
     assert {action for action, route in ROUTES.items()
             if isinstance(route, Client) and route.terminal} == APP_ACTIONS
-    assert {action for action, route in ROUTES.items()
-            if isinstance(route, Client) and not route.terminal} == {"history"}
 
 
 LOBBY = LobbyState(
