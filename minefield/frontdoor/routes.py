@@ -26,7 +26,8 @@ import asyncssh
 
 from minefield.errors import MinefieldError
 from minefield.frontdoor import reports
-from minefield.frontdoor.accounts import KeyRefused, NameRefused, RenameLimited, utc
+from minefield.frontdoor.accounts import Account, KeyRefused, NameRefused, RenameLimited, utc
+from minefield.frontdoor.club import Club, ClubRefused
 from minefield.frontdoor.commands import HELP, Action, FrontCommand
 
 if TYPE_CHECKING:
@@ -199,6 +200,39 @@ async def key_confirm(session: DoorSession, command: FrontCommand) -> str:
     return f"This key now logs in as {account.name}."
 
 
+async def _club(session: DoorSession, question: Callable[[Club, Account], str]) -> str:
+    """``question`` asked of the club for the session's player; a refusal is one line."""
+    account = session.account
+    assert account is not None
+    try:
+        return await session.door.ask_club(lambda club: question(club, account))
+    except ClubRefused as refusal:
+        raise CommandRefused(str(refusal)) from None
+
+
+async def games(session: DoorSession, command: FrontCommand) -> str:
+    """``games [NAME] [--limit N] [--json]``: the finished games the player may see."""
+    return await _club(session, lambda club, me: club.games(me, command.name, command.limit,
+                                                            command.json))
+
+
+async def history(session: DoorSession, command: FrontCommand) -> str:
+    """``history``: the player's own network games on this server."""
+    return await _club(session, lambda club, me: club.history(me, command.json))
+
+
+async def record(session: DoorSession, command: FrontCommand) -> str:
+    """``record GAME``: a finished game's record, as JSON lines."""
+    assert command.game is not None
+    game = command.game
+    return await _club(session, lambda club, me: club.record(me, game))
+
+
+async def stats(session: DoorSession, command: FrontCommand) -> str:
+    """``stats [NAME] [--json]``: a player's profile."""
+    return await _club(session, lambda club, me: club.stats(me, command.name, command.json))
+
+
 #: Every command's route, by its action.
 ROUTES: dict[Action, Route] = {
     "menu": Client("lobby"),
@@ -206,7 +240,10 @@ ROUTES: dict[Action, Route] = {
     "join": Client("playing"),
     "resume": Client("playing"),
     "watch": Client("watching"),
-    "history": Client("history", terminal=False),
+    "history": Text(history, named=True),
+    "games": Text(games, named=True),
+    "record": Text(record, named=True),
+    "stats": Text(stats, named=True),
     "whoami": Text(whoami),
     "who": Text(who),
     "ladder": Text(ladder),
