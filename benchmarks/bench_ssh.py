@@ -277,7 +277,7 @@ def _ssh(key: Path, port: int, *remote: str, tty: bool = False) -> list[str]:
 
 def _ping_latencies(socket_path: Path, count: int) -> list[float]:
     """Round trips of ``ping`` on the daemon's socket (a probe player in a bot game)."""
-    from minefield.session.protocol import PROTOCOL_VERSION
+    from minefield.protocol.messages import PROTOCOL_VERSION
 
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     probe.settimeout(LIMIT)

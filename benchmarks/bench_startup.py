@@ -164,7 +164,7 @@ class Daemon:
     @contextlib.contextmanager
     def room(self, player: str) -> Iterator[str]:
         """A waiting room hosted by ``player`` over the socket; its code."""
-        from minefield.session.protocol import PROTOCOL_VERSION
+        from minefield.protocol.messages import PROTOCOL_VERSION
 
         with socket.socket(socket.AF_UNIX) as conn:
             conn.connect(str(self.socket))

@@ -12,9 +12,9 @@ import pytest
 from minefield.cli import build_parser, main
 from minefield.cli.common import UsageError
 from minefield.cli.game import request_from_args
+from minefield.cli.network import host_rules
 from minefield.records.reader import read_record
 from minefield.rules.settings import RuleSettings
-from minefield.server.commands import host_rules
 from minefield.session.remote import RemoteError
 
 

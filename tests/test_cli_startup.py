@@ -223,7 +223,7 @@ def test_the_menus_first_frame_loads_neither_pydantic_nor_the_engine(tmp_path: P
     modules = loaded_at_first_frame([], tmp_path)
     assert "minefield.tui.screens.menu" in modules and "textual" in modules
     assert not {"pydantic", "pydantic_core", "minefield.rules.game", "minefield.tui.config",
-                "minefield.tui.screens.new_game", "minefield.session.protocol"} & modules
+                "minefield.tui.screens.new_game", "minefield.protocol.messages"} & modules
 
 
 def test_the_first_frame_probe_sees_pydantic_when_it_is_loaded(tmp_path: Path) -> None:

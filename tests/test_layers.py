@@ -14,19 +14,23 @@ From the bottom up (:data:`LAYERS`):
 5. ``bots``: they play with the danger model, and write records when they simulate.
 6. ``trainer``: drills, progress and the review (bots and the danger model).
 7. ``analyzer``: the hand analyzer of ``minefield analyze`` (the rules only).
-8. ``session``: the clients; for now it also holds the table a game is played at and the wire
-   protocol, which are to get packages of their own (``table/`` and ``protocol/``, between
-   ``trainer`` and ``session``), which is why ``server`` still imports it.
-9. ``tui``: the Textual client. It is below ``server``: a client never loads the daemon.
-10. ``server``: the game daemon.
-11. ``frontdoor``: the asyncssh door and the SSH command grammar; it runs the client in a
+8. ``protocol``: the wire between a client and the daemon: messages, framing, room codes,
+   socket addresses, the watcher's public table.
+9. ``table``: a game hosted (``GameTable``, ``Series``, ``MatchTable``), no I/O; the local
+   session and the daemon's rooms each hold one.
+10. ``session``: the clients (local, remote, the lobby's and a watcher's links).
+11. ``tui``: the Textual client. It is below ``server``: a client never loads the daemon.
+12. ``server``: the game daemon.
+13. ``frontdoor``: the asyncssh door and the SSH command grammar; it runs the client in a
     terminal by naming its program (``minefield.cli.zygote``), not by importing it.
-12. ``cli``: the subcommands, over all of them.
+14. ``cli``: the subcommands, over all of them.
 
 ``tui`` and ``server`` are side by side in the architecture's picture (each above the
 clients' and the daemon's middle); one order puts the client below the daemon so that the
-client's side can be checked too. Module names written in strings (``cli.parser`` loads its
-subcommands by name) are not imports and are not read here.
+client's side can be checked too, and :data:`APART` says what the order cannot: the daemon and
+the door never import the clients or the Textual client (they share only ``table`` and
+``protocol``). Module names written in strings (``cli.parser`` loads its subcommands by name)
+are not imports and are not read here.
 """
 
 from __future__ import annotations
@@ -40,7 +44,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "minefield"
 
 #: Every package (or top-level module) of ``minefield/``, from the bottom up.
 LAYERS = ("_lazy", "errors", "files", "paths", "phrasing", "rules", "records", "defense", "bots",
-          "trainer", "analyzer", "session", "tui", "server", "frontdoor", "cli")
+          "trainer", "analyzer", "protocol", "table", "session", "tui", "server", "frontdoor",
+          "cli")
+#: Packages that never import each other although the order would let them: the daemon and
+#: the SSH door reach the game through ``table`` and ``protocol``, never through a client.
+APART = {"server": {"session", "tui"}, "frontdoor": {"session", "tui"}}
 
 
 def packages_of(root: Path) -> set[str]:
@@ -85,7 +93,7 @@ def imported_packages(source: str, module: str = "minefield.x") -> set[str]:
 
 def upward_imports(root: Path) -> list[str]:
     """Each module under the ``minefield`` folder ``root`` that imports a package above its
-    own, with those packages."""
+    own (or one kept :data:`APART` from it), with those packages."""
     wrong = []
     for path in sorted(root.rglob("*.py")):
         relative = path.relative_to(root.parent).with_suffix("")
@@ -93,7 +101,7 @@ def upward_imports(root: Path) -> list[str]:
         if len(relative.parts) < 2 or relative.parts[1] == "__init__":
             continue
         own = relative.parts[1]
-        above = set(LAYERS[LAYERS.index(own) + 1:])
+        above = set(LAYERS[LAYERS.index(own) + 1:]) | APART.get(own, set())
         upward = imported_packages(path.read_text(encoding="utf-8"), module) & above
         if upward:
             wrong.append(f"{relative.as_posix()}.py imports {sorted(upward)}")
@@ -123,6 +131,27 @@ def test_the_check_sees_every_kind_of_upward_import(tmp_path: Path, source: str,
     (tmp_path / "minefield" / "defense" / "estimate.py").write_text(source)
     expected = [f"minefield/defense/estimate.py imports {upward}"] if upward else []
     assert upward_imports(tmp_path / "minefield") == expected
+
+
+def test_the_daemon_never_imports_a_client(tmp_path: Path) -> None:
+    """``session`` is below ``server`` in the order, and still the daemon may not import it."""
+    (tmp_path / "minefield" / "server").mkdir(parents=True)
+    (tmp_path / "minefield" / "server" / "watch.py").write_text(
+        "from minefield.protocol.watching import public_table\n"
+        "from minefield.session.remote import RemoteError\n")
+    assert upward_imports(tmp_path / "minefield") == [
+        "minefield/server/watch.py imports ['session']"]
+
+
+def test_the_table_and_the_protocol_have_homes_of_their_own() -> None:
+    """The middle has names: the table hosted, the wire, and the clients (the architecture's
+    picture); nothing of the first two is left in ``session``."""
+    assert {p.stem for p in (PACKAGE / "table").glob("*.py")} >= {
+        "game_table", "series", "match_table"}
+    assert {p.stem for p in (PACKAGE / "protocol").glob("*.py")} >= {
+        "messages", "wire", "codes", "address", "watching"}
+    assert not {p.stem for p in (PACKAGE / "session").glob("*.py")} & {
+        "table", "series", "match_table", "protocol", "wire", "codes", "address", "watching"}
 
 
 def test_the_trainer_holds_the_drills_progress_and_review() -> None:

@@ -163,7 +163,7 @@ def test_code_and_tests_cite_no_document_outside_the_repository() -> None:
 
 
 @pytest.mark.parametrize(("fact", "home"), [
-    ('"(waiting)"', "minefield/session/protocol.py"),  # the server's name of an empty seat
+    ('"(waiting)"', "minefield/protocol/messages.py"),  # the server's name of an empty seat
     ('f"Bot (', "minefield/bots/base.py"),  # a bot's name, built (and read back) in one place
     ("SUIT_KINDS = 27", "minefield/rules/tiles.py"),
     ("POOL_SIZE = ", "minefield/rules/game.py"),

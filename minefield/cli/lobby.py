@@ -27,7 +27,7 @@ from functools import partial
 from pathlib import Path
 
 from minefield.cli.common import Subparsers
-from minefield.session.address import SOCKET_ENV
+from minefield.protocol.address import SOCKET_ENV
 
 COMMANDS = ("lobby",)
 

@@ -121,10 +121,44 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--bot-think", type=float, default=0.7, help=argparse.SUPPRESS)
     p.add_argument("--bot-workers", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--verbose", "-v", action="store_true", help="log more")
+    actions = p.add_subparsers(dest="action", metavar="ACTION")
+    rebuild = actions.add_parser(
+        "rebuild-stats", help="make the index of kept games (games, stats) again from the "
+        "records", description="Forget the index of the server's kept games and make it "
+        "again from the game records alone (what games, history and stats answer from). Safe "
+        "while the server runs.")
+    rebuild.add_argument("--data", type=Path, default=None, metavar="DIR", dest="rebuild_data",
+                         help="the server's data folder (default: ssh-server/ in the user data "
+                         "folder)")
+
+
+def rebuild_stats(data: Path) -> int:
+    """``ssh-server rebuild-stats``: the kept games' index made again from the records of the
+    data folder ``data``; says how many games it holds."""
+    import sqlite3
+
+    from minefield.frontdoor.door_config import ACCOUNTS_NAME
+    from minefield.server.kept_games import KeptGames
+
+    games = data / "server" / "games"
+    if not (data / ACCOUNTS_NAME).is_file():
+        raise UsageError(f"ssh-server rebuild-stats: {data} is not an ssh-server data folder "
+                         f"(no {ACCOUNTS_NAME})")
+    try:
+        kept = KeptGames(data / ACCOUNTS_NAME, games)
+        count = kept.rebuild()
+        kept.close()
+    except (OSError, sqlite3.Error) as error:
+        raise UsageError(f"ssh-server rebuild-stats: {error}") from None
+    print(f"{count} finished games kept, from the records in {games}")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the front door until SIGTERM or SIGINT; the exit status."""
+    """Run the front door until SIGTERM or SIGINT (or do its ``rebuild-stats``); the exit
+    status."""
+    if getattr(args, "action", None) == "rebuild-stats":
+        return rebuild_stats(args.rebuild_data or args.data or default_data())
     from minefield.frontdoor.limits import Limits
     from minefield.frontdoor.server import FrontDoorConfig, FrontDoorError
 

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from minefield.cli.common import Subparsers
-from minefield.session.address import SOCKET_ENV
+from minefield.protocol.address import SOCKET_ENV
 
 COMMANDS = ("watch",)
 #: What a game's id may be (the wire's rule).
@@ -49,8 +49,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _watch(args: argparse.Namespace) -> int:
+    from minefield.protocol.watching import WatchTable
     from minefield.session.remote import RemoteError
-    from minefield.session.watching import WatchLink, WatchTable
+    from minefield.session.watch_link import WatchLink
 
     try:
         link = await WatchLink.open(args.game, socket=args.socket, player=args.player)

@@ -21,12 +21,12 @@ from minefield.frontdoor.spawner import serve
 PRELOAD = (
     "minefield.cli", "minefield.cli.game", "minefield.cli.lobby", "minefield.cli.network",
     "minefield.cli.parser", "minefield.cli.records", "minefield.session.lobby",
-    "minefield.session.remote", "minefield.session.wire", "minefield.tui.app",
+    "minefield.session.remote", "minefield.protocol.wire", "minefield.tui.app",
     "minefield.tui.lobby_app", "minefield.tui.screens.builder", "minefield.tui.screens.help",
     "minefield.tui.screens.menu", "minefield.tui.screens.play", "minefield.tui.screens.result",
     "minefield.tui.screens.settings", "minefield.tui.screens.standings",
     "minefield.records.format", "minefield.records.history", "minefield.cli.watch",
-    "minefield.session.watching", "minefield.tui.watch_app",
+    "minefield.protocol.watching", "minefield.session.watch_link", "minefield.tui.watch_app",
 )
 
 

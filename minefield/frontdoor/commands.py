@@ -6,10 +6,14 @@ The forms (a leading ``minefield`` is allowed too):
 typed                                          does
 =============================================  ===========================================
 (nothing)                                      the menu, in a terminal
-``host [--bot L] [--rules P] [--match]``       host a game (``--public``: listed by who)
+``host [--bot L] [--rules P] [--match]``       host a game (``--public``: listed by who,
+                                               ``--casual``: never rated, R36)
 ``join CODE``, ``resume``                      join a room, go back to your game
 ``watch GAME``                                 watch a game being played (no seat, R26)
-``history``                                    your saved games
+``history [--json]``                           your network games on this server
+``games [NAME] [--limit N] [--json]``          the finished games you may see (NAME's)
+``record GAME``                                a finished game's record (JSON lines)
+``stats [NAME] [--json]``                      a player's profile (yours)
 ``whoami [--json]``, ``who [--json]``          you; who is online and the open tables
 ``ladder [--json]``                            the ratings
 ``name NEW``                                   claim or change your name (5 a day)
@@ -45,36 +49,52 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from minefield.frontdoor.accounts import (
     CODE_SECONDS,
     KEPT_NAMES,
+    NAME,
     RENAMES_PER_DAY,
     NameRefused,
     check_name,
     normalize_code,
 )
-from minefield.frontdoor.grammar import EntryCommand, Refused, checked_text, parse_original_command
+from minefield.frontdoor.grammar import (
+    GAME_ID,
+    EntryCommand,
+    Refused,
+    checked_text,
+    parse_original_command,
+)
+from minefield.server.kept_games import MAX_LIMIT
 
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
-                 "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help"]
+                 "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help",
+                 "games", "record", "stats"]
 #: Actions that run the app in a pseudo-terminal.
 APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch"})
 #: What may be typed, for the refusal message.
 ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
-           "[--public], join CODE, resume, watch GAME, history, whoami [--json], who [--json], "
-           "ladder [--json], name NEW, key add PUBLIC-KEY, key confirm CODE, "
-           "key list [--json], key remove SHA256:..., help")
+           "[--public] [--casual], join CODE, resume, watch GAME, history [--json], "
+           "games [NAME] [--limit N] [--json], record GAME, stats [NAME] [--json], "
+           "whoami [--json], who [--json], ladder [--json], name NEW, key add PUBLIC-KEY, "
+           "key confirm CODE, key list [--json], key remove SHA256:..., help")
 #: What ``help`` answers.
 HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   (nothing)                the lobby (in a terminal: ssh -t)
-  host [--bot LEVEL] [--rules PRESET] [--match] [--public]
-                           host a game (ssh -t); --public lists it in the lobby
+  host [--bot LEVEL] [--rules PRESET] [--match] [--public] [--casual]
+                           host a game (ssh -t); --public lists it in the lobby;
+                           --casual: its games never change a rating
   join CODE, resume        join a room, go back to your game (ssh -t)
   watch GAME               watch a game being played (ssh -t)
-  history                  your saved games
+  history [--json]         your network games on this server, newest first
+  games [NAME] [--limit N] [--json]
+                           the finished games you may see (NAME's), newest first
+  record GAME              a finished game's record, as JSON lines
+  stats [NAME] [--json]    a player's profile (yours): games, wins, deal-ins, rating
   whoami [--json]          your name, key and rating
   who [--json]             who is online and the open tables
   ladder [--json]          the ratings, best first
@@ -111,6 +131,7 @@ class FrontCommand:
     game: str | None = None
     key: str | None = None
     code: str | None = None
+    limit: int | None = None
 
 
 def _words(raw: str | bytes) -> list[str]:
@@ -199,6 +220,75 @@ def _without_public(first: str, rest: list[str]) -> list[str]:
     return [word for word in rest if word != "--public"]
 
 
+def _player_name(word: str) -> str:
+    if not NAME.fullmatch(word):
+        raise Refused(f"{word[:20]!r} is not a player's name (2 to 16 letters, digits, '-' "
+                      "or '_')")
+    return word
+
+
+def _games_command(rest: list[str]) -> FrontCommand:
+    """``games [NAME] [--limit N] [--json]``, the words in any order."""
+    name: str | None = None
+    limit: int | None = None
+    as_json = False
+    words = iter(rest)
+    for word in words:
+        option, has_value, value = word.partition("=")
+        if word == "--json":
+            if as_json:
+                raise Refused("--json is given twice")
+            as_json = True
+        elif option == "--limit":
+            value = value if has_value else next(words, "")
+            if limit is not None:
+                raise Refused("--limit is given twice")
+            if not value.isdigit() or not 1 <= int(value) <= MAX_LIMIT:
+                raise Refused(f"--limit takes a number of games from 1 to {MAX_LIMIT}")
+            limit = int(value)
+        elif word.startswith("-"):
+            raise Refused(f"games takes NAME, --limit N and --json, not {word[:20]!r}")
+        elif name is not None:
+            raise Refused("games takes one player's name")
+        else:
+            name = _player_name(word)
+    return FrontCommand("games", json=as_json, name=name, limit=limit)
+
+
+def _stats_command(rest: list[str]) -> FrontCommand:
+    """``stats [NAME] [--json]``."""
+    as_json = "--json" in rest
+    names = [word for word in rest if word != "--json"]
+    if rest.count("--json") > 1:
+        raise Refused("--json is given twice")
+    if names and names[0].startswith("-"):
+        raise Refused(f"stats takes NAME and --json, not {names[0][:20]!r}")
+    if len(names) > 1:
+        raise Refused("stats takes one player's name")
+    return FrontCommand("stats", json=as_json,
+                        name=_player_name(names[0]) if names else None)
+
+
+def _record_command(rest: list[str]) -> FrontCommand:
+    """``record GAME``."""
+    if len(rest) != 1 or rest[0].startswith("-") or not GAME_ID.fullmatch(rest[0]):
+        raise Refused("record takes one finished game's id, as games lists it: record GAME")
+    return FrontCommand("record", game=rest[0])
+
+
+#: The commands that answer in text, by their first word: the rest of the words parsed.
+_WORD_COMMANDS: dict[str, Callable[[list[str]], FrontCommand]] = {
+    "whoami": lambda rest: FrontCommand("whoami", json=_only_json("whoami", rest)),
+    "who": lambda rest: FrontCommand("who", json=_only_json("who", rest)),
+    "ladder": lambda rest: FrontCommand("ladder", json=_only_json("ladder", rest)),
+    "history": lambda rest: FrontCommand("history", entry=EntryCommand("history"),
+                                         json=_only_json("history", rest)),
+    "games": _games_command,
+    "stats": _stats_command,
+    "record": _record_command,
+}
+
+
 def parse_command(raw: str | bytes | None) -> FrontCommand:
     """The command a player typed (None: nothing, the menu); :class:`Refused` if not allowed
     (:class:`BadName` for ``name`` with a name the rules refuse)."""
@@ -211,12 +301,8 @@ def parse_command(raw: str | bytes | None) -> FrontCommand:
     if not words:
         return FrontCommand("menu", entry=EntryCommand("menu"))
     first, rest = words[0], words[1:]
-    if first == "whoami":
-        return FrontCommand("whoami", json=_only_json(first, rest))
-    if first == "who":
-        return FrontCommand("who", json=_only_json(first, rest))
-    if first == "ladder":
-        return FrontCommand("ladder", json=_only_json(first, rest))
+    if first in _WORD_COMMANDS:
+        return _WORD_COMMANDS[first](rest)
     if first == "help":
         if rest:
             raise Refused("help takes nothing")

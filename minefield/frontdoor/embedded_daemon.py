@@ -22,9 +22,9 @@ from typing import TypeVar
 
 from minefield.frontdoor.door_config import FrontDoorError
 from minefield.frontdoor.ratings import ThreadRaters
+from minefield.protocol.wire import LobbyState
 from minefield.server.config import ServerConfig
 from minefield.server.daemon import Daemon, ServeError
-from minefield.session.wire import LobbyState
 
 _T = TypeVar("_T")
 

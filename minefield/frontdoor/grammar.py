@@ -50,8 +50,8 @@ from typing import Literal
 
 from minefield.bots.base import LEVELS
 from minefield.errors import MinefieldError
+from minefield.protocol.codes import normalize_code
 from minefield.rules.settings import PRESETS
-from minefield.session.codes import normalize_code
 
 #: The longest command accepted, in bytes (the longest valid one is about 40).
 MAX_COMMAND_BYTES = 256

@@ -28,11 +28,11 @@ from pathlib import Path
 import glicko2
 
 from minefield.frontdoor.accounts import Account, Accounts, Change
+from minefield.protocol.messages import RatingChange
 from minefield.records.reader import RecordError, read_record
 from minefield.records.writer import RECORD_SUFFIX
 from minefield.rules.game import Seat
 from minefield.server.identity import display_name
-from minefield.session.protocol import RatingChange
 
 log = logging.getLogger("minefield.frontdoor")
 

@@ -22,13 +22,16 @@ import asyncio
 import json
 import logging
 import os
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import asyncssh
 
 from minefield.frontdoor.accounts import Account, Accounts
 from minefield.frontdoor.allowlist import AllowList, read_allowed
+from minefield.frontdoor.club import Club
 from minefield.frontdoor.door_config import (
     KEEPALIVE_UNANSWERED,
     RATING_PERIOD,
@@ -48,6 +51,7 @@ from minefield.frontdoor.ssh_session import DoorSession
 from minefield.paths import CONFIG_ENV, DATA_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
+from minefield.server.kept_games import KeptGames
 
 log = logging.getLogger("minefield.frontdoor")
 
@@ -75,6 +79,9 @@ class FrontDoor:
         self._rating_task: asyncio.Task[None] | None = None
         self._respawn_lock = asyncio.Lock()
         self._accounts: Accounts | None = None
+        #: The kept games (the daemon's index, in the players' file), once started.
+        self.kept: KeptGames | None = None
+        self._club_threads = threading.local()
 
     @property
     def accounts(self) -> Accounts:
@@ -88,7 +95,8 @@ class FrontDoor:
         ``daemon_options`` in tests, its games rated by this front door's players' file."""
         options = {"hand_seconds": 180, "discard_seconds": 15, **self.config.daemon_options}
         daemon_config = ServerConfig(socket=self.socket, data=self.config.data / "server",
-                                     shared_account=self.shared_account, **options)
+                                     shared_account=self.shared_account,
+                                     database=self.config.accounts_path, **options)
         raters = ThreadRaters(self.config.accounts_path, daemon_config.games_dir,
                               self.shared_account)
         return DaemonHandle(daemon_config, raters)
@@ -142,6 +150,7 @@ class FrontDoor:
             raise FrontDoorError(f"cannot listen on {config.host}:{config.port}: "
                                  f"{(error.strerror or str(error)).lower()}") from None
         self._rater = Rater(self.accounts, self._games_dir(), self.shared_account)
+        self.kept = KeptGames(config.accounts_path, self._games_dir())
         self._rating_task = asyncio.create_task(self._rate_forever())
         log.info("listening on %s:%d (the game server: %s)", config.host, config.port,
                  "in this process" if self.daemon is not None else self.socket)
@@ -198,6 +207,27 @@ class FrontDoor:
                     self._rater.scan()
                 except Exception as error:  # a rating problem never stops the server
                     log.error("rating failed (%s)", type(error).__name__)
+            if self.daemon is None and self.kept is not None:  # a separate daemon's games
+                try:
+                    await asyncio.to_thread(self.kept.scan)
+                except Exception as error:
+                    log.error("keeping games failed (%s)", type(error).__name__)
+
+    async def ask_club(self, question: Callable[[Club], str]) -> str:
+        """``question`` answered by the club (:mod:`.club`: the kept games and the players)
+        in a worker thread, with a connection of that thread's own to the players' file."""
+        kept = self.kept
+        if kept is None:
+            raise FrontDoorError("the front door has not started")
+
+        def answer() -> str:
+            club: Club | None = getattr(self._club_threads, "club", None)
+            if club is None:
+                club = Club(Accounts(self.config.accounts_path), kept, self.shared_account)
+                self._club_threads.club = club
+            return question(club)
+
+        return await asyncio.to_thread(answer)
 
     # -- who may come in -----------------------------------------------------------------------
 
@@ -257,7 +287,7 @@ class FrontDoor:
 async def _check_shared_account(path: Path, account: str) -> None:
     """A running daemon at ``path`` must trust this process's user as its shared account
     (``serve --shared-account USER``), or every player would be one person."""
-    from minefield.session.protocol import PROTOCOL_VERSION
+    from minefield.protocol.messages import PROTOCOL_VERSION
 
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), 5.0)

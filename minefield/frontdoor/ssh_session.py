@@ -34,7 +34,7 @@ from minefield.frontdoor.pty_pump import PtyPump
 from minefield.frontdoor.reports import ssh_command
 from minefield.frontdoor.routes import ROUTES
 from minefield.frontdoor.spawner import Child, SpawnError, set_size
-from minefield.session.address import DOOR_ENV
+from minefield.protocol.address import DOOR_ENV
 
 if TYPE_CHECKING:
     from minefield.frontdoor.server import FrontDoor

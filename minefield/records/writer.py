@@ -4,7 +4,7 @@ The seed in the header reveals the whole deal (R2), so a record is created reada
 owner only (mode 0600, in a folder of mode 0700). Every line is written whole, flushed and
 fsynced before :meth:`RecordWriter.command` returns: a crash loses at most the line being
 written, which the reader reports and ignores. :class:`RecordWriter` is the
-:class:`~minefield.session.table.Recorder` of a game table.
+:class:`~minefield.table.game_table.Recorder` of a game table.
 
 >>> import tempfile
 >>> from minefield.records.format import Players
@@ -253,7 +253,7 @@ class RecordWriter:
 
 
 class MatchRecorder:
-    """The :class:`~minefield.session.table.Recorder` of a game of a match: writes through
+    """The :class:`~minefield.table.game_table.Recorder` of a game of a match: writes through
     ``writer`` (started with ``match=MatchHeader.of_match(match)`` before the game) and, when
     the game ends, writes the result with the game's settlement: the one ``match`` already
     holds for this game (a table that settles before recording), else it settles ``match``

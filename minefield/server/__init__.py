@@ -5,10 +5,10 @@ A map, by job:
 - :mod:`~minefield.server.daemon`: the daemon's life (start, restore, stop) and the hello:
   which room and seat a ``host``, ``join`` or ``resume`` gets (codes, open-game limits).
 - :mod:`~minefield.server.connection`: the connection layer: the socket, one client's
-  stream, its lines validated (:mod:`minefield.session.wire`) and rate limited
+  stream, its lines validated (:mod:`minefield.protocol.wire`) and rate limited
   (:mod:`~minefield.server.limits`) before they reach a room; idle connections closed.
 - :mod:`~minefield.server.room`: a room: its seats and the series of games they play
-  (:mod:`minefield.session.series`), the requests between games, and **the one start path,
+  (:mod:`minefield.table.series`), the requests between games, and **the one start path,
   :meth:`Room._begin <minefield.server.room.Room._begin>`: where every game starts** (the
   first, a match's next game, a rematch: a new series linked to the old by id).
 - :mod:`~minefield.server.play`: the game in play at a room (which a room is): moves applied,
@@ -21,7 +21,8 @@ A map, by job:
   :mod:`~minefield.server.identity`: who a peer is; :mod:`~minefield.server.config`: settings;
   :mod:`~minefield.server.commands`: the ``serve`` subcommand.
 
-The wire messages are not here: they are the session's (:mod:`minefield.session.wire`), so
-that a client never imports the server. ``assets/protocol.md`` is the protocol for clients
-written in other languages.
+The wire messages are not here: they are the protocol's (:mod:`minefield.protocol`), shared
+with the clients, so that a client never imports the server and the server never imports a
+client; the table a game is played at is :mod:`minefield.table`'s. ``assets/protocol.md`` is
+the protocol for clients written in other languages.
 """

@@ -1,9 +1,7 @@
-"""``minefield serve`` and the client side of ``host``, ``join`` and ``resume``.
+"""``minefield serve``: the daemon's options and its start.
 
-For :mod:`minefield.cli`: :func:`add_parsers` adds ``serve`` (run it with :func:`run`);
-:func:`add_client_parsers` adds ``host``, ``join`` and ``resume`` (turn their arguments into a
-connected :class:`~minefield.session.remote.RemoteSession` with :func:`connect`, which raises
-:class:`~minefield.session.remote.RemoteError` with a one-line message).
+For :mod:`minefield.cli`: :func:`add_parsers` adds ``serve`` (run it with :func:`run`). The
+client side of ``host``, ``join`` and ``resume`` is the client's (:mod:`minefield.cli.network`).
 """
 
 from __future__ import annotations
@@ -15,26 +13,15 @@ import os
 import sys
 from pathlib import Path
 
-from minefield.bots.base import LEVELS
 from minefield.paths import server_data_dir
-from minefield.rules.settings import (
-    CLOCK_SETTINGS,
-    MATCH_PRESETS,
-    PRESETS,
-    RuleSettings,
-    SettingsError,
-    parse_rule,
-)
 from minefield.server.config import (
     SHARED_ACCOUNT_ENV,
     SOCKET_ENV,
     ServerConfig,
     default_socket_path,
 )
-from minefield.session.remote import RemoteError, RemoteSession, host, join, resume
 
 SERVE_COMMANDS = ("serve",)
-CLIENT_COMMANDS = ("host", "join", "resume")
 
 
 def _positive(text: str) -> float:
@@ -100,72 +87,6 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     add_serve_arguments(serve)
 
 
-def add_client_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``host``, ``join`` and ``resume`` (their options only; the app runs them)."""
-    h = sub.add_parser("host", help="host a network game and get a room code to share")
-    h.add_argument("--bot", choices=LEVELS, default=None,
-                   help="play a bot on the server instead of a person")
-    h.add_argument("--rules", choices=list(PRESETS), default=None,
-                   help="the rules preset (default standard; match with --match, and "
-                   "--rules match or club plays a match)")
-    h.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                   help="one rule setting over the preset, by its name (repeatable): e.g. "
-                   "--rule ryanshi=on --rule honba_points=300; the clocks are the server's")
-    h.add_argument("--public", action="store_true",
-                   help="list the room in the lobby so that anyone may join it")
-    h.add_argument("--casual", action="store_true",
-                   help="a casual table: its games never change a rating (R36; a table is "
-                   "rated by default)")
-    h.add_argument("--match", action="store_true",
-                   help="play a whole match (R30-R35: several games, scores kept, the next "
-                   "game when both players are ready) rather than one game")
-    j = sub.add_parser("join", help="join a network game with its room code")
-    j.add_argument("code", metavar="CODE", help="the 6-character room code")
-    r = sub.add_parser("resume", help="go back to your unfinished network game")
-    r.add_argument("--game", default=None, metavar="ID",
-                   help="this game (its id, as the lobby gives it), not your latest")
-    for parser in (h, j, r):
-        # Given by the lobby (``minefield lobby``) for the game chosen there: every way out of
-        # the game goes back to the lobby, never to the menu. Not for players to type.
-        parser.add_argument("--from-lobby", action="store_true", help=argparse.SUPPRESS)
-        parser.add_argument("--socket", type=Path, default=None, metavar="PATH",
-                            help=f"the game server's socket (default: ${SOCKET_ENV}, else the "
-                            "per-user default)")
-        parser.add_argument("--player", default=None, metavar="NAME",
-                            help="the player's name (honoured only from the server's shared "
-                            "SSH account)")
-
-
-async def connect(args: argparse.Namespace) -> RemoteSession:
-    """A connected session for parsed ``host``, ``join`` or ``resume`` arguments; raises
-    :class:`~minefield.session.remote.RemoteError` (one line) when the server refuses."""
-    if args.command == "host":
-        match = bool(getattr(args, "match", False)) or args.rules in MATCH_PRESETS
-        rules = args.rules or ("match" if match else "standard")
-        return await host(bot=args.bot, rules=rules, socket=args.socket,
-                          player=args.player, match=match, rule=host_rules(rules, args.rule),
-                          public=bool(getattr(args, "public", False)),
-                          rated=False if getattr(args, "casual", False) else None)
-    if args.command == "join":
-        return await join(args.code, socket=args.socket, player=args.player)
-    return await resume(socket=args.socket, player=args.player,
-                        game=getattr(args, "game", None))
-
-
-def host_rules(preset: str, rules: list[str]) -> dict[str, bool | int | str | None]:
-    """``host``'s ``--rule`` settings as the hello's ``rule`` (checked here first, so that a
-    bad one is one line before connecting); raises :class:`RemoteError`."""
-    try:
-        RuleSettings.chosen(preset, rules)
-        chosen = dict(parse_rule(text) for text in rules)
-    except SettingsError as error:
-        raise RemoteError(f"--rule: {error}", "bad_message") from None
-    if CLOCK_SETTINGS & chosen.keys():
-        raise RemoteError("--rule: the clocks of a network game are the server's (R25): "
-                          "leave hand_seconds and discard_seconds out", "bad_message")
-    return chosen
-
-
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     """The daemon's configuration from ``serve``'s arguments."""
     return ServerConfig(
@@ -206,5 +127,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["CLIENT_COMMANDS", "SERVE_COMMANDS", "add_client_parsers", "add_parsers",
-           "add_serve_arguments", "config_from_args", "connect", "run"]
+__all__ = ["SERVE_COMMANDS", "add_parsers", "add_serve_arguments", "config_from_args", "run"]

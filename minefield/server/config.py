@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from minefield.paths import server_data_dir
-from minefield.session.address import (
+from minefield.protocol.address import (
     SOCKET_ENV,
     SOCKET_NAME,
     default_socket_path,

@@ -2,8 +2,8 @@
 
 A :class:`Connection` is one client: its stream, the player it is (once the hello named
 them), its room and seat, its rate limits (:mod:`minefield.server.limits`). Lines are read
-with :func:`read_line` (at most :data:`~minefield.session.protocol.MAX_LINE_BYTES`), and
-each line after the hello goes through :func:`dispatch`: validated (:mod:`minefield.session.wire`)
+with :func:`read_line` (at most :data:`~minefield.protocol.messages.MAX_LINE_BYTES`), and
+each line after the hello goes through :func:`dispatch`: validated (:mod:`minefield.protocol.wire`)
 and rate limited before it reaches the room. :func:`sweep` closes silent connections;
 :func:`prepare_socket_folder` makes the socket's place safe before the daemon listens.
 The hello itself (who may play, which room) is the daemon's (:mod:`minefield.server.daemon`).
@@ -24,12 +24,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from minefield.errors import MinefieldError
-from minefield.rules.game import Seat
-from minefield.server.config import ServerConfig
-from minefield.server.identity import Identity
-from minefield.server.limits import TokenBucket
-from minefield.server.room import BOT_LEFT, Room
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     MAX_LINE_BYTES,
     Closed,
     Draft,
@@ -37,7 +32,7 @@ from minefield.session.protocol import (
     Rejected,
     SendCommand,
 )
-from minefield.session.wire import (
+from minefield.protocol.wire import (
     AskNextGame,
     AskRematch,
     ErrorCode,
@@ -49,6 +44,11 @@ from minefield.session.wire import (
     error_text,
     parse_in_game,
 )
+from minefield.rules.game import Seat
+from minefield.server.config import ServerConfig
+from minefield.server.identity import Identity
+from minefield.server.limits import TokenBucket
+from minefield.server.room import BOT_LEFT, Room
 
 log = logging.getLogger("minefield.server")
 

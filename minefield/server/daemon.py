@@ -2,7 +2,7 @@
 
 ``Daemon(config).run()`` takes up every unfinished game (:func:`~minefield.server.restore.
 restore_rooms`), listens on the socket and serves until SIGTERM or SIGINT. Each connection
-(:mod:`~minefield.server.connection`) first sends a :class:`~minefield.session.wire.Hello`
+(:mod:`~minefield.server.connection`) first sends a :class:`~minefield.protocol.wire.Hello`
 (host, join or resume): the daemon finds its room and seat here (:meth:`Daemon._place`),
 then the connection's lines go to that room. The peer's Unix user (``SO_PEERCRED``) is the
 player. Nothing a client sends can crash the daemon or touch another game.
@@ -27,6 +27,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from minefield.errors import MinefieldError
+from minefield.protocol.codes import new_code
+from minefield.protocol.messages import MAX_LINE_BYTES
+from minefield.protocol.wire import ErrorCode, Hello, WireProblem, parse_hello
 from minefield.records.format import TableKind
 from minefield.rules.game import Seat
 from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
@@ -57,9 +60,6 @@ from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
 from minefield.server.tournaments import Tournaments
 from minefield.server.watch import serve_watcher
-from minefield.session.codes import new_code
-from minefield.session.protocol import MAX_LINE_BYTES
-from minefield.session.wire import ErrorCode, Hello, WireProblem, parse_hello
 
 log = logging.getLogger("minefield.server")
 

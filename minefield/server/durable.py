@@ -1,7 +1,7 @@
 """A game's record on the daemon: lines are queued on the event loop, written in a thread.
 
-:class:`HeldRecorder` is the :class:`~minefield.session.table.Recorder` a room gives its
-:class:`~minefield.session.table.GameTable`. The table applies a command on the event loop
+:class:`HeldRecorder` is the :class:`~minefield.table.game_table.Recorder` a room gives its
+:class:`~minefield.table.game_table.GameTable`. The table applies a command on the event loop
 (a fraction of a millisecond) and hands the record its line; the line waits in the recorder
 until the room awaits :meth:`HeldRecorder.flush` in a record thread, which appends and fsyncs
 it (:class:`~minefield.records.writer.RecordWriter`, one fsync per line). The room sends the
@@ -54,7 +54,7 @@ class HeldRecorder:
     cannot be written; the writer has closed itself) and drops the lines after it.
 
     For a game of a match, ``settlement`` gives what the match settled for the game when it
-    ended (:class:`~minefield.session.match_table.MatchTable` settles before the record hears
+    ended (:class:`~minefield.table.match_table.MatchTable` settles before the record hears
     of the end): the result line carries it (R31-R33).
     """
 

@@ -1,6 +1,6 @@
 """The lobby: who is connected and what they do, the public tables and the games being played.
 
-A ``lobby`` hello gets no room: the daemon sends :class:`~minefield.session.wire.LobbyState`
+A ``lobby`` hello gets no room: the daemon sends :class:`~minefield.protocol.wire.LobbyState`
 at once and again whenever it changes (looked at every :data:`LOBBY_PERIOD` seconds, once
 for all of them). Both
 SSH front doors show the same lobby, since it is the daemon's. A private room (hosted
@@ -21,10 +21,7 @@ import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 
 from minefield.bots.base import bot_name
-from minefield.server.connection import Connection, read_line
-from minefield.server.invites import Invites, Pair
-from minefield.server.room import Room
-from minefield.session.wire import (
+from minefield.protocol.wire import (
     LobbyPlayer,
     LobbyState,
     LobbyTable,
@@ -35,6 +32,9 @@ from minefield.session.wire import (
     WireProblem,
     parse_lobby,
 )
+from minefield.server.connection import Connection, read_line
+from minefield.server.invites import Invites, Pair
+from minefield.server.room import Room
 
 log = logging.getLogger("minefield.server")
 

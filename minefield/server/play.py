@@ -20,6 +20,14 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
+from minefield.protocol.messages import (
+    Notice,
+    PlayerInfo,
+    Presence,
+    Rejected,
+    ServerMessageType,
+)
+from minefield.protocol.wire import RoomState
 from minefield.records.format import MatchHeader, Players, RecordHeader, TableHeader
 from minefield.records.writer import RECORD_SUFFIX, ensure_folder, new_record_path
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
@@ -29,16 +37,8 @@ from minefield.server.bots import BotPool
 from minefield.server.config import ServerConfig
 from minefield.server.durable import FINISHED_FOLDER, HeldRecorder
 from minefield.server.seats import RETURN_SECONDS, Seated, clocks_out, next_wake
-from minefield.session.protocol import (
-    Notice,
-    PlayerInfo,
-    Presence,
-    Rejected,
-    ServerMessageType,
-)
-from minefield.session.series import Series
-from minefield.session.table import GameTable, Recorder
-from minefield.session.wire import RoomState
+from minefield.table.game_table import GameTable, Recorder
+from minefield.table.series import Series
 
 if TYPE_CHECKING:
     from minefield.server.room import Room

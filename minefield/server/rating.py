@@ -7,10 +7,10 @@ names and ratings) gives the daemon a :data:`RateGame` as
 (:meth:`Daemon.game_ended <minefield.server.daemon.Daemon.game_ended>`), its record already
 holding the result, the function runs in a record thread (it writes SQLite) with the game's
 id, both players' record names (identity keys) and East's score (1 a win, 0.5 a draw, R13);
-it answers each player's :class:`~minefield.session.protocol.RatingChange`, East first, or
+it answers each player's :class:`~minefield.protocol.messages.RatingChange`, East first, or
 None (not rated: a stranger, the same person twice). Games against a bot and games of a
 casual table (R36) are never rated and never asked about. Each seat is then sent
-:class:`~minefield.session.protocol.Rated`; the room keeps it for a player who resumes the
+:class:`~minefield.protocol.messages.Rated`; the room keeps it for a player who resumes the
 finished game (:func:`rated_for`).
 
 The function must be idempotent (a game rated once, its changes given again when asked
@@ -25,8 +25,8 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from minefield.protocol.messages import Rated, RatingChange
 from minefield.rules.game import Seat
-from minefield.session.protocol import Rated, RatingChange
 
 if TYPE_CHECKING:
     from minefield.server.room import Room

@@ -18,6 +18,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from minefield.protocol.messages import MAX_LINE_BYTES, PlayerInfo
 from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.replay import replay_match, replay_record
 from minefield.records.writer import RECORD_SUFFIX, RecordWriter, ensure_folder
@@ -28,8 +29,7 @@ from minefield.server.identity import display_name
 from minefield.server.play import Services
 from minefield.server.room import Room
 from minefield.server.seats import RoomMatch, seated_from_record
-from minefield.session.protocol import MAX_LINE_BYTES, PlayerInfo
-from minefield.session.series import Series, SingleGame
+from minefield.table.series import Series, SingleGame
 
 log = logging.getLogger("minefield.server")
 

@@ -3,8 +3,8 @@
 A room is created by ``host``: the first game is dealt at once (the host's seat follows from
 the seed, R6, and the host may build a hand while waiting) and, without a bot, the room waits
 for ``join`` with its code. What the room plays is a
-:class:`~minefield.session.series.Series` (what one table plays, game after game): a
-:class:`~minefield.session.series.SingleGame` or a match
+:class:`~minefield.table.series.Series` (what one table plays, game after game): a
+:class:`~minefield.table.series.SingleGame` or a match
 (:class:`~minefield.server.seats.RoomMatch`, R30-R35).
 
 **Where a game starts: :meth:`Room._begin`, the one start path.** The first game (both seats
@@ -13,7 +13,7 @@ new series, linked to the old by id: seats swapped, or a new match) all begin th
 game id, the record created (in a record thread, before anyone hears of the game), the
 seats as the series gives them (R31), then a welcome and a snapshot for each player.
 
-Every change goes through the series' :class:`~minefield.session.table.GameTable` under the
+Every change goes through the series' :class:`~minefield.table.game_table.GameTable` under the
 room's lock (one writer per game), on the event loop; its record line is appended and fsynced
 in a record thread (:class:`~minefield.server.durable.HeldRecorder`) and only then are its
 messages sent: the record has a command before anyone hears of it. Each seat
@@ -34,6 +34,18 @@ from pathlib import Path
 from typing import Literal
 
 from minefield.bots.base import bot_name
+from minefield.protocol.messages import (
+    WAITING_NAME,
+    Closed,
+    MatchView,
+    Notice,
+    PlayerInfo,
+    Rated,
+    SeatClock,
+    Snapshot,
+    TableView,
+)
+from minefield.protocol.wire import RoomState, Welcome, WireError
 from minefield.records.format import TableHeader, TableKind
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
@@ -45,19 +57,7 @@ from minefield.server.identity import Identity
 from minefield.server.play import Play, Services, new_game_id, weakly
 from minefield.server.rating import rated_for
 from minefield.server.seats import Client, RoomMatch, Seated
-from minefield.session.protocol import (
-    WAITING_NAME,
-    Closed,
-    MatchView,
-    Notice,
-    PlayerInfo,
-    Rated,
-    SeatClock,
-    Snapshot,
-    TableView,
-)
-from minefield.session.series import Series, SingleGame
-from minefield.session.wire import RoomState, Welcome, WireError
+from minefield.table.series import Series, SingleGame
 
 log = logging.getLogger(__name__)
 
@@ -391,7 +391,7 @@ class Room(Play):
 
         Every game a room plays starts here: a new game id (but the first, which keeps the
         room's), the game dealt by the series (:meth:`Series.next_game
-        <minefield.session.series.Series.next_game>` or a new series), its record created in
+        <minefield.table.series.Series.next_game>` or a new series), its record created in
         a record thread before anyone hears of it, the seats as the series gives them (R31)
         with a fresh grace budget each (R25b), then a welcome and a snapshot for each player.
         """

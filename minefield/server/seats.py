@@ -2,7 +2,7 @@
 
 A :class:`Seated` is a seat's holder: a person (their identity, their connection while they
 are here, the grace their moves have left while they are away), a bot (its level) or nobody
-yet. Presence goes to both players as :class:`~minefield.session.protocol.PlayerInfo`.
+yet. Presence goes to both players as :class:`~minefield.protocol.messages.PlayerInfo`.
 Players are named in records and matches by identity key (``name@account``) and shown by
 display name (:func:`shown_names`, :class:`RoomMatch`).
 """
@@ -16,13 +16,13 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from minefield.bots.base import bot_level, bot_name
+from minefield.protocol.messages import WAITING_NAME, MatchView, PlayerInfo, StandingView
 from minefield.rules.game import Seat
 from minefield.rules.match import Match
 from minefield.rules.wall import Deal
 from minefield.server.identity import Identity, display_name
-from minefield.session.match_table import MatchTable, RecorderFactory
-from minefield.session.protocol import WAITING_NAME, MatchView, PlayerInfo, StandingView
-from minefield.session.table import GameTable
+from minefield.table.game_table import GameTable
+from minefield.table.match_table import MatchTable, RecorderFactory
 
 #: R25b: a player who returns finds their stopped clock where it stopped, never below this.
 RETURN_SECONDS = 5.0

@@ -1,7 +1,7 @@
 """Watchers on the daemon: a ``watch`` hello attaches a connection to a game, without a seat.
 
 A room's watchers are its :class:`Audience`. They are sent only what both players see (R26):
-each :class:`~minefield.session.watching.WatchTable` is made (:func:`~minefield.session.
+each :class:`~minefield.protocol.watching.WatchTable` is made (:func:`~minefield.protocol.
 watching.public_table`) from the very messages the room has just sent its seats (the room
 hands every batch to :meth:`Audience.heard` after sending it), dropping the part of a view
 that is one seat's own (its 34 tiles, hand, pool, furiten). So a watcher can never be told
@@ -22,10 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from pydantic import BaseModel
 
-from minefield.rules.game import Seat
-from minefield.server.connection import Connection, read_line
-from minefield.server.room import Room
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     Applied,
     Clocks,
     Draft,
@@ -34,7 +31,7 @@ from minefield.session.protocol import (
     SendCommand,
     Snapshot,
 )
-from minefield.session.watching import (
+from minefield.protocol.watching import (
     MAX_WATCHERS,
     WatchClosed,
     WatchRejected,
@@ -42,7 +39,7 @@ from minefield.session.watching import (
     WatchTable,
     public_table,
 )
-from minefield.session.wire import (
+from minefield.protocol.wire import (
     AskNextGame,
     AskRematch,
     Hello,
@@ -52,6 +49,9 @@ from minefield.session.wire import (
     WireProblem,
     parse_in_game,
 )
+from minefield.rules.game import Seat
+from minefield.server.connection import Connection, read_line
+from minefield.server.room import Room
 
 log = logging.getLogger("minefield.server")
 

@@ -1,7 +1,7 @@
 """The Session protocol: everything a screen needs from a game, wherever the game runs.
 
 A session *pushes*: after :meth:`Session.open`, :meth:`Session.updates` yields
-the :mod:`~minefield.session.protocol` messages of the seats played at this terminal, whatever
+the :mod:`~minefield.protocol.messages` messages of the seats played at this terminal, whatever
 happens (the opponent moves, a clock runs out, a link drops) while the local player is idle.
 Commands go out with :meth:`Session.send` and come back as ``applied`` or ``rejected`` updates.
 A screen knows the session only through its :class:`SessionTraits`, never whether the other
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from minefield.errors import MinefieldError
+from minefield.protocol.messages import ServerMessageType
 from minefield.rules.game import ChooseHand, Discard, Seat
 from minefield.rules.settings import RuleSettings
-from minefield.session.protocol import ServerMessageType
 
 if TYPE_CHECKING:  # the bots load only where one plays
     from minefield.bots.base import Level

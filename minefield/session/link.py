@@ -2,7 +2,7 @@
 
 Both read the server's lines until the link closes and ping it so that the server does not
 close a quiet connection; what each makes of a line is its own (:mod:`.lobby`,
-:mod:`.watching`). A player's connection (:mod:`.remote`) does more: it reconnects and resends.
+:mod:`.watch_link`). A player's connection (:mod:`.remote`) does more: it reconnects and resends.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from minefield.protocol.wire import Hello, Ping, encode
 from minefield.session.remote import PING_SECONDS, open_socket
-from minefield.session.wire import Hello, Ping, encode
 
 
 class LineLink:

@@ -13,11 +13,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from minefield.session.address import socket_path
-from minefield.session.link import LineLink
-from minefield.session.protocol import PROTOCOL_VERSION
-from minefield.session.remote import RemoteError
-from minefield.session.wire import (
+from minefield.protocol.address import socket_path
+from minefield.protocol.messages import PROTOCOL_VERSION
+from minefield.protocol.wire import (
     Hello,
     Invitation,
     LobbyState,
@@ -27,6 +25,8 @@ from minefield.session.wire import (
     WireProblem,
     parse_server_line,
 )
+from minefield.session.link import LineLink
+from minefield.session.remote import RemoteError
 
 #: What the lobby sends: its state, an invitation as it stands, a quick match as it stands,
 #: a room made for you, or a request refused (one line, not fatal).
@@ -35,7 +35,7 @@ LobbyEvent = LobbyState | Invitation | Matching | Seated | WireError
 class LobbyLink(LineLink):
     """A connection in the lobby: :meth:`states` gives each new state until it closes.
 
-    :meth:`~LineLink.send` sends a lobby request (:class:`~minefield.session.wire.Invite`,
+    :meth:`~LineLink.send` sends a lobby request (:class:`~minefield.protocol.wire.Invite`,
     ``answer``, ``quick_match``, ``cancel``); :meth:`~LineLink.close` leaves the lobby."""
 
     @classmethod

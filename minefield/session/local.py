@@ -2,9 +2,9 @@
 
 The session pushes: the bot is a task that reacts to the table and thinks in a thread, clocks
 (R25) run when the settings ask for them, and everything reaches the screen as
-:mod:`~minefield.session.protocol` messages from :meth:`LocalSession.updates`, exactly as a
+:mod:`~minefield.protocol.messages` messages from :meth:`LocalSession.updates`, exactly as a
 network game's would. A match (R30-R35) runs whole in one session: its games follow one
-another on a :class:`~minefield.session.match_table.MatchTable`, the next one starting when
+another on a :class:`~minefield.table.match_table.MatchTable`, the next one starting when
 :meth:`LocalSession.next_game` is called.
 
 >>> import asyncio
@@ -33,15 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from minefield.bots.base import Bot, bot_name
-from minefield.records.format import MatchHeader, Players
-from minefield.records.writer import RecordWriter
-from minefield.rules.auto import auto_command
-from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, PlayerView, Seat
-from minefield.rules.match import Match, Settlement
-from minefield.rules.settings import RuleSettings
-from minefield.session.base import SeatFailed, SessionMode, SessionTraits
-from minefield.session.match_table import MatchTable
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     Closed,
     MatchView,
     Notice,
@@ -49,8 +41,16 @@ from minefield.session.protocol import (
     Rejected,
     ServerMessageType,
 )
-from minefield.session.series import Series, SingleGame
-from minefield.session.table import GameTable, Recorder
+from minefield.records.format import MatchHeader, Players
+from minefield.records.writer import RecordWriter
+from minefield.rules.auto import auto_command
+from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, PlayerView, Seat
+from minefield.rules.match import Match, Settlement
+from minefield.rules.settings import RuleSettings
+from minefield.session.base import SeatFailed, SessionMode, SessionTraits
+from minefield.table.game_table import GameTable, Recorder
+from minefield.table.match_table import MatchTable
+from minefield.table.series import Series, SingleGame
 
 #: The pause before a bot's discard, so that a player can follow the game.
 DEFAULT_THINK_SECONDS = 0.7
@@ -258,7 +258,7 @@ class LocalSession:
         """Start the match's next game after the end of one (at one terminal nobody else has
         to agree): a snapshot of it for each local seat, which may have changed (R31).
         Raises :class:`~minefield.rules.match.MatchError` during a game, after the match and
-        in a single game (:meth:`Series.next_game <minefield.session.series.Series.next_game>`,
+        in a single game (:meth:`Series.next_game <minefield.table.series.Series.next_game>`,
         where every next game starts)."""
         if self._closed:
             return

@@ -8,10 +8,10 @@ raises :class:`RemoteError` with one line for the player (no server, permission 
 another protocol version, a wrong room code...).
 
 Once open, nothing raises into the app: the server's errors arrive as
-:class:`~minefield.session.protocol.Notice` or
-:class:`~minefield.session.protocol.Rejected`. When the link drops, the updates say
+:class:`~minefield.protocol.messages.Notice` or
+:class:`~minefield.protocol.messages.Rejected`. When the link drops, the updates say
 ``Link(state="reconnecting")``; the session reconnects with backoff (the resume handshake),
-then yields the fresh :class:`~minefield.session.protocol.Snapshot` and
+then yields the fresh :class:`~minefield.protocol.messages.Snapshot` and
 ``Link(state="connected")``. A command sent meanwhile is sent again with the same id once the
 snapshot shows it can still apply (the daemon applies an id once), so nothing plays twice.
 After ``reconnect_seconds`` without success: ``Link(state="lost")`` and ``Closed``.
@@ -40,12 +40,9 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from minefield.errors import MinefieldError
-from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView, Seat
-from minefield.rules.settings import RuleSettings, describe_validation_error
-from minefield.session.address import player_command, socket_path
-from minefield.session.base import SessionTraits
-from minefield.session.codes import normalize_code
-from minefield.session.protocol import (
+from minefield.protocol.address import player_command, socket_path
+from minefield.protocol.codes import normalize_code
+from minefield.protocol.messages import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     Applied,
@@ -60,7 +57,7 @@ from minefield.session.protocol import (
     ServerMessageType,
     Snapshot,
 )
-from minefield.session.wire import (
+from minefield.protocol.wire import (
     AskNextGame,
     AskRematch,
     Hello,
@@ -73,6 +70,9 @@ from minefield.session.wire import (
     encode,
     parse_server_line,
 )
+from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView, Seat
+from minefield.rules.settings import RuleSettings, describe_validation_error
+from minefield.session.base import SessionTraits
 
 log = logging.getLogger(__name__)
 

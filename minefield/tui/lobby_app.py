@@ -23,7 +23,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
-from minefield.session.wire import (
+from minefield.protocol.wire import (
     AnswerInvitation,
     Cancel,
     Invitation,

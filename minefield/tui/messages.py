@@ -14,8 +14,8 @@ from textual.message import Message
 from minefield.rules.seats import Seat
 
 if TYPE_CHECKING:  # the rules and the wire models load with the first game, not with the menu
+    from minefield.protocol.messages import ServerMessageType
     from minefield.rules.game import ChooseHand, Discard
-    from minefield.session.protocol import ServerMessageType
     from minefield.tui.games import GameRequest
 
 

@@ -2,7 +2,7 @@
 
 :class:`TableController` is the one place that knows a game is on. It opens the session, reads
 its updates in one long-lived worker (each becomes a :class:`~minefield.tui.messages.
-SessionUpdate` message on the app's loop), keeps the latest :class:`~minefield.session.protocol.
+SessionUpdate` message on the app's loop), keeps the latest :class:`~minefield.protocol.messages.
 TableView` of every local seat, and routes: the hand builder, the play screen, the result, and
 in hot-seat the curtain between the two players (R26). Screens render from the table they are
 given and post intents; the controller turns them into session commands. Nothing here knows
@@ -23,11 +23,8 @@ from textual.app import App
 from textual.css.query import NoMatches
 from textual.screen import Screen
 
-from minefield.rules.game import TOTAL_DISCARDS, ChooseHand, Discard, Discarded, PlayerView, Seat
-from minefield.rules.settings import PRESETS, RuleSettings
-from minefield.session.address import player_command
-from minefield.session.base import MatchSession, RoomSession, Session, SharedKeyboard
-from minefield.session.protocol import (
+from minefield.protocol.address import player_command
+from minefield.protocol.messages import (
     WAITING_NAME,
     Applied,
     Clocks,
@@ -41,6 +38,9 @@ from minefield.session.protocol import (
     Snapshot,
     TableView,
 )
+from minefield.rules.game import TOTAL_DISCARDS, ChooseHand, Discard, Discarded, PlayerView, Seat
+from minefield.rules.settings import PRESETS, RuleSettings
+from minefield.session.base import MatchSession, RoomSession, Session, SharedKeyboard
 from minefield.tui.games import HintSource
 from minefield.tui.host import TableHost
 from minefield.tui.messages import (
@@ -77,7 +77,7 @@ class _Prebuild:
 def join_command(code: str, player: str | None = None,
                  environ: Mapping[str, str] | None = None, user: str | None = None,
                  host: str | None = None) -> str:
-    """What the friend types to join the room ``code`` (:func:`~minefield.session.address.
+    """What the friend types to join the room ``code`` (:func:`~minefield.protocol.address.
     player_command`, then ``join CODE``).
 
     >>> join_command("K7Q3PX", "ann", {}, user="ann", host="box")

@@ -21,9 +21,9 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from minefield.protocol.watching import WatchTable
 from minefield.rules.game import DISCARDS_PER_SEAT, TOTAL_DISCARDS, Seat
 from minefield.rules.tiles import Tile
-from minefield.session.watching import WatchTable
 from minefield.tui.host import washizu_on
 from minefield.tui.screens.replay import end_text
 from minefield.tui.textual_private import SteadyHeader

@@ -26,10 +26,10 @@ from typing import Any
 
 import pytest
 
+from minefield.protocol.messages import PROTOCOL_VERSION
 from minefield.records.reader import read_record
 from minefield.rules.game import Discard
 from minefield.rules.tiles import parse_tiles
-from minefield.session.protocol import PROTOCOL_VERSION
 from tests.e2e.conftest import PLAYERS, Site
 from tests.e2e.harness import (
     ME,

@@ -193,8 +193,8 @@ def test_odd_terminal_names_and_long_commands_are_answered_and_logged(
     try:
         assert door.run(ann, "name", "Ann").returncode == 0
         # A TERM that is no terminal's name reaches no program: the client gets the usual.
-        odd = door.run(ann, "history", tty=True, env={**os.environ, "TERM": "xterm;$(id)"})
-        assert odd.returncode == 0, odd.stderr
+        odd = door.run(ann, "resume", tty=True, env={**os.environ, "TERM": "xterm;$(id)"})
+        assert "no unfinished game" in odd.stdout, odd.stdout + odd.stderr
         assert "TERM 'xterm;$(id)' of" in door.report()
         assert "is not a terminal name: xterm-256color instead" in door.report()
         # A command of 300 KB (three words of 100 KB: one argument may not be longer) gets

@@ -299,7 +299,7 @@ def test_a_game_between_two_keys_survives_kill_9_and_is_rated(
         tables = wait_for("the public table", lambda: door.json(bob, "who", "--json")["tables"],
                           door.report)
         assert tables == [{"code": tables[0]["code"], "host": "Ann", "rules": "standard",
-                           "public": True, "players": ["Ann"], "watchers": 0}]
+                           "public": True, "players": ["Ann"], "watchers": 0, "rated": True}]
         # Bob's lobby lists it: Enter joins.
         terminals.open("bob", door.ssh(bob, tty=True))
         wait_for("the table in Bob's lobby",

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from minefield.protocol.messages import PlayerInfo
 from minefield.records import writer as writer_module
 from minefield.records.format import RecordHeader, ResultLine
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
 from minefield.records.writer import RecordWriter, new_record_path, write_game
 from minefield.rules.game import Game, Seat
-from minefield.session.protocol import PlayerInfo
-from minefield.session.table import GameTable
+from minefield.table.game_table import GameTable
 from tests.records.conftest import DRAW_SEED, PLAYERS, RON_SEED, Clock, played
 
 

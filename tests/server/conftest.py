@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
+from minefield.protocol.messages import PROTOCOL_VERSION, Applied, ServerMessageType, Snapshot
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Seat
 from minefield.server.config import ServerConfig
 from minefield.server.daemon import Daemon
 from minefield.server.identity import user_name
-from minefield.session.protocol import PROTOCOL_VERSION, Applied, ServerMessageType, Snapshot
 from minefield.session.remote import RemoteSession
 
 #: Every wait in these tests is bounded by this (a safety net, never an assertion on time).

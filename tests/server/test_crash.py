@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from minefield.protocol.messages import Applied, Link, Snapshot
 from minefield.rules.game import Seat
-from minefield.session.protocol import Applied, Link, Snapshot
 from minefield.session.remote import RemoteSession, host, join
 from tests.server.conftest import LIMIT, ME, autoplay, next_of
 from tests.server.test_daemon import SEED, local_result

@@ -10,11 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from minefield.records.reader import read_record
-from minefield.rules.auto import auto_command
-from minefield.rules.game import Discarded, Game, GameEnded, Seat
-from minefield.server.daemon import Daemon
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     MAX_LINE_BYTES,
     Applied,
     Closed,
@@ -22,6 +18,10 @@ from minefield.session.protocol import (
     Presence,
     Snapshot,
 )
+from minefield.records.reader import read_record
+from minefield.rules.auto import auto_command
+from minefield.rules.game import Discarded, Game, GameEnded, Seat
+from minefield.server.daemon import Daemon
 from minefield.session.remote import RemoteError, host, join, resume
 from tests.server.conftest import ME, Raw, autoplay, moved_aside, next_of, start_daemon
 

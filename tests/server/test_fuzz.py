@@ -21,10 +21,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from minefield.protocol.messages import MAX_LINE_BYTES, PROTOCOL_VERSION
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Game, Seat
 from minefield.rules.tiles import parse_tiles, tiles_to_str
-from minefield.session.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION
 from tests.server.test_crash import DaemonProcess
 
 SEED = "9"

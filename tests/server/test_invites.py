@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from minefield.protocol.messages import Snapshot
 from minefield.server import invites
 from minefield.server.daemon import Daemon
-from minefield.session.protocol import Snapshot
 from minefield.session.remote import resume
 from tests.server.conftest import Raw, next_of, start_daemon
 

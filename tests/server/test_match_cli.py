@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from minefield.cli import network as commands
 from minefield.cli.ssh_entry import entry_argv
 from minefield.frontdoor.grammar import EntryCommand, Refused, parse_original_command
-from minefield.server import commands
+from minefield.protocol.messages import PROTOCOL_VERSION, Snapshot
+from minefield.protocol.wire import Hello, encode, parse_hello
 from minefield.server.daemon import Daemon
-from minefield.session.protocol import PROTOCOL_VERSION, Snapshot
 from minefield.session.remote import RemoteError, RemoteSession
-from minefield.session.wire import Hello, encode, parse_hello
 from tests.server.conftest import next_of
 
 

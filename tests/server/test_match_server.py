@@ -13,15 +13,7 @@ from typing import Any
 
 import pytest
 
-from minefield.records.reader import read_record
-from minefield.records.replay import replay_match
-from minefield.rules.auto import auto_command
-from minefield.rules.game import Seat
-from minefield.rules.match import Match, Settlement
-from minefield.rules.seed import parse_seed
-from minefield.rules.settings import RuleSettings
-from minefield.server.daemon import Daemon
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     Applied,
     Closed,
     Link,
@@ -30,8 +22,16 @@ from minefield.session.protocol import (
     Snapshot,
     TableView,
 )
+from minefield.protocol.wire import parse_server_line
+from minefield.records.reader import read_record
+from minefield.records.replay import replay_match
+from minefield.rules.auto import auto_command
+from minefield.rules.game import Seat
+from minefield.rules.match import Match, Settlement
+from minefield.rules.seed import parse_seed
+from minefield.rules.settings import RuleSettings
+from minefield.server.daemon import Daemon
 from minefield.session.remote import RemoteSession, host, join, resume
-from minefield.session.wire import parse_server_line
 from tests.server.conftest import LIMIT, ME, Raw, autoplay, moved_aside, next_of, start_daemon
 from tests.server.test_crash import DaemonProcess
 

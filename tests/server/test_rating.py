@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from minefield.protocol.messages import Rated, RatingChange
 from minefield.rules.game import Seat
 from minefield.server import rating
 from minefield.server.daemon import Daemon
 from minefield.server.rating import RateGame
-from minefield.session.protocol import Rated, RatingChange
 from minefield.session.remote import host, join, resume
 from tests.server.conftest import autoplay, next_of, start_daemon
 from tests.server.test_daemon import SEED, local_result

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from minefield.protocol.messages import Applied, Notice
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import Seat
 from minefield.server.daemon import Connection, Daemon
-from minefield.session.protocol import Applied, Notice
 from minefield.session.remote import host, join
 from tests.server.conftest import LIMIT, autoplay
 from tests.server.test_daemon import SEED

@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 
+from minefield.protocol.messages import TableView
 from minefield.records.reader import read_record
 from minefield.records.replay import replay_record
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, Game, PlayerView, Seat
 from minefield.rules.tiles import parse_tiles
-from minefield.session.protocol import TableView
 from tests.server.conftest import LIMIT, Raw
 from tests.server.test_crash import DaemonProcess
 

@@ -14,11 +14,11 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+from minefield.protocol.messages import Applied, Presence, ServerMessageType
 from minefield.records.reader import read_record
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Game, Seat
 from minefield.server.seats import RETURN_SECONDS
-from minefield.session.protocol import Applied, Presence, ServerMessageType
 from minefield.session.remote import RemoteSession, host, join, resume
 from tests.server.conftest import LIMIT, start_daemon
 

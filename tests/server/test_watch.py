@@ -11,14 +11,15 @@ from typing import Any
 
 import pytest
 
+from minefield.protocol.messages import Applied, Snapshot
+from minefield.protocol.watching import WatchState, WatchTable
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Game, Seat
 from minefield.server.connection import Connection
 from minefield.server.daemon import Daemon
 from minefield.server.watch import CANNOT_PLAY
-from minefield.session.protocol import Applied, Snapshot
 from minefield.session.remote import RemoteSession, host, join
-from minefield.session.watching import WatchLink, WatchState, WatchTable
+from minefield.session.watch_link import WatchLink
 from tests.server.conftest import Raw, autoplay, start_daemon
 from tests.server.test_lobby import until_lobby
 

@@ -5,11 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from minefield.rules.auto import auto_command
-from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
-from minefield.rules.settings import RuleSettings
-from minefield.session.local import LocalSession
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     Applied,
     Closed,
     Notice,
@@ -17,6 +13,10 @@ from minefield.session.protocol import (
     ServerMessageType,
     Snapshot,
 )
+from minefield.rules.auto import auto_command
+from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
+from minefield.rules.settings import RuleSettings
+from minefield.session.local import LocalSession
 
 EAST, WEST = Seat.EAST, Seat.WEST
 

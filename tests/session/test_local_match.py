@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from minefield.protocol.messages import Applied, ServerMessageType, Snapshot
 from minefield.records.replay import match_records, replay_match
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView, Seat
 from minefield.rules.match import MatchError
 from minefield.rules.settings import RuleSettings
 from minefield.session import LocalSession, MatchSession
-from minefield.session.protocol import Applied, ServerMessageType, Snapshot
 
 
 class StandIn:

@@ -1,5 +1,5 @@
 """The network client stands apart from the daemon: the wire messages live in
-:mod:`minefield.session.wire`, and a client never loads :mod:`minefield.server`."""
+:mod:`minefield.protocol.wire`, and a client never loads :mod:`minefield.server`."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("module", ["minefield.session.remote", "minefield.session.wire",
-                                    "minefield.session.address", "minefield.session.codes"])
+@pytest.mark.parametrize("module", ["minefield.session.remote", "minefield.protocol.wire",
+                                    "minefield.protocol.address", "minefield.protocol.codes"])
 def test_the_client_side_does_not_import_the_server(module: str) -> None:
     """Importing a client module in a fresh interpreter loads no module of the server."""
     code = (f"import sys, json, {module}; "

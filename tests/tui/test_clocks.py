@@ -6,11 +6,11 @@ import re
 
 from textual.widgets import Static
 
+from minefield.protocol.messages import PlayerInfo
 from minefield.rules.game import Seat
 from minefield.rules.prepared import game_with_hands
 from minefield.rules.settings import RuleSettings
 from minefield.session import LocalSession
-from minefield.session.protocol import PlayerInfo
 from minefield.tui.app import GameRequest, MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from minefield.cli.ssh_server import connect_hint
-from minefield.session.address import DOOR_ENV
+from minefield.protocol.address import DOOR_ENV
 from minefield.session.remote import RemoteError, host, resume
 from minefield.tui.app import MinefieldApp
 from minefield.tui.screens.builder import HandBuilderScreen

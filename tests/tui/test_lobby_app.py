@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from minefield.session.wire import (
+from minefield.protocol.wire import (
     AnswerInvitation,
     Cancel,
     Invitation,

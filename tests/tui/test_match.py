@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Select, Static
 
 from minefield.cli.game import request_from_args
+from minefield.protocol.messages import MatchView, PlayerInfo, StandingView
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, GameTerms, PlayerView, Seat
 from minefield.rules.match import Match
@@ -20,8 +21,7 @@ from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import Tile, parse_tiles
 from minefield.rules.wall import Deal
 from minefield.session import LocalSession
-from minefield.session.match_table import MatchTable
-from minefield.session.protocol import MatchView, PlayerInfo, StandingView
+from minefield.table.match_table import MatchTable
 from minefield.tui.analysis import analyze_choice
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences

@@ -11,9 +11,9 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 
+from minefield.protocol.messages import Presence
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Seat
-from minefield.session.protocol import Presence
 from minefield.session.remote import RemoteError, host, join, resume
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences

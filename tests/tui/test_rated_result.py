@@ -9,9 +9,9 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from minefield.protocol.messages import PlayerInfo, Rated, RatingChange
 from minefield.rules.game import Seat
 from minefield.session import LocalSession
-from minefield.session.protocol import PlayerInfo, Rated, RatingChange
 from minefield.tui.app import MinefieldApp
 from minefield.tui.screens.result import ResultScreen
 from tests.tui.conftest import make_app, screen_text, settle

@@ -11,11 +11,11 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from minefield.protocol.messages import PlayerInfo
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.tiles import parse_tiles
 from minefield.rules.wall import Deal
 from minefield.session import LocalSession
-from minefield.session.protocol import PlayerInfo
 from minefield.tui.app import MinefieldApp
 from tests.tui.conftest import make_app, settle
 

@@ -14,12 +14,12 @@ from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey
 
 from minefield.defense.estimate import percent
+from minefield.protocol.messages import PlayerInfo
 from minefield.rules.game import Seat
 from minefield.rules.names import name_text
 from minefield.rules.prepared import game_with_hands
 from minefield.rules.tiles import kind_str
 from minefield.session import LocalSession
-from minefield.session.protocol import PlayerInfo
 from minefield.tui.app import MinefieldApp
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.textual_private import screen_lines

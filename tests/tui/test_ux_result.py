@@ -3,11 +3,11 @@ who pays whom, discards apart from the tiles never discarded, and the running sc
 
 from __future__ import annotations
 
+from minefield.protocol.messages import PlayerInfo
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.tiles import parse_tiles
 from minefield.rules.wall import Deal
 from minefield.session import LocalSession
-from minefield.session.protocol import PlayerInfo
 from minefield.tui.app import MinefieldApp
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.menu import MenuScreen

@@ -8,12 +8,12 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+from minefield.protocol.messages import PlayerInfo
+from minefield.protocol.watching import WatchTable, public_table
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Game, Seat
 from minefield.rules.tiles import parse_tiles
-from minefield.session.protocol import PlayerInfo
-from minefield.session.table import GameTable
-from minefield.session.watching import WatchTable, public_table
+from minefield.table.game_table import GameTable
 from minefield.tui.watch_app import WatchApp, discard_order
 from minefield.tui.widgets.replay import SeatTiles
 from minefield.tui.widgets.tiles import TileRow

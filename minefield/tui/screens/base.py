@@ -10,10 +10,10 @@ from textual import events
 from textual.screen import Screen
 from textual.timer import Timer
 
+from minefield.protocol.messages import WAITING_NAME, MatchView, TableView
 from minefield.rules.game import PlayerView, Seat
 from minefield.rules.names import KANJI, LETTERS, longer_names, name_prefixes, parse_tile_name
 from minefield.rules.tiles import Tile, TileError
-from minefield.session.protocol import WAITING_NAME, MatchView, TableView
 from minefield.tui.host import washizu_on
 from minefield.tui.widgets.scoreboard import Scoreboard
 

@@ -11,10 +11,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.widgets import Label, Static
 
+from minefield.protocol.messages import TableView
 from minefield.rules.game import ChooseHand, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
-from minefield.session.protocol import TableView
 from minefield.tui.analysis import HandAnalysis, analyze_choice
 from minefield.tui.games import HintSource
 from minefield.tui.messages import CommandChosen, DraftChanged

@@ -10,10 +10,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.widgets import Label, Static
 
+from minefield.protocol.messages import TableView
 from minefield.rules.game import DISCARDS_PER_SEAT, POOL_SIZE, Discard, PlayerView, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles
-from minefield.session.protocol import TableView
 from minefield.tui.analysis import analyze_choice, furiten_detail
 from minefield.tui.host import preferences_of, trainer_of
 from minefield.tui.messages import CommandChosen, TurnPassed

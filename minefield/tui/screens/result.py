@@ -15,12 +15,12 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Label, Static
 
+from minefield.protocol.messages import MatchView, Rated
 from minefield.rules.game import TOTAL_DISCARDS, GameEnded, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.names import tile_name
 from minefield.rules.report import WaitReport
 from minefield.rules.tiles import Tile, parse_tiles
-from minefield.session.protocol import MatchView, Rated
 from minefield.tui.messages import MenuRequested, NewGameRequested, NextGameRequested
 from minefield.tui.render import furiten_reason, objective, possessive, seat_name, verb
 from minefield.tui.scores import RunningScore, payment
@@ -67,7 +67,7 @@ def never_discarded(pool_and_discards: str, discards: Sequence[str]) -> list[str
 def ratings_line(rated: Rated) -> str:
     """Each player's rating before and after a rated game (Glicko-2).
 
-    >>> from minefield.session.protocol import RatingChange
+    >>> from minefield.protocol.messages import RatingChange
     >>> ratings_line(Rated(seat="east", game="g", players=[
     ...     RatingChange(name="ann", before=1500, after=1662, deviation=290),
     ...     RatingChange(name="bob", before=1500, after=1338, deviation=290)]))

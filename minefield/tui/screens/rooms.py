@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
-from minefield.session.codes import normalize_code
+from minefield.protocol.codes import normalize_code
 
 #: The menu's network entries (key, label), first in the menu when there is a server.
 ROOM_ENTRIES = (

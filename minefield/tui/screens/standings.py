@@ -12,7 +12,7 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Static
 
-from minefield.session.protocol import MatchView
+from minefield.protocol.messages import MatchView
 from minefield.tui.messages import MenuRequested, NewGameRequested
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.footer import FitFooter

@@ -14,8 +14,8 @@ from textual.containers import VerticalScroll
 from textual.markup import escape
 from textual.widgets import Static
 
+from minefield.protocol.messages import MatchView
 from minefield.rules.game import TOTAL_DISCARDS, FuritenCause, GameEnded, Seat
-from minefield.session.protocol import MatchView
 from minefield.tui.render import furiten_reason, possessive, verb
 from minefield.tui.widgets.phrases import PhraseStatic, numbered_indent
 from minefield.tui.widgets.tiles import named

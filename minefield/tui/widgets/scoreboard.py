@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from textual.markup import escape
 
+from minefield.protocol.messages import MatchView, SettlementView
 from minefield.rules.game import Seat
-from minefield.session.protocol import MatchView, SettlementView
 from minefield.tui.widgets.phrases import PhraseStatic
 
 #: Points per cc of blood (Washizu: 1,000 points are 100 cc).

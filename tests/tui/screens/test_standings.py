@@ -3,8 +3,8 @@ ended in, each player's points and change over the match, and why it ended early
 
 from __future__ import annotations
 
+from minefield.protocol.messages import MatchView, SettlementView, StandingView
 from minefield.rules.game import Seat
-from minefield.session.protocol import MatchView, SettlementView, StandingView
 from minefield.tui.screens.standings import standings_lines, standings_title
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from minefield.protocol.messages import MatchView, SettlementView
 from minefield.rules.game import GameEnded, Seat
 from minefield.rules.report import WaitReport
-from minefield.session.protocol import MatchView, SettlementView
 from minefield.tui.widgets.log import paid_to_winner, result_line
 
 NAMES = {Seat.EAST: "Ann", Seat.WEST: "Bob"}

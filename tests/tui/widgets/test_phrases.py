@@ -13,11 +13,11 @@ from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.widgets import Static
 
+from minefield.protocol.messages import MatchView, PlayerInfo
 from minefield.rules.game import Seat
 from minefield.rules.match import Match
 from minefield.session import LocalSession
-from minefield.session.match_table import MatchTable
-from minefield.session.protocol import MatchView, PlayerInfo
+from minefield.table.match_table import MatchTable
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.standings import StandingsScreen

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from minefield.protocol.messages import MatchView, SettlementView
 from minefield.rules.game import Seat
-from minefield.session.protocol import MatchView, SettlementView
 from minefield.tui.widgets.scoreboard import scoreboard_text
 
 PLAYERS = {Seat.EAST: "Ann", Seat.WEST: "Bob"}

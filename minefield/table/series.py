@@ -1,9 +1,9 @@
 """What one table plays, game after game: a single game, or a match.
 
 A :class:`Series` holds the game on the table (:attr:`Series.table`, a
-:class:`~minefield.session.table.GameTable`) and knows what comes after it. Its two kinds are
+:class:`~minefield.table.game_table.GameTable`) and knows what comes after it. Its two kinds are
 :class:`SingleGame` (one game, then the series is over) and
-:class:`~minefield.session.match_table.MatchTable` (a match, R30-R35). No asyncio, no files:
+:class:`~minefield.table.match_table.MatchTable` (a match, R30-R35). No asyncio, no files:
 time comes in as ``now`` and records through a recorder.
 
 **Where the next game happens.** Every game of a series is dealt by one method,
@@ -32,10 +32,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, Literal
 
+from minefield.protocol.messages import MatchView, PlayerInfo, ServerMessageType
 from minefield.rules.game import Game, IllegalCommand, Seat
 from minefield.rules.match import MatchError, Settlement
-from minefield.session.protocol import MatchView, PlayerInfo, ServerMessageType
-from minefield.session.table import GameTable, Recorder
+from minefield.table.game_table import GameTable, Recorder
 
 SeriesKind = Literal["single", "match"]
 #: Makes the record of a single game (None: not recorded): it gets the game and who sits where.
@@ -138,7 +138,7 @@ class Series(ABC):
     def ask_next_game(self, player: str, now: float) -> list[ServerMessageType]:
         """``player`` is ready for the next game (over a network both must be): the next
         game's snapshots once both asked, else the new table for both seats (who is ready
-        shows in :attr:`MatchView.next_asked <minefield.session.protocol.MatchView>`); nothing
+        shows in :attr:`MatchView.next_asked <minefield.protocol.messages.MatchView>`); nothing
         while the game goes on or when the series is over."""
         if player not in self.players:
             raise ValueError(f"{player!r} does not play at this table")

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from minefield.rules.auto import auto_command
-from minefield.rules.game import BecameFuriten, ChooseHand, Discard, Game, Seat
-from minefield.rules.prepared import game_with_hands
-from minefield.rules.settings import RuleSettings
-from minefield.rules.tiles import parse_tiles, tiles_to_str
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     Applied,
     Notice,
     PlayerInfo,
@@ -19,7 +14,12 @@ from minefield.session.protocol import (
     Snapshot,
     parse_server_message,
 )
-from minefield.session.table import GameTable
+from minefield.rules.auto import auto_command
+from minefield.rules.game import BecameFuriten, ChooseHand, Discard, Game, Seat
+from minefield.rules.prepared import game_with_hands
+from minefield.rules.settings import RuleSettings
+from minefield.rules.tiles import parse_tiles, tiles_to_str
+from minefield.table.game_table import GameTable
 
 EAST, WEST = Seat.EAST, Seat.WEST
 PLAYERS = {EAST: PlayerInfo(name="Ann"), WEST: PlayerInfo(name="Bob", kind="bot")}

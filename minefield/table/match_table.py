@@ -1,11 +1,11 @@
 """A match at one table: the games of a :class:`~minefield.rules.match.Match` one after the other
-(R30-R35), each on its own :class:`~minefield.session.table.GameTable` (no asyncio).
+(R30-R35), each on its own :class:`~minefield.table.game_table.GameTable` (no asyncio).
 
 :class:`MatchTable` is the part of running a match that is the same in this process and on the
 daemon. It starts each game from :meth:`Match.new_game <minefield.rules.match.Match.new_game>`
 (seed, settings and the terms of R23, R34, R35), settles it the moment it ends (before its
 result is recorded or anyone hears of it), puts the match's public state in every
-:class:`~minefield.session.protocol.TableView` as a :class:`~minefield.session.protocol.MatchView`
+:class:`~minefield.protocol.messages.TableView` as a :class:`~minefield.protocol.messages.MatchView`
 (never the match seed), and starts the next game when asked: at once with :meth:`next_game`
 (one terminal), or once both players asked with :meth:`ask_next_game` (a network room).
 
@@ -25,17 +25,17 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from minefield.rules.game import Game, GameTerms, Seat
-from minefield.rules.match import Match, Settlement
-from minefield.rules.wall import Deal
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     MatchView,
     PlayerInfo,
     SettlementView,
     StandingView,
 )
-from minefield.session.series import Series, SeriesKind
-from minefield.session.table import GameTable, Recorder
+from minefield.rules.game import Game, GameTerms, Seat
+from minefield.rules.match import Match, Settlement
+from minefield.rules.wall import Deal
+from minefield.table.game_table import GameTable, Recorder
+from minefield.table.series import Series, SeriesKind
 
 #: Makes the record of each game of a match (None: not recorded); it gets the game and the match
 #: as it stands before that game (``Match.snapshot()`` is the record header's match part).
@@ -66,12 +66,12 @@ def settlement_view(settlement: Settlement) -> SettlementView:
 
 class MatchTable(Series):
     """A match between two players at one table, one :class:`GameTable` per game: the
-    :class:`~minefield.session.series.Series` of a match.
+    :class:`~minefield.table.series.Series` of a match.
 
     ``players`` are the match's two players by name (their :class:`PlayerInfo`: kind,
     presence); each game seats them as the match says (R30, R31). ``recorders`` makes each
     game's record; ``deals`` gives prepared deals by game number (tests); ``now`` starts the
-    first game's clocks; ``one_keyboard``: hot-seat (:class:`~minefield.session.series.Series`).
+    first game's clocks; ``one_keyboard``: hot-seat (:class:`~minefield.table.series.Series`).
     Commands go to the current game's table, :attr:`table`;
     when a game ends, :attr:`settlement` says what it did to the match.
     """

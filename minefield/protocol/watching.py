@@ -1,4 +1,5 @@
-"""Watching a game on the daemon: what a watcher is sent, and the watcher's client.
+"""Watching a game on the daemon: what a watcher is sent (the client is
+:class:`~minefield.session.watch_link.WatchLink`).
 
 A watcher (a ``watch`` hello naming a game id, protocol 11) is sent only what *both* players
 see (R26): both discard rows, the dora indicator, whose turn it is, which hands are chosen,
@@ -8,44 +9,28 @@ event both players get, which reveals everything (the result screen's). It is
 :class:`WatchTable`, sent as :class:`WatchState` at once and after every change the players
 were told of. :func:`public_table` makes it from a table view a *seat* was sent, dropping
 that seat's own part, so a watcher can never learn what no player was told, nor sooner.
-
->>> import asyncio
->>> asyncio.run(WatchLink.open("20250102T030405.678Z-network-1f2e3d4c",
-...                            socket="/nonexistent/minefield.sock"))
-... # doctest: +ELLIPSIS
-Traceback (most recent call last):
-...
-minefield.session.remote.RemoteError: no game server at /nonexistent/minefield.sock: ...
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from minefield.rules.game import GameEnded, GameTerms, PlayerView, Seat
-from minefield.rules.settings import RuleSettings
-from minefield.session.address import socket_path
-from minefield.session.link import LineLink
-from minefield.session.protocol import (
-    PROTOCOL_VERSION,
+from minefield.protocol.messages import (
     MatchView,
     PlayerInfo,
     SeatClock,
     TableView,
 )
-from minefield.session.remote import RemoteError
-from minefield.session.wire import (
+from minefield.protocol.wire import (
     GameId,
-    Hello,
     Pong,
     WireError,
     WireProblem,
 )
+from minefield.rules.game import GameEnded, GameTerms, PlayerView, Seat
+from minefield.rules.settings import RuleSettings
 
 #: At most this many watchers at one game (the next is refused with ``not_allowed``).
 MAX_WATCHERS = 100
@@ -140,45 +125,5 @@ def parse_watcher_line(data: bytes) -> WatcherMessage:
         raise WireProblem(f"not a watcher's message: {type(error).__name__}") from None
 
 
-class WatchLink(LineLink):
-    """A watcher's connection: :meth:`states` gives each new table until it closes;
-    :meth:`~LineLink.close` stops watching."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        super().__init__(reader, writer)
-        #: Why the server closed the connection (a ``closed`` reason), once it has.
-        self.closed_reason: str | None = None
-
-    @classmethod
-    async def open(cls, game: str, *, socket: str | Path | None = None,
-                   player: str | None = None) -> WatchLink:
-        """Connect and ask to watch ``game``; :class:`RemoteError` (one line) when the server
-        cannot be reached."""
-        return cls(*await cls.connect(socket_path(socket), Hello(
-            version=PROTOCOL_VERSION, action="watch", game=game, player=player)))
-
-    async def first(self) -> WatchTable:
-        """The first table; :class:`RemoteError` with the server's reason if it refuses."""
-        async for table in self.states():
-            return table
-        raise RemoteError(self.closed_reason or "the game server closed the connection",
-                          "closed")
-
-    async def states(self) -> AsyncIterator[WatchTable]:
-        """Each table as it comes; :class:`RemoteError` if the server refuses."""
-        async for line in self.lines():
-            try:
-                message = parse_watcher_line(line)
-            except WireProblem:
-                continue
-            if isinstance(message, WatchState):
-                yield message.table
-            elif isinstance(message, WatchClosed):
-                self.closed_reason = message.reason
-                return
-            elif isinstance(message, WireError) and message.fatal:
-                raise RemoteError(message.message, message.code)
-
-
-__all__ = ["MAX_WATCHERS", "WatchClosed", "WatchLink", "WatchRejected", "WatchState",
-           "WatchTable", "parse_watcher_line", "public_table"]
+__all__ = ["MAX_WATCHERS", "WatchClosed", "WatchRejected", "WatchState", "WatchTable",
+           "WatcherMessage", "parse_watcher_line", "public_table"]

@@ -1,4 +1,4 @@
-"""A table's life (minefield/session/series.py): a single game and a match are
+"""A table's life (minefield/table/series.py): a single game and a match are
 the two kinds of series; every game of a series is dealt in one place; a rematch is a new
 series linked to the old one by id."""
 
@@ -8,13 +8,13 @@ from collections.abc import Mapping
 
 import pytest
 
+from minefield.protocol.messages import PlayerInfo
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, Seat
 from minefield.rules.match import Match, MatchError
-from minefield.session.match_table import MatchTable
-from minefield.session.protocol import PlayerInfo
-from minefield.session.series import Series, SingleGame
-from minefield.session.table import Recorder
+from minefield.table.game_table import Recorder
+from minefield.table.match_table import MatchTable
+from minefield.table.series import Series, SingleGame
 
 NAMES = ("Ann", "Bob")
 

@@ -17,7 +17,7 @@ events itself and a reconnect is just a snapshot.
 >>> parse_client_message('{"type": "leave", "seat": "west"}')
 Traceback (most recent call last):
 ...
-minefield.session.protocol.ProtocolError: message: field 'leave.seat': unknown field
+minefield.protocol.messages.ProtocolError: message: field 'leave.seat': unknown field
 """
 
 from __future__ import annotations

@@ -5,14 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from minefield.rules.auto import auto_command
-from minefield.rules.game import ChooseHand, Discard, Game, Seat
-from minefield.rules.match import Match, MatchError
-from minefield.rules.settings import RuleSettings
-from minefield.rules.tiles import parse_tiles
-from minefield.rules.wall import Deal
-from minefield.session.match_table import MatchTable
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     Applied,
     PlayerInfo,
     ServerMessageType,
@@ -20,7 +13,14 @@ from minefield.session.protocol import (
     TableView,
     parse_server_message,
 )
-from minefield.session.table import Recorder
+from minefield.rules.auto import auto_command
+from minefield.rules.game import ChooseHand, Discard, Game, Seat
+from minefield.rules.match import Match, MatchError
+from minefield.rules.settings import RuleSettings
+from minefield.rules.tiles import parse_tiles
+from minefield.rules.wall import Deal
+from minefield.table.game_table import Recorder
+from minefield.table.match_table import MatchTable
 
 EAST, WEST = Seat.EAST, Seat.WEST
 NAMES = ("Ann", "Bob")

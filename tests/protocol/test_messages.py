@@ -8,9 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minefield.rules.auto import auto_command
-from minefield.rules.game import ChooseHand, Discard, Game, Seat
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     Draft,
     Leave,
     Link,
@@ -20,7 +18,9 @@ from minefield.session.protocol import (
     parse_client_message,
     parse_server_message,
 )
-from minefield.session.table import GameTable
+from minefield.rules.auto import auto_command
+from minefield.rules.game import ChooseHand, Discard, Game, Seat
+from minefield.table.game_table import GameTable
 
 EAST, WEST = Seat.EAST, Seat.WEST
 

@@ -1,8 +1,8 @@
 """The daemon's wire protocol: JSON lines of the session messages, plus a handshake.
 
 Every line on the socket is one JSON object ending in ``\\n`` (UTF-8, at most
-:data:`~minefield.session.protocol.MAX_LINE_BYTES` bytes). The game messages are those of
-:mod:`minefield.session.protocol` unchanged; this module adds what only a socket needs: the
+:data:`~minefield.protocol.messages.MAX_LINE_BYTES` bytes). The game messages are those of
+:mod:`minefield.protocol.messages` unchanged; this module adds what only a socket needs: the
 client's :class:`Hello` and the server's :class:`Welcome` (the version handshake), :class:`Ping`
 and :class:`Pong` (liveness), :class:`WireError` (a message or a request that could not be
 served), :class:`AskRematch` and :class:`RoomState` (a new game in the same room),
@@ -15,7 +15,7 @@ served), :class:`AskRematch` and :class:`RoomState` (a new game in the same room
 >>> parse_hello(b'{"type": "hello", "version": 99, "action": "resume"}')
 Traceback (most recent call last):
 ...
-minefield.session.wire.WireProblem: this server speaks protocol version 1, the client 99: \
+minefield.protocol.wire.WireProblem: this server speaks protocol version 1, the client 99: \
 update minefield on the side that is older
 """
 
@@ -40,10 +40,8 @@ from pydantic_core import from_json
 
 from minefield.bots.base import Level
 from minefield.errors import MinefieldError
-from minefield.rules.game import Seat
-from minefield.rules.settings import MATCH_PRESETS, describe_validation_error
-from minefield.session.codes import normalize_code
-from minefield.session.protocol import (
+from minefield.protocol.codes import normalize_code
+from minefield.protocol.messages import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     Applied,
@@ -61,6 +59,8 @@ from minefield.session.protocol import (
     ServerMessageType,
     Snapshot,
 )
+from minefield.rules.game import Seat
+from minefield.rules.settings import MATCH_PRESETS, describe_validation_error
 
 #: A player name given by the shared SSH account (one ``authorized_keys`` line per person).
 PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
@@ -130,7 +130,7 @@ class Hello(_Wire):
     rating (R36); left out, the table is rated. ``lobby``: no room; the server sends
     :class:`LobbyState` now and
     whenever it changes. ``watch``: watch the game ``game`` (required) without a seat
-    (:mod:`minefield.session.watching`).
+    (:mod:`minefield.protocol.watching`).
     """
 
     type: Literal["hello"] = "hello"
@@ -238,7 +238,7 @@ IN_GAME_ADAPTER: TypeAdapter[InGameMessage] = TypeAdapter(
 class Welcome(_Wire):
     """The handshake's answer: the seat, the game and (while it waits) the room code.
 
-    A :class:`~minefield.session.protocol.Snapshot` follows. A new Welcome arrives when a
+    A :class:`~minefield.protocol.messages.Snapshot` follows. A new Welcome arrives when a
     rematch starts a new game (the seats are swapped).
     """
 

@@ -4,7 +4,7 @@
 daemon: it applies commands once each (a command id seen before is not applied again), keeps
 the drafts and clocks of R25, plays the automatic move when a clock runs out, writes the record
 before anyone hears of a command, and turns every change into the
-:mod:`~minefield.session.protocol` messages of each seat, built from that seat's view and its
+:mod:`~minefield.protocol.messages` messages of each seat, built from that seat's view and its
 redacted events only (R26). Time comes in as an argument (``now``, in seconds on any monotonic
 clock), so the table is as testable as the engine.
 
@@ -24,9 +24,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from minefield.errors import MinefieldError
-from minefield.rules.auto import auto_command
-from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, Seat
-from minefield.session.protocol import (
+from minefield.protocol.messages import (
     Applied,
     Clocks,
     MatchView,
@@ -39,6 +37,8 @@ from minefield.session.protocol import (
     Snapshot,
     TableView,
 )
+from minefield.rules.auto import auto_command
+from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, Seat
 
 #: How many recent command ids a seat's duplicates are recognised by.
 REMEMBERED_IDS = 64
@@ -69,7 +69,7 @@ class GameTable:
     ``players`` names both seats. ``recorder`` (optional) gets every accepted command before
     any seat hears of it. ``now`` starts the clocks of phase 1 when the settings have them
     (without it, :meth:`start_clocks` does when the table opens). In a match
-    (:class:`~minefield.session.match_table.MatchTable`), ``on_end`` is called with the game
+    (:class:`~minefield.table.match_table.MatchTable`), ``on_end`` is called with the game
     when it ends, before its result is recorded and before anyone hears of it, and ``match``
     gives the match's public state for every table view.
     """
