@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from minefield.frontdoor.door_config import FrontDoorError
 from minefield.frontdoor.ratings import ThreadRaters
 from minefield.protocol.wire import LobbyState
 from minefield.server.config import ServerConfig
 from minefield.server.daemon import Daemon, ServeError
+from minefield.server.tournaments import Tournaments
 
 _T = TypeVar("_T")
 
@@ -111,6 +112,21 @@ class DaemonHandle:
         waiting for a player and the games being played (with their watchers); None when the
         daemon does not run."""
         return await self._ask(lambda daemon: daemon.lobby.now())
+
+    async def tournaments(self, work: Callable[[Tournaments], Coroutine[Any, Any, _T]]
+                          ) -> _T | None:
+        """``work(tournaments)`` done in the daemon's loop (the tournaments are the daemon's,
+        :mod:`~minefield.server.tournaments`); None when the daemon does not run. What it
+        raises (a :class:`~minefield.server.tournaments.TournamentError`) comes back."""
+        loop, tournaments = self._loop, self._daemon.tournaments
+        if (loop is None or tournaments is None or not self._thread.is_alive()
+                or self._error is not None):
+            return None
+        try:
+            future = asyncio.run_coroutine_threadsafe(work(tournaments), loop)
+        except RuntimeError:  # the loop has just closed: the daemon stopped
+            return None
+        return await asyncio.wrap_future(future)
 
 
 __all__ = ["DaemonHandle"]
