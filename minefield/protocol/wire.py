@@ -353,15 +353,29 @@ class Seated(_Wire):
     opponent: str = Field(max_length=40)
 
 
+class TournamentRound(_Wire):
+    """A round of a tournament has begun and your game waits for you (R37): send a
+    ``resume`` hello with ``game`` to sit down within the round's first 10 minutes (absent
+    then, the game is lost by forfeit). Sent to each lobby connection of the player when the
+    round begins, and again on coming to the lobby while the game waits."""
+
+    type: Literal["tournament_round"] = "tournament_round"
+    tournament: str = Field(max_length=40)
+    round: int = Field(ge=1)
+    game: GameId
+    seat: Seat
+    opponent: str = Field(max_length=40)
+
+
 WireServerMessage = (Welcome | WireError | Pong | RoomState | LobbyState | Invitation | Matching
-                     | Seated)
+                     | Seated | TournamentRound)
 AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
-    | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated,
-    Field(discriminator="type")])
+    | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
+    | TournamentRound, Field(discriminator="type")])
 
 
 # -- encoding and parsing -----------------------------------------------------------------------
@@ -468,6 +482,7 @@ __all__ = [
     "AnswerInvitation", "AnyServerMessage", "AskNextGame", "AskRematch", "Cancel", "ErrorCode",
     "GameId", "Hello", "InGameMessage", "Invitation", "Invite", "LobbyMessage", "LobbyPlayer",
     "LobbyState", "LobbyTable", "Matching", "Ping", "PlayerName", "PlayerStatus", "Pong",
-    "QuickMatch", "RoomState", "Seated", "Welcome", "WireError", "WireProblem", "encode",
-    "error_text", "parse_hello", "parse_in_game", "parse_lobby", "parse_server_line",
+    "QuickMatch", "RoomState", "Seated", "TournamentRound", "Welcome", "WireError",
+    "WireProblem", "encode", "error_text", "parse_hello", "parse_in_game", "parse_lobby",
+    "parse_server_line",
 ]

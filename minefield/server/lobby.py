@@ -142,6 +142,9 @@ class Lobby:
         #: The players' ratings, by identity key (given by whoever keeps them); None: no
         #: ratings are shown.
         self.ratings_of: RatingsOf | None = ratings_of
+        #: Called with each connection that comes to the lobby, once it has the state
+        #: (the daemon: the tournament games waiting for that player).
+        self.on_join: Callable[[Connection], None] | None = None
         self._run_io = run_io
         self._looking = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -190,6 +193,8 @@ class Lobby:
             await self._look()  # sends to every member, this one included
         else:
             conn.send(self.state)
+        if self.on_join is not None:
+            self.on_join(conn)
         if self._task is None:
             self._task = asyncio.create_task(self._follow())
         try:
