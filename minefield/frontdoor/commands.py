@@ -14,6 +14,7 @@ typed                                          does
 ``games [NAME] [--limit N] [--json]``          the finished games you may see (NAME's)
 ``record GAME``                                a finished game's record (JSON lines)
 ``stats [NAME] [--json]``                      a player's profile (yours)
+``replay GAME``, ``review GAME``               a finished game's replay, its defense review
 ``whoami [--json]``, ``who [--json]``          you; who is online and the open tables
 ``ladder [--json]``                            the ratings
 ``name NEW``                                   claim or change your name (5 a day)
@@ -73,13 +74,15 @@ from minefield.server.kept_games import MAX_LIMIT
 
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
                  "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help",
-                 "games", "record", "stats"]
+                 "games", "record", "stats", "replay", "review"]
 #: Actions that run the app in a pseudo-terminal.
-APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch"})
+APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch",
+                                            "replay", "review"})
 #: What may be typed, for the refusal message.
 ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
            "[--public] [--casual], join CODE, resume, watch GAME, history [--json], "
            "games [NAME] [--limit N] [--json], record GAME, stats [NAME] [--json], "
+           "replay GAME, review GAME, "
            "whoami [--json], who [--json], ladder [--json], name NEW, key add PUBLIC-KEY, "
            "key confirm CODE, key list [--json], key remove SHA256:..., help")
 #: What ``help`` answers.
@@ -95,6 +98,8 @@ HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
                            the finished games you may see (NAME's), newest first
   record GAME              a finished game's record, as JSON lines
   stats [NAME] [--json]    a player's profile (yours): games, wins, deal-ins, rating
+  replay GAME, review GAME a finished game's replay; its defense review from your seat
+                           (East's if you did not play it) (ssh -t)
   whoami [--json]          your name, key and rating
   who [--json]             who is online and the open tables
   ladder [--json]          the ratings, best first
@@ -132,6 +137,9 @@ class FrontCommand:
     key: str | None = None
     code: str | None = None
     limit: int | None = None
+    #: The client's arguments when the server makes them (``replay``, ``review``: the
+    #: record's path once the game is known to be visible), never from what was typed.
+    argv: tuple[str, ...] | None = None
 
 
 def _words(raw: str | bytes) -> list[str]:
@@ -269,11 +277,15 @@ def _stats_command(rest: list[str]) -> FrontCommand:
                         name=_player_name(names[0]) if names else None)
 
 
-def _record_command(rest: list[str]) -> FrontCommand:
-    """``record GAME``."""
-    if len(rest) != 1 or rest[0].startswith("-") or not GAME_ID.fullmatch(rest[0]):
-        raise Refused("record takes one finished game's id, as games lists it: record GAME")
-    return FrontCommand("record", game=rest[0])
+def _game_command(action: Literal["record", "replay", "review"]
+                  ) -> Callable[[list[str]], FrontCommand]:
+    """``record GAME``, ``replay GAME``, ``review GAME``."""
+    def parse(rest: list[str]) -> FrontCommand:
+        if len(rest) != 1 or rest[0].startswith("-") or not GAME_ID.fullmatch(rest[0]):
+            raise Refused(f"{action} takes one finished game's id, as games lists it: "
+                          f"{action} GAME")
+        return FrontCommand(action, game=rest[0])
+    return parse
 
 
 #: The commands that answer in text, by their first word: the rest of the words parsed.
@@ -285,7 +297,9 @@ _WORD_COMMANDS: dict[str, Callable[[list[str]], FrontCommand]] = {
                                          json=_only_json("history", rest)),
     "games": _games_command,
     "stats": _stats_command,
-    "record": _record_command,
+    "record": _game_command("record"),
+    "replay": _game_command("replay"),
+    "review": _game_command("review"),
 }
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import asyncssh
@@ -81,6 +81,30 @@ class Client:
 
     async def __call__(self, session: DoorSession, command: FrontCommand) -> None:
         await session.run_client(command, self.status, self.terminal)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptClient(Client):
+    """The route of ``replay GAME`` and ``review GAME``: the client on a kept game's record
+    (its path made here, once the player may see the game), in a terminal."""
+
+    async def __call__(self, session: DoorSession, command: FrontCommand) -> None:
+        if not session.terminal:
+            session.refuse(f"{command.action} needs a terminal: connect with ssh -t")
+            return
+        if session.account is None:
+            session.refuse("this key has no name yet: choose one first (name NEW)")
+            return
+        account, game = session.account, command.game
+        assert game is not None
+        try:
+            argv = await session.door.ask_club(
+                lambda club: club.client_argv(account, command.action, game))
+        except ClubRefused as refusal:
+            session.refuse(str(refusal))
+            return
+        await session.run_client(replace(command, argv=tuple(argv)), self.status,
+                                 self.terminal)
 
 
 # -- the text commands -----------------------------------------------------------------------
@@ -244,6 +268,8 @@ ROUTES: dict[Action, Route] = {
     "games": Text(games, named=True),
     "record": Text(record, named=True),
     "stats": Text(stats, named=True),
+    "replay": KeptClient("replaying"),
+    "review": KeptClient("reviewing"),
     "whoami": Text(whoami),
     "who": Text(who),
     "ladder": Text(ladder),
