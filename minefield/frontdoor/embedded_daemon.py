@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from minefield.frontdoor.door_config import FrontDoorError
 from minefield.frontdoor.ratings import ThreadRaters
@@ -89,16 +89,29 @@ class DaemonHandle:
 
     # -- questions -------------------------------------------------------------------------------
 
+    # To ask the daemon something new: a method here with a typed answer (the daemon's or the
+    # wire's models, never the daemon's own objects: they belong to its loop), over _ask for
+    # a plain read or _ask_async for a coroutine of the daemon's.
+
     async def _ask(self, question: Callable[[Daemon], _T]) -> _T | None:
         """``question(daemon)`` answered in the daemon's loop (where alone its state may be
         read), awaited from the caller's loop; None when the daemon does not run."""
+
+        async def answer(daemon: Daemon) -> _T:
+            return question(daemon)
+
+        return await self._ask_async(answer)
+
+    async def _ask_async(self, question: Callable[[Daemon], Awaitable[_T]]) -> _T | None:
+        """``await question(daemon)`` run in the daemon's loop, awaited from the caller's loop;
+        None when the daemon does not run."""
         loop = self._loop
         if loop is None or not self._thread.is_alive() or self._error is not None:
             return None
         daemon = self._daemon
 
         async def answer() -> _T:
-            return question(daemon)
+            return await question(daemon)
 
         try:
             future = asyncio.run_coroutine_threadsafe(answer(), loop)
@@ -113,20 +126,17 @@ class DaemonHandle:
         daemon does not run."""
         return await self._ask(lambda daemon: daemon.lobby.now())
 
-    async def tournaments(self, work: Callable[[Tournaments], Coroutine[Any, Any, _T]]
-                          ) -> _T | None:
+    async def tournaments(self, work: Callable[[Tournaments], Awaitable[_T]]) -> _T | None:
         """``work(tournaments)`` done in the daemon's loop (the tournaments are the daemon's,
         :mod:`~minefield.server.tournaments`); None when the daemon does not run. What it
         raises (a :class:`~minefield.server.tournaments.TournamentError`) comes back."""
-        loop, tournaments = self._loop, self._daemon.tournaments
-        if (loop is None or tournaments is None or not self._thread.is_alive()
-                or self._error is not None):
-            return None
-        try:
-            future = asyncio.run_coroutine_threadsafe(work(tournaments), loop)
-        except RuntimeError:  # the loop has just closed: the daemon stopped
-            return None
-        return await asyncio.wrap_future(future)
+
+        async def question(daemon: Daemon) -> _T:
+            if daemon.tournaments is None:
+                raise RuntimeError("the daemon has no tournaments (it has not started)")
+            return await work(daemon.tournaments)
+
+        return await self._ask_async(question)
 
 
 __all__ = ["DaemonHandle"]
