@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
@@ -88,16 +88,29 @@ class DaemonHandle:
 
     # -- questions -------------------------------------------------------------------------------
 
+    # To ask the daemon something new: a method here with a typed answer (the daemon's or the
+    # wire's models, never the daemon's own objects: they belong to its loop), over _ask for
+    # a plain read or _ask_async for a coroutine of the daemon's.
+
     async def _ask(self, question: Callable[[Daemon], _T]) -> _T | None:
         """``question(daemon)`` answered in the daemon's loop (where alone its state may be
         read), awaited from the caller's loop; None when the daemon does not run."""
+
+        async def answer(daemon: Daemon) -> _T:
+            return question(daemon)
+
+        return await self._ask_async(answer)
+
+    async def _ask_async(self, question: Callable[[Daemon], Awaitable[_T]]) -> _T | None:
+        """``await question(daemon)`` run in the daemon's loop, awaited from the caller's loop;
+        None when the daemon does not run."""
         loop = self._loop
         if loop is None or not self._thread.is_alive() or self._error is not None:
             return None
         daemon = self._daemon
 
         async def answer() -> _T:
-            return question(daemon)
+            return await question(daemon)
 
         try:
             future = asyncio.run_coroutine_threadsafe(answer(), loop)
