@@ -20,7 +20,9 @@ from minefield.protocol.wire import (
     Matching,
     QuickMatch,
     Seated,
+    TournamentRound,
 )
+from minefield.rules.game import Seat
 from minefield.tui.lobby_app import LobbyApp, LobbyChoice
 from tests.tui.conftest import screen_text, settle
 
@@ -304,3 +306,21 @@ async def test_invite_with_nobody_in_the_lobby_says_so() -> None:
         await pilot.press("escape")  # nothing to stop: nothing sent
         await settle(pilot)
         assert requests == []
+
+
+async def test_a_tournament_round_is_a_notice_and_enter_sits_the_player() -> None:
+    """R37: when a round begins the lobby says which tournament, round, game and opponent;
+    Enter sits the player at that game (a resume); told again meanwhile, one notice."""
+    game = "20261201T120000.000Z-network-cafe"
+    notice = TournamentRound(tournament="spring", round=2, game=game, seat=Seat.WEST,
+                             opponent="Ann")
+    states, requests, _more = scripted(STATE, notice, notice)
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "spring, round 2: your game against Ann (West)" in text
+        assert text.count("spring, round 2") == 1
+        await pilot.press("enter")
+        await settle(pilot)
+    assert app.choice == LobbyChoice("resume", game=game)
