@@ -205,8 +205,9 @@ class LobbyScreen(Screen[None]):
                 self.notify(f"Invitation sent to {event.to}: waiting for the answer "
                             f"({event.seconds} s).", markup=False, timeout=6)
                 return
+            table = "rated" if event.rated else "casual: no rating changes"
             dialog = ConfirmScreen(f"{event.by} invites you to a game (standard rules, "
-                                   f"{event.seconds} s to answer).",
+                                   f"{table}; {event.seconds} s to answer).",
                                    yes="Accept (y)", no="Decline (n)")
             self.asked[event.id] = dialog
             self.app.push_screen(dialog, lambda yes: self._answer(event.id, bool(yes)))
@@ -242,7 +243,8 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for entry in self.tables:
             where = f"join {entry.code}" if entry.code else "playing"
-            table.add_row(where, entry.host, entry.rules, " vs ".join(entry.players),
+            rules = entry.rules if entry.rated else f"{entry.rules}, casual"  # R36
+            table.add_row(where, entry.host, rules, " vs ".join(entry.players),
                           str(entry.watchers) if entry.game else "")
         keys = [self._key(entry) for entry in self.tables]
         if chosen in keys:

@@ -80,6 +80,17 @@ async def test_the_keys_choose(keys: list[str], choice: LobbyChoice | None) -> N
     assert app.choice == choice
 
 
+async def test_a_casual_table_says_so() -> None:
+    """R36: a table is rated or casual, shown before its game starts."""
+    casual = LobbyState(online=[], tables=[LobbyTable(code="K7Q3PX", host="Ann",
+                                                      rules="beginner", public=True,
+                                                      players=["Ann"], rated=False)])
+    app = LobbyApp(states_of(casual))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "beginner, casual" in screen_text(app)
+
+
 async def test_a_table_waiting_for_a_player_has_nothing_to_watch() -> None:
     app = LobbyApp(states_of(STATE))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -141,6 +152,7 @@ async def test_an_invitation_is_a_notice_to_accept_and_a_room_sits_the_player() 
         more.put_nowait(Invitation(id="ab12", by="Ann", to="Dan", state="open", seconds=60))
         await settle(pilot)
         assert "Ann invites you to a game" in screen_text(app)
+        assert "casual: no rating" in screen_text(app)  # R36: said before the game starts
         await pilot.press("y")
         await settle(pilot)
         assert requests == [AnswerInvitation(invitation="ab12", accept=True)]
