@@ -2,9 +2,9 @@
 
 Who is connected and what they do, the public tables (Enter joins one) and the games being
 played (Enter or ``w`` watches one, with only what both players see); ``h`` opens a public
-table (rated; ``c`` a casual one, R36), ``b`` plays a bot, ``i`` invites a player in the lobby (they are asked, accept or
-decline), ``k`` asks for a quick match (the next player who asks, or a bot offered after
-30 s), ``m`` opens the menu (practice, settings).
+table (rated; ``c`` a casual one, R36), ``b`` plays a bot, ``i`` invites a player in the
+lobby (they are asked, accept or decline), ``k`` asks for a quick match (the next player
+who asks, or a bot offered after 30 s), ``m`` opens the menu (practice, settings).
 The app only chooses: it leaves a :class:`LobbyChoice` in ``choice``, which the
 command line then runs (:mod:`minefield.cli.lobby`), coming back to the lobby afterwards.
 """
