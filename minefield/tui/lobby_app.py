@@ -2,9 +2,9 @@
 
 Who is connected and what they do, the public tables (Enter joins one) and the games being
 played (Enter or ``w`` watches one, with only what both players see); ``h`` opens a public
-table, ``b`` plays a bot, ``i`` invites a player in the lobby (they are asked, accept or
-decline), ``k`` asks for a quick match (the next player who asks, or a bot offered after
-30 s), ``m`` opens the menu (practice, settings).
+table (rated; ``c`` a casual one, R36), ``b`` plays a bot, ``i`` invites a player in the
+lobby (they are asked, accept or decline), ``k`` asks for a quick match (the next player
+who asks, or a bot offered after 30 s), ``m`` opens the menu (practice, settings).
 The app only chooses: it leaves a :class:`LobbyChoice` in ``choice``, which the
 command line then runs (:mod:`minefield.cli.lobby`), coming back to the lobby afterwards.
 """
@@ -89,6 +89,7 @@ class LobbyChoice:
     code: str | None = None
     bot: str | None = None
     game: str | None = None
+    casual: bool = False  # host: a casual public table (R36)
 
 
 class LobbyScreen(Screen[None]):
@@ -102,6 +103,7 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "Join/watch"),
         Binding("w", "watch", "Watch", show=False),
         Binding("h", "host", "Host"),
+        Binding("c", "host_casual", "Host casual", show=False),
         Binding("b", "bot", "Bot"),
         Binding("i", "invite", "Invite"),
         Binding("k", "quick", "Quick match"),
@@ -278,9 +280,9 @@ class LobbyScreen(Screen[None]):
             if matching is not None and matching.state == "waiting" else
             f"Nobody yet: b plays a bot ({matching.bot}) now, or keep waiting (Escape stops)."
             if matching is not None else
-            "No open tables yet: h opens a public one, b plays a bot, i invites a player."
+            "No open tables yet: h opens a public one (c casual), b plays a bot, i invites."
             if not self.tables else
-            "Enter joins or watches (w) a table; h opens a public one, F1 help.")
+            "Enter joins or watches (w) a table; h opens a public one (c casual), F1 help.")
 
     @staticmethod
     def _key(entry: LobbyTable) -> str:
@@ -318,8 +320,12 @@ class LobbyScreen(Screen[None]):
         self.choose(LobbyChoice("watch", game=entry.game))
 
     def action_host(self) -> None:
-        """Open a public table (listed here for anyone to join)."""
+        """Open a public table (listed here for anyone to join), rated."""
         self.choose(LobbyChoice("host"))
+
+    def action_host_casual(self) -> None:
+        """Open a casual public table: its games never change a rating (R36)."""
+        self.choose(LobbyChoice("host", casual=True))
 
     def action_bot(self) -> None:
         """Play a bot on the server (the bot offered, while waiting for a quick match)."""

@@ -65,6 +65,7 @@ async def test_the_lobby_shows_players_and_tables() -> None:
 @pytest.mark.parametrize(("keys", "choice"), [
     (["enter"], LobbyChoice("join", code="K7Q3PX")),
     (["h"], LobbyChoice("host")),
+    (["c"], LobbyChoice("host", casual=True)),  # R36: a casual table
     (["b"], LobbyChoice("host", bot="normal")),
     (["m"], LobbyChoice("menu")),
     (["q"], None),
