@@ -238,8 +238,10 @@ class LobbyScreen(Screen[None]):
         online = ", ".join(
             f"{p.name}{'' if p.rating is None else f' {p.rating}'} ({p.status})"
             for p in state.online) or "nobody"
+        running = "".join(f"\nTournament {t.name}: round {t.round} of {t.rounds}"
+                          for t in state.tournaments)
         self.query_one("#lobby-online", Static).update(
-            f"Online ({len(state.online)}): {online}")
+            f"Online ({len(state.online)}): {online}{running}")
         table: DataTable[str] = self.query_one("#lobby-tables", DataTable)
         chosen = self._key(self.tables[table.cursor_row]) if (
             self.tables and 0 <= table.cursor_row < len(self.tables)) else None

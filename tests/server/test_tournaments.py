@@ -115,6 +115,12 @@ async def test_round_robin_of_four_through_the_daemon(short_dir: Path) -> None:
         for name in names:
             daemon.tournaments.join(who(name), "club")
         assert "round 1 of 3" in await daemon.tournaments.start(who("ann"), "CLUB")
+        # The lobby lists the running tournament and its round.
+        onlooker = await Raw.connect(daemon.config.socket)
+        onlooker.hello("lobby", player="eve")
+        lobby = await onlooker.until("lobby")
+        assert lobby["tournaments"] == [{"name": "club", "round": 1, "rounds": 3}]
+        onlooker.close()
         for number in (1, 2, 3):
             notices = await play_round(daemon, "club")
             assert len(notices) == 4 and all(n["round"] == number for n in notices)

@@ -17,6 +17,7 @@ from minefield.protocol.wire import (
     LobbyPlayer,
     LobbyState,
     LobbyTable,
+    LobbyTournament,
     Matching,
     QuickMatch,
     Seated,
@@ -332,12 +333,15 @@ async def test_a_tournament_round_is_a_notice_and_enter_sits_the_player() -> Non
     game = "20261201T120000.000Z-network-cafe"
     notice = TournamentRound(tournament="spring", round=2, game=game, seat=Seat.WEST,
                              opponent="Ann")
-    states, requests, _more = scripted(STATE, notice, notice)
+    running = STATE.model_copy(update={"tournaments": [
+        LobbyTournament(name="spring", round=2, rounds=3)]})
+    states, requests, _more = scripted(running, notice, notice)
     app = LobbyApp(states, requests.append, me="Dan")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         text = screen_text(app)
         assert "spring, round 2: your game against Ann (West)" in text
+        assert "Tournament spring: round 2 of 3" in text
         assert text.count("spring, round 2") == 1
         await pilot.press("enter")
         await settle(pilot)
