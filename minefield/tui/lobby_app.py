@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import Checkbox, DataTable, Footer, Input, Static
 
 from minefield.protocol.wire import (
     AnswerInvitation,
@@ -52,8 +52,9 @@ ENDED = {"declined": ("{to} declined your invitation.", "You declined {by}'s inv
          "gone": ("{to} left the lobby.", "")}
 
 
-class InviteScreen(ModalScreen[str | None]):
-    """The name of the player to invite (Enter invites, Escape goes back)."""
+class InviteScreen(ModalScreen[tuple[str, bool] | None]):
+    """The name of the player to invite and whether the game is rated (casual unless ticked,
+    R36); Enter invites, Escape goes back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
 
@@ -66,13 +67,16 @@ class InviteScreen(ModalScreen[str | None]):
             yield Static("Invite whom? (a player in the lobby)", classes="question")
             yield Input(value=self.names[0] if self.names else "", max_length=32,
                         placeholder="name", id="invite-name")
+            yield Checkbox("Rated (else casual: no rating changes)", False,
+                           id="invite-rated")
             yield Static("In the lobby: " + (", ".join(self.names) or "nobody else"),
                          classes="hint", markup=False)
         yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(event.value.strip() or None)
+        name = event.value.strip()
+        self.dismiss((name, self.query_one("#invite-rated", Checkbox).value) if name else None)
 
     def action_cancel(self) -> None:
         """Invite nobody."""
@@ -346,11 +350,12 @@ class LobbyScreen(Screen[None]):
             return
         names = self._invitable()
 
-        def invite(name: str | None) -> None:
-            if not name or self.send is None:
+        def invite(chosen: tuple[str, bool] | None) -> None:
+            if not chosen or self.send is None:
                 return
+            name, rated = chosen
             try:
-                self.send(Invite(player=name))
+                self.send(Invite(player=name, rated=rated))
             except ValidationError:
                 self.notify(f"{name[:40]!r} is not a player's name (letters, digits, . _ -).",
                             severity="error", markup=False)

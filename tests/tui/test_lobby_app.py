@@ -291,6 +291,23 @@ async def test_the_footer_shows_b_i_and_escape_when_they_apply() -> None:
         assert "esc" not in footer(app) and "i Invite" in footer(app)
 
 
+async def test_an_invitation_is_casual_unless_rated_is_ticked() -> None:
+    """R36: an invitation's game is casual by default; the form's box makes it rated."""
+    states, requests, _more = scripted(STATE)
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("enter")  # the name offered, casual
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("tab", "space", "shift+tab", "enter")  # ticked: rated
+        await settle(pilot)
+    assert [(r.player, r.rated) for r in requests] == [("Ann", False), ("Ann", True)]
+
+
 async def test_invite_with_nobody_in_the_lobby_says_so() -> None:
     """Nobody else in the lobby (as far as this list knows: a player busy in another terminal
     is shown busy): i still opens the form, which says so, and Escape closes it unsent."""
