@@ -156,7 +156,9 @@ def over_ssh(data: Path, names: list[str], times: int) -> None:
     log = (folder / "door.log").open("wb")
     command = Path(sys.executable).parent / "minefield"
     server = subprocess.Popen([str(command), "ssh-server", "--listen",
-                               f"127.0.0.1:{port}", "--data", str(data), "--open"],
+                               f"127.0.0.1:{port}", "--data", str(data), "--open",
+                               "--auth-per-minute", "100000", "--sessions-per-address", "1000",
+                               "--pending-per-address", "100"],
                               stdout=log, stderr=log)
     try:
         key = folder / "bench"

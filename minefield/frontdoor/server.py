@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import asyncssh
 
@@ -55,6 +56,7 @@ from minefield.server.identity import user_name
 from minefield.server.kept_games import KeptGames
 
 log = logging.getLogger("minefield.frontdoor")
+_T = TypeVar("_T")
 
 
 class FrontDoor:
@@ -231,14 +233,14 @@ class FrontDoor:
                 except Exception as error:
                     log.error("keeping games failed (%s)", type(error).__name__)
 
-    async def ask_club(self, question: Callable[[Club], str]) -> str:
+    async def ask_club(self, question: Callable[[Club], _T]) -> _T:
         """``question`` answered by the club (:mod:`.club`: the kept games and the players)
         in a worker thread, with a connection of that thread's own to the players' file."""
         kept = self.kept
         if kept is None:
             raise FrontDoorError("the front door has not started")
 
-        def answer() -> str:
+        def answer() -> _T:
             club: Club | None = getattr(self._club_threads, "club", None)
             if club is None:
                 club = Club(Accounts(self.config.accounts_path), kept, self.shared_account)
