@@ -21,6 +21,12 @@ typed                                          does
 ``key add TYPE BASE64 [COMMENT]``              a code for another key of yours
 ``key confirm CODE``                           (that key) log in as the player from now on
 ``key list [--json]``, ``key remove SHA256:..``  your keys; one no longer yours
+``tournament new NAME --format F [...]``       a tournament (R37; ``--rounds N``,
+                                               ``--rules P``, ``--rule N=V``, ``--match``,
+                                               ``--casual``, ``--max-players N``)
+``tournament join|leave|start NAME``           enter, leave (before it starts), start it
+``tournament show NAME [--json]``              its rounds, games and standings
+``tournaments [--json]``                       every tournament: open, running, finished
 ``help``                                       what may be typed
 =============================================  ===========================================
 
@@ -70,11 +76,17 @@ from minefield.frontdoor.grammar import (
     checked_text,
     parse_original_command,
 )
+from minefield.frontdoor.tournament_commands import (
+    TournamentCommand,
+    parse_tournament,
+    parse_tournaments,
+)
 from minefield.server.kept_games import MAX_LIMIT
 
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
                  "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help",
-                 "games", "record", "stats", "replay", "review"]
+                 "games", "record", "stats", "replay", "review", "tournament",
+                 "tournament-show", "tournaments"]
 #: Actions that run the app in a pseudo-terminal.
 APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch",
                                             "replay", "review"})
@@ -84,7 +96,8 @@ ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [-
            "games [NAME] [--limit N] [--json], record GAME, stats [NAME] [--json], "
            "replay GAME, review GAME, "
            "whoami [--json], who [--json], ladder [--json], name NEW, key add PUBLIC-KEY, "
-           "key confirm CODE, key list [--json], key remove SHA256:..., help")
+           "key confirm CODE, key list [--json], key remove SHA256:..., "
+           "tournament new|join|leave|start|show NAME, tournaments [--json], help")
 #: What ``help`` answers.
 HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   (nothing)                the lobby (in a terminal: ssh -t)
@@ -110,6 +123,14 @@ HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   key confirm CODE         (with the new key) from now on, log in as the player who asked
   key list [--json]        your keys, and those waiting for their code
   key remove SHA256:...    a key (never your last) no longer logs in as you
+  tournament new NAME --format round-robin|swiss [--rounds N] [--rules PRESET]
+      [--rule NAME=VALUE]... [--match] [--casual] [--max-players N]
+                           a new tournament, organized by you
+  tournament join|leave|start NAME
+                           join or leave it before it starts; start it (its organizer)
+  tournament show NAME [--json]
+                           its players, rounds, games and standings (R37)
+  tournaments [--json]     the tournaments: open, running, finished
   help                     this list"""
 #: A key's fingerprint as ``key list`` shows it.
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
@@ -140,6 +161,7 @@ class FrontCommand:
     #: The client's arguments when the server makes them (``replay``, ``review``: the
     #: record's path once the game is known to be visible), never from what was typed.
     argv: tuple[str, ...] | None = None
+    tournament: TournamentCommand | None = None
 
 
 def _words(raw: str | bytes) -> list[str]:
@@ -300,7 +322,15 @@ _WORD_COMMANDS: dict[str, Callable[[list[str]], FrontCommand]] = {
     "record": _game_command("record"),
     "replay": _game_command("replay"),
     "review": _game_command("review"),
+    "tournament": lambda rest: _tournament_command(parse_tournament(rest)),
+    "tournaments": lambda rest: _tournament_command(parse_tournaments(rest)),
 }
+
+
+def _tournament_command(asked: TournamentCommand) -> FrontCommand:
+    action: Action = ("tournaments" if asked.verb == "list" else
+                      "tournament-show" if asked.verb == "show" else "tournament")
+    return FrontCommand(action, json=asked.json, tournament=asked)
 
 
 def parse_command(raw: str | bytes | None) -> FrontCommand:

@@ -25,6 +25,7 @@ from minefield.frontdoor.ratings import ThreadRaters
 from minefield.protocol.wire import LobbyState
 from minefield.server.config import ServerConfig
 from minefield.server.daemon import Daemon, ServeError
+from minefield.server.tournaments import Tournaments
 
 _T = TypeVar("_T")
 
@@ -124,6 +125,18 @@ class DaemonHandle:
         waiting for a player and the games being played (with their watchers); None when the
         daemon does not run."""
         return await self._ask(lambda daemon: daemon.lobby.now())
+
+    async def tournaments(self, work: Callable[[Tournaments], Awaitable[_T]]) -> _T | None:
+        """``work(tournaments)`` done in the daemon's loop (the tournaments are the daemon's,
+        :mod:`~minefield.server.tournaments`); None when the daemon does not run. What it
+        raises (a :class:`~minefield.server.tournaments.TournamentError`) comes back."""
+
+        async def question(daemon: Daemon) -> _T:
+            if daemon.tournaments is None:
+                raise RuntimeError("the daemon has no tournaments (it has not started)")
+            return await work(daemon.tournaments)
+
+        return await self._ask_async(question)
 
 
 __all__ = ["DaemonHandle"]

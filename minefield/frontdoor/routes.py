@@ -17,10 +17,11 @@ To add a command: its words in :mod:`.commands` (the ``Action``, the grammar, ``
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -29,6 +30,9 @@ from minefield.frontdoor import reports
 from minefield.frontdoor.accounts import Account, KeyRefused, NameRefused, RenameLimited, utc
 from minefield.frontdoor.club import Club, ClubRefused
 from minefield.frontdoor.commands import HELP, Action, FrontCommand
+from minefield.frontdoor.tournament_commands import list_text, listing_json, show_text
+from minefield.server.identity import Identity
+from minefield.server.tournaments import TournamentError, Tournaments
 
 if TYPE_CHECKING:
     from minefield.frontdoor.ssh_session import DoorSession
@@ -257,6 +261,68 @@ async def stats(session: DoorSession, command: FrontCommand) -> str:
     return await _club(session, lambda club, me: club.stats(me, command.name, command.json))
 
 
+async def _tournaments(session: DoorSession, command: FrontCommand,
+                       work: Callable[[Tournaments, Identity], Coroutine[Any, Any, str]]
+                       ) -> str:
+    """``work`` done by the daemon's tournaments for the session's player (a key without a
+    name asks as nobody); a refusal is one line."""
+    door = session.door
+    if door.daemon is None:
+        raise CommandRefused("tournaments are kept by the game server inside ssh-server: "
+                             "this one was started with --socket")
+    account = session.account
+    me = Identity(key=f"{account.name}@{door.shared_account}" if account else "",
+                  name=account.name if account else "")
+    try:
+        said = await door.daemon.tournaments(lambda t: work(t, me))
+    except TournamentError as refusal:
+        raise CommandRefused(str(refusal)) from None
+    if said is None:
+        raise CommandRefused("the game server is not running")
+    return said
+
+
+async def tournament(session: DoorSession, command: FrontCommand) -> str:
+    """``tournament new|join|leave|start NAME``."""
+    asked = command.tournament
+    assert asked is not None and asked.name is not None
+    name = asked.name
+
+    async def work(t: Tournaments, me: Identity) -> str:
+        if asked.new is not None:
+            return t.new(me, asked.new)
+        if asked.verb == "join":
+            return t.join(me, name)
+        if asked.verb == "leave":
+            return t.leave(me, name)
+        log.info("%s starts the tournament %s", me.name, name)
+        return await t.start(me, name)
+
+    return await _tournaments(session, command, work)
+
+
+async def tournament_show(session: DoorSession, command: FrontCommand) -> str:
+    """``tournament show NAME [--json]``."""
+    asked = command.tournament
+    assert asked is not None and asked.name is not None
+    name = asked.name
+
+    async def work(t: Tournaments, me: Identity) -> str:
+        shown = t.show(name)
+        return json.dumps(shown) if command.json else show_text(shown)
+
+    return await _tournaments(session, command, work)
+
+
+async def tournaments(session: DoorSession, command: FrontCommand) -> str:
+    """``tournaments [--json]``."""
+    async def work(t: Tournaments, me: Identity) -> str:
+        listed = t.listing()
+        return listing_json(listed) if command.json else list_text(listed)
+
+    return await _tournaments(session, command, work)
+
+
 #: Every command's route, by its action.
 ROUTES: dict[Action, Route] = {
     "menu": Client("lobby"),
@@ -279,6 +345,9 @@ ROUTES: dict[Action, Route] = {
     "key-confirm": Text(key_confirm),
     "key-list": Text(key_list, named=True),
     "key-remove": Text(key_remove, named=True),
+    "tournament": Text(tournament, named=True),
+    "tournament-show": Text(tournament_show),
+    "tournaments": Text(tournaments),
 }
 
 

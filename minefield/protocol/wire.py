@@ -325,7 +325,7 @@ class Invitation(_Wire):
     """An invitation as it stands, sent to both players: ``open`` (the invited player is
     asked), ``declined``, ``expired`` (no answer in time), ``cancelled`` (the inviter
     withdrew or left), ``gone`` (the invited player left the lobby). An accepted one ends in
-    :class:`Seated` for both."""
+    :class:`Seated` for both. ``rated``: its game is rated (R36; otherwise casual)."""
 
     type: Literal["invitation"] = "invitation"
     id: str = Field(max_length=16)
@@ -333,6 +333,7 @@ class Invitation(_Wire):
     to: str = Field(max_length=40)
     state: Literal["open", "declined", "expired", "cancelled", "gone"]
     seconds: int = Field(0, ge=0)
+    rated: bool = False
 
 
 class Matching(_Wire):

@@ -1,8 +1,8 @@
 """Tournaments on the daemon (R37): kept in SQLite, played in the daemon's rooms.
 
-The daemon is the one writer of its tournaments (ARCHITECTURE point 10): the organizer, the
-players (with their rating at the start), the rounds (when each started), the pairings with
-their games, results and forfeits, all in the club's SQLite file
+The daemon is the one writer of its tournaments, as of the club's other memory: the
+organizer, the players (with their rating at the start), the rounds (when each started), the
+pairings with their games, results and forfeits, all in the club's SQLite file
 (:attr:`~minefield.server.config.ServerConfig.database_path`, WAL; every change committed
 before anyone hears of it), so a restart, ``kill -9`` included,
 loses nothing: :meth:`Tournaments.resume` takes up every running tournament, the rooms of its
@@ -64,6 +64,8 @@ MAX_NAME = 40
 #: The most players a tournament may have (``--max-players`` is at most this).
 MAX_PLAYERS = 256
 Status = Literal["open", "running", "finished"]
+#: A ``--rule NAME=VALUE`` setting's value, typed (:func:`~minefield.rules.settings.parse_rule`).
+RuleValue = bool | int | str | None
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
@@ -174,7 +176,7 @@ class NewTournament:
     format: Format
     rounds: int | None = None
     rules: str = "standard"
-    rule: tuple[tuple[str, str], ...] = ()
+    rule: tuple[tuple[str, RuleValue], ...] = ()
     match: bool = False
     casual: bool = False
     max_players: int | None = None
@@ -345,7 +347,7 @@ class Tournaments:
     @staticmethod
     def _rules(row: sqlite3.Row) -> str:
         rule = json.loads(row["rule"])
-        words = [row["rules"], *(f"{k}={v}" for k, v in sorted(rule.items()))]
+        words = [row["rules"], *(f"{k}={_rule_word(v)}" for k, v in sorted(rule.items()))]
         if row["match"]:
             words.append("match")
         if row["casual"]:
@@ -576,6 +578,13 @@ class Tournaments:
             await self._after_result(name)
 
 
+def _rule_word(value: RuleValue) -> str:
+    """A setting's value as ``--rule`` takes it (``on``, ``off``, ``none``, a number)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "none" if value is None else str(value)
+
+
 def _outcome(room: Room, pairing: Board) -> tuple[Result, int]:
     """Who won ``room``'s game (a match: on the final scores, R30) and what was paid."""
     east_key = pairing.east
@@ -599,4 +608,5 @@ def _outcome(room: Room, pairing: Board) -> tuple[Result, int]:
     return ("east" if end.winner is seat_of_east else "west"), points
 
 
-__all__ = ["NewTournament", "Store", "TournamentError", "Tournaments", "check_name"]
+__all__ = ["MAX_PLAYERS", "NewTournament", "RuleValue", "Store", "TournamentError",
+           "Tournaments", "check_name"]

@@ -33,6 +33,7 @@ from minefield.protocol.wire import (
     Matching,
     QuickMatch,
     Seated,
+    TournamentRound,
     WireError,
 )
 from minefield.tui.screens.dialogs import ConfirmScreen
@@ -40,7 +41,7 @@ from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.viewer_app import ViewerApp
 
 #: What the lobby's link gives (:class:`~minefield.session.lobby.LobbyLink`).
-LobbyEvent = LobbyState | Invitation | Matching | Seated | WireError
+LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | WireError
 States = Callable[[], AsyncIterator[LobbyEvent]]
 #: Sends a lobby request to the server.
 Send = Callable[[BaseModel], None]
@@ -125,6 +126,8 @@ class LobbyScreen(Screen[None]):
         self.asked: dict[str, ConfirmScreen] = {}
         #: The id of the invitation this player sent, while it waits for the answer.
         self.inviting: str | None = None
+        #: The tournament games whose notice is shown now.
+        self.rounds_asked: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
@@ -155,11 +158,14 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-online", Static).update(
             "The game server closed the lobby: q to quit, m for the menu.")
 
-    def take(self, event: Invitation | Matching | Seated | WireError) -> None:
+    def take(self, event: Invitation | Matching | Seated | TournamentRound | WireError) -> None:
         """An event of the lobby: an invitation (asked: a notice to accept or decline; sent:
-        how it stands), the quick match, a room made for this player, a refusal."""
+        how it stands), the quick match, a room made for this player, a tournament's round
+        begun (a notice: Enter sits the player), a refusal."""
         if isinstance(event, Seated):
             self.choose(LobbyChoice("resume", game=event.game))
+        elif isinstance(event, TournamentRound):
+            self._tournament_round(event)
         elif isinstance(event, WireError):
             self.notify(event.message, severity="error", markup=False, timeout=8)
         elif isinstance(event, Matching):
@@ -168,6 +174,26 @@ class LobbyScreen(Screen[None]):
             self.refresh_bindings()
         else:
             self._invitation(event)
+
+    def _tournament_round(self, event: TournamentRound) -> None:
+        """Round N of a tournament has begun: a notice naming the game and the opponent;
+        Enter sits the player (R37: absent 10 minutes after the round began, the game is
+        lost by forfeit)."""
+        if event.game in self.rounds_asked:  # told again while the notice is up
+            return
+        dialog = ConfirmScreen(f"{event.tournament}, round {event.round}: your game against "
+                               f"{event.opponent} ({event.seat.value.capitalize()}) is "
+                               "ready. Not seated within 10 minutes of the round's start, it "
+                               "is lost by forfeit.", yes="Sit down (Enter)", no="Later (n)",
+                               enter_says_yes=True)
+        self.rounds_asked.add(event.game)
+
+        def answered(yes: bool | None) -> None:
+            self.rounds_asked.discard(event.game)
+            if yes:
+                self.choose(LobbyChoice("resume", game=event.game))
+
+        self.app.push_screen(dialog, answered)
 
     def _invitation(self, event: Invitation) -> None:
         mine = self.me is None or event.to.casefold() != self.me.casefold()
@@ -179,8 +205,9 @@ class LobbyScreen(Screen[None]):
                 self.notify(f"Invitation sent to {event.to}: waiting for the answer "
                             f"({event.seconds} s).", markup=False, timeout=6)
                 return
+            table = "rated" if event.rated else "casual: no rating changes"
             dialog = ConfirmScreen(f"{event.by} invites you to a game (standard rules, "
-                                   f"{event.seconds} s to answer).",
+                                   f"{table}; {event.seconds} s to answer).",
                                    yes="Accept (y)", no="Decline (n)")
             self.asked[event.id] = dialog
             self.app.push_screen(dialog, lambda yes: self._answer(event.id, bool(yes)))
@@ -214,7 +241,8 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for entry in self.tables:
             where = f"join {entry.code}" if entry.code else "playing"
-            table.add_row(where, entry.host, entry.rules, " vs ".join(entry.players),
+            rules = entry.rules if entry.rated else f"{entry.rules}, casual"  # R36
+            table.add_row(where, entry.host, rules, " vs ".join(entry.players),
                           str(entry.watchers) if entry.game else "")
         keys = [self._key(entry) for entry in self.tables]
         if chosen in keys:

@@ -20,7 +20,9 @@ from minefield.protocol.wire import (
     Matching,
     QuickMatch,
     Seated,
+    TournamentRound,
 )
+from minefield.rules.game import Seat
 from minefield.tui.lobby_app import LobbyApp, LobbyChoice
 from tests.tui.conftest import screen_text, settle
 
@@ -75,6 +77,17 @@ async def test_the_keys_choose(keys: list[str], choice: LobbyChoice | None) -> N
         await pilot.press(*keys)
         await settle(pilot)
     assert app.choice == choice
+
+
+async def test_a_casual_table_says_so() -> None:
+    """R36: a table is rated or casual, shown before its game starts."""
+    casual = LobbyState(online=[], tables=[LobbyTable(code="K7Q3PX", host="Ann",
+                                                      rules="beginner", public=True,
+                                                      players=["Ann"], rated=False)])
+    app = LobbyApp(states_of(casual))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "beginner, casual" in screen_text(app)
 
 
 async def test_a_table_waiting_for_a_player_has_nothing_to_watch() -> None:
@@ -138,6 +151,7 @@ async def test_an_invitation_is_a_notice_to_accept_and_a_room_sits_the_player() 
         more.put_nowait(Invitation(id="ab12", by="Ann", to="Dan", state="open", seconds=60))
         await settle(pilot)
         assert "Ann invites you to a game" in screen_text(app)
+        assert "casual: no rating" in screen_text(app)  # R36: said before the game starts
         await pilot.press("y")
         await settle(pilot)
         assert requests == [AnswerInvitation(invitation="ab12", accept=True)]
@@ -292,3 +306,21 @@ async def test_invite_with_nobody_in_the_lobby_says_so() -> None:
         await pilot.press("escape")  # nothing to stop: nothing sent
         await settle(pilot)
         assert requests == []
+
+
+async def test_a_tournament_round_is_a_notice_and_enter_sits_the_player() -> None:
+    """R37: when a round begins the lobby says which tournament, round, game and opponent;
+    Enter sits the player at that game (a resume); told again meanwhile, one notice."""
+    game = "20261201T120000.000Z-network-cafe"
+    notice = TournamentRound(tournament="spring", round=2, game=game, seat=Seat.WEST,
+                             opponent="Ann")
+    states, requests, _more = scripted(STATE, notice, notice)
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "spring, round 2: your game against Ann (West)" in text
+        assert text.count("spring, round 2") == 1
+        await pilot.press("enter")
+        await settle(pilot)
+    assert app.choice == LobbyChoice("resume", game=game)
