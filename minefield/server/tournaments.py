@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from minefield.errors import MinefieldError
-from minefield.protocol.wire import TournamentRound
+from minefield.protocol.wire import LobbyTournament, TournamentRound
 from minefield.rules.game import Seat
 from minefield.rules.seed import random_seed
 from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
@@ -205,12 +205,14 @@ class Tournaments:
         self.store = Store(daemon.config.database_path)
         self._alarms: dict[str, asyncio.TimerHandle] = {}
         self._clock: Callable[[], float] = time.time
+        self.closed = False
 
     def close(self) -> None:
         """The daemon stops: alarms off, the database closed."""
         for alarm in self._alarms.values():
             alarm.cancel()
         self._alarms.clear()
+        self.closed = True
         self.store.close()
 
     # -- commands -------------------------------------------------------------------------------
@@ -364,10 +366,13 @@ class Tournaments:
                         "players": len(self.store.players(row["name"]))})
         return out
 
-    def running(self) -> list[tuple[str, int, int]]:
-        """The running tournaments: name, round, rounds (for the lobby)."""
-        return [(row["name"], row["round"], row["rounds"]) for row in self.store.all()
-                if row["status"] == "running"]
+    def running(self) -> list[LobbyTournament]:
+        """The running tournaments and their round, newest first (the lobby lists them;
+        none once the daemon has stopped)."""
+        if self.closed:
+            return []
+        return [LobbyTournament(name=row["name"], round=row["round"], rounds=row["rounds"])
+                for row in self.store.all() if row["status"] == "running"]
 
     # -- rounds ---------------------------------------------------------------------------------
 
@@ -449,7 +454,9 @@ class Tournaments:
     def waiting_for(self, identity: Identity) -> list[TournamentRound]:
         """The tournament games waiting for ``identity`` to sit down (told again on coming
         to the lobby)."""
-        notices = []
+        notices: list[TournamentRound] = []
+        if self.closed:
+            return notices
         for row in self.store.all():
             if row["status"] != "running":
                 continue
@@ -482,6 +489,8 @@ class Tournaments:
     # -- players and games ----------------------------------------------------------------------
 
     def _pairing_of(self, room: Room) -> tuple[sqlite3.Row, Board] | None:
+        if self.closed:
+            return None
         ids = room.game_ids
         for row in self.store.all():
             if row["status"] != "running":
@@ -571,7 +580,8 @@ class Tournaments:
             for p in self.store.pairings(name):
                 if p.round != row["round"] or p.result is not None or p.west is None:
                     continue
-                if p.game is None or p.game not in self.daemon.rooms:
+                if p.game is None or not any(p.game in room.game_ids
+                                             for room in self.daemon.rooms.values()):
                     self._seat_pairing(row, p)  # nobody had sat down: a new room
             started = self.store.round_started(name, row["round"])
             self._arm(name, started if started is not None else self._clock())

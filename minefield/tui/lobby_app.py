@@ -2,9 +2,9 @@
 
 Who is connected and what they do, the public tables (Enter joins one) and the games being
 played (Enter or ``w`` watches one, with only what both players see); ``h`` opens a public
-table, ``b`` plays a bot, ``i`` invites a player in the lobby (they are asked, accept or
-decline), ``k`` asks for a quick match (the next player who asks, or a bot offered after
-30 s), ``m`` opens the menu (practice, settings).
+table (rated; ``c`` a casual one, R36), ``b`` plays a bot, ``i`` invites a player in the
+lobby (they are asked, accept or decline), ``k`` asks for a quick match (the next player
+who asks, or a bot offered after 30 s), ``m`` opens the menu (practice, settings).
 The app only chooses: it leaves a :class:`LobbyChoice` in ``choice``, which the
 command line then runs (:mod:`minefield.cli.lobby`), coming back to the lobby afterwards.
 """
@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import Checkbox, DataTable, Footer, Input, Static
 
 from minefield.protocol.wire import (
     AnswerInvitation,
@@ -52,8 +52,9 @@ ENDED = {"declined": ("{to} declined your invitation.", "You declined {by}'s inv
          "gone": ("{to} left the lobby.", "")}
 
 
-class InviteScreen(ModalScreen[str | None]):
-    """The name of the player to invite (Enter invites, Escape goes back)."""
+class InviteScreen(ModalScreen[tuple[str, bool] | None]):
+    """The name of the player to invite and whether the game is rated (casual unless ticked,
+    R36); Enter invites, Escape goes back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
 
@@ -66,13 +67,16 @@ class InviteScreen(ModalScreen[str | None]):
             yield Static("Invite whom? (a player in the lobby)", classes="question")
             yield Input(value=self.names[0] if self.names else "", max_length=32,
                         placeholder="name", id="invite-name")
+            yield Checkbox("Rated (else casual: no rating changes)", False,
+                           id="invite-rated")
             yield Static("In the lobby: " + (", ".join(self.names) or "nobody else"),
                          classes="hint", markup=False)
         yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(event.value.strip() or None)
+        name = event.value.strip()
+        self.dismiss((name, self.query_one("#invite-rated", Checkbox).value) if name else None)
 
     def action_cancel(self) -> None:
         """Invite nobody."""
@@ -89,6 +93,7 @@ class LobbyChoice:
     code: str | None = None
     bot: str | None = None
     game: str | None = None
+    casual: bool = False  # host: a casual public table (R36)
 
 
 class LobbyScreen(Screen[None]):
@@ -102,6 +107,7 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "Join/watch"),
         Binding("w", "watch", "Watch", show=False),
         Binding("h", "host", "Host"),
+        Binding("c", "host_casual", "Host casual", show=False),
         Binding("b", "bot", "Bot"),
         Binding("i", "invite", "Invite"),
         Binding("k", "quick", "Quick match"),
@@ -232,8 +238,10 @@ class LobbyScreen(Screen[None]):
         online = ", ".join(
             f"{p.name}{'' if p.rating is None else f' {p.rating}'} ({p.status})"
             for p in state.online) or "nobody"
+        running = "".join(f"\nTournament {t.name}: round {t.round} of {t.rounds}"
+                          for t in state.tournaments)
         self.query_one("#lobby-online", Static).update(
-            f"Online ({len(state.online)}): {online}")
+            f"Online ({len(state.online)}): {online}{running}")
         table: DataTable[str] = self.query_one("#lobby-tables", DataTable)
         chosen = self._key(self.tables[table.cursor_row]) if (
             self.tables and 0 <= table.cursor_row < len(self.tables)) else None
@@ -276,9 +284,9 @@ class LobbyScreen(Screen[None]):
             if matching is not None and matching.state == "waiting" else
             f"Nobody yet: b plays a bot ({matching.bot}) now, or keep waiting (Escape stops)."
             if matching is not None else
-            "No open tables yet: h opens a public one, b plays a bot, i invites a player."
+            "No open tables yet: h opens a public one (c casual), b plays a bot, i invites."
             if not self.tables else
-            "Enter joins or watches (w) a table; h opens a public one, F1 help.")
+            "Enter joins or watches (w) a table; h opens a public one (c casual), F1 help.")
 
     @staticmethod
     def _key(entry: LobbyTable) -> str:
@@ -316,8 +324,12 @@ class LobbyScreen(Screen[None]):
         self.choose(LobbyChoice("watch", game=entry.game))
 
     def action_host(self) -> None:
-        """Open a public table (listed here for anyone to join)."""
+        """Open a public table (listed here for anyone to join), rated."""
         self.choose(LobbyChoice("host"))
+
+    def action_host_casual(self) -> None:
+        """Open a casual public table: its games never change a rating (R36)."""
+        self.choose(LobbyChoice("host", casual=True))
 
     def action_bot(self) -> None:
         """Play a bot on the server (the bot offered, while waiting for a quick match)."""
@@ -338,11 +350,12 @@ class LobbyScreen(Screen[None]):
             return
         names = self._invitable()
 
-        def invite(name: str | None) -> None:
-            if not name or self.send is None:
+        def invite(chosen: tuple[str, bool] | None) -> None:
+            if not chosen or self.send is None:
                 return
+            name, rated = chosen
             try:
-                self.send(Invite(player=name))
+                self.send(Invite(player=name, rated=rated))
             except ValidationError:
                 self.notify(f"{name[:40]!r} is not a player's name (letters, digits, . _ -).",
                             severity="error", markup=False)

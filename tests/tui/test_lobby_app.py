@@ -17,6 +17,7 @@ from minefield.protocol.wire import (
     LobbyPlayer,
     LobbyState,
     LobbyTable,
+    LobbyTournament,
     Matching,
     QuickMatch,
     Seated,
@@ -64,6 +65,7 @@ async def test_the_lobby_shows_players_and_tables() -> None:
 @pytest.mark.parametrize(("keys", "choice"), [
     (["enter"], LobbyChoice("join", code="K7Q3PX")),
     (["h"], LobbyChoice("host")),
+    (["c"], LobbyChoice("host", casual=True)),  # R36: a casual table
     (["b"], LobbyChoice("host", bot="normal")),
     (["m"], LobbyChoice("menu")),
     (["q"], None),
@@ -289,6 +291,23 @@ async def test_the_footer_shows_b_i_and_escape_when_they_apply() -> None:
         assert "esc" not in footer(app) and "i Invite" in footer(app)
 
 
+async def test_an_invitation_is_casual_unless_rated_is_ticked() -> None:
+    """R36: an invitation's game is casual by default; the form's box makes it rated."""
+    states, requests, _more = scripted(STATE)
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("enter")  # the name offered, casual
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("tab", "space", "shift+tab", "enter")  # ticked: rated
+        await settle(pilot)
+    assert [(r.player, r.rated) for r in requests] == [("Ann", False), ("Ann", True)]
+
+
 async def test_invite_with_nobody_in_the_lobby_says_so() -> None:
     """Nobody else in the lobby (as far as this list knows: a player busy in another terminal
     is shown busy): i still opens the form, which says so, and Escape closes it unsent."""
@@ -314,12 +333,15 @@ async def test_a_tournament_round_is_a_notice_and_enter_sits_the_player() -> Non
     game = "20261201T120000.000Z-network-cafe"
     notice = TournamentRound(tournament="spring", round=2, game=game, seat=Seat.WEST,
                              opponent="Ann")
-    states, requests, _more = scripted(STATE, notice, notice)
+    running = STATE.model_copy(update={"tournaments": [
+        LobbyTournament(name="spring", round=2, rounds=3)]})
+    states, requests, _more = scripted(running, notice, notice)
     app = LobbyApp(states, requests.append, me="Dan")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         text = screen_text(app)
         assert "spring, round 2: your game against Ann (West)" in text
+        assert "Tournament spring: round 2 of 3" in text
         assert text.count("spring, round 2") == 1
         await pilot.press("enter")
         await settle(pilot)
