@@ -21,6 +21,8 @@ typed                                          does
 ``key add TYPE BASE64 [COMMENT]``              a code for another key of yours
 ``key confirm CODE``                           (that key) log in as the player from now on
 ``key list [--json]``, ``key remove SHA256:..``  your keys; one no longer yours
+``web``, ``web --sign-out-all``                a link that signs this player in on a browser;
+                                               end every browser session of the player
 ``tournament new NAME --format F [...]``       a tournament (R37; ``--rounds N``,
                                                ``--rules P``, ``--rule N=V``, ``--match``,
                                                ``--casual``, ``--max-players N``)
@@ -46,6 +48,8 @@ Traceback (most recent call last):
 ...
 minefield.frontdoor.commands.BadName: 'аlice' is not a name: it has U+0430 CYRILLIC \
 SMALL LETTER A, not a plain ASCII letter (2 to 16 letters, digits, '-' or '_')
+>>> parse_command("web --sign-out-all").action
+'web-sign-out'
 >>> parse_command("bash")
 Traceback (most recent call last):
 ...
@@ -86,7 +90,7 @@ from minefield.server.kept_games import MAX_LIMIT
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
                  "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help",
                  "games", "record", "stats", "replay", "review", "tournament",
-                 "tournament-show", "tournaments"]
+                 "tournament-show", "tournaments", "web", "web-sign-out"]
 #: Actions that run the app in a pseudo-terminal.
 APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch",
                                             "replay", "review"})
@@ -96,7 +100,7 @@ ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [-
            "games [NAME] [--limit N] [--json], record GAME, stats [NAME] [--json], "
            "replay GAME, review GAME, "
            "whoami [--json], who [--json], ladder [--json], name NEW, key add PUBLIC-KEY, "
-           "key confirm CODE, key list [--json], key remove SHA256:..., "
+           "key confirm CODE, key list [--json], key remove SHA256:..., web [--sign-out-all], "
            "tournament new|join|leave|start|show NAME, tournaments [--json], help")
 #: What ``help`` answers.
 HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
@@ -123,6 +127,9 @@ HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   key confirm CODE         (with the new key) from now on, log in as the player who asked
   key list [--json]        your keys, and those waiting for their code
   key remove SHA256:...    a key (never your last) no longer logs in as you
+  web                      a link that signs you in on a web browser (once, within 10
+                           minutes), when the server has a browser door
+  web --sign-out-all       end every browser session of yours
   tournament new NAME --format round-robin|swiss [--rounds N] [--rules PRESET]
       [--rule NAME=VALUE]... [--match] [--casual] [--max-players N]
                            a new tournament, organized by you
@@ -311,6 +318,13 @@ def _game_command(action: Literal["record", "replay", "review"]
 
 
 #: The commands that answer in text, by their first word: the rest of the words parsed.
+def _web_command(rest: list[str]) -> FrontCommand:
+    """``web`` (a sign-in link), ``web --sign-out-all``."""
+    if rest and rest != ["--sign-out-all"]:
+        raise Refused("web takes nothing, or --sign-out-all")
+    return FrontCommand("web-sign-out" if rest else "web")
+
+
 _WORD_COMMANDS: dict[str, Callable[[list[str]], FrontCommand]] = {
     "whoami": lambda rest: FrontCommand("whoami", json=_only_json("whoami", rest)),
     "who": lambda rest: FrontCommand("who", json=_only_json("who", rest)),
@@ -324,6 +338,7 @@ _WORD_COMMANDS: dict[str, Callable[[list[str]], FrontCommand]] = {
     "review": _game_command("review"),
     "tournament": lambda rest: _tournament_command(parse_tournament(rest)),
     "tournaments": lambda rest: _tournament_command(parse_tournaments(rest)),
+    "web": _web_command,
 }
 
 

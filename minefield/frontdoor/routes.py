@@ -31,6 +31,7 @@ from minefield.frontdoor.accounts import Account, KeyRefused, NameRefused, Renam
 from minefield.frontdoor.club import Club, ClubRefused
 from minefield.frontdoor.commands import HELP, Action, FrontCommand
 from minefield.frontdoor.tournament_commands import list_text, listing_json, show_text
+from minefield.frontdoor.web_door import web_answer
 from minefield.server.identity import Identity
 from minefield.server.tournaments import TournamentError, Tournaments
 
@@ -261,6 +262,16 @@ async def stats(session: DoorSession, command: FrontCommand) -> str:
     return await _club(session, lambda club, me: club.stats(me, command.name, command.json))
 
 
+async def web_link(session: DoorSession, command: FrontCommand) -> str:
+    """``web``: a link that signs the player in on a browser (the browser door's)."""
+    return web_answer(session.door.web, session.account, sign_out_all=False)
+
+
+async def web_sign_out(session: DoorSession, command: FrontCommand) -> str:
+    """``web --sign-out-all``: every browser session of the player ends."""
+    return web_answer(session.door.web, session.account, sign_out_all=True)
+
+
 async def _tournaments(session: DoorSession, command: FrontCommand,
                        work: Callable[[Tournaments, Identity], Coroutine[Any, Any, str]]
                        ) -> str:
@@ -345,6 +356,8 @@ ROUTES: dict[Action, Route] = {
     "key-confirm": Text(key_confirm),
     "key-list": Text(key_list, named=True),
     "key-remove": Text(key_remove, named=True),
+    "web": Text(web_link, named=True),
+    "web-sign-out": Text(web_sign_out, named=True),
     "tournament": Text(tournament, named=True),
     "tournament-show": Text(tournament_show),
     "tournaments": Text(tournaments),

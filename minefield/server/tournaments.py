@@ -206,6 +206,8 @@ class Tournaments:
         self._alarms: dict[str, asyncio.TimerHandle] = {}
         self._clock: Callable[[], float] = time.time
         self.closed = False
+        #: The tournaments whose next round is being paired (no second start meanwhile).
+        self._beginning: set[str] = set()
 
     def close(self) -> None:
         """The daemon stops: alarms off, the database closed."""
@@ -382,19 +384,27 @@ class Tournaments:
             **json.loads(row["rule"]), "hand_seconds": config.hand_seconds,
             "discard_seconds": config.discard_seconds})
 
-    def _pairs(self, row: sqlite3.Row, number: int) -> list[Pairing]:
+    async def _pairs(self, row: sqlite3.Row, number: int) -> list[Pairing]:
+        """Round ``number``'s pairings. A Swiss round's matching is made in a worker thread
+        (200 players take a few tenths of a second: the games in play must not wait)."""
         players = [p["key"] for p in self.store.players(row["name"])]
         if row["format"] == "round-robin":
             return round_robin(players)[number - 1]
         games = [p.as_game() for p in self.store.pairings(row["name"])]
         ratings = {p["key"]: p["rating"] or 0.0 for p in self.store.players(row["name"])}
         ranked = [s.name for s in standings(players, games, "swiss", ratings)]
-        return swiss_round(ranked, games)
+        return await self.daemon.run_io(swiss_round, ranked, games)
 
     async def _begin_round(self, name: str, number: int) -> None:
         """Round ``number`` of ``name`` begins: pairings stored, rooms made, players told."""
         row = self._open(name)
-        pairs = self._pairs(row, number)
+        self._beginning.add(name)
+        try:
+            pairs = await self._pairs(row, number)
+        finally:
+            self._beginning.discard(name)
+        if self.closed:
+            return
         started = self._clock()
         self.store.transaction(
             [("UPDATE tournaments SET round = ? WHERE name = ?", (number, name)),
@@ -554,7 +564,7 @@ class Tournaments:
     async def _after_result(self, name: str) -> None:
         """Every game of the round over: the next round, or the end."""
         row = self._open(name)
-        if row["status"] != "running":
+        if row["status"] != "running" or name in self._beginning:
             return
         current = [p for p in self.store.pairings(name) if p.round == row["round"]]
         if any(p.result is None for p in current):
