@@ -58,6 +58,7 @@ from aiohttp import WSMsgType, web
 from minefield.errors import MinefieldError
 from minefield.frontdoor.spawner import Child, SpawnError
 from minefield.frontdoor.web_logins import SESSION_SECONDS, LinkRefused, WebLogins, WebSession
+from minefield.frontdoor.web_passkeys import PasskeyRefused, Passkeys
 from minefield.protocol.address import DOOR_ENV
 from minefield.server.limits import TokenBucket
 
@@ -155,7 +156,7 @@ def content_policy(public: PublicUrl) -> str:
     and images only; the websocket to this door only; no frames, no forms elsewhere."""
     return (f"default-src 'none'; script-src 'self'; style-src 'self' {' '.join(CLIENT_STYLES)}; "
             "font-src 'self'; "
-            f"img-src 'self'; connect-src {public.websocket}; form-action 'self'; "
+            f"img-src 'self'; connect-src 'self' {public.websocket}; form-action 'self'; "
             "base-uri 'none'; frame-ancestors 'none'")
 
 
@@ -392,6 +393,9 @@ class WebDoor:
         self._buckets: dict[str, TokenBucket] = {}
         self._runner: web.AppRunner | None = None
         self._policy = content_policy(public)
+        #: Passkeys (sign-up in the browser) on an ``--open`` server only.
+        self.passkeys = (Passkeys(logins_path, public.host, public.origin)
+                         if front.config.open else None)
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -403,6 +407,9 @@ class WebDoor:
         app.router.add_post("/login/{token}", self.handle_sign_in)
         app.router.add_post("/sign-out", self.handle_sign_out)
         app.router.add_get("/ws", self.handle_websocket)
+        if self.passkeys is not None:
+            app.router.add_get("/passkey", self.handle_passkey_page)
+            app.router.add_post("/passkey/{step}", self.handle_passkey)
         app.router.add_get("/web/{name}", self.handle_asset)
         app.router.add_get("/favicon.ico", self.handle_no_icon)
         client = resources.files(CLIENT_PACKAGE) / "static"
@@ -439,6 +446,8 @@ class WebDoor:
             await self._runner.cleanup()
             self._runner = None
         self.logins.close()
+        if self.passkeys is not None:
+            self.passkeys.close()
 
     # -- the front door's commands -------------------------------------------------------------
 
@@ -567,10 +576,12 @@ class WebDoor:
         """The client's page (signed in), or how to sign in."""
         found = self._session(request)
         if found is None:
-            return self._html(notice(
-                "Minefield", "Sign in with a link: in a terminal, run",
-                self._ssh_hint(), "and open the link it prints (it serves once, for 10 "
-                "minutes)."), 401)
+            lines = ["Sign in with a link: in a terminal, run", self._ssh_hint(),
+                     "and open the link it prints (it serves once, for 10 minutes)."]
+            if self.passkeys is not None:
+                lines.append(f"No SSH key? Sign up or in with a passkey: "
+                             f"{self.public.origin}/passkey")
+            return self._html(notice("Minefield", *lines), 401)
         session, account = found
         full = self._over_caps(self.address(request), session.tag)
         if full is not None:
@@ -640,6 +651,82 @@ class WebDoor:
         response.del_cookie(self.cookie_name, path="/")
         return response
 
+    async def handle_passkey_page(self, request: web.Request) -> web.Response:
+        """Sign up with a name and a passkey, or sign in with one."""
+        body = ('<main class="box"><h1>Minefield</h1>\n'
+                '<p>Sign up: the name other players will see (2-16 letters, digits, - or _), '
+                'and a passkey of this device.</p>\n'
+                '<p><input id="name" maxlength="16" autocomplete="username"> '
+                '<button type="button" id="sign-up">Sign up with a passkey</button></p>\n'
+                '<p>Signed up already? <button type="button" id="sign-in">Sign in with a '
+                'passkey</button></p>\n<p id="message" class="small"></p></main>')
+        return self._html(page("Minefield: passkey", body,
+                               head='<script src="/web/passkey.js"></script>\n'))
+
+    async def handle_passkey(self, request: web.Request) -> web.Response:
+        """The passkey ceremonies' steps (JSON in and out; this origin's pages only)."""
+        assert self.passkeys is not None
+        if not self._from_here(request):
+            return web.json_response({"error": "not this server's page"}, status=403)
+        try:
+            asked = await request.json()
+        except ValueError:
+            asked = None
+        if not isinstance(asked, dict):
+            return web.json_response({"error": "not a request"}, status=400)
+        step = request.match_info["step"]
+        try:
+            return await self._passkey_step(request, step, asked)
+        except PasskeyRefused as refusal:
+            log.info("browser passkey %s from %s refused: %s", step, self.address(request),
+                     refusal)
+            return web.json_response({"error": str(refusal)}, status=403)
+
+    async def _passkey_step(self, request: web.Request, step: str,
+                            asked: dict[str, Any]) -> web.Response:
+        from minefield.frontdoor.accounts import NameRefused, check_name
+
+        passkeys, accounts = self.passkeys, self.front.accounts
+        assert passkeys is not None
+        if step == "sign-up-options":
+            try:
+                name = check_name(str(asked.get("name", "")))
+            except NameRefused as refusal:
+                raise PasskeyRefused(str(refusal)) from None
+            if accounts.by_name(name) is not None:
+                raise PasskeyRefused(f"the name {name!r} is taken: choose another")
+            ceremony, options = passkeys.sign_up_options(name)
+            return web.json_response({"ceremony": ceremony, "options": json.loads(options)})
+        if step == "sign-in-options":
+            ceremony, options = passkeys.sign_in_options()
+            return web.json_response({"ceremony": ceremony, "options": json.loads(options)})
+        if step == "sign-up":
+            name, fingerprint, public_key, count = passkeys.sign_up(
+                asked.get("ceremony"), asked.get("credential"))
+            try:
+                account = accounts.claim(fingerprint, name)
+            except NameRefused as refusal:
+                raise PasskeyRefused(str(refusal)) from None
+            passkeys.keep(fingerprint, account.id, public_key, count)
+            log.info("passkey %s claimed the name %s", fingerprint[:40], account.name)
+            return self._signed_in(request, account.id, "passkey sign-up")
+        if step == "sign-in":
+            return self._signed_in(request, passkeys.sign_in(
+                asked.get("ceremony"), asked.get("credential")), "passkey")
+        raise web.HTTPNotFound()
+
+    def _signed_in(self, request: web.Request, account_id: int, how: str) -> web.Response:
+        """A browser session for ``account_id``: its cookie, and the sign-in's log line."""
+        cookie = self.logins.start_session(account_id)
+        account = self.front.accounts.by_id(account_id)
+        session = self.logins.session(cookie)
+        log.info("browser sign-in: %s from %s (%s, %s)", account.name if account else account_id,
+                 self.address(request), how, session.tag if session else "?")
+        response = web.json_response({"ok": True})
+        response.set_cookie(self.cookie_name, cookie, max_age=SESSION_SECONDS, path="/",
+                            httponly=True, samesite="Strict", secure=self.public.secure)
+        return response
+
     async def handle_no_icon(self, request: web.Request) -> web.Response:
         """No icon (the browser asks for one)."""
         return web.Response(status=204)
@@ -647,7 +734,8 @@ class WebDoor:
     async def handle_asset(self, request: web.Request) -> web.Response:
         """This door's own stylesheet and script (``minefield/assets``)."""
         name = request.match_info["name"]
-        types = {"web.css": "text/css", "web.js": "text/javascript"}
+        types = {"web.css": "text/css", "web.js": "text/javascript",
+                 "passkey.js": "text/javascript"}
         if name not in types:
             raise web.HTTPNotFound()
         text = (resources.files("minefield.assets") / name).read_text(encoding="utf-8")
