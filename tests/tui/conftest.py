@@ -78,6 +78,6 @@ async def settle(pilot: Pilot[Any]) -> None:
         await pilot.pause()
 
 
-def screen_text(app: App[object]) -> str:
+def screen_text(app: App[Any]) -> str:
     """Everything on screen now, as plain text lines."""
     return "\n".join(screen_lines(app.screen))
