@@ -18,7 +18,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tests.e2e.conftest import Site
 from tests.e2e.harness import ME, minefield_command, wait_for
