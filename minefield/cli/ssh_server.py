@@ -73,6 +73,35 @@ def _keepalive(text: str) -> float:
     return value
 
 
+def _public_url(text: str) -> str:
+    from minefield.frontdoor.web_door import PublicUrl, WebDoorError
+
+    try:
+        return PublicUrl.parse(text).origin
+    except WebDoorError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix(f"--public-url {text}: ")
+                                         ) from None
+
+
+def web_public_url(web: tuple[str, int], public_url: str | None) -> str:
+    """The browser door's public URL: ``--public-url``, else ``--web``'s own address
+    (UsageError when that is every address: the browser needs a name to open).
+
+    >>> web_public_url(("127.0.0.1", 8080), None)
+    'http://127.0.0.1:8080'
+    >>> web_public_url(("::1", 8080), None)
+    'http://[::1]:8080'
+    """
+    if public_url is not None:
+        return public_url
+    host, port = web
+    if host in ANY_ADDRESS:
+        raise UsageError(f"ssh-server: --web {host or '*'}:{port} listens on every address: "
+                         "give --public-url, the address players open (https://... behind a "
+                         "TLS reverse proxy)")
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def default_data() -> Path:
     """The front door's data folder when ``--data`` is not given."""
     return data_dir() / "ssh-server"
@@ -103,6 +132,13 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     who.add_argument("--allow", type=Path, default=None, metavar="FILE",
                      help="only the keys of this authorized_keys-style file (default: "
                      "allowed_keys in the data folder; empty: nobody)")
+    p.add_argument("--web", type=parse_listen, default=None, metavar="ADDR:PORT",
+                   help="also serve the game to web browsers here (HTTP, off by default; "
+                   "players sign in with the link `ssh HOST web` prints). On a public "
+                   "address, put it behind a TLS reverse proxy and give --public-url")
+    p.add_argument("--public-url", type=_public_url, default=None, metavar="URL",
+                   help="where players' browsers reach --web, e.g. https://mahjong.example.org "
+                   "(default: http://ADDR:PORT of --web)")
     p.add_argument("--max-sessions", type=_count, default=200, metavar="N",
                    help="sessions open at once (default 200)")
     p.add_argument("--sessions-per-key", type=_count, default=4, help=argparse.SUPPRESS)
@@ -174,7 +210,8 @@ def run(args: argparse.Namespace) -> int:
     config = FrontDoorConfig(
         data=args.data or default_data(), host=host, port=port, host_key=args.host_key,
         socket=args.socket, open=args.open, allow=args.allow, limits=limits,
-        keepalive=args.keepalive,
+        keepalive=args.keepalive, web=args.web,
+        public_url=web_public_url(args.web, args.public_url) if args.web else None,
         daemon_options={"discard_seconds": args.discard_seconds,
                         "hand_seconds": args.hand_seconds, "grace_seconds": args.grace_seconds,
                         "bot_think": max(0.0, args.bot_think), "bot_workers": args.bot_workers})

@@ -273,6 +273,13 @@ class Accounts:
         return Account(id=row[0], name=row[1], fingerprints=keys, rating=row[2],
                        deviation=row[3], volatility=row[4], games=row[5])
 
+    def by_id(self, account_id: int) -> Account | None:
+        """The account with this id (None: there is none, e.g. a browser session's account
+        that was since removed)."""
+        if self.db.execute("SELECT 1 FROM accounts WHERE id = ?", (account_id,)).fetchone():
+            return self._account(account_id)
+        return None
+
     def by_key(self, fingerprint: str) -> Account | None:
         """The account of a key's fingerprint, None for a key not seen before."""
         row = self.db.execute("SELECT account FROM keys WHERE fingerprint = ?",

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from minefield.errors import MinefieldError
 from minefield.frontdoor.accounts import Account, Accounts
 from minefield.records.reader import RecordError
+from minefield.rules.game import Seat
 from minefield.server.identity import display_name
 from minefield.server.kept_games import MAX_LIMIT, KeptGame, KeptGames
 from minefield.server.stats import describe, profile
@@ -85,6 +86,20 @@ class Club:
             return self.kept.read_text(game).rstrip("\n")
         except RecordError:
             raise ClubRefused(f"the record of game {game[:80]} cannot be read") from None
+
+    def client_argv(self, viewer: Account, action: str, game: str) -> list[str]:
+        """The client's arguments for ``replay GAME`` or ``review GAME`` (``action``): the
+        game's record, once ``viewer`` may see it; a review from the viewer's seat (East's
+        for a game they did not play)."""
+        kept = self.kept.find(game)
+        mine = self.keys_of(viewer)
+        path = self.kept.record_path(game) if kept is not None else None
+        if kept is None or path is None or not kept.visible_to(mine):
+            raise ClubRefused(f"no finished game {game[:80]} that you may see")
+        if action == "replay":
+            return ["replay", str(path)]
+        seat = kept.seat_of(mine) or Seat.EAST
+        return ["review", "--seat", seat.value, str(path)]
 
     def stats(self, viewer: Account, name: str | None, as_json: bool) -> str:
         """``stats [NAME] [--json]``: a player's profile (NAME's, else the asking player's)

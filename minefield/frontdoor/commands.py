@@ -14,12 +14,21 @@ typed                                          does
 ``games [NAME] [--limit N] [--json]``          the finished games you may see (NAME's)
 ``record GAME``                                a finished game's record (JSON lines)
 ``stats [NAME] [--json]``                      a player's profile (yours)
+``replay GAME``, ``review GAME``               a finished game's replay, its defense review
 ``whoami [--json]``, ``who [--json]``          you; who is online and the open tables
 ``ladder [--json]``                            the ratings
 ``name NEW``                                   claim or change your name (5 a day)
 ``key add TYPE BASE64 [COMMENT]``              a code for another key of yours
 ``key confirm CODE``                           (that key) log in as the player from now on
 ``key list [--json]``, ``key remove SHA256:..``  your keys; one no longer yours
+``web``, ``web --sign-out-all``                a link that signs this player in on a browser;
+                                               end every browser session of the player
+``tournament new NAME --format F [...]``       a tournament (R37; ``--rounds N``,
+                                               ``--rules P``, ``--rule N=V``, ``--match``,
+                                               ``--casual``, ``--max-players N``)
+``tournament join|leave|start NAME``           enter, leave (before it starts), start it
+``tournament show NAME [--json]``              its rounds, games and standings
+``tournaments [--json]``                       every tournament: open, running, finished
 ``help``                                       what may be typed
 =============================================  ===========================================
 
@@ -39,6 +48,8 @@ Traceback (most recent call last):
 ...
 minefield.frontdoor.commands.BadName: 'аlice' is not a name: it has U+0430 CYRILLIC \
 SMALL LETTER A, not a plain ASCII letter (2 to 16 letters, digits, '-' or '_')
+>>> parse_command("web --sign-out-all").action
+'web-sign-out'
 >>> parse_command("bash")
 Traceback (most recent call last):
 ...
@@ -69,19 +80,28 @@ from minefield.frontdoor.grammar import (
     checked_text,
     parse_original_command,
 )
+from minefield.frontdoor.tournament_commands import (
+    TournamentCommand,
+    parse_tournament,
+    parse_tournaments,
+)
 from minefield.server.kept_games import MAX_LIMIT
 
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
                  "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help",
-                 "games", "record", "stats"]
+                 "games", "record", "stats", "replay", "review", "tournament",
+                 "tournament-show", "tournaments", "web", "web-sign-out"]
 #: Actions that run the app in a pseudo-terminal.
-APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch"})
+APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch",
+                                            "replay", "review"})
 #: What may be typed, for the refusal message.
 ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
            "[--public] [--casual], join CODE, resume, watch GAME, history [--json], "
            "games [NAME] [--limit N] [--json], record GAME, stats [NAME] [--json], "
+           "replay GAME, review GAME, "
            "whoami [--json], who [--json], ladder [--json], name NEW, key add PUBLIC-KEY, "
-           "key confirm CODE, key list [--json], key remove SHA256:..., help")
+           "key confirm CODE, key list [--json], key remove SHA256:..., web [--sign-out-all], "
+           "tournament new|join|leave|start|show NAME, tournaments [--json], help")
 #: What ``help`` answers.
 HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   (nothing)                the lobby (in a terminal: ssh -t)
@@ -95,6 +115,8 @@ HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
                            the finished games you may see (NAME's), newest first
   record GAME              a finished game's record, as JSON lines
   stats [NAME] [--json]    a player's profile (yours): games, wins, deal-ins, rating
+  replay GAME, review GAME a finished game's replay; its defense review from your seat
+                           (East's if you did not play it) (ssh -t)
   whoami [--json]          your name, key and rating
   who [--json]             who is online and the open tables
   ladder [--json]          the ratings, best first
@@ -105,6 +127,17 @@ HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   key confirm CODE         (with the new key) from now on, log in as the player who asked
   key list [--json]        your keys, and those waiting for their code
   key remove SHA256:...    a key (never your last) no longer logs in as you
+  web                      a link that signs you in on a web browser (once, within 10
+                           minutes), when the server has a browser door
+  web --sign-out-all       end every browser session of yours
+  tournament new NAME --format round-robin|swiss [--rounds N] [--rules PRESET]
+      [--rule NAME=VALUE]... [--match] [--casual] [--max-players N]
+                           a new tournament, organized by you
+  tournament join|leave|start NAME
+                           join or leave it before it starts; start it (its organizer)
+  tournament show NAME [--json]
+                           its players, rounds, games and standings (R37)
+  tournaments [--json]     the tournaments: open, running, finished
   help                     this list"""
 #: A key's fingerprint as ``key list`` shows it.
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
@@ -132,6 +165,10 @@ class FrontCommand:
     key: str | None = None
     code: str | None = None
     limit: int | None = None
+    #: The client's arguments when the server makes them (``replay``, ``review``: the
+    #: record's path once the game is known to be visible), never from what was typed.
+    argv: tuple[str, ...] | None = None
+    tournament: TournamentCommand | None = None
 
 
 def _words(raw: str | bytes) -> list[str]:
@@ -269,14 +306,25 @@ def _stats_command(rest: list[str]) -> FrontCommand:
                         name=_player_name(names[0]) if names else None)
 
 
-def _record_command(rest: list[str]) -> FrontCommand:
-    """``record GAME``."""
-    if len(rest) != 1 or rest[0].startswith("-") or not GAME_ID.fullmatch(rest[0]):
-        raise Refused("record takes one finished game's id, as games lists it: record GAME")
-    return FrontCommand("record", game=rest[0])
+def _game_command(action: Literal["record", "replay", "review"]
+                  ) -> Callable[[list[str]], FrontCommand]:
+    """``record GAME``, ``replay GAME``, ``review GAME``."""
+    def parse(rest: list[str]) -> FrontCommand:
+        if len(rest) != 1 or rest[0].startswith("-") or not GAME_ID.fullmatch(rest[0]):
+            raise Refused(f"{action} takes one finished game's id, as games lists it: "
+                          f"{action} GAME")
+        return FrontCommand(action, game=rest[0])
+    return parse
 
 
 #: The commands that answer in text, by their first word: the rest of the words parsed.
+def _web_command(rest: list[str]) -> FrontCommand:
+    """``web`` (a sign-in link), ``web --sign-out-all``."""
+    if rest and rest != ["--sign-out-all"]:
+        raise Refused("web takes nothing, or --sign-out-all")
+    return FrontCommand("web-sign-out" if rest else "web")
+
+
 _WORD_COMMANDS: dict[str, Callable[[list[str]], FrontCommand]] = {
     "whoami": lambda rest: FrontCommand("whoami", json=_only_json("whoami", rest)),
     "who": lambda rest: FrontCommand("who", json=_only_json("who", rest)),
@@ -285,8 +333,19 @@ _WORD_COMMANDS: dict[str, Callable[[list[str]], FrontCommand]] = {
                                          json=_only_json("history", rest)),
     "games": _games_command,
     "stats": _stats_command,
-    "record": _record_command,
+    "record": _game_command("record"),
+    "replay": _game_command("replay"),
+    "review": _game_command("review"),
+    "tournament": lambda rest: _tournament_command(parse_tournament(rest)),
+    "tournaments": lambda rest: _tournament_command(parse_tournaments(rest)),
+    "web": _web_command,
 }
+
+
+def _tournament_command(asked: TournamentCommand) -> FrontCommand:
+    action: Action = ("tournaments" if asked.verb == "list" else
+                      "tournament-show" if asked.verb == "show" else "tournament")
+    return FrontCommand(action, json=asked.json, tournament=asked)
 
 
 def parse_command(raw: str | bytes | None) -> FrontCommand:

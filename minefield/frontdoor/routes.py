@@ -17,10 +17,11 @@ To add a command: its words in :mod:`.commands` (the ``Action``, the grammar, ``
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -29,6 +30,10 @@ from minefield.frontdoor import reports
 from minefield.frontdoor.accounts import Account, KeyRefused, NameRefused, RenameLimited, utc
 from minefield.frontdoor.club import Club, ClubRefused
 from minefield.frontdoor.commands import HELP, Action, FrontCommand
+from minefield.frontdoor.tournament_commands import list_text, listing_json, show_text
+from minefield.frontdoor.web_door import web_answer
+from minefield.server.identity import Identity
+from minefield.server.tournaments import TournamentError, Tournaments
 
 if TYPE_CHECKING:
     from minefield.frontdoor.ssh_session import DoorSession
@@ -81,6 +86,30 @@ class Client:
 
     async def __call__(self, session: DoorSession, command: FrontCommand) -> None:
         await session.run_client(command, self.status, self.terminal)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptClient(Client):
+    """The route of ``replay GAME`` and ``review GAME``: the client on a kept game's record
+    (its path made here, once the player may see the game), in a terminal."""
+
+    async def __call__(self, session: DoorSession, command: FrontCommand) -> None:
+        if not session.terminal:
+            session.refuse(f"{command.action} needs a terminal: connect with ssh -t")
+            return
+        if session.account is None:
+            session.refuse("this key has no name yet: choose one first (name NEW)")
+            return
+        account, game = session.account, command.game
+        assert game is not None
+        try:
+            argv = await session.door.ask_club(
+                lambda club: club.client_argv(account, command.action, game))
+        except ClubRefused as refusal:
+            session.refuse(str(refusal))
+            return
+        await session.run_client(replace(command, argv=tuple(argv)), self.status,
+                                 self.terminal)
 
 
 # -- the text commands -----------------------------------------------------------------------
@@ -233,6 +262,78 @@ async def stats(session: DoorSession, command: FrontCommand) -> str:
     return await _club(session, lambda club, me: club.stats(me, command.name, command.json))
 
 
+async def web_link(session: DoorSession, command: FrontCommand) -> str:
+    """``web``: a link that signs the player in on a browser (the browser door's)."""
+    return web_answer(session.door.web, session.account, sign_out_all=False)
+
+
+async def web_sign_out(session: DoorSession, command: FrontCommand) -> str:
+    """``web --sign-out-all``: every browser session of the player ends."""
+    return web_answer(session.door.web, session.account, sign_out_all=True)
+
+
+async def _tournaments(session: DoorSession, command: FrontCommand,
+                       work: Callable[[Tournaments, Identity], Coroutine[Any, Any, str]]
+                       ) -> str:
+    """``work`` done by the daemon's tournaments for the session's player (a key without a
+    name asks as nobody); a refusal is one line."""
+    door = session.door
+    if door.daemon is None:
+        raise CommandRefused("tournaments are kept by the game server inside ssh-server: "
+                             "this one was started with --socket")
+    account = session.account
+    me = Identity(key=f"{account.name}@{door.shared_account}" if account else "",
+                  name=account.name if account else "")
+    try:
+        said = await door.daemon.tournaments(lambda t: work(t, me))
+    except TournamentError as refusal:
+        raise CommandRefused(str(refusal)) from None
+    if said is None:
+        raise CommandRefused("the game server is not running")
+    return said
+
+
+async def tournament(session: DoorSession, command: FrontCommand) -> str:
+    """``tournament new|join|leave|start NAME``."""
+    asked = command.tournament
+    assert asked is not None and asked.name is not None
+    name = asked.name
+
+    async def work(t: Tournaments, me: Identity) -> str:
+        if asked.new is not None:
+            return t.new(me, asked.new)
+        if asked.verb == "join":
+            return t.join(me, name)
+        if asked.verb == "leave":
+            return t.leave(me, name)
+        log.info("%s starts the tournament %s", me.name, name)
+        return await t.start(me, name)
+
+    return await _tournaments(session, command, work)
+
+
+async def tournament_show(session: DoorSession, command: FrontCommand) -> str:
+    """``tournament show NAME [--json]``."""
+    asked = command.tournament
+    assert asked is not None and asked.name is not None
+    name = asked.name
+
+    async def work(t: Tournaments, me: Identity) -> str:
+        shown = t.show(name)
+        return json.dumps(shown) if command.json else show_text(shown)
+
+    return await _tournaments(session, command, work)
+
+
+async def tournaments(session: DoorSession, command: FrontCommand) -> str:
+    """``tournaments [--json]``."""
+    async def work(t: Tournaments, me: Identity) -> str:
+        listed = t.listing()
+        return listing_json(listed) if command.json else list_text(listed)
+
+    return await _tournaments(session, command, work)
+
+
 #: Every command's route, by its action.
 ROUTES: dict[Action, Route] = {
     "menu": Client("lobby"),
@@ -244,6 +345,8 @@ ROUTES: dict[Action, Route] = {
     "games": Text(games, named=True),
     "record": Text(record, named=True),
     "stats": Text(stats, named=True),
+    "replay": KeptClient("replaying"),
+    "review": KeptClient("reviewing"),
     "whoami": Text(whoami),
     "who": Text(who),
     "ladder": Text(ladder),
@@ -253,6 +356,11 @@ ROUTES: dict[Action, Route] = {
     "key-confirm": Text(key_confirm),
     "key-list": Text(key_list, named=True),
     "key-remove": Text(key_remove, named=True),
+    "web": Text(web_link, named=True),
+    "web-sign-out": Text(web_sign_out, named=True),
+    "tournament": Text(tournament, named=True),
+    "tournament-show": Text(tournament_show),
+    "tournaments": Text(tournaments),
 }
 
 

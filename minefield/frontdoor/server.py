@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import asyncssh
 
@@ -48,12 +49,14 @@ from minefield.frontdoor.ratings import Rater, ThreadRaters
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError
 from minefield.frontdoor.ssh_connection import DoorConnection
 from minefield.frontdoor.ssh_session import DoorSession
+from minefield.frontdoor.web_door import PublicUrl, WebDoor, WebDoorError
 from minefield.paths import CONFIG_ENV, DATA_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
 from minefield.server.kept_games import KeptGames
 
 log = logging.getLogger("minefield.frontdoor")
+_T = TypeVar("_T")
 
 
 class FrontDoor:
@@ -78,6 +81,8 @@ class FrontDoor:
         self._rater: Rater | None = None
         self._rating_task: asyncio.Task[None] | None = None
         self._respawn_lock = asyncio.Lock()
+        #: The browser door (``--web``), once started.
+        self.web: WebDoor | None = None
         self._accounts: Accounts | None = None
         #: The kept games (the daemon's index, in the players' file), once started.
         self.kept: KeptGames | None = None
@@ -154,6 +159,19 @@ class FrontDoor:
         self._rating_task = asyncio.create_task(self._rate_forever())
         log.info("listening on %s:%d (the game server: %s)", config.host, config.port,
                  "in this process" if self.daemon is not None else self.socket)
+        if config.web is not None:
+            await self._start_web(*config.web)
+
+    async def _start_web(self, host: str, port: int) -> None:
+        """The browser door (FrontDoorError, everything stopped, if it cannot listen)."""
+        public = PublicUrl.parse(self.config.public_url or f"http://{host}:{port}")
+        self.web = WebDoor(self, host, port, public, self.config.accounts_path)
+        try:
+            await self.web.start()
+        except WebDoorError as error:
+            self.web = None
+            await self.stop()
+            raise FrontDoorError(str(error)) from None
 
     def _games_dir(self) -> Path:
         if self.daemon is not None:
@@ -168,6 +186,8 @@ class FrontDoor:
 
     async def stop(self) -> None:
         """Stop listening, end the sessions, stop the daemon and the process server."""
+        if self.web is not None:
+            await self.web.stop()
         if self._server is not None:
             self._server.close()
         if self._rating_task is not None:
@@ -213,14 +233,14 @@ class FrontDoor:
                 except Exception as error:
                     log.error("keeping games failed (%s)", type(error).__name__)
 
-    async def ask_club(self, question: Callable[[Club], str]) -> str:
+    async def ask_club(self, question: Callable[[Club], _T]) -> _T:
         """``question`` answered by the club (:mod:`.club`: the kept games and the players)
         in a worker thread, with a connection of that thread's own to the players' file."""
         kept = self.kept
         if kept is None:
             raise FrontDoorError("the front door has not started")
 
-        def answer() -> str:
+        def answer() -> _T:
             club: Club | None = getattr(self._club_threads, "club", None)
             if club is None:
                 club = Club(Accounts(self.config.accounts_path), kept, self.shared_account)
@@ -270,10 +290,10 @@ class FrontDoor:
         return env
 
     async def spawn(self, argv: list[str], env: dict[str, str], rows: int, columns: int,
-                    terminal: bool) -> Child:
+                    terminal: bool, quiet: bool = False) -> Child:
         """A session's child; the process server is started again if it has gone (once)."""
         try:
-            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal)
+            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal, quiet=quiet)
         except SpawnError as error:
             async with self._respawn_lock:
                 if self.spawner.alive():
@@ -281,7 +301,7 @@ class FrontDoor:
                 log.error("%s: starting it again", error)
                 loop = asyncio.get_running_loop()
                 await loop.run_in_executor(None, self.spawner.restart)
-            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal)
+            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal, quiet=quiet)
 
 
 async def _check_shared_account(path: Path, account: str) -> None:

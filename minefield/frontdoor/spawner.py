@@ -141,6 +141,10 @@ def _child(request: Mapping[str, object], slave: int, link: socket.socket, run: 
         os.dup2(slave, number)
     if slave > 2:
         os.close(slave)
+    if request.get("quiet"):  # only the program's own output on the terminal (the browser's)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
     env = request.get("env")
     os.environ.clear()
     if isinstance(env, dict):
@@ -318,11 +322,13 @@ class Spawner:
         self.control = ours
 
     def spawn(self, argv: Sequence[str], env: Mapping[str, str], rows: int, columns: int,
-              terminal: bool = True) -> Child:
+              terminal: bool = True, quiet: bool = False) -> Child:
         """A child running ``minefield ARGV`` in a new pseudo-terminal of that size.
 
         ``terminal=False`` (no terminal was asked for): the terminal neither echoes nor turns
-        newlines into CR LF, so what the child prints arrives as it wrote it.
+        newlines into CR LF, so what the child prints arrives as it wrote it. ``quiet``: its
+        standard error goes to ``/dev/null`` (the browser door reads packets from the
+        terminal, which nothing else may write to).
         """
         if self.control is None:
             raise SpawnError("the session process server is not running")
@@ -333,7 +339,7 @@ class Spawner:
                 tty.setraw(slave)
             os.set_blocking(master, False)
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-            packet = json.dumps({"argv": list(argv), "env": dict(env)}).encode()
+            packet = json.dumps({"argv": list(argv), "env": dict(env), "quiet": quiet}).encode()
             try:
                 socket.send_fds(self.control, [packet], [slave, theirs.fileno()])
             except OSError as error:

@@ -206,6 +206,7 @@ class Daemon:
         scan = asyncio.ensure_future(self.run_io(self.kept.scan))
         scan.add_done_callback(_log_failure("keeping the finished games"))
         self.lobby.on_join = self._lobby_joined
+        self.lobby.tournaments_of = self.tournaments.running
         await self.tournaments.resume()
         path = self.config.socket
         gid = prepare_socket_folder(path, self.config.group)
@@ -227,6 +228,7 @@ class Daemon:
             self._sweeper.cancel()
         for room in list(self.rooms.values()):
             room.shutdown()
+        self.lobby.tournaments_of = None
         if self.tournaments is not None:
             self.tournaments.close()
         for conn in list(self.connections):

@@ -1,8 +1,8 @@
 """Tournaments on the daemon (R37): kept in SQLite, played in the daemon's rooms.
 
-The daemon is the one writer of its tournaments (ARCHITECTURE point 10): the organizer, the
-players (with their rating at the start), the rounds (when each started), the pairings with
-their games, results and forfeits, all in the club's SQLite file
+The daemon is the one writer of its tournaments, as of the club's other memory: the
+organizer, the players (with their rating at the start), the rounds (when each started), the
+pairings with their games, results and forfeits, all in the club's SQLite file
 (:attr:`~minefield.server.config.ServerConfig.database_path`, WAL; every change committed
 before anyone hears of it), so a restart, ``kill -9`` included,
 loses nothing: :meth:`Tournaments.resume` takes up every running tournament, the rooms of its
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from minefield.errors import MinefieldError
-from minefield.protocol.wire import TournamentRound
+from minefield.protocol.wire import LobbyTournament, TournamentRound
 from minefield.rules.game import Seat
 from minefield.rules.seed import random_seed
 from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
@@ -64,6 +64,8 @@ MAX_NAME = 40
 #: The most players a tournament may have (``--max-players`` is at most this).
 MAX_PLAYERS = 256
 Status = Literal["open", "running", "finished"]
+#: A ``--rule NAME=VALUE`` setting's value, typed (:func:`~minefield.rules.settings.parse_rule`).
+RuleValue = bool | int | str | None
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
@@ -174,7 +176,7 @@ class NewTournament:
     format: Format
     rounds: int | None = None
     rules: str = "standard"
-    rule: tuple[tuple[str, str], ...] = ()
+    rule: tuple[tuple[str, RuleValue], ...] = ()
     match: bool = False
     casual: bool = False
     max_players: int | None = None
@@ -203,12 +205,16 @@ class Tournaments:
         self.store = Store(daemon.config.database_path)
         self._alarms: dict[str, asyncio.TimerHandle] = {}
         self._clock: Callable[[], float] = time.time
+        self.closed = False
+        #: The tournaments whose next round is being paired (no second start meanwhile).
+        self._beginning: set[str] = set()
 
     def close(self) -> None:
         """The daemon stops: alarms off, the database closed."""
         for alarm in self._alarms.values():
             alarm.cancel()
         self._alarms.clear()
+        self.closed = True
         self.store.close()
 
     # -- commands -------------------------------------------------------------------------------
@@ -345,7 +351,7 @@ class Tournaments:
     @staticmethod
     def _rules(row: sqlite3.Row) -> str:
         rule = json.loads(row["rule"])
-        words = [row["rules"], *(f"{k}={v}" for k, v in sorted(rule.items()))]
+        words = [row["rules"], *(f"{k}={_rule_word(v)}" for k, v in sorted(rule.items()))]
         if row["match"]:
             words.append("match")
         if row["casual"]:
@@ -362,10 +368,13 @@ class Tournaments:
                         "players": len(self.store.players(row["name"]))})
         return out
 
-    def running(self) -> list[tuple[str, int, int]]:
-        """The running tournaments: name, round, rounds (for the lobby)."""
-        return [(row["name"], row["round"], row["rounds"]) for row in self.store.all()
-                if row["status"] == "running"]
+    def running(self) -> list[LobbyTournament]:
+        """The running tournaments and their round, newest first (the lobby lists them;
+        none once the daemon has stopped)."""
+        if self.closed:
+            return []
+        return [LobbyTournament(name=row["name"], round=row["round"], rounds=row["rounds"])
+                for row in self.store.all() if row["status"] == "running"]
 
     # -- rounds ---------------------------------------------------------------------------------
 
@@ -375,19 +384,27 @@ class Tournaments:
             **json.loads(row["rule"]), "hand_seconds": config.hand_seconds,
             "discard_seconds": config.discard_seconds})
 
-    def _pairs(self, row: sqlite3.Row, number: int) -> list[Pairing]:
+    async def _pairs(self, row: sqlite3.Row, number: int) -> list[Pairing]:
+        """Round ``number``'s pairings. A Swiss round's matching is made in a worker thread
+        (200 players take a few tenths of a second: the games in play must not wait)."""
         players = [p["key"] for p in self.store.players(row["name"])]
         if row["format"] == "round-robin":
             return round_robin(players)[number - 1]
         games = [p.as_game() for p in self.store.pairings(row["name"])]
         ratings = {p["key"]: p["rating"] or 0.0 for p in self.store.players(row["name"])}
         ranked = [s.name for s in standings(players, games, "swiss", ratings)]
-        return swiss_round(ranked, games)
+        return await self.daemon.run_io(swiss_round, ranked, games)
 
     async def _begin_round(self, name: str, number: int) -> None:
         """Round ``number`` of ``name`` begins: pairings stored, rooms made, players told."""
         row = self._open(name)
-        pairs = self._pairs(row, number)
+        self._beginning.add(name)
+        try:
+            pairs = await self._pairs(row, number)
+        finally:
+            self._beginning.discard(name)
+        if self.closed:
+            return
         started = self._clock()
         self.store.transaction(
             [("UPDATE tournaments SET round = ? WHERE name = ?", (number, name)),
@@ -447,7 +464,9 @@ class Tournaments:
     def waiting_for(self, identity: Identity) -> list[TournamentRound]:
         """The tournament games waiting for ``identity`` to sit down (told again on coming
         to the lobby)."""
-        notices = []
+        notices: list[TournamentRound] = []
+        if self.closed:
+            return notices
         for row in self.store.all():
             if row["status"] != "running":
                 continue
@@ -480,6 +499,8 @@ class Tournaments:
     # -- players and games ----------------------------------------------------------------------
 
     def _pairing_of(self, room: Room) -> tuple[sqlite3.Row, Board] | None:
+        if self.closed:
+            return None
         ids = room.game_ids
         for row in self.store.all():
             if row["status"] != "running":
@@ -543,7 +564,7 @@ class Tournaments:
     async def _after_result(self, name: str) -> None:
         """Every game of the round over: the next round, or the end."""
         row = self._open(name)
-        if row["status"] != "running":
+        if row["status"] != "running" or name in self._beginning:
             return
         current = [p for p in self.store.pairings(name) if p.round == row["round"]]
         if any(p.result is None for p in current):
@@ -569,11 +590,19 @@ class Tournaments:
             for p in self.store.pairings(name):
                 if p.round != row["round"] or p.result is not None or p.west is None:
                     continue
-                if p.game is None or p.game not in self.daemon.rooms:
+                if p.game is None or not any(p.game in room.game_ids
+                                             for room in self.daemon.rooms.values()):
                     self._seat_pairing(row, p)  # nobody had sat down: a new room
             started = self.store.round_started(name, row["round"])
             self._arm(name, started if started is not None else self._clock())
             await self._after_result(name)
+
+
+def _rule_word(value: RuleValue) -> str:
+    """A setting's value as ``--rule`` takes it (``on``, ``off``, ``none``, a number)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "none" if value is None else str(value)
 
 
 def _outcome(room: Room, pairing: Board) -> tuple[Result, int]:
@@ -599,4 +628,5 @@ def _outcome(room: Room, pairing: Board) -> tuple[Result, int]:
     return ("east" if end.winner is seat_of_east else "west"), points
 
 
-__all__ = ["NewTournament", "Store", "TournamentError", "Tournaments", "check_name"]
+__all__ = ["MAX_PLAYERS", "NewTournament", "RuleValue", "Store", "TournamentError",
+           "Tournaments", "check_name"]

@@ -138,3 +138,35 @@ def test_a_casual_table_says_so_and_a_bad_host_is_one_line(
         assert "casual" in door.run(bob, "who").stdout
     finally:
         door.stop()
+
+
+def test_replay_and_review_open_a_visible_game_in_a_terminal(
+        folder: Path, keys: dict[str, Path], terminals: SizedTerminals) -> None:
+    ann, cat = keys["ann"], keys["cat"]
+    club_records(folder / "door")
+    door = FrontDoorProcess(folder, "--open")
+    try:
+        assert door.run(ann, "name", "Ann").returncode == 0
+        assert door.run(cat, "name", "Cat").returncode == 0
+        # Not visible (a private room's, of Ann and Bob), unknown, or without a terminal:
+        # one line each, nothing started.
+        assert "g2" in one_line_refusal(door.run(cat, "replay", "g2", tty=True))
+        one_line_refusal(door.run(cat, "review", "nothing", tty=True))
+        assert "ssh -t" in one_line_refusal(door.run(cat, "replay", "g1"))
+        # The replay viewer on a public table's game, for anyone.
+        terminals.open("cat", door.ssh(cat, "replay", "g1", tty=True))
+        wait_for("the replay", lambda: "Minefield replay" in terminals.screen("cat")
+                 and "(West)" in terminals.screen("cat"),
+                 lambda: terminals.screen("cat") + door.report())
+        terminals.keys("cat", "q")
+        wait_for("ssh ends with the replay", lambda: terminals.ended("cat"),
+                 lambda: terminals.screen("cat"))
+        # The defense review of Ann's own game, from her seat (West in g4).
+        terminals.open("ann", door.ssh(ann, "review", "g4", tty=True))
+        wait_for("the review", lambda: "Defense review" in terminals.screen("ann"),
+                 lambda: terminals.screen("ann") + door.report())
+        terminals.keys("ann", "q")
+        wait_for("ssh ends with the review", lambda: terminals.ended("ann"),
+                 lambda: terminals.screen("ann"))
+    finally:
+        door.stop()

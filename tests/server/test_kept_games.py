@@ -196,3 +196,22 @@ def test_a_profile_counts_wins_losses_and_deal_ins_by_hand() -> None:
         "losses": 1, "draws": 1, "rated_games": 5, "win_rate": 0.667, "deal_ins": 1,
         "deal_in_rate": 0.167, "average_win": 15000, "average_loss": 16000,
         "furiten_games": 1, "longest_game_streak": 2, "rating_history": []}
+
+
+async def test_an_invitation_is_casual_unless_it_asks_to_be_rated(daemon: Daemon) -> None:
+    """R36: fixed when the table is made and shown to both before the game starts."""
+    from tests.server.test_invites import in_lobby
+
+    ann, bob = await in_lobby(daemon, "ann"), await in_lobby(daemon, "bob")
+    headers = []
+    for invite in ({"type": "invite", "player": "bob"},
+                   {"type": "invite", "player": "bob", "rated": True}):
+        ann.send(invite)
+        asked = await bob.until("invitation")
+        assert asked["rated"] is invite.get("rated", False)
+        bob.send({"type": "answer", "invitation": asked["id"], "accept": True})
+        headers.append(daemon.rooms[(await bob.until("seated"))["game"]].table_header())
+    assert headers == [TableHeader(kind="invitation", rated=False),
+                       TableHeader(kind="invitation", rated=True)]
+    ann.close()
+    bob.close()

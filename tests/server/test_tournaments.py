@@ -15,11 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from minefield.protocol.messages import MatchView
 from minefield.server.daemon import Daemon
 from minefield.server.identity import Identity
 from minefield.server.tournaments import NewTournament, TournamentError
 from minefield.session.remote import resume
 from tests.server.conftest import ME, Raw, autoplay, start_daemon
+from tests.server.test_match_server import last_table, next_game_snapshot, play
 
 #: Forfeits come quickly in tests (R37 gives 10 minutes).
 FORFEIT = 4.0
@@ -116,6 +118,12 @@ async def test_round_robin_of_four_through_the_daemon(short_dir: Path) -> None:
         for name in names:
             daemon.tournaments.join(who(name), "club")
         assert "round 1 of 3" in await daemon.tournaments.start(who("ann"), "CLUB")
+        # The lobby lists the running tournament and its round.
+        onlooker = await Raw.connect(daemon.config.socket)
+        onlooker.hello("lobby", player="eve")
+        lobby = await onlooker.until("lobby")
+        assert lobby["tournaments"] == [{"name": "club", "round": 1, "rounds": 3}]
+        onlooker.close()
         for number in (1, 2, 3):
             notices = await play_round(daemon, "club")
             assert len(notices) == 4 and all(n["round"] == number for n in notices)
@@ -245,3 +253,50 @@ async def test_bad_tournament_commands_are_one_line_and_change_nothing(short_dir
         assert t.show("x")["status"] == "open" and t.show("x")["players"] == ["bob"]
     finally:
         await daemon.stop()
+
+
+async def play_match(daemon: Daemon, name: str, game: str) -> MatchView:
+    """``name`` sits down at ``game`` (a match, R30) and plays it to its end, asking for each
+    next game; the match as it ended."""
+    session = await resume(socket=daemon.config.socket, player=name, game=game)
+    await session.open()
+    try:
+        for number in range(1, 30):
+            table = last_table(await play(session, number))
+            assert table.match is not None
+            if table.match.over:
+                return table.match
+            await session.next_game()
+            await next_game_snapshot(session, number + 1)
+    finally:
+        await session.close()
+    raise AssertionError("the match never ended")
+
+
+async def test_with_matches_a_match_is_one_game_of_the_tournament(short_dir: Path) -> None:
+    """R37 with ``--match``: each pairing plays a whole match (R30, one hand here), won on
+    the final scores; the tournament's game is over only when the match is."""
+    daemon = await start_daemon(short_dir)
+    assert daemon.tournaments is not None
+    try:
+        daemon.tournaments.new(who("ann"), NewTournament(
+            "duel", "round-robin", rules="match", rule=(("hands", 1),), match=True))
+        for name in ("ann", "bob"):
+            daemon.tournaments.join(who(name), "duel")
+        await daemon.tournaments.start(who("ann"), "duel")
+        game = daemon.tournaments.show("duel")["pairings"][0]["game"]
+        ended = await asyncio.gather(play_match(daemon, "ann", game),
+                                     play_match(daemon, "bob", game))
+        shown = await round_over(daemon, "duel", 1)
+    finally:
+        await daemon.stop()
+    scores = ended[0].scores
+    pairing = shown["pairings"][0]
+    assert shown["status"] == "finished" and pairing["game"] == game
+    east, west = scores[pairing["east"]], scores[pairing["west"]]
+    expected = "draw" if east == west else "east" if east > west else "west"
+    assert pairing["result"] == expected and not pairing["forfeit"]
+    winner = next(s for s in shown["standings"] if s["rank"] == 1)
+    if expected != "draw":
+        assert winner["name"] == pairing[expected] and winner["score"] == 1.0
+        assert winner["points"] == max(east, west) - 25000  # R30: from 25,000 each
