@@ -68,8 +68,10 @@ log = logging.getLogger("minefield.frontdoor")
 
 #: The textual-serve package's browser side (textual.js, xterm.css, the fonts).
 CLIENT_PACKAGE = "textual_serve"
-#: Requests (pages, sign-ins, websockets; not static files) per address per minute.
-REQUESTS_PER_MINUTE = 60
+#: Requests (pages, sign-ins, websockets; not static files) per address per minute, for each
+#: connection per minute the SSH door allows (``--auth-per-minute``): a sign-in is four (the
+#: link's page, its button, the client's page, the websocket).
+REQUESTS_PER_CONNECTION = 4
 #: The largest websocket message a browser may send (a paste, a resize).
 MAX_MESSAGE = 64 * 1024
 #: The websocket's keepalive: a browser that answers no ping this long is gone.
@@ -494,8 +496,8 @@ class WebDoor:
         if bucket is None:
             if len(self._buckets) > 100_000:
                 self._buckets.clear()
-            bucket = self._buckets[address] = TokenBucket(
-                REQUESTS_PER_MINUTE, REQUESTS_PER_MINUTE / 60.0, now)
+            per_minute = REQUESTS_PER_CONNECTION * self.front.config.limits.auth_per_minute
+            bucket = self._buckets[address] = TokenBucket(per_minute, per_minute / 60.0, now)
         if not bucket.take(now):
             log.info("browser door: %s is over its rate limit", address)
             return self._html(notice("Slow down", f"Too many requests from {address}: try "

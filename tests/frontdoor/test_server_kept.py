@@ -155,8 +155,8 @@ def test_replay_and_review_open_a_visible_game_in_a_terminal(
         assert "ssh -t" in one_line_refusal(door.run(cat, "replay", "g1"))
         # The replay viewer on a public table's game, for anyone.
         terminals.open("cat", door.ssh(cat, "replay", "g1", tty=True))
-        wait_for("the replay", lambda: "Minefield replay" in terminals.screen("cat")
-                 and "(West)" in terminals.screen("cat"),
+        # The players by their names (not the server's NAME@ACCOUNT of the record).
+        wait_for("the replay", lambda: "Ann (East) vs Bob (West)" in terminals.screen("cat"),
                  lambda: terminals.screen("cat") + door.report())
         terminals.keys("cat", "q")
         wait_for("ssh ends with the replay", lambda: terminals.ended("cat"),
