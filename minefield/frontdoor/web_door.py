@@ -420,8 +420,9 @@ class WebDoor:
         except OSError as error:
             await self._runner.cleanup()
             self._runner = None
+            why = os.strerror(error.errno) if error.errno else str(error)
             raise WebDoorError(f"--web {self.host}:{self.port}: cannot listen "
-                               f"({(error.strerror or str(error)).lower()})") from None
+                               f"({why.lower()})") from None
         if self.port == 0 and self._runner.addresses:  # port 0: any free port (tests)
             self.port = int(self._runner.addresses[0][1])
         log.info("browser door on %s:%d, players open %s", self.host, self.port,

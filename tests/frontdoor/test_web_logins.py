@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from minefield.frontdoor.web_door import PublicUrl, WebDoorError, content_policy
 from minefield.frontdoor.web_logins import (
     LINK_SECONDS,
     MAX_WAITING_LINKS,
@@ -100,68 +99,3 @@ def test_only_the_newest_waiting_links_work() -> None:
     with pytest.raises(LinkRefused):
         logins.peek(tokens[0])
     assert all(logins.peek(token) == 1 for token in tokens[1:])
-
-
-@pytest.mark.parametrize(("text", "origin", "websocket"), [
-    ("http://127.0.0.1:8080", "http://127.0.0.1:8080", "ws://127.0.0.1:8080/ws"),
-    ("https://Mahjong.Example.org:443/", "https://mahjong.example.org",
-     "wss://mahjong.example.org/ws"),
-    ("http://[::1]:9000", "http://[::1]:9000", "ws://[::1]:9000/ws"),
-])
-def test_public_url(text: str, origin: str, websocket: str) -> None:
-    public = PublicUrl.parse(text)
-    assert (public.origin, public.websocket) == (origin, websocket)
-    policy = content_policy(public)
-    assert f"connect-src {websocket};" in policy
-    assert "script-src 'self';" in policy and "frame-ancestors 'none'" in policy
-
-
-@pytest.mark.parametrize("text", ["ftp://x.org", "https://x.org/play", "x.org", "https://",
-                                  "https://u@x.org", "http://x.org:99999"])
-def test_public_url_refused(text: str) -> None:
-    with pytest.raises(WebDoorError, match="--public-url"):
-        PublicUrl.parse(text)
-
-
-class _Front:
-    """What the browser door asks of its front door, for requests that need no account."""
-
-    def __init__(self, folder: Path, auth_per_minute: int) -> None:
-        from minefield.frontdoor.door_config import FrontDoorConfig
-        from minefield.frontdoor.limits import Limits
-
-        self.config = FrontDoorConfig(data=folder, limits=Limits(auth_per_minute=auth_per_minute))
-
-
-async def test_requests_past_the_per_address_limit_are_refused_with_a_page(
-        tmp_path: Path) -> None:
-    """One SSH connection a minute allows four requests (a sign-in's), then 429 with a page;
-    static files are not counted; every response has the Content-Security-Policy."""
-    import aiohttp
-
-    from minefield.frontdoor.web_door import WebDoor
-
-    web = WebDoor(_Front(tmp_path, auth_per_minute=1), "127.0.0.1", 0,
-                  PublicUrl.parse("http://127.0.0.1:1"), tmp_path / "players.sqlite")
-    await web.start()
-    try:
-        base = f"http://127.0.0.1:{web.port}"
-        async with aiohttp.ClientSession() as client:
-            statuses = []
-            for _ in range(5):
-                async with client.get(base + "/") as response:
-                    statuses.append(response.status)
-                    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
-                    text = await response.text()
-            assert statuses == [401, 401, 401, 401, 429]
-            assert "Too many requests from 127.0.0.1" in text
-            async with client.get(base + "/") as response:  # still refused
-                assert response.status == 429
-            async with client.get(base + "/static/js/textual.js") as response:
-                assert response.status == 200
-                assert "Content-Security-Policy" in response.headers
-            async with client.get(base + "/web/nothing-here") as response:
-                assert response.status == 404
-                assert "Content-Security-Policy" in response.headers
-    finally:
-        await web.stop()
