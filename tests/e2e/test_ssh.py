@@ -18,7 +18,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tests.e2e.conftest import Site
 from tests.e2e.harness import ME, minefield_command, wait_for
@@ -265,7 +265,7 @@ def test_host_match_over_ssh_starts_a_match_with_its_scoreboard(site: Site) -> N
                lambda screen: "Game 1 · hand 1 of 4" in screen and "Hand 0/13" in screen)
     games = site.daemon.data / "games"
 
-    def match_record() -> dict[str, object] | None:
+    def match_record() -> dict[str, Any] | None:
         for record in games.glob("*.jsonl"):
             header = json.loads(record.read_text().splitlines()[0])
             if header.get("match") and "Bot (easy)" in header["players"].values():

@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -103,8 +104,8 @@ def test_a_server_started_under_nohup_leaves_no_process_when_stopped(
                     for pid in left if (Path("/proc") / str(pid)).exists()}
         assert not left, f"still running {GONE_WITHIN:g} s after the stop: {commands}"
         for name in ("ann", "bob"):  # and the players' ssh clients were let go
-            wait_for(f"{name}'s ssh ends", lambda n=name: terminals.ended(n),
-                     lambda n=name: terminals.screen(n))
+            wait_for(f"{name}'s ssh ends", partial(terminals.ended, name),
+                     partial(terminals.screen, name))
     finally:
         for pid in still_running(processes):
             os.kill(pid, signal.SIGKILL)

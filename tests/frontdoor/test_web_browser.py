@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
@@ -24,6 +24,9 @@ from tests.e2e.harness import free_port, keygen, short_folder, unavailable, wait
 from tests.e2e.test_ssh import RESULT, build_hand, hand_row, play_to_the_end
 from tests.frontdoor.browser import CHROMIUM, BrowserPlayer, launch, new_context
 from tests.frontdoor.conftest import FrontDoorProcess, SizedTerminals
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext
 
 T = TypeVar("T")
 #: A client process started for a browser (one log line each).
@@ -178,7 +181,7 @@ def websocket_status(site: WebSite, cookie: str | None, origin: str) -> int:
         connection.close()
 
 
-def cookie_of(context: Any) -> str:
+def cookie_of(context: BrowserContext) -> str:
     """The session cookie of a browser profile."""
     return next(c["value"] for c in context.cookies() if c["name"] == "minefield")
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from minefield.protocol.messages import PlayerInfo
-from minefield.records import writer as writer_module
 from minefield.records.format import RecordHeader, ResultLine
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
@@ -81,7 +80,7 @@ def test_each_line_is_on_disk_when_the_call_returns(tmp_path: Path,
         synced.append(os.fstat(descriptor).st_size)
         real_fsync(descriptor)
 
-    monkeypatch.setattr(writer_module.os, "fsync", fsync)
+    monkeypatch.setattr(os, "fsync", fsync)  # the os module the writer calls
     game = played(RON_SEED)
     with RecordWriter.start(Game(game.seed), "practice", PLAYERS, tmp_path) as writer:
         header_size = writer.path.stat().st_size

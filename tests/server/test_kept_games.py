@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from minefield.records.format import TableHeader
 from minefield.records.reader import read_record
@@ -33,7 +34,7 @@ async def kept_soon(daemon: Daemon, game: str) -> KeptGame:
     raise AssertionError(f"game {game} was never kept")
 
 
-async def play_hosted(daemon: Daemon, **options: object) -> str:
+async def play_hosted(daemon: Daemon, **options: Any) -> str:
     """Ann hosts (``options``), Bob joins, both play the game out; its id."""
     ann = await host(socket=daemon.config.socket, player="ann", seed=SEED, **options)
     bob = await join(ann.code or "", socket=daemon.config.socket, player="bob")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -231,9 +232,11 @@ async def test_bad_tournament_commands_are_one_line_and_change_nothing(short_dir
         assert t.listing() == []
         t.new(who("ann"), NewTournament("x", "swiss"))
         t.join(who("bob"), "x")
-        for call, text in ((lambda: t.join(who("bob"), "x"), "already in"),
-                           (lambda: t.leave(who("cat"), "x"), "not in"),
-                           (lambda: t.join(who("bob"), "y"), "no tournament")):
+        refusals: tuple[tuple[Callable[[], object], str], ...]
+        refusals = ((lambda: t.join(who("bob"), "x"), "already in"),
+                    (lambda: t.leave(who("cat"), "x"), "not in"),
+                    (lambda: t.join(who("bob"), "y"), "no tournament"))
+        for call, text in refusals:
             try:
                 call()
             except TournamentError as error:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from minefield.bots.base import Bot
 from minefield.protocol.messages import Applied, ServerMessageType, Snapshot
 from minefield.records.replay import match_records, replay_match
 from minefield.rules.auto import auto_command
@@ -17,7 +18,7 @@ from minefield.rules.settings import RuleSettings
 from minefield.session import LocalSession, MatchSession
 
 
-class StandIn:
+class StandIn(Bot):
     """The R25 move as a bot."""
 
     level = "easy"

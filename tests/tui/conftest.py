@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widget import Widget
 
 from minefield.bots.base import Bot, Level
 from minefield.paths import CACHE_ENV, CONFIG_ENV, DATA_ENV
@@ -78,6 +80,17 @@ async def settle(pilot: Pilot[Any]) -> None:
         await pilot.pause()
 
 
-def screen_text(app: App[object]) -> str:
+def screen_text(app: App[Any]) -> str:
     """Everything on screen now, as plain text lines."""
     return "\n".join(screen_lines(app.screen))
+
+
+def on_top(app: App[Any]) -> Screen[Any]:
+    """The screen on top now. A call, read afresh: mypy keeps ``app.screen`` narrowed by an
+    earlier check as if keys could not change it."""
+    return app.screen
+
+
+def focused(app: App[Any]) -> Widget | None:
+    """The focused widget now, read afresh (as :func:`on_top`)."""
+    return app.focused

@@ -144,7 +144,7 @@ async def test_tiles_are_chosen_and_discarded_with_the_mouse() -> None:
 
 @pytest.mark.parametrize("style", ["text", "unicode"])
 async def test_other_tile_styles_keep_the_suit_letter(style: str) -> None:
-    app = make_app(preferences=Preferences(hint="off", tile_style=style))  # type: ignore[arg-type]
+    app = make_app(preferences=Preferences(hint="off", tile_style=style))
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         text = screen_text(app)

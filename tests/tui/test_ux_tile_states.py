@@ -3,6 +3,8 @@ every tile style, and without relying on colour (NO_COLOR)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from textual.app import App
 
@@ -16,7 +18,7 @@ from tests.tui.test_input_typing import builder
 Look = tuple[tuple[str, bool, bool, bool], ...]
 
 
-def look(app: App[object], row: TileRow, index: int) -> Look:
+def look(app: App[Any], row: TileRow, index: int) -> Look:
     """What a place shows, cell by cell, without colours: the character and its bold,
     underline and reverse attributes."""
     region = row.places[index].region
