@@ -410,6 +410,8 @@ class WebDoor:
         if self.passkeys is not None:
             app.router.add_get("/passkey", self.handle_passkey_page)
             app.router.add_post("/passkey/{step}", self.handle_passkey)
+        app.router.add_get("/keys", self.handle_keys)
+        app.router.add_post("/keys", self.handle_key_add)
         app.router.add_get("/web/{name}", self.handle_asset)
         app.router.add_get("/favicon.ico", self.handle_no_icon)
         client = resources.files(CLIENT_PACKAGE) / "static"
@@ -726,6 +728,53 @@ class WebDoor:
         response.set_cookie(self.cookie_name, cookie, max_age=SESSION_SECONDS, path="/",
                             httponly=True, samesite="Strict", secure=self.public.secure)
         return response
+
+    async def handle_keys(self, request: web.Request) -> web.Response:
+        """(Signed in) let an SSH key log in as this player: ``key add``'s form."""
+        found = self._session(request)
+        if found is None:
+            return self._html(notice("Minefield", "Sign in first."), 401)
+        return self._html(page("Minefield: keys", self._key_form(found[1].name)))
+
+    @staticmethod
+    def _key_form(name: str, said: str = "") -> str:
+        return (f'<main class="box"><h1>Minefield: {html.escape(name)}</h1>\n'
+                f'<p>Let an SSH key log in as {html.escape(name)}: paste its public key line '
+                f'(ssh-ed25519 AAAA...).</p>\n<form method="post" action="/keys">'
+                f'<p><textarea name="key" id="key" rows="3" cols="60"></textarea></p>'
+                f'<p><button type="submit" id="add-key">Offer it a code</button></p></form>\n'
+                f'{said}</main>')
+
+    async def handle_key_add(self, request: web.Request) -> web.Response:
+        """``key add`` from the browser (a passkey's player has no SSH key to run it with):
+        the code, and the command the new key runs with it, as over SSH."""
+        import asyncssh
+
+        from minefield.frontdoor.accounts import KeyRefused, utc
+
+        found = self._session(request)
+        if found is None or not self._from_here(request):
+            return self._html(notice("Minefield", "Sign in first (from this server's page)."),
+                              403)
+        session, account = found
+        form = await request.post()
+        try:
+            key = asyncssh.import_public_key(str(form.get("key", "")).strip())
+            new = key.get_fingerprint("sha256")
+            offer = self.front.accounts.offer_key(account.id, new, session.tag)
+        except (asyncssh.KeyImportError, ValueError) as error:
+            why = str(error) if isinstance(error, KeyRefused) else (
+                "that is not a public key (ssh-ed25519 AAAA...)")
+            said = f'<p id="message">Refused: {html.escape(why)}.</p>'
+            return self._html(page("Minefield: keys", self._key_form(account.name, said)), 400)
+        log.info("%s offered the key %s a code (browser %s from %s)", account.name, new,
+                 session.tag, self.address(request))
+        command = f"{self.ssh_command().replace('ssh -t', 'ssh', 1)} key confirm {offer.code}"
+        said = (f'<p id="message">To let the key {html.escape(new)} log in as '
+                f'{html.escape(account.name)}, run this with that key before '
+                f'{html.escape(utc(offer.expires))} (the code serves once):</p>\n'
+                f'<p><code id="command">{html.escape(command)}</code></p>')
+        return self._html(page("Minefield: keys", self._key_form(account.name, said)))
 
     async def handle_no_icon(self, request: web.Request) -> web.Response:
         """No icon (the browser asks for one)."""

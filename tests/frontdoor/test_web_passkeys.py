@@ -1,8 +1,9 @@
 """Passkeys on the browser door (``ssh-server --open --web``), in a real headless Chromium with
 its virtual authenticator (the DevTools protocol's WebAuthn domain): a player without an SSH
 key signs up with a name and a passkey, signs in again with it later, and a browser without
-that passkey cannot sign in as that name (nor take it). WebAuthn needs a host name, not an
-address: the page is opened as ``localhost``."""
+that passkey cannot sign in as that name (nor take it); an SSH key joins the passkey's player
+with the code the browser's keys page gives (the proof rule of ``key add``). WebAuthn needs a
+host name, not an address: the page is opened as ``localhost``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import free_port, short_folder, wait_for
+from tests.e2e.harness import free_port, keygen, short_folder, wait_for
 from tests.frontdoor.browser import BrowserPlayer, new_context
 from tests.frontdoor.conftest import FrontDoorProcess
 from tests.frontdoor.test_web_browser import browser  # noqa: F401 - the module's Chromium
@@ -71,6 +72,17 @@ def test_a_passkey_signs_up_and_in_and_another_browser_cannot_use_the_name(
     page.wait_for_url(web + "/")
     dee.wait("the lobby again", lambda screen: "Online (" in screen and "dee " in screen)
     assert "browser sign-in: dee from 127.0.0.1 (passkey, web-" in server.log.read_text()
+    # An SSH key joins dee with the code the browser gives, as with key add over SSH.
+    key = keygen(server.folder / "dee")
+    page.goto(web + "/keys")
+    page.fill("#key", (server.folder / "dee.pub").read_text())
+    page.click("#add-key")
+    command = page.inner_text("#command").split()
+    assert command[-3:-1] == ["key", "confirm"], command
+    assert server.json(key, "whoami", "--json")["name"] is None  # not dee before the code
+    done = server.run(key, "key", "confirm", command[-1])
+    assert done.returncode == 0 and "now logs in as dee" in done.stdout, done.stderr
+    assert server.json(key, "whoami", "--json")["name"] == "dee"
     # Another browser, with a passkey of its own, is neither dee nor can become dee.
     other = new_context(browser)
     stranger = with_authenticator(other)
