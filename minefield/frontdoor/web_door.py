@@ -58,6 +58,7 @@ from aiohttp import WSMsgType, web
 from minefield.errors import MinefieldError
 from minefield.frontdoor.spawner import Child, SpawnError
 from minefield.frontdoor.web_logins import SESSION_SECONDS, LinkRefused, WebLogins, WebSession
+from minefield.frontdoor.web_passkeys import PasskeyRefused, Passkeys
 from minefield.protocol.address import DOOR_ENV
 from minefield.server.limits import TokenBucket
 
@@ -155,7 +156,7 @@ def content_policy(public: PublicUrl) -> str:
     and images only; the websocket to this door only; no frames, no forms elsewhere."""
     return (f"default-src 'none'; script-src 'self'; style-src 'self' {' '.join(CLIENT_STYLES)}; "
             "font-src 'self'; "
-            f"img-src 'self'; connect-src {public.websocket}; form-action 'self'; "
+            f"img-src 'self'; connect-src 'self' {public.websocket}; form-action 'self'; "
             "base-uri 'none'; frame-ancestors 'none'")
 
 
@@ -392,6 +393,9 @@ class WebDoor:
         self._buckets: dict[str, TokenBucket] = {}
         self._runner: web.AppRunner | None = None
         self._policy = content_policy(public)
+        #: Passkeys (sign-up in the browser) on an ``--open`` server only.
+        self.passkeys = (Passkeys(logins_path, public.host, public.origin)
+                         if front.config.open else None)
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -403,6 +407,11 @@ class WebDoor:
         app.router.add_post("/login/{token}", self.handle_sign_in)
         app.router.add_post("/sign-out", self.handle_sign_out)
         app.router.add_get("/ws", self.handle_websocket)
+        if self.passkeys is not None:
+            app.router.add_get("/passkey", self.handle_passkey_page)
+            app.router.add_post("/passkey/{step}", self.handle_passkey)
+        app.router.add_get("/keys", self.handle_keys)
+        app.router.add_post("/keys", self.handle_key_add)
         app.router.add_get("/web/{name}", self.handle_asset)
         app.router.add_get("/favicon.ico", self.handle_no_icon)
         client = resources.files(CLIENT_PACKAGE) / "static"
@@ -439,6 +448,8 @@ class WebDoor:
             await self._runner.cleanup()
             self._runner = None
         self.logins.close()
+        if self.passkeys is not None:
+            self.passkeys.close()
 
     # -- the front door's commands -------------------------------------------------------------
 
@@ -567,10 +578,12 @@ class WebDoor:
         """The client's page (signed in), or how to sign in."""
         found = self._session(request)
         if found is None:
-            return self._html(notice(
-                "Minefield", "Sign in with a link: in a terminal, run",
-                self._ssh_hint(), "and open the link it prints (it serves once, for 10 "
-                "minutes)."), 401)
+            lines = ["Sign in with a link: in a terminal, run", self._ssh_hint(),
+                     "and open the link it prints (it serves once, for 10 minutes)."]
+            if self.passkeys is not None:
+                lines.append(f"No SSH key? Sign up or in with a passkey: "
+                             f"{self.public.origin}/passkey")
+            return self._html(notice("Minefield", *lines), 401)
         session, account = found
         full = self._over_caps(self.address(request), session.tag)
         if full is not None:
@@ -640,6 +653,129 @@ class WebDoor:
         response.del_cookie(self.cookie_name, path="/")
         return response
 
+    async def handle_passkey_page(self, request: web.Request) -> web.Response:
+        """Sign up with a name and a passkey, or sign in with one."""
+        body = ('<main class="box"><h1>Minefield</h1>\n'
+                '<p>Sign up: the name other players will see (2-16 letters, digits, - or _), '
+                'and a passkey of this device.</p>\n'
+                '<p><input id="name" maxlength="16" autocomplete="username"> '
+                '<button type="button" id="sign-up">Sign up with a passkey</button></p>\n'
+                '<p>Signed up already? <button type="button" id="sign-in">Sign in with a '
+                'passkey</button></p>\n<p id="message" class="small"></p></main>')
+        return self._html(page("Minefield: passkey", body,
+                               head='<script src="/web/passkey.js"></script>\n'))
+
+    async def handle_passkey(self, request: web.Request) -> web.Response:
+        """The passkey ceremonies' steps (JSON in and out; this origin's pages only)."""
+        assert self.passkeys is not None
+        if not self._from_here(request):
+            return web.json_response({"error": "not this server's page"}, status=403)
+        try:
+            asked = await request.json()
+        except ValueError:
+            asked = None
+        if not isinstance(asked, dict):
+            return web.json_response({"error": "not a request"}, status=400)
+        step = request.match_info["step"]
+        try:
+            return await self._passkey_step(request, step, asked)
+        except PasskeyRefused as refusal:
+            log.info("browser passkey %s from %s refused: %s", step, self.address(request),
+                     refusal)
+            return web.json_response({"error": str(refusal)}, status=403)
+
+    async def _passkey_step(self, request: web.Request, step: str,
+                            asked: dict[str, Any]) -> web.Response:
+        from minefield.frontdoor.accounts import NameRefused, check_name
+
+        passkeys, accounts = self.passkeys, self.front.accounts
+        assert passkeys is not None
+        if step == "sign-up-options":
+            try:
+                name = check_name(str(asked.get("name", "")))
+            except NameRefused as refusal:
+                raise PasskeyRefused(str(refusal)) from None
+            if accounts.by_name(name) is not None:
+                raise PasskeyRefused(f"the name {name!r} is taken: choose another")
+            ceremony, options = passkeys.sign_up_options(name)
+            return web.json_response({"ceremony": ceremony, "options": json.loads(options)})
+        if step == "sign-in-options":
+            ceremony, options = passkeys.sign_in_options()
+            return web.json_response({"ceremony": ceremony, "options": json.loads(options)})
+        if step == "sign-up":
+            name, fingerprint, public_key, count = passkeys.sign_up(
+                asked.get("ceremony"), asked.get("credential"))
+            try:
+                account = accounts.claim(fingerprint, name)
+            except NameRefused as refusal:
+                raise PasskeyRefused(str(refusal)) from None
+            passkeys.keep(fingerprint, account.id, public_key, count)
+            log.info("passkey %s claimed the name %s", fingerprint[:40], account.name)
+            return self._signed_in(request, account.id, "passkey sign-up")
+        if step == "sign-in":
+            return self._signed_in(request, passkeys.sign_in(
+                asked.get("ceremony"), asked.get("credential")), "passkey")
+        raise web.HTTPNotFound()
+
+    def _signed_in(self, request: web.Request, account_id: int, how: str) -> web.Response:
+        """A browser session for ``account_id``: its cookie, and the sign-in's log line."""
+        cookie = self.logins.start_session(account_id)
+        account = self.front.accounts.by_id(account_id)
+        session = self.logins.session(cookie)
+        log.info("browser sign-in: %s from %s (%s, %s)", account.name if account else account_id,
+                 self.address(request), how, session.tag if session else "?")
+        response = web.json_response({"ok": True})
+        response.set_cookie(self.cookie_name, cookie, max_age=SESSION_SECONDS, path="/",
+                            httponly=True, samesite="Strict", secure=self.public.secure)
+        return response
+
+    async def handle_keys(self, request: web.Request) -> web.Response:
+        """(Signed in) let an SSH key log in as this player: ``key add``'s form."""
+        found = self._session(request)
+        if found is None:
+            return self._html(notice("Minefield", "Sign in first."), 401)
+        return self._html(page("Minefield: keys", self._key_form(found[1].name)))
+
+    @staticmethod
+    def _key_form(name: str, said: str = "") -> str:
+        return (f'<main class="box"><h1>Minefield: {html.escape(name)}</h1>\n'
+                f'<p>Let an SSH key log in as {html.escape(name)}: paste its public key line '
+                f'(ssh-ed25519 AAAA...).</p>\n<form method="post" action="/keys">'
+                f'<p><textarea name="key" id="key" rows="3" cols="60"></textarea></p>'
+                f'<p><button type="submit" id="add-key">Offer it a code</button></p></form>\n'
+                f'{said}</main>')
+
+    async def handle_key_add(self, request: web.Request) -> web.Response:
+        """``key add`` from the browser (a passkey's player has no SSH key to run it with):
+        the code, and the command the new key runs with it, as over SSH."""
+        import asyncssh
+
+        from minefield.frontdoor.accounts import KeyRefused, utc
+
+        found = self._session(request)
+        if found is None or not self._from_here(request):
+            return self._html(notice("Minefield", "Sign in first (from this server's page)."),
+                              403)
+        session, account = found
+        form = await request.post()
+        try:
+            key = asyncssh.import_public_key(str(form.get("key", "")).strip())
+            new = key.get_fingerprint("sha256")
+            offer = self.front.accounts.offer_key(account.id, new, session.tag)
+        except (asyncssh.KeyImportError, ValueError) as error:
+            why = str(error) if isinstance(error, KeyRefused) else (
+                "that is not a public key (ssh-ed25519 AAAA...)")
+            said = f'<p id="message">Refused: {html.escape(why)}.</p>'
+            return self._html(page("Minefield: keys", self._key_form(account.name, said)), 400)
+        log.info("%s offered the key %s a code (browser %s from %s)", account.name, new,
+                 session.tag, self.address(request))
+        command = f"{self.ssh_command().replace('ssh -t', 'ssh', 1)} key confirm {offer.code}"
+        said = (f'<p id="message">To let the key {html.escape(new)} log in as '
+                f'{html.escape(account.name)}, run this with that key before '
+                f'{html.escape(utc(offer.expires))} (the code serves once):</p>\n'
+                f'<p><code id="command">{html.escape(command)}</code></p>')
+        return self._html(page("Minefield: keys", self._key_form(account.name, said)))
+
     async def handle_no_icon(self, request: web.Request) -> web.Response:
         """No icon (the browser asks for one)."""
         return web.Response(status=204)
@@ -647,7 +783,8 @@ class WebDoor:
     async def handle_asset(self, request: web.Request) -> web.Response:
         """This door's own stylesheet and script (``minefield/assets``)."""
         name = request.match_info["name"]
-        types = {"web.css": "text/css", "web.js": "text/javascript"}
+        types = {"web.css": "text/css", "web.js": "text/javascript",
+                 "passkey.js": "text/javascript"}
         if name not in types:
             raise web.HTTPNotFound()
         text = (resources.files("minefield.assets") / name).read_text(encoding="utf-8")
