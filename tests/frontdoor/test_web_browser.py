@@ -239,11 +239,11 @@ def test_the_browser_player_accepts_an_ssh_players_invitation_and_they_play_a_ga
     ann.keys("y")
     ann.wait("ann seated", lambda screen: "Hand 0/13" in screen and "vs bob" in screen)
     bob.wait("bob seated", lambda screen: "Hand 0/13" in screen and "vs ann" in screen)
-    build_hand(ann)  # type: ignore[arg-type]
-    build_hand(bob)  # type: ignore[arg-type]
+    build_hand(ann)
+    build_hand(bob)
     ann.wait("the table", hand_row)
     shot(page, "table")
-    seeds, _dropped = play_to_the_end(ann, bob, drop=False)  # type: ignore[arg-type]
+    seeds, _dropped = play_to_the_end(ann, bob, drop=False)
     if None not in seeds:
         assert seeds[0] == seeds[1], "the two players saw different games"
     ann.wait("the result", lambda screen: RESULT.search(screen))
