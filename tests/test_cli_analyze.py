@@ -416,7 +416,7 @@ def honor_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[
     monkeypatch.setenv("COLUMNS", "80")
 
     def save(names: str) -> None:
-        assert save_preferences(Preferences(honor_names=names)) is None  # type: ignore[arg-type]
+        assert save_preferences(Preferences(honor_names=names)) is None
 
     return save
 

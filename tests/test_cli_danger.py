@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from minefield.cli import main
+from minefield.defense.calibration import Opponent
 from minefield.defense.estimate import estimate
 from minefield.defense.request import DangerRequest
 
@@ -190,7 +191,8 @@ def test_the_opponent_key_chooses_the_fit(capsys: pytest.CaptureFixture[str],
         check_result(result)
     assert results[0] == results[1] == results[5]
     position = DangerRequest.model_validate(REQUEST).position()
-    for result, opponent in zip(results[1:4], ("strong", "easy", "person"), strict=True):
+    opponents: tuple[Opponent, ...] = ("strong", "easy", "person")
+    for result, opponent in zip(results[1:4], opponents, strict=True):
         wanted = estimate(position, opponent)
         assert [t["danger"] for t in result["tiles"]] == [round(t.danger, 4)
                                                           for t in wanted.tiles]

@@ -14,6 +14,7 @@ import sys
 from contextlib import redirect_stdout
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,9 +26,10 @@ from minefield.cli.registry import COMMANDS
 from minefield.rules.game import Seat
 
 TILES = "123456789m12345678934p1234567899s1122z"
-DANGER = {"seat": "east", "tiles": "123456789m1112z2p5p8p6p4s4s7s3z9p9p1s1s2s5z5z6z6z4z4z7z7z",
-          "hand": "123456789m1112z", "dora": "9s",
-          "discards": {"east": ["4s", "3z"], "west": ["5p", "3p"]}}
+DANGER: dict[str, Any] = {
+    "seat": "east", "tiles": "123456789m1112z2p5p8p6p4s4s7s3z9p9p1s1s2s5z5z6z6z4z4z7z7z",
+    "hand": "123456789m1112z", "dora": "9s",
+    "discards": {"east": ["4s", "3z"], "west": ["5p", "3p"]}}
 #: Run in a fresh interpreter: the command, then the loaded top-level packages on stderr.
 PROBE = """
 import json, sys

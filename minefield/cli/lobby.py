@@ -44,8 +44,10 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def choice_argv(action: str, code: str | None, bot: str | None, player: str | None,
-                socket: Path | None, game: str | None = None) -> list[str]:
-    """The ``minefield`` arguments of a lobby choice.
+                socket: Path | None, game: str | None = None, casual: bool = False
+                ) -> list[str]:
+    """The ``minefield`` arguments of a lobby choice (``casual``: a casual public table,
+    R36).
 
     >>> choice_argv("resume", None, None, "ann", None, game="20261201T120000.000Z-network-ab")
     ['resume', '--game', '20261201T120000.000Z-network-ab', '--from-lobby', '--player', 'ann']
@@ -55,6 +57,8 @@ def choice_argv(action: str, code: str | None, bot: str | None, player: str | No
     ['join', 'K7Q3PX', '--from-lobby', '--player', 'ann']
     >>> choice_argv("host", None, None, None, Path("/s"))
     ['host', '--public', '--from-lobby', '--socket', '/s']
+    >>> choice_argv("host", None, None, None, None, casual=True)
+    ['host', '--public', '--casual', '--from-lobby']
     >>> choice_argv("menu", None, None, "ann", None)
     []
     """
@@ -63,7 +67,8 @@ def choice_argv(action: str, code: str | None, bot: str | None, player: str | No
     argv = (["join", code or ""] if action == "join"
             else ["resume", "--game", game or ""] if action == "resume"
             else ["watch", game or ""] if action == "watch"
-            else ["host", "--bot", bot] if bot else ["host", "--public"])
+            else ["host", "--bot", bot] if bot
+            else ["host", "--public", "--casual"] if casual else ["host", "--public"])
     if action != "watch":  # a game's every way out comes back here (a watch just ends)
         argv.append("--from-lobby")
     if player is not None:
@@ -180,7 +185,7 @@ def lobby_loop(socket: Path | None, player: str | None,
             in_a_child(menu)
             continue
         in_a_child(partial(main, choice_argv(choice.action, choice.code, choice.bot, player,
-                                             socket, choice.game)))
+                                             socket, choice.game, choice.casual)))
 
 
 __all__ = ["COMMANDS", "add_parser", "choice_argv", "give_back_memory", "in_a_child",

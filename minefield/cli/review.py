@@ -83,8 +83,7 @@ def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, st
         review = review_of_game(replay.game, chosen)
     except ReviewError as error:
         raise UsageError(f"{path}: {error}") from None
-    names = {s: record.header.players.of(s) for s in Seat}
-    return review, names
+    return review, record.header.shown_names()
 
 
 def review_lines(review: GameReview, names: dict[Seat, str], against: Opponent | None = None,

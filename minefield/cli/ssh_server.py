@@ -73,6 +73,35 @@ def _keepalive(text: str) -> float:
     return value
 
 
+def _public_url(text: str) -> str:
+    from minefield.frontdoor.web_door import PublicUrl, WebDoorError
+
+    try:
+        return PublicUrl.parse(text).origin
+    except WebDoorError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix(f"--public-url {text}: ")
+                                         ) from None
+
+
+def web_public_url(web: tuple[str, int], public_url: str | None) -> str:
+    """The browser door's public URL: ``--public-url``, else ``--web``'s own address
+    (UsageError when that is every address: the browser needs a name to open).
+
+    >>> web_public_url(("127.0.0.1", 8080), None)
+    'http://127.0.0.1:8080'
+    >>> web_public_url(("::1", 8080), None)
+    'http://[::1]:8080'
+    """
+    if public_url is not None:
+        return public_url
+    host, port = web
+    if host in ANY_ADDRESS:
+        raise UsageError(f"ssh-server: --web {host or '*'}:{port} listens on every address: "
+                         "give --public-url, the address players open (https://... behind a "
+                         "TLS reverse proxy)")
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def default_data() -> Path:
     """The front door's data folder when ``--data`` is not given."""
     return data_dir() / "ssh-server"
@@ -103,6 +132,13 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     who.add_argument("--allow", type=Path, default=None, metavar="FILE",
                      help="only the keys of this authorized_keys-style file (default: "
                      "allowed_keys in the data folder; empty: nobody)")
+    p.add_argument("--web", type=parse_listen, default=None, metavar="ADDR:PORT",
+                   help="also serve the game to web browsers here (HTTP, off by default; "
+                   "players sign in with the link `ssh HOST web` prints). On a public "
+                   "address, put it behind a TLS reverse proxy and give --public-url")
+    p.add_argument("--public-url", type=_public_url, default=None, metavar="URL",
+                   help="where players' browsers reach --web, e.g. https://mahjong.example.org "
+                   "(default: http://ADDR:PORT of --web)")
     p.add_argument("--max-sessions", type=_count, default=200, metavar="N",
                    help="sessions open at once (default 200)")
     p.add_argument("--sessions-per-key", type=_count, default=4, help=argparse.SUPPRESS)
@@ -121,10 +157,44 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--bot-think", type=float, default=0.7, help=argparse.SUPPRESS)
     p.add_argument("--bot-workers", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--verbose", "-v", action="store_true", help="log more")
+    actions = p.add_subparsers(dest="action", metavar="ACTION")
+    rebuild = actions.add_parser(
+        "rebuild-stats", help="make the index of kept games (games, stats) again from the "
+        "records", description="Forget the index of the server's kept games and make it "
+        "again from the game records alone (what games, history and stats answer from). Safe "
+        "while the server runs.")
+    rebuild.add_argument("--data", type=Path, default=None, metavar="DIR", dest="rebuild_data",
+                         help="the server's data folder (default: ssh-server/ in the user data "
+                         "folder)")
+
+
+def rebuild_stats(data: Path) -> int:
+    """``ssh-server rebuild-stats``: the kept games' index made again from the records of the
+    data folder ``data``; says how many games it holds."""
+    import sqlite3
+
+    from minefield.frontdoor.door_config import ACCOUNTS_NAME
+    from minefield.server.kept_games import KeptGames
+
+    games = data / "server" / "games"
+    if not (data / ACCOUNTS_NAME).is_file():
+        raise UsageError(f"ssh-server rebuild-stats: {data} is not an ssh-server data folder "
+                         f"(no {ACCOUNTS_NAME})")
+    try:
+        kept = KeptGames(data / ACCOUNTS_NAME, games)
+        count = kept.rebuild()
+        kept.close()
+    except (OSError, sqlite3.Error) as error:
+        raise UsageError(f"ssh-server rebuild-stats: {error}") from None
+    print(f"{count} finished games kept, from the records in {games}")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the front door until SIGTERM or SIGINT; the exit status."""
+    """Run the front door until SIGTERM or SIGINT (or do its ``rebuild-stats``); the exit
+    status."""
+    if getattr(args, "action", None) == "rebuild-stats":
+        return rebuild_stats(args.rebuild_data or args.data or default_data())
     from minefield.frontdoor.limits import Limits
     from minefield.frontdoor.server import FrontDoorConfig, FrontDoorError
 
@@ -140,7 +210,8 @@ def run(args: argparse.Namespace) -> int:
     config = FrontDoorConfig(
         data=args.data or default_data(), host=host, port=port, host_key=args.host_key,
         socket=args.socket, open=args.open, allow=args.allow, limits=limits,
-        keepalive=args.keepalive,
+        keepalive=args.keepalive, web=args.web,
+        public_url=web_public_url(args.web, args.public_url) if args.web else None,
         daemon_options={"discard_seconds": args.discard_seconds,
                         "hand_seconds": args.hand_seconds, "grace_seconds": args.grace_seconds,
                         "bot_think": max(0.0, args.bot_think), "bot_workers": args.bot_workers})

@@ -30,11 +30,21 @@ PRELOAD = (
 )
 
 
+def session(argv: list[str]) -> int:
+    """A session's client (in the forked child, its environment already set): Textual's
+    driver as that environment says (a browser session's is the web driver), then the
+    ordinary ``minefield`` command line."""
+    from minefield.tui.textual_private import follow_driver_environment
+
+    follow_driver_environment()
+    return client(argv)
+
+
 def main(argv: Sequence[str]) -> int:
     """Be the zygote on the socket whose descriptor is ``argv[0]``; 0 once the front door
     closes it."""
     control = socket.socket(fileno=int(argv[0]))
-    serve(control, client, PRELOAD, os.getppid())
+    serve(control, session, PRELOAD, os.getppid())
     return 0
 
 

@@ -52,7 +52,7 @@ RESERVED = frozenset({
     *LEVELS, "bot", "bots", "ai", "cpu", "computer", "admin", "administrator", "root", "system",
     "server", "minefield", "moderator", "mod", "operator", "guest", "nobody", "anonymous",
     "waiting", "host", "join", "resume", "watch", "history", "whoami", "who", "ladder", "name",
-    "key", "keys", "lobby", "help", "me", "you", "everyone", "all",
+    "key", "keys", "lobby", "help", "me", "you", "everyone", "all", "games", "record", "stats",
 })
 #: A new player's Glicko-2 rating, deviation and volatility (the usual starting values).
 START_RATING, START_DEVIATION, START_VOLATILITY = 1500.0, 350.0, 0.06
@@ -121,6 +121,7 @@ CREATE TABLE IF NOT EXISTS game_ratings (
     deviation REAL NOT NULL,
     PRIMARY KEY (game, place)
 );
+CREATE INDEX IF NOT EXISTS game_ratings_by_account ON game_ratings (account);
 """
 
 #: One player's rating in a rated game: the name then, the rating before and after, the
@@ -271,6 +272,13 @@ class Accounts:
             "SELECT fingerprint FROM keys WHERE account = ? ORDER BY added", (account_id,)))
         return Account(id=row[0], name=row[1], fingerprints=keys, rating=row[2],
                        deviation=row[3], volatility=row[4], games=row[5])
+
+    def by_id(self, account_id: int) -> Account | None:
+        """The account with this id (None: there is none, e.g. a browser session's account
+        that was since removed)."""
+        if self.db.execute("SELECT 1 FROM accounts WHERE id = ?", (account_id,)).fetchone():
+            return self._account(account_id)
+        return None
 
     def by_key(self, fingerprint: str) -> Account | None:
         """The account of a key's fingerprint, None for a key not seen before."""
@@ -511,6 +519,11 @@ class Accounts:
         ids = [i for (i,) in self.db.execute(
             "SELECT id FROM accounts WHERE games > 0 ORDER BY rating DESC, name")]
         return [self._account(i) for i in ids]
+
+    def rating_history(self, account_id: int) -> dict[str, float]:
+        """The account's rating after each of its rated games, by game id."""
+        return {game: after for game, after in self.db.execute(
+            "SELECT game, after FROM game_ratings WHERE account = ?", (account_id,))}
 
     def is_rated(self, game: str) -> bool:
         """True once the game ``game`` (a record's id) has been rated or judged unrated."""

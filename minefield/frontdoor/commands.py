@@ -6,16 +6,29 @@ The forms (a leading ``minefield`` is allowed too):
 typed                                          does
 =============================================  ===========================================
 (nothing)                                      the menu, in a terminal
-``host [--bot L] [--rules P] [--match]``       host a game (``--public``: listed by who)
+``host [--bot L] [--rules P] [--match]``       host a game (``--public``: listed by who,
+                                               ``--casual``: never rated, R36)
 ``join CODE``, ``resume``                      join a room, go back to your game
 ``watch GAME``                                 watch a game being played (no seat, R26)
-``history``                                    your saved games
+``history [--json]``                           your network games on this server
+``games [NAME] [--limit N] [--json]``          the finished games you may see (NAME's)
+``record GAME``                                a finished game's record (JSON lines)
+``stats [NAME] [--json]``                      a player's profile (yours)
+``replay GAME``, ``review GAME``               a finished game's replay, its defense review
 ``whoami [--json]``, ``who [--json]``          you; who is online and the open tables
 ``ladder [--json]``                            the ratings
 ``name NEW``                                   claim or change your name (5 a day)
 ``key add TYPE BASE64 [COMMENT]``              a code for another key of yours
 ``key confirm CODE``                           (that key) log in as the player from now on
 ``key list [--json]``, ``key remove SHA256:..``  your keys; one no longer yours
+``web``, ``web --sign-out-all``                a link that signs this player in on a browser;
+                                               end every browser session of the player
+``tournament new NAME --format F [...]``       a tournament (R37; ``--rounds N``,
+                                               ``--rules P``, ``--rule N=V``, ``--match``,
+                                               ``--casual``, ``--max-players N``)
+``tournament join|leave|start NAME``           enter, leave (before it starts), start it
+``tournament show NAME [--json]``              its rounds, games and standings
+``tournaments [--json]``                       every tournament: open, running, finished
 ``help``                                       what may be typed
 =============================================  ===========================================
 
@@ -35,6 +48,8 @@ Traceback (most recent call last):
 ...
 minefield.frontdoor.commands.BadName: 'аlice' is not a name: it has U+0430 CYRILLIC \
 SMALL LETTER A, not a plain ASCII letter (2 to 16 letters, digits, '-' or '_')
+>>> parse_command("web --sign-out-all").action
+'web-sign-out'
 >>> parse_command("bash")
 Traceback (most recent call last):
 ...
@@ -45,36 +60,63 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from minefield.frontdoor.accounts import (
     CODE_SECONDS,
     KEPT_NAMES,
+    NAME,
     RENAMES_PER_DAY,
     NameRefused,
     check_name,
     normalize_code,
 )
-from minefield.frontdoor.grammar import EntryCommand, Refused, checked_text, parse_original_command
+from minefield.frontdoor.grammar import (
+    GAME_ID,
+    EntryCommand,
+    Refused,
+    checked_text,
+    parse_original_command,
+)
+from minefield.frontdoor.tournament_commands import (
+    TournamentCommand,
+    parse_tournament,
+    parse_tournaments,
+)
+from minefield.server.kept_games import MAX_LIMIT
 
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
-                 "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help"]
+                 "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help",
+                 "games", "record", "stats", "replay", "review", "tournament",
+                 "tournament-show", "tournaments", "web", "web-sign-out"]
 #: Actions that run the app in a pseudo-terminal.
-APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch"})
+APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch",
+                                            "replay", "review"})
 #: What may be typed, for the refusal message.
 ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
-           "[--public], join CODE, resume, watch GAME, history, whoami [--json], who [--json], "
-           "ladder [--json], name NEW, key add PUBLIC-KEY, key confirm CODE, "
-           "key list [--json], key remove SHA256:..., help")
+           "[--public] [--casual], join CODE, resume, watch GAME, history [--json], "
+           "games [NAME] [--limit N] [--json], record GAME, stats [NAME] [--json], "
+           "replay GAME, review GAME, "
+           "whoami [--json], who [--json], ladder [--json], name NEW, key add PUBLIC-KEY, "
+           "key confirm CODE, key list [--json], key remove SHA256:..., web [--sign-out-all], "
+           "tournament new|join|leave|start|show NAME, tournaments [--json], help")
 #: What ``help`` answers.
 HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   (nothing)                the lobby (in a terminal: ssh -t)
-  host [--bot LEVEL] [--rules PRESET] [--match] [--public]
-                           host a game (ssh -t); --public lists it in the lobby
+  host [--bot LEVEL] [--rules PRESET] [--match] [--public] [--casual]
+                           host a game (ssh -t); --public lists it in the lobby;
+                           --casual: its games never change a rating
   join CODE, resume        join a room, go back to your game (ssh -t)
   watch GAME               watch a game being played (ssh -t)
-  history                  your saved games
+  history [--json]         your network games on this server, newest first
+  games [NAME] [--limit N] [--json]
+                           the finished games you may see (NAME's), newest first
+  record GAME              a finished game's record, as JSON lines
+  stats [NAME] [--json]    a player's profile (yours): games, wins, deal-ins, rating
+  replay GAME, review GAME a finished game's replay; its defense review from your seat
+                           (East's if you did not play it) (ssh -t)
   whoami [--json]          your name, key and rating
   who [--json]             who is online and the open tables
   ladder [--json]          the ratings, best first
@@ -85,6 +127,17 @@ HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   key confirm CODE         (with the new key) from now on, log in as the player who asked
   key list [--json]        your keys, and those waiting for their code
   key remove SHA256:...    a key (never your last) no longer logs in as you
+  web                      a link that signs you in on a web browser (once, within 10
+                           minutes), when the server has a browser door
+  web --sign-out-all       end every browser session of yours
+  tournament new NAME --format round-robin|swiss [--rounds N] [--rules PRESET]
+      [--rule NAME=VALUE]... [--match] [--casual] [--max-players N]
+                           a new tournament, organized by you
+  tournament join|leave|start NAME
+                           join or leave it before it starts; start it (its organizer)
+  tournament show NAME [--json]
+                           its players, rounds, games and standings (R37)
+  tournaments [--json]     the tournaments: open, running, finished
   help                     this list"""
 #: A key's fingerprint as ``key list`` shows it.
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
@@ -111,6 +164,11 @@ class FrontCommand:
     game: str | None = None
     key: str | None = None
     code: str | None = None
+    limit: int | None = None
+    #: The client's arguments when the server makes them (``replay``, ``review``: the
+    #: record's path once the game is known to be visible), never from what was typed.
+    argv: tuple[str, ...] | None = None
+    tournament: TournamentCommand | None = None
 
 
 def _words(raw: str | bytes) -> list[str]:
@@ -199,6 +257,97 @@ def _without_public(first: str, rest: list[str]) -> list[str]:
     return [word for word in rest if word != "--public"]
 
 
+def _player_name(word: str) -> str:
+    if not NAME.fullmatch(word):
+        raise Refused(f"{word[:20]!r} is not a player's name (2 to 16 letters, digits, '-' "
+                      "or '_')")
+    return word
+
+
+def _games_command(rest: list[str]) -> FrontCommand:
+    """``games [NAME] [--limit N] [--json]``, the words in any order."""
+    name: str | None = None
+    limit: int | None = None
+    as_json = False
+    words = iter(rest)
+    for word in words:
+        option, has_value, value = word.partition("=")
+        if word == "--json":
+            if as_json:
+                raise Refused("--json is given twice")
+            as_json = True
+        elif option == "--limit":
+            value = value if has_value else next(words, "")
+            if limit is not None:
+                raise Refused("--limit is given twice")
+            if not value.isdigit() or not 1 <= int(value) <= MAX_LIMIT:
+                raise Refused(f"--limit takes a number of games from 1 to {MAX_LIMIT}")
+            limit = int(value)
+        elif word.startswith("-"):
+            raise Refused(f"games takes NAME, --limit N and --json, not {word[:20]!r}")
+        elif name is not None:
+            raise Refused("games takes one player's name")
+        else:
+            name = _player_name(word)
+    return FrontCommand("games", json=as_json, name=name, limit=limit)
+
+
+def _stats_command(rest: list[str]) -> FrontCommand:
+    """``stats [NAME] [--json]``."""
+    as_json = "--json" in rest
+    names = [word for word in rest if word != "--json"]
+    if rest.count("--json") > 1:
+        raise Refused("--json is given twice")
+    if names and names[0].startswith("-"):
+        raise Refused(f"stats takes NAME and --json, not {names[0][:20]!r}")
+    if len(names) > 1:
+        raise Refused("stats takes one player's name")
+    return FrontCommand("stats", json=as_json,
+                        name=_player_name(names[0]) if names else None)
+
+
+def _game_command(action: Literal["record", "replay", "review"]
+                  ) -> Callable[[list[str]], FrontCommand]:
+    """``record GAME``, ``replay GAME``, ``review GAME``."""
+    def parse(rest: list[str]) -> FrontCommand:
+        if len(rest) != 1 or rest[0].startswith("-") or not GAME_ID.fullmatch(rest[0]):
+            raise Refused(f"{action} takes one finished game's id, as games lists it: "
+                          f"{action} GAME")
+        return FrontCommand(action, game=rest[0])
+    return parse
+
+
+#: The commands that answer in text, by their first word: the rest of the words parsed.
+def _web_command(rest: list[str]) -> FrontCommand:
+    """``web`` (a sign-in link), ``web --sign-out-all``."""
+    if rest and rest != ["--sign-out-all"]:
+        raise Refused("web takes nothing, or --sign-out-all")
+    return FrontCommand("web-sign-out" if rest else "web")
+
+
+_WORD_COMMANDS: dict[str, Callable[[list[str]], FrontCommand]] = {
+    "whoami": lambda rest: FrontCommand("whoami", json=_only_json("whoami", rest)),
+    "who": lambda rest: FrontCommand("who", json=_only_json("who", rest)),
+    "ladder": lambda rest: FrontCommand("ladder", json=_only_json("ladder", rest)),
+    "history": lambda rest: FrontCommand("history", entry=EntryCommand("history"),
+                                         json=_only_json("history", rest)),
+    "games": _games_command,
+    "stats": _stats_command,
+    "record": _game_command("record"),
+    "replay": _game_command("replay"),
+    "review": _game_command("review"),
+    "tournament": lambda rest: _tournament_command(parse_tournament(rest)),
+    "tournaments": lambda rest: _tournament_command(parse_tournaments(rest)),
+    "web": _web_command,
+}
+
+
+def _tournament_command(asked: TournamentCommand) -> FrontCommand:
+    action: Action = ("tournaments" if asked.verb == "list" else
+                      "tournament-show" if asked.verb == "show" else "tournament")
+    return FrontCommand(action, json=asked.json, tournament=asked)
+
+
 def parse_command(raw: str | bytes | None) -> FrontCommand:
     """The command a player typed (None: nothing, the menu); :class:`Refused` if not allowed
     (:class:`BadName` for ``name`` with a name the rules refuse)."""
@@ -211,12 +360,8 @@ def parse_command(raw: str | bytes | None) -> FrontCommand:
     if not words:
         return FrontCommand("menu", entry=EntryCommand("menu"))
     first, rest = words[0], words[1:]
-    if first == "whoami":
-        return FrontCommand("whoami", json=_only_json(first, rest))
-    if first == "who":
-        return FrontCommand("who", json=_only_json(first, rest))
-    if first == "ladder":
-        return FrontCommand("ladder", json=_only_json(first, rest))
+    if first in _WORD_COMMANDS:
+        return _WORD_COMMANDS[first](rest)
     if first == "help":
         if rest:
             raise Refused("help takes nothing")

@@ -74,6 +74,10 @@ class FrontDoorConfig:
     keepalive: float = 45.0
     #: Options of the embedded daemon (tests shorten its clocks).
     daemon_options: dict[str, Any] = field(default_factory=dict)
+    #: ``--web ADDR:PORT``: the browser door listens there (None: no browser door), and
+    #: players' browsers reach it at ``public_url`` (:mod:`.web_door`).
+    web: tuple[str, int] | None = None
+    public_url: str | None = None
 
     @property
     def host_key_path(self) -> Path:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
@@ -25,6 +25,7 @@ from minefield.frontdoor.ratings import ThreadRaters
 from minefield.protocol.wire import LobbyState
 from minefield.server.config import ServerConfig
 from minefield.server.daemon import Daemon, ServeError
+from minefield.server.tournaments import Tournaments
 
 _T = TypeVar("_T")
 
@@ -88,16 +89,29 @@ class DaemonHandle:
 
     # -- questions -------------------------------------------------------------------------------
 
+    # To ask the daemon something new: a method here with a typed answer (the daemon's or the
+    # wire's models, never the daemon's own objects: they belong to its loop), over _ask for
+    # a plain read or _ask_async for a coroutine of the daemon's.
+
     async def _ask(self, question: Callable[[Daemon], _T]) -> _T | None:
         """``question(daemon)`` answered in the daemon's loop (where alone its state may be
         read), awaited from the caller's loop; None when the daemon does not run."""
+
+        async def answer(daemon: Daemon) -> _T:
+            return question(daemon)
+
+        return await self._ask_async(answer)
+
+    async def _ask_async(self, question: Callable[[Daemon], Awaitable[_T]]) -> _T | None:
+        """``await question(daemon)`` run in the daemon's loop, awaited from the caller's loop;
+        None when the daemon does not run."""
         loop = self._loop
         if loop is None or not self._thread.is_alive() or self._error is not None:
             return None
         daemon = self._daemon
 
         async def answer() -> _T:
-            return question(daemon)
+            return await question(daemon)
 
         try:
             future = asyncio.run_coroutine_threadsafe(answer(), loop)
@@ -111,6 +125,18 @@ class DaemonHandle:
         waiting for a player and the games being played (with their watchers); None when the
         daemon does not run."""
         return await self._ask(lambda daemon: daemon.lobby.now())
+
+    async def tournaments(self, work: Callable[[Tournaments], Awaitable[_T]]) -> _T | None:
+        """``work(tournaments)`` done in the daemon's loop (the tournaments are the daemon's,
+        :mod:`~minefield.server.tournaments`); None when the daemon does not run. What it
+        raises (a :class:`~minefield.server.tournaments.TournamentError`) comes back."""
+
+        async def question(daemon: Daemon) -> _T:
+            if daemon.tournaments is None:
+                raise RuntimeError("the daemon has no tournaments (it has not started)")
+            return await work(daemon.tournaments)
+
+        return await self._ask_async(question)
 
 
 __all__ = ["DaemonHandle"]

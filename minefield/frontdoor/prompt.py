@@ -8,9 +8,11 @@ dropped or changed on the way. The keys are those of a shell's line: Left/Right,
 Ctrl-A/E/B/F), Backspace, Delete, Ctrl-K/U/W, Enter; Ctrl-C, and Ctrl-D on an empty line,
 leave.
 
-Not asyncssh's own line editor: it works on text channels only (the front door's channels carry
-a game's bytes unread), and it drops what is not printable (a right-to-left mark, Esc) with only
-a bell, which is how a name changed silently.
+Not asyncssh's own line editor (asyncssh 2.24, ``line_editor=True``): it is made only for a
+channel with a text encoding (``SSHLineEditorChannel.create_editor``), while the front door's
+channels carry a game's bytes unread (``encoding=None``, fixed when the channel opens), and it
+drops what is not printable (``str.isprintable``: a right-to-left mark, Esc) with only a bell,
+which is how a name changed silently.
 
 >>> editor = LineEditor("Name: ")
 >>> _ = editor.feed("\u0430lice\x1b[D\x7f\r".encode())

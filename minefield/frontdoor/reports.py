@@ -58,7 +58,8 @@ def ladder(rows: list[Account], as_json: bool) -> str:
 def _table_line(table: LobbyTable) -> str:
     where = f"join {table.code}" if table.code is not None else f"game {table.game}"
     watching = (f", {table.watchers} watching (watch {table.game})" if table.watchers else "")
-    return (f"{where}: {table.host}'s table ({table.rules}), players "
+    return (f"{where}: {table.host}'s {'rated' if table.rated else 'casual'} table "
+            f"({table.rules}), players "
             f"{', '.join(table.players)}{watching}")
 
 

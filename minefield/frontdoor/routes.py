@@ -4,10 +4,10 @@ A command is parsed by :func:`~minefield.frontdoor.commands.parse_command` into 
 :class:`~minefield.frontdoor.commands.FrontCommand` whose ``action`` names its route here. Two
 kinds:
 
-- a text command (:func:`text`): a function that returns what to print (its ``--json`` form
+- a text command (:class:`Text`): a function that returns what to print (its ``--json`` form
   too) or raises :class:`CommandRefused`; the session prints it and ends with status 0.
   ``named=True``: only a key that has a name may ask.
-- a client command (:func:`client`): the ordinary ``minefield`` client run in a
+- a client command (:class:`Client`): the ordinary ``minefield`` client run in a
   pseudo-terminal for the player (a new key is asked its name first), until it exits.
 
 To add a command: its words in :mod:`.commands` (the ``Action``, the grammar, ``HELP`` and
@@ -17,16 +17,23 @@ To add a command: its words in :mod:`.commands` (the ``Action``, the grammar, ``
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
 from minefield.errors import MinefieldError
 from minefield.frontdoor import reports
-from minefield.frontdoor.accounts import KeyRefused, NameRefused, RenameLimited, utc
+from minefield.frontdoor.accounts import Account, KeyRefused, NameRefused, RenameLimited, utc
+from minefield.frontdoor.club import Club, ClubRefused
 from minefield.frontdoor.commands import HELP, Action, FrontCommand
+from minefield.frontdoor.tournament_commands import list_text, listing_json, show_text
+from minefield.frontdoor.web_door import web_answer
+from minefield.server.identity import Identity
+from minefield.server.tournaments import TournamentError, Tournaments
 
 if TYPE_CHECKING:
     from minefield.frontdoor.ssh_session import DoorSession
@@ -47,33 +54,62 @@ class CommandRefused(MinefieldError):
         self.status = status
 
 
-def text(answer: Answer, named: bool = False) -> Route:
-    """The route of a text command: ``answer`` printed, or its refusal."""
+@dataclass(frozen=True, slots=True)
+class Text:
+    """The route of a text command: ``answer`` printed, or its refusal; ``named``: only a key
+    that has a name may ask."""
 
-    async def route(session: DoorSession, command: FrontCommand) -> None:
-        if named and session.account is None:
+    answer: Answer
+    named: bool = False
+
+    async def __call__(self, session: DoorSession, command: FrontCommand) -> None:
+        if self.named and session.account is None:
             session.refuse("this key has no name yet: choose one first (name NEW)")
             return
         try:
-            said = await answer(session, command)
+            said = await self.answer(session, command)
         except CommandRefused as refusal:
             session.refuse(str(refusal), refusal.status)
             return
         session.say(said + "\n")
         session.finish(0)
 
-    return route
 
-
-def client(status: str, terminal: bool = True) -> Route:
+@dataclass(frozen=True, slots=True)
+class Client:
     """The route of a command that runs the client; ``status``: what ``who`` says the player
     does meanwhile; ``terminal``: the game's client (it needs a terminal, and talks to the game
     server as the player)."""
 
-    async def route(session: DoorSession, command: FrontCommand) -> None:
-        await session.run_client(command, status, terminal)
+    status: str
+    terminal: bool = True
 
-    return route
+    async def __call__(self, session: DoorSession, command: FrontCommand) -> None:
+        await session.run_client(command, self.status, self.terminal)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptClient(Client):
+    """The route of ``replay GAME`` and ``review GAME``: the client on a kept game's record
+    (its path made here, once the player may see the game), in a terminal."""
+
+    async def __call__(self, session: DoorSession, command: FrontCommand) -> None:
+        if not session.terminal:
+            session.refuse(f"{command.action} needs a terminal: connect with ssh -t")
+            return
+        if session.account is None:
+            session.refuse("this key has no name yet: choose one first (name NEW)")
+            return
+        account, game = session.account, command.game
+        assert game is not None
+        try:
+            argv = await session.door.ask_club(
+                lambda club: club.client_argv(account, command.action, game))
+        except ClubRefused as refusal:
+            session.refuse(str(refusal))
+            return
+        await session.run_client(replace(command, argv=tuple(argv)), self.status,
+                                 self.terminal)
 
 
 # -- the text commands -----------------------------------------------------------------------
@@ -193,24 +229,139 @@ async def key_confirm(session: DoorSession, command: FrontCommand) -> str:
     return f"This key now logs in as {account.name}."
 
 
+async def _club(session: DoorSession, question: Callable[[Club, Account], str]) -> str:
+    """``question`` asked of the club for the session's player; a refusal is one line."""
+    account = session.account
+    assert account is not None
+    try:
+        return await session.door.ask_club(lambda club: question(club, account))
+    except ClubRefused as refusal:
+        raise CommandRefused(str(refusal)) from None
+
+
+async def games(session: DoorSession, command: FrontCommand) -> str:
+    """``games [NAME] [--limit N] [--json]``: the finished games the player may see."""
+    return await _club(session, lambda club, me: club.games(me, command.name, command.limit,
+                                                            command.json))
+
+
+async def history(session: DoorSession, command: FrontCommand) -> str:
+    """``history``: the player's own network games on this server."""
+    return await _club(session, lambda club, me: club.history(me, command.json))
+
+
+async def record(session: DoorSession, command: FrontCommand) -> str:
+    """``record GAME``: a finished game's record, as JSON lines."""
+    assert command.game is not None
+    game = command.game
+    return await _club(session, lambda club, me: club.record(me, game))
+
+
+async def stats(session: DoorSession, command: FrontCommand) -> str:
+    """``stats [NAME] [--json]``: a player's profile."""
+    return await _club(session, lambda club, me: club.stats(me, command.name, command.json))
+
+
+async def web_link(session: DoorSession, command: FrontCommand) -> str:
+    """``web``: a link that signs the player in on a browser (the browser door's)."""
+    return web_answer(session.door.web, session.account, sign_out_all=False)
+
+
+async def web_sign_out(session: DoorSession, command: FrontCommand) -> str:
+    """``web --sign-out-all``: every browser session of the player ends."""
+    return web_answer(session.door.web, session.account, sign_out_all=True)
+
+
+async def _tournaments(session: DoorSession, command: FrontCommand,
+                       work: Callable[[Tournaments, Identity], Coroutine[Any, Any, str]]
+                       ) -> str:
+    """``work`` done by the daemon's tournaments for the session's player (a key without a
+    name asks as nobody); a refusal is one line."""
+    door = session.door
+    if door.daemon is None:
+        raise CommandRefused("tournaments are kept by the game server inside ssh-server: "
+                             "this one was started with --socket")
+    account = session.account
+    me = Identity(key=f"{account.name}@{door.shared_account}" if account else "",
+                  name=account.name if account else "")
+    try:
+        said = await door.daemon.tournaments(lambda t: work(t, me))
+    except TournamentError as refusal:
+        raise CommandRefused(str(refusal)) from None
+    if said is None:
+        raise CommandRefused("the game server is not running")
+    return said
+
+
+async def tournament(session: DoorSession, command: FrontCommand) -> str:
+    """``tournament new|join|leave|start NAME``."""
+    asked = command.tournament
+    assert asked is not None and asked.name is not None
+    name = asked.name
+
+    async def work(t: Tournaments, me: Identity) -> str:
+        if asked.new is not None:
+            return t.new(me, asked.new)
+        if asked.verb == "join":
+            return t.join(me, name)
+        if asked.verb == "leave":
+            return t.leave(me, name)
+        log.info("%s starts the tournament %s", me.name, name)
+        return await t.start(me, name)
+
+    return await _tournaments(session, command, work)
+
+
+async def tournament_show(session: DoorSession, command: FrontCommand) -> str:
+    """``tournament show NAME [--json]``."""
+    asked = command.tournament
+    assert asked is not None and asked.name is not None
+    name = asked.name
+
+    async def work(t: Tournaments, me: Identity) -> str:
+        shown = t.show(name)
+        return json.dumps(shown) if command.json else show_text(shown)
+
+    return await _tournaments(session, command, work)
+
+
+async def tournaments(session: DoorSession, command: FrontCommand) -> str:
+    """``tournaments [--json]``."""
+    async def work(t: Tournaments, me: Identity) -> str:
+        listed = t.listing()
+        return listing_json(listed) if command.json else list_text(listed)
+
+    return await _tournaments(session, command, work)
+
+
 #: Every command's route, by its action.
 ROUTES: dict[Action, Route] = {
-    "menu": client("lobby"),
-    "host": client("hosting"),
-    "join": client("playing"),
-    "resume": client("playing"),
-    "watch": client("watching"),
-    "history": client("history", terminal=False),
-    "whoami": text(whoami),
-    "who": text(who),
-    "ladder": text(ladder),
-    "help": text(help_text),
-    "name": text(name),
-    "key-add": text(key_add, named=True),
-    "key-confirm": text(key_confirm),
-    "key-list": text(key_list, named=True),
-    "key-remove": text(key_remove, named=True),
+    "menu": Client("lobby"),
+    "host": Client("hosting"),
+    "join": Client("playing"),
+    "resume": Client("playing"),
+    "watch": Client("watching"),
+    "history": Text(history, named=True),
+    "games": Text(games, named=True),
+    "record": Text(record, named=True),
+    "stats": Text(stats, named=True),
+    "replay": KeptClient("replaying"),
+    "review": KeptClient("reviewing"),
+    "whoami": Text(whoami),
+    "who": Text(who),
+    "ladder": Text(ladder),
+    "help": Text(help_text),
+    "name": Text(name),
+    "key-add": Text(key_add, named=True),
+    "key-confirm": Text(key_confirm),
+    "key-list": Text(key_list, named=True),
+    "key-remove": Text(key_remove, named=True),
+    "web": Text(web_link, named=True),
+    "web-sign-out": Text(web_sign_out, named=True),
+    "tournament": Text(tournament, named=True),
+    "tournament-show": Text(tournament_show),
+    "tournaments": Text(tournaments),
 }
 
 
-__all__ = ["ROUTES", "CommandRefused", "Route", "client", "text"]
+__all__ = ["ROUTES", "Client", "CommandRefused", "Route", "Text"]

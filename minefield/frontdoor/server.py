@@ -22,13 +22,17 @@ import asyncio
 import json
 import logging
 import os
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import asyncssh
 
 from minefield.frontdoor.accounts import Account, Accounts
 from minefield.frontdoor.allowlist import AllowList, read_allowed
+from minefield.frontdoor.club import Club
 from minefield.frontdoor.door_config import (
     KEEPALIVE_UNANSWERED,
     RATING_PERIOD,
@@ -45,11 +49,14 @@ from minefield.frontdoor.ratings import Rater, ThreadRaters
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError
 from minefield.frontdoor.ssh_connection import DoorConnection
 from minefield.frontdoor.ssh_session import DoorSession
+from minefield.frontdoor.web_door import PublicUrl, WebDoor, WebDoorError
 from minefield.paths import CONFIG_ENV, DATA_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
+from minefield.server.kept_games import KeptGames
 
 log = logging.getLogger("minefield.frontdoor")
+_T = TypeVar("_T")
 
 
 class FrontDoor:
@@ -74,7 +81,12 @@ class FrontDoor:
         self._rater: Rater | None = None
         self._rating_task: asyncio.Task[None] | None = None
         self._respawn_lock = asyncio.Lock()
+        #: The browser door (``--web``), once started.
+        self.web: WebDoor | None = None
         self._accounts: Accounts | None = None
+        #: The kept games (the daemon's index, in the players' file), once started.
+        self.kept: KeptGames | None = None
+        self._club_threads = threading.local()
 
     @property
     def accounts(self) -> Accounts:
@@ -88,7 +100,8 @@ class FrontDoor:
         ``daemon_options`` in tests, its games rated by this front door's players' file."""
         options = {"hand_seconds": 180, "discard_seconds": 15, **self.config.daemon_options}
         daemon_config = ServerConfig(socket=self.socket, data=self.config.data / "server",
-                                     shared_account=self.shared_account, **options)
+                                     shared_account=self.shared_account,
+                                     database=self.config.accounts_path, **options)
         raters = ThreadRaters(self.config.accounts_path, daemon_config.games_dir,
                               self.shared_account)
         return DaemonHandle(daemon_config, raters)
@@ -142,9 +155,23 @@ class FrontDoor:
             raise FrontDoorError(f"cannot listen on {config.host}:{config.port}: "
                                  f"{(error.strerror or str(error)).lower()}") from None
         self._rater = Rater(self.accounts, self._games_dir(), self.shared_account)
+        self.kept = KeptGames(config.accounts_path, self._games_dir())
         self._rating_task = asyncio.create_task(self._rate_forever())
         log.info("listening on %s:%d (the game server: %s)", config.host, config.port,
                  "in this process" if self.daemon is not None else self.socket)
+        if config.web is not None:
+            await self._start_web(*config.web)
+
+    async def _start_web(self, host: str, port: int) -> None:
+        """The browser door (FrontDoorError, everything stopped, if it cannot listen)."""
+        public = PublicUrl.parse(self.config.public_url or f"http://{host}:{port}")
+        self.web = WebDoor(self, host, port, public, self.config.accounts_path)
+        try:
+            await self.web.start()
+        except WebDoorError as error:
+            self.web = None
+            await self.stop()
+            raise FrontDoorError(str(error)) from None
 
     def _games_dir(self) -> Path:
         if self.daemon is not None:
@@ -159,6 +186,8 @@ class FrontDoor:
 
     async def stop(self) -> None:
         """Stop listening, end the sessions, stop the daemon and the process server."""
+        if self.web is not None:
+            await self.web.stop()
         if self._server is not None:
             self._server.close()
         if self._rating_task is not None:
@@ -198,6 +227,27 @@ class FrontDoor:
                     self._rater.scan()
                 except Exception as error:  # a rating problem never stops the server
                     log.error("rating failed (%s)", type(error).__name__)
+            if self.daemon is None and self.kept is not None:  # a separate daemon's games
+                try:
+                    await asyncio.to_thread(self.kept.scan)
+                except Exception as error:
+                    log.error("keeping games failed (%s)", type(error).__name__)
+
+    async def ask_club(self, question: Callable[[Club], _T]) -> _T:
+        """``question`` answered by the club (:mod:`.club`: the kept games and the players)
+        in a worker thread, with a connection of that thread's own to the players' file."""
+        kept = self.kept
+        if kept is None:
+            raise FrontDoorError("the front door has not started")
+
+        def answer() -> _T:
+            club: Club | None = getattr(self._club_threads, "club", None)
+            if club is None:
+                club = Club(Accounts(self.config.accounts_path), kept, self.shared_account)
+                self._club_threads.club = club
+            return question(club)
+
+        return await asyncio.to_thread(answer)
 
     # -- who may come in -----------------------------------------------------------------------
 

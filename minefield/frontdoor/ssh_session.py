@@ -334,6 +334,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         await self._play(command, status, terminal)
 
     def _argv(self, command: FrontCommand, account: Account, game: bool) -> list[str]:
+        if command.argv is not None:  # made by the server (a kept game's record)
+            return list(command.argv)
         entry = command.entry
         assert entry is not None
         # Nothing typed: the lobby (the menu is one key away in it).
@@ -346,7 +348,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     async def _play(self, command: FrontCommand, status: str, game: bool) -> None:
         account = self.account
-        assert account is not None and self.chan is not None and command.entry is not None
+        assert account is not None and self.chan is not None
         argv = self._argv(command, account, game)
         self.status = status
         env = self.door.spawn_env(account, self._term(),
@@ -365,10 +367,9 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             self.refuse(f"the game could not start ({error}): try again", 1)
             return
         log.info("session of %s (%s) from %s: %s, pid %d", account.name,
-                 self.connection.fingerprint, self.connection.address, command.entry.action,
-                 pid)
+                 self.connection.fingerprint, self.connection.address, command.action, pid)
         self._start_reading()
-        menu = command.entry.action == "menu"
+        menu = command.action == "menu"
         watcher = asyncio.create_task(self._idle_watch()) if menu else None
         try:
             exit_status = await child.exited()

@@ -313,19 +313,37 @@ class LobbyTable(_Wire):
     rated: bool = True
 
 
+class LobbyTournament(_Wire):
+    """A running tournament as the lobby lists it: its name and the round being played."""
+
+    name: str = Field(max_length=40)
+    round: int = Field(ge=1)
+    rounds: int = Field(ge=1)
+
+
 class LobbyState(_Wire):
-    """The lobby (to a ``lobby`` hello): who is connected, and the tables."""
+    """The lobby (to a ``lobby`` hello): who is connected, the tables, and the running
+    tournaments (left out of the line when there are none)."""
 
     type: Literal["lobby"] = "lobby"
     online: list[LobbyPlayer] = Field(max_length=10_000)
     tables: list[LobbyTable] = Field(max_length=10_000)
+    tournaments: list[LobbyTournament] = Field(default_factory=list, max_length=100)
+
+    @model_serializer(mode="wrap")
+    def _drop_no_tournaments(self, handler: SerializerFunctionWrapHandler,
+                             info: SerializationInfo) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if not data.get("tournaments", True):
+            del data["tournaments"]
+        return data
 
 
 class Invitation(_Wire):
     """An invitation as it stands, sent to both players: ``open`` (the invited player is
     asked), ``declined``, ``expired`` (no answer in time), ``cancelled`` (the inviter
     withdrew or left), ``gone`` (the invited player left the lobby). An accepted one ends in
-    :class:`Seated` for both."""
+    :class:`Seated` for both. ``rated``: its game is rated (R36; otherwise casual)."""
 
     type: Literal["invitation"] = "invitation"
     id: str = Field(max_length=16)
@@ -333,6 +351,7 @@ class Invitation(_Wire):
     to: str = Field(max_length=40)
     state: Literal["open", "declined", "expired", "cancelled", "gone"]
     seconds: int = Field(0, ge=0)
+    rated: bool = False
 
 
 class Matching(_Wire):
@@ -353,15 +372,29 @@ class Seated(_Wire):
     opponent: str = Field(max_length=40)
 
 
+class TournamentRound(_Wire):
+    """A round of a tournament has begun and your game waits for you (R37): send a
+    ``resume`` hello with ``game`` to sit down within the round's first 10 minutes (absent
+    then, the game is lost by forfeit). Sent to each lobby connection of the player when the
+    round begins, and again on coming to the lobby while the game waits."""
+
+    type: Literal["tournament_round"] = "tournament_round"
+    tournament: str = Field(max_length=40)
+    round: int = Field(ge=1)
+    game: GameId
+    seat: Seat
+    opponent: str = Field(max_length=40)
+
+
 WireServerMessage = (Welcome | WireError | Pong | RoomState | LobbyState | Invitation | Matching
-                     | Seated)
+                     | Seated | TournamentRound)
 AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
-    | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated,
-    Field(discriminator="type")])
+    | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
+    | TournamentRound, Field(discriminator="type")])
 
 
 # -- encoding and parsing -----------------------------------------------------------------------
@@ -467,7 +500,9 @@ def parse_server_line(data: bytes | str) -> AnyServerMessage:
 __all__ = [
     "AnswerInvitation", "AnyServerMessage", "AskNextGame", "AskRematch", "Cancel", "ErrorCode",
     "GameId", "Hello", "InGameMessage", "Invitation", "Invite", "LobbyMessage", "LobbyPlayer",
-    "LobbyState", "LobbyTable", "Matching", "Ping", "PlayerName", "PlayerStatus", "Pong",
-    "QuickMatch", "RoomState", "Seated", "Welcome", "WireError", "WireProblem", "encode",
-    "error_text", "parse_hello", "parse_in_game", "parse_lobby", "parse_server_line",
+    "LobbyState", "LobbyTable", "LobbyTournament", "Matching", "Ping", "PlayerName",
+    "PlayerStatus", "Pong",
+    "QuickMatch", "RoomState", "Seated", "TournamentRound", "Welcome", "WireError",
+    "WireProblem", "encode", "error_text", "parse_hello", "parse_in_game", "parse_lobby",
+    "parse_server_line",
 ]

@@ -274,6 +274,20 @@ class RecordHeader(BaseModel):
         return cls(seed=game.seed, rules=game.settings, mode=mode, players=players,
                    started=started or utc_now(), match=match, table=table)
 
+    def shown_names(self) -> dict[Seat, str]:
+        """Each seat's player as the players know them: a network game's record names a
+        player of a shared account ``NAME@ACCOUNT`` (its identity on the server), shown as
+        ``NAME``.
+
+        >>> header = RecordHeader(seed="0" * 32, rules=RuleSettings(), mode="network",
+        ...                       players=Players(east="Ann@club", west="Bot (easy)"),
+        ...                       started=utc_now())
+        >>> header.shown_names()[Seat.EAST]
+        'Ann'
+        """
+        return {seat: self.players.of(seat).split("@", 1)[0] or self.players.of(seat)
+                if self.mode == "network" else self.players.of(seat) for seat in Seat}
+
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         # The seed reveals the whole deal (R2): never in a repr, str or traceback.
         yield from _hidden_args(self, {"seed"})

@@ -75,6 +75,9 @@ class ServerConfig:
     max_connections: int = 10_000
     #: Accept a seed in the hello (tests and benchmarks only: a seed reveals both deals).
     test_seeds: bool = False
+    #: A tournament player not seated this long after their round began loses by forfeit
+    #: (R37: 10 minutes).
+    tournament_forfeit_seconds: float = 600.0
     #: Bytes queued for a client that does not read before it is dropped.
     max_write_buffer: int = 1024 * 1024
     #: The club's SQLite file (kept games; the SSH front door gives its players' file, so

@@ -58,6 +58,7 @@ from minefield.server.lobby import Lobby, RatingsOf
 from minefield.server.rating import RateGame, schedule
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
+from minefield.server.tournaments import Tournaments
 from minefield.server.watch import serve_watcher
 
 log = logging.getLogger("minefield.server")
@@ -134,6 +135,9 @@ class Daemon:
         self.rate_game: RateGame | None = rate_game
         #: The finished games kept by id (:mod:`~minefield.server.kept_games`), once started.
         self.kept: KeptGames | None = None
+        #: The tournaments (:mod:`~minefield.server.tournaments`), open once started.
+        self.tournaments: Tournaments | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- Services (for rooms) ----------------------------------------------------------------------
 
@@ -160,11 +164,20 @@ class Daemon:
                         del self.by_player[seated.identity.key]
 
     def game_ended(self, room: Room) -> None:
-        """A room's game has ended: keep it by its id, rate it (when ratings are kept)."""
+        """A room's game has ended: keep it by its id, rate it (when ratings are kept) and
+        score it when it is a tournament's."""
         if self.kept is not None:
             task = asyncio.ensure_future(self.run_io(self.kept.keep, room.id))
             task.add_done_callback(_log_failure(f"game {room.id}: keeping it"))
         schedule(room, self.rate_game)
+        if self.tournaments is not None:
+            self.tournaments.game_ended(room)
+
+    def keep(self, task: asyncio.Task[Any]) -> None:
+        """Keep ``task`` until it is done (a failure is logged by kind)."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_log_failure("a tournament's work"))
 
     def room_renamed(self, room: Room, old_id: str) -> None:
         """A rematch: the room plays a new game under a new id."""
@@ -185,12 +198,16 @@ class Daemon:
             room.wake()  # the clocks and bots of restored games
         try:
             self.kept = KeptGames(self.config.database_path, self.config.games_dir)
+            self.tournaments = Tournaments(self)
         except sqlite3.Error as error:
             raise ServeError(f"cannot use the database {self.config.database_path}: "
                              f"{error}") from None
         # Games that ended while no daemon ran, or before games were kept.
         scan = asyncio.ensure_future(self.run_io(self.kept.scan))
         scan.add_done_callback(_log_failure("keeping the finished games"))
+        self.lobby.on_join = self._lobby_joined
+        self.lobby.tournaments_of = self.tournaments.running
+        await self.tournaments.resume()
         path = self.config.socket
         gid = prepare_socket_folder(path, self.config.group)
         self._server = await asyncio.start_unix_server(self._handle, path=str(path),
@@ -211,6 +228,9 @@ class Daemon:
             self._sweeper.cancel()
         for room in list(self.rooms.values()):
             room.shutdown()
+        self.lobby.tournaments_of = None
+        if self.tournaments is not None:
+            self.tournaments.close()
         for conn in list(self.connections):
             conn.writer.transport.abort()
         if self._handlers:
@@ -317,6 +337,8 @@ class Daemon:
             return
         conn.room, conn.seat = room, seat
         log.info("%s: %s game %s as %s", repr(conn), _DONE[hello.action], room.id, seat)
+        if self.tournaments is not None:
+            self.tournaments.seated(room, identity)
         await room.attach(seat, conn, resumed)
         while (line := await read_line(conn, self.now)) is not None:
             # The seat of a player changes with a rematch or a match's next game (R31).
@@ -336,6 +358,16 @@ class Daemon:
         return name
 
     # -- rooms -------------------------------------------------------------------------------------
+
+    def _lobby_joined(self, conn: Connection) -> None:
+        """A player came to the lobby: the tournament games waiting for them, again."""
+        if self.tournaments is not None and conn.identity is not None:
+            for notice in self.tournaments.waiting_for(conn.identity):
+                conn.send(notice)
+
+    def register(self, room: Room) -> None:
+        """Serve a new room made outside a hello (a tournament's)."""
+        self._register(room)
 
     def _register(self, room: Room) -> None:
         self.rooms[room.id] = room

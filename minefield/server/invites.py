@@ -75,7 +75,7 @@ class _Invitation:
     def message(self, state: str, seconds: int = 0) -> Invitation:
         assert self.by.identity is not None
         return Invitation(id=self.id, by=self.by.identity.name, to=self.to.name,
-                          state=state, seconds=seconds)
+                          state=state, seconds=seconds, rated=self.rated)
 
 
 def _identity(conn: Connection) -> Identity:

@@ -24,13 +24,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from minefield.bots.base import bot_level
+from minefield.files import UnusableFileError, read_bounded
 from minefield.records.format import (
     PUBLIC_KINDS,
     RecordHeader,
     TableKind,
     format_time,
 )
-from minefield.records.reader import ReadRecord, RecordError, read_record
+from minefield.records.reader import MAX_RECORD_BYTES, ReadRecord, RecordError, read_record
 from minefield.records.writer import RECORD_SUFFIX
 from minefield.rules.game import Seat
 from minefield.rules.presets import MATCH_PRESETS, PRESETS
@@ -210,6 +211,17 @@ class KeptGames:
             if path.is_file():
                 return path
         return None
+
+    def read_text(self, game: str) -> str:
+        """The text of ``game``'s record (JSON lines); :class:`RecordError` when it cannot
+        be read."""
+        path = self.record_path(game)
+        if path is None:
+            raise RecordError(f"{game}: no record")
+        try:
+            return read_bounded(path, MAX_RECORD_BYTES).decode("utf-8")
+        except (OSError, UnicodeDecodeError, UnusableFileError):
+            raise RecordError(f"{game}: its record cannot be read") from None
 
     def _read(self, game: str) -> KeptGame | None:
         path = self.record_path(game)

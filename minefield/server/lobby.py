@@ -25,6 +25,7 @@ from minefield.protocol.wire import (
     LobbyPlayer,
     LobbyState,
     LobbyTable,
+    LobbyTournament,
     Ping,
     PlayerStatus,
     Pong,
@@ -47,7 +48,7 @@ RunIO = Callable[..., Awaitable[dict[str, int]]]
 #: How often the lobby is looked at for changes.
 LOBBY_PERIOD = 2.0
 #: At most this many players and tables in one state (a line stays far under 64 KiB).
-MAX_ONLINE, MAX_TABLES = 200, 150
+MAX_ONLINE, MAX_TABLES, MAX_TOURNAMENTS = 200, 150, 20
 #: What a player online does (protocol 10).
 Status = PlayerStatus
 #: A player with several connections is shown doing the busiest thing (the last here).
@@ -85,10 +86,12 @@ def _identity_keys(connections: Iterable[object]) -> dict[str, str]:
 
 def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
                 ratings: Mapping[str, int] | None = None,
-                queue: Collection[object] = ()) -> LobbyState:
+                queue: Collection[object] = (),
+                tournaments: Iterable[LobbyTournament] = ()) -> LobbyState:
     """The lobby now: the connected players (each once, busiest status first, with their
     rating from ``ratings`` by identity key when it is there; ``queue``: the connections
-    waiting for a quick match) and the tables (public rooms waiting, then games going on)."""
+    waiting for a quick match), the tables (public rooms waiting, then games going on) and
+    the running ``tournaments``."""
     online: dict[str, Status] = {}
     keys: dict[str, str] = {}
     for conn in connections:
@@ -122,7 +125,8 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
     known = ratings or {}
     players = [LobbyPlayer(name=name, status=status, rating=known.get(keys.get(name, "")))
                for name, status in sorted(online.items(), key=lambda i: i[0].casefold())]
-    return LobbyState(online=players[:MAX_ONLINE], tables=(waiting + playing)[:MAX_TABLES])
+    return LobbyState(online=players[:MAX_ONLINE], tables=(waiting + playing)[:MAX_TABLES],
+                      tournaments=list(tournaments)[:MAX_TOURNAMENTS])
 
 
 class Lobby:
@@ -142,6 +146,11 @@ class Lobby:
         #: The players' ratings, by identity key (given by whoever keeps them); None: no
         #: ratings are shown.
         self.ratings_of: RatingsOf | None = ratings_of
+        #: Called with each connection that comes to the lobby, once it has the state
+        #: (the daemon: the tournament games waiting for that player).
+        self.on_join: Callable[[Connection], None] | None = None
+        #: The running tournaments (the daemon's), listed in the lobby.
+        self.tournaments_of: Callable[[], list[LobbyTournament]] | None = None
         self._run_io = run_io
         self._looking = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -172,7 +181,9 @@ class Lobby:
     def now(self, ratings: Mapping[str, int] | None = None) -> LobbyState:
         """The lobby as it is now (in the daemon's loop), every player's status included."""
         queue = self.invites.queue if self.invites is not None else ()
-        return lobby_state(list(self.rooms.values()), list(self.connections), ratings, queue)
+        running = self.tournaments_of() if self.tournaments_of is not None else []
+        return lobby_state(list(self.rooms.values()), list(self.connections), ratings, queue,
+                           running)
 
     async def _follow(self) -> None:
         while self.members:
@@ -190,6 +201,8 @@ class Lobby:
             await self._look()  # sends to every member, this one included
         else:
             conn.send(self.state)
+        if self.on_join is not None:
+            self.on_join(conn)
         if self._task is None:
             self._task = asyncio.create_task(self._follow())
         try:

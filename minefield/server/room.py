@@ -498,6 +498,13 @@ class Room(Play):
         self.services.room_closed(self)
         log.info("room %s: closed%s", self.id, " (abandoned)" if abandoned else "")
 
+    async def close_for_good(self, reason: str) -> None:
+        """Close the room for good (a tournament game lost by forfeit, R37), each seat told
+        ``reason``; its records go to ``finished/`` as they are."""
+        async with self.lock:
+            if not self.closed:
+                await self._close(reason, abandoned=True)
+
     def shutdown(self) -> None:
         """The daemon stops: stop the alarms and the bot; the record stays (it goes on later)."""
         self.closed = True

@@ -19,7 +19,8 @@ from typing import Literal
 
 import networkx as nx
 
-Result = Literal["east", "west", "draw"]
+#: Who won a game; ``"none"``: both players lost (both absent, a double forfeit, R37).
+Result = Literal["east", "west", "draw", "none"]
 Format = Literal["round-robin", "swiss"]
 #: The matching's stand-in for "nobody": the odd player out paired with it gets the bye.
 _BYE = object()

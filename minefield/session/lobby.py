@@ -21,6 +21,7 @@ from minefield.protocol.wire import (
     LobbyState,
     Matching,
     Seated,
+    TournamentRound,
     WireError,
     WireProblem,
     parse_server_line,
@@ -30,7 +31,7 @@ from minefield.session.remote import RemoteError
 
 #: What the lobby sends: its state, an invitation as it stands, a quick match as it stands,
 #: a room made for you, or a request refused (one line, not fatal).
-LobbyEvent = LobbyState | Invitation | Matching | Seated | WireError
+LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | WireError
 
 class LobbyLink(LineLink):
     """A connection in the lobby: :meth:`states` gives each new state until it closes.
@@ -55,7 +56,8 @@ class LobbyLink(LineLink):
                 continue
             if isinstance(message, WireError) and message.fatal:
                 raise RemoteError(message.message, message.code)
-            if isinstance(message, LobbyState | Invitation | Matching | Seated | WireError):
+            if isinstance(message, LobbyState | Invitation | Matching | Seated | TournamentRound
+                          | WireError):
                 yield message
 
 

@@ -2,9 +2,9 @@
 
 Who is connected and what they do, the public tables (Enter joins one) and the games being
 played (Enter or ``w`` watches one, with only what both players see); ``h`` opens a public
-table, ``b`` plays a bot, ``i`` invites a player in the lobby (they are asked, accept or
-decline), ``k`` asks for a quick match (the next player who asks, or a bot offered after
-30 s), ``m`` opens the menu (practice, settings).
+table (rated; ``c`` a casual one, R36), ``b`` plays a bot, ``i`` invites a player in the
+lobby (they are asked, accept or decline), ``k`` asks for a quick match (the next player
+who asks, or a bot offered after 30 s), ``m`` opens the menu (practice, settings).
 The app only chooses: it leaves a :class:`LobbyChoice` in ``choice``, which the
 command line then runs (:mod:`minefield.cli.lobby`), coming back to the lobby afterwards.
 """
@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import Checkbox, DataTable, Footer, Input, Static
 
 from minefield.protocol.wire import (
     AnswerInvitation,
@@ -33,6 +33,7 @@ from minefield.protocol.wire import (
     Matching,
     QuickMatch,
     Seated,
+    TournamentRound,
     WireError,
 )
 from minefield.tui.screens.dialogs import ConfirmScreen
@@ -40,7 +41,7 @@ from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.viewer_app import ViewerApp
 
 #: What the lobby's link gives (:class:`~minefield.session.lobby.LobbyLink`).
-LobbyEvent = LobbyState | Invitation | Matching | Seated | WireError
+LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | WireError
 States = Callable[[], AsyncIterator[LobbyEvent]]
 #: Sends a lobby request to the server.
 Send = Callable[[BaseModel], None]
@@ -51,8 +52,9 @@ ENDED = {"declined": ("{to} declined your invitation.", "You declined {by}'s inv
          "gone": ("{to} left the lobby.", "")}
 
 
-class InviteScreen(ModalScreen[str | None]):
-    """The name of the player to invite (Enter invites, Escape goes back)."""
+class InviteScreen(ModalScreen[tuple[str, bool] | None]):
+    """The name of the player to invite and whether the game is rated (casual unless ticked,
+    R36); Enter invites, Escape goes back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
 
@@ -65,13 +67,16 @@ class InviteScreen(ModalScreen[str | None]):
             yield Static("Invite whom? (a player in the lobby)", classes="question")
             yield Input(value=self.names[0] if self.names else "", max_length=32,
                         placeholder="name", id="invite-name")
+            yield Checkbox("Rated (else casual: no rating changes)", False,
+                           id="invite-rated")
             yield Static("In the lobby: " + (", ".join(self.names) or "nobody else"),
                          classes="hint", markup=False)
         yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(event.value.strip() or None)
+        name = event.value.strip()
+        self.dismiss((name, self.query_one("#invite-rated", Checkbox).value) if name else None)
 
     def action_cancel(self) -> None:
         """Invite nobody."""
@@ -88,6 +93,7 @@ class LobbyChoice:
     code: str | None = None
     bot: str | None = None
     game: str | None = None
+    casual: bool = False  # host: a casual public table (R36)
 
 
 class LobbyScreen(Screen[None]):
@@ -101,6 +107,7 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "Join/watch"),
         Binding("w", "watch", "Watch", show=False),
         Binding("h", "host", "Host"),
+        Binding("c", "host_casual", "Host casual", show=False),
         Binding("b", "bot", "Bot"),
         Binding("i", "invite", "Invite"),
         Binding("k", "quick", "Quick match"),
@@ -125,6 +132,8 @@ class LobbyScreen(Screen[None]):
         self.asked: dict[str, ConfirmScreen] = {}
         #: The id of the invitation this player sent, while it waits for the answer.
         self.inviting: str | None = None
+        #: The tournament games whose notice is shown now.
+        self.rounds_asked: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
@@ -155,11 +164,14 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-online", Static).update(
             "The game server closed the lobby: q to quit, m for the menu.")
 
-    def take(self, event: Invitation | Matching | Seated | WireError) -> None:
+    def take(self, event: Invitation | Matching | Seated | TournamentRound | WireError) -> None:
         """An event of the lobby: an invitation (asked: a notice to accept or decline; sent:
-        how it stands), the quick match, a room made for this player, a refusal."""
+        how it stands), the quick match, a room made for this player, a tournament's round
+        begun (a notice: Enter sits the player), a refusal."""
         if isinstance(event, Seated):
             self.choose(LobbyChoice("resume", game=event.game))
+        elif isinstance(event, TournamentRound):
+            self._tournament_round(event)
         elif isinstance(event, WireError):
             self.notify(event.message, severity="error", markup=False, timeout=8)
         elif isinstance(event, Matching):
@@ -168,6 +180,26 @@ class LobbyScreen(Screen[None]):
             self.refresh_bindings()
         else:
             self._invitation(event)
+
+    def _tournament_round(self, event: TournamentRound) -> None:
+        """Round N of a tournament has begun: a notice naming the game and the opponent;
+        Enter sits the player (R37: absent 10 minutes after the round began, the game is
+        lost by forfeit)."""
+        if event.game in self.rounds_asked:  # told again while the notice is up
+            return
+        dialog = ConfirmScreen(f"{event.tournament}, round {event.round}: your game against "
+                               f"{event.opponent} ({event.seat.value.capitalize()}) is "
+                               "ready. Not seated within 10 minutes of the round's start, it "
+                               "is lost by forfeit.", yes="Sit down (Enter)", no="Later (n)",
+                               enter_says_yes=True)
+        self.rounds_asked.add(event.game)
+
+        def answered(yes: bool | None) -> None:
+            self.rounds_asked.discard(event.game)
+            if yes:
+                self.choose(LobbyChoice("resume", game=event.game))
+
+        self.app.push_screen(dialog, answered)
 
     def _invitation(self, event: Invitation) -> None:
         mine = self.me is None or event.to.casefold() != self.me.casefold()
@@ -179,8 +211,9 @@ class LobbyScreen(Screen[None]):
                 self.notify(f"Invitation sent to {event.to}: waiting for the answer "
                             f"({event.seconds} s).", markup=False, timeout=6)
                 return
+            table = "rated" if event.rated else "casual: no rating changes"
             dialog = ConfirmScreen(f"{event.by} invites you to a game (standard rules, "
-                                   f"{event.seconds} s to answer).",
+                                   f"{table}; {event.seconds} s to answer).",
                                    yes="Accept (y)", no="Decline (n)")
             self.asked[event.id] = dialog
             self.app.push_screen(dialog, lambda yes: self._answer(event.id, bool(yes)))
@@ -205,8 +238,10 @@ class LobbyScreen(Screen[None]):
         online = ", ".join(
             f"{p.name}{'' if p.rating is None else f' {p.rating}'} ({p.status})"
             for p in state.online) or "nobody"
+        running = "".join(f"\nTournament {t.name}: round {t.round} of {t.rounds}"
+                          for t in state.tournaments)
         self.query_one("#lobby-online", Static).update(
-            f"Online ({len(state.online)}): {online}")
+            f"Online ({len(state.online)}): {online}{running}")
         table: DataTable[str] = self.query_one("#lobby-tables", DataTable)
         chosen = self._key(self.tables[table.cursor_row]) if (
             self.tables and 0 <= table.cursor_row < len(self.tables)) else None
@@ -214,7 +249,8 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for entry in self.tables:
             where = f"join {entry.code}" if entry.code else "playing"
-            table.add_row(where, entry.host, entry.rules, " vs ".join(entry.players),
+            rules = entry.rules if entry.rated else f"{entry.rules}, casual"  # R36
+            table.add_row(where, entry.host, rules, " vs ".join(entry.players),
                           str(entry.watchers) if entry.game else "")
         keys = [self._key(entry) for entry in self.tables]
         if chosen in keys:
@@ -248,9 +284,9 @@ class LobbyScreen(Screen[None]):
             if matching is not None and matching.state == "waiting" else
             f"Nobody yet: b plays a bot ({matching.bot}) now, or keep waiting (Escape stops)."
             if matching is not None else
-            "No open tables yet: h opens a public one, b plays a bot, i invites a player."
+            "No open tables yet: h opens a public one (c casual), b plays a bot, i invites."
             if not self.tables else
-            "Enter joins or watches (w) a table; h opens a public one, F1 help.")
+            "Enter joins or watches (w) a table; h opens a public one (c casual), F1 help.")
 
     @staticmethod
     def _key(entry: LobbyTable) -> str:
@@ -288,8 +324,12 @@ class LobbyScreen(Screen[None]):
         self.choose(LobbyChoice("watch", game=entry.game))
 
     def action_host(self) -> None:
-        """Open a public table (listed here for anyone to join)."""
+        """Open a public table (listed here for anyone to join), rated."""
         self.choose(LobbyChoice("host"))
+
+    def action_host_casual(self) -> None:
+        """Open a casual public table: its games never change a rating (R36)."""
+        self.choose(LobbyChoice("host", casual=True))
 
     def action_bot(self) -> None:
         """Play a bot on the server (the bot offered, while waiting for a quick match)."""
@@ -310,11 +350,12 @@ class LobbyScreen(Screen[None]):
             return
         names = self._invitable()
 
-        def invite(name: str | None) -> None:
-            if not name or self.send is None:
+        def invite(chosen: tuple[str, bool] | None) -> None:
+            if not chosen or self.send is None:
                 return
+            name, rated = chosen
             try:
-                self.send(Invite(player=name))
+                self.send(Invite(player=name, rated=rated))
             except ValidationError:
                 self.notify(f"{name[:40]!r} is not a player's name (letters, digits, . _ -).",
                             severity="error", markup=False)

@@ -7,6 +7,7 @@ Textual is pinned exactly in ``pyproject.toml``.
 
 from __future__ import annotations
 
+import os
 from contextlib import suppress
 from typing import Any
 
@@ -21,6 +22,21 @@ from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Header
 from textual.widgets._header import HeaderTitle
+
+
+def follow_driver_environment() -> None:
+    """Take Textual's driver and colour system from the environment as it is now.
+
+    Textual reads ``TEXTUAL_DRIVER`` and ``TEXTUAL_COLOR_SYSTEM`` into ``textual.constants``
+    once, when it is first imported. The front door's process server imports it once for
+    every session and then forks; a browser session's child is given the web driver in its
+    own environment, after that import.
+    """
+    import textual.constants
+
+    setattr(textual.constants, "DRIVER", os.environ.get("TEXTUAL_DRIVER") or None)  # noqa: B010
+    setattr(textual.constants, "COLOR_SYSTEM",  # noqa: B010
+            os.environ.get("TEXTUAL_COLOR_SYSTEM") or "auto")
 
 
 def add_exit_report(app: App[Any], renderable: RenderableType) -> None:

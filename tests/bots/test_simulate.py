@@ -32,9 +32,9 @@ def test_seats_swap_every_other_game() -> None:
 def test_points_and_summary() -> None:
     """The winner gains what the loser pays; a draw is 0 (R11, R13)."""
     records = [
-        GameOutcome(0, 1, Seat.EAST, "a", 8000, 20, False, False),
-        GameOutcome(1, 2, Seat.WEST, "b", 12000, 11, False, True),
-        GameOutcome(2, 3, Seat.EAST, None, 0, 34, True, False),
+        GameOutcome(0, "1", Seat.EAST, "a", 8000, 20, False, False),
+        GameOutcome(1, "2", Seat.WEST, "b", 12000, 11, False, True),
+        GameOutcome(2, "3", Seat.EAST, None, 0, 34, True, False),
     ]
     assert [r.a_points for r in records] == [8000, -12000, 0]
     summary = summarize(records, "A", "B")

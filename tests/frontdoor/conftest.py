@@ -10,6 +10,7 @@ import json
 import signal
 import subprocess
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,7 @@ class FrontDoorProcess:
                     stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                     preexec_fn=self.preexec_fn)
             listening = f"listening on 127.0.0.1:{self.port}"
-            state = wait_for("the front door listens", lambda text=listening: self._up(text),
+            state = wait_for("the front door listens", partial(self._up, listening),
                              self.report)
             if state == "up":
                 return

@@ -69,7 +69,8 @@ def test_names_are_unique_without_regard_to_case_and_kept_after_a_rename(tmp_pat
         accounts.claim("SHA256:a", "Other")
     accounts.close()
     again = Accounts(tmp_path / "players.sqlite")
-    assert again.by_key("SHA256:a") is not None and again.by_key("SHA256:a").name == "Ann"
+    found = again.by_key("SHA256:a")
+    assert found is not None and found.name == "Ann"
 
 
 def test_a_second_key_logs_in_as_the_player_only_once_it_gives_its_code(tmp_path: Path

@@ -32,6 +32,7 @@ from minefield.frontdoor.grammar import EntryCommand, Refused
     ("key remove SHA256:" + "aB+/" * 10 + "xyz",
      FrontCommand("key-remove", key="SHA256:" + "aB+/" * 10 + "xyz")),
     ("help", FrontCommand("help")),
+    ("web", FrontCommand("web")), ("web --sign-out-all", FrontCommand("web-sign-out")),
 ])
 def test_accepted(typed: str | None, expected: FrontCommand) -> None:
     assert parse_command(typed) == expected
@@ -57,6 +58,8 @@ def test_accepted(typed: str | None, expected: FrontCommand) -> None:
     ("key remove SHA256:short", "key remove takes a key's fingerprint"),
     ("key remove ssh-ed25519", "key remove takes a key's fingerprint"),
     ("help me", "help takes nothing"),
+    ("web --json", "web takes nothing, or --sign-out-all"),
+    ("web --sign-out-all now", "web takes nothing, or --sign-out-all"),
     ("x" * 2000, "too long"),
     ("name \u00e9", "ASCII"),
 ])

@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -103,8 +104,8 @@ def test_a_server_started_under_nohup_leaves_no_process_when_stopped(
                     for pid in left if (Path("/proc") / str(pid)).exists()}
         assert not left, f"still running {GONE_WITHIN:g} s after the stop: {commands}"
         for name in ("ann", "bob"):  # and the players' ssh clients were let go
-            wait_for(f"{name}'s ssh ends", lambda n=name: terminals.ended(n),
-                     lambda n=name: terminals.screen(n))
+            wait_for(f"{name}'s ssh ends", partial(terminals.ended, name),
+                     partial(terminals.screen, name))
     finally:
         for pid in still_running(processes):
             os.kill(pid, signal.SIGKILL)
@@ -193,8 +194,8 @@ def test_odd_terminal_names_and_long_commands_are_answered_and_logged(
     try:
         assert door.run(ann, "name", "Ann").returncode == 0
         # A TERM that is no terminal's name reaches no program: the client gets the usual.
-        odd = door.run(ann, "history", tty=True, env={**os.environ, "TERM": "xterm;$(id)"})
-        assert odd.returncode == 0, odd.stderr
+        odd = door.run(ann, "resume", tty=True, env={**os.environ, "TERM": "xterm;$(id)"})
+        assert "no unfinished game" in odd.stdout, odd.stdout + odd.stderr
         assert "TERM 'xterm;$(id)' of" in door.report()
         assert "is not a terminal name: xterm-256color instead" in door.report()
         # A command of 300 KB (three words of 100 KB: one argument may not be longer) gets

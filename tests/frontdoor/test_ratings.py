@@ -72,7 +72,8 @@ def test_finished_games_between_players_are_rated_once(tmp_path: Path) -> None:
     assert rated["Ann"].games == rated["Bob"].games == 1
     assert rated["Ann"].deviation < 350.0 and rated["Bob"].deviation < 350.0
     assert rated["Ann"].rating + rated["Bob"].rating == pytest.approx(3000.0)
-    assert accounts.by_key("SHA256:c") is not None and accounts.by_key("SHA256:c").games == 0
+    cat = accounts.by_key("SHA256:c")
+    assert cat is not None and cat.games == 0
     assert ann.id != bob.id
     assert unfinished.exists() and not accounts.is_rated(unfinished.stem)
 

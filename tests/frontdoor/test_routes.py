@@ -13,7 +13,7 @@ from minefield.frontdoor.commands import APP_ACTIONS, Action
 from minefield.frontdoor.embedded_daemon import DaemonHandle
 from minefield.frontdoor.ratings import ThreadRaters
 from minefield.frontdoor.reports import who
-from minefield.frontdoor.routes import ROUTES
+from minefield.frontdoor.routes import ROUTES, Client
 from minefield.protocol.messages import PROTOCOL_VERSION
 from minefield.protocol.wire import LobbyPlayer, LobbyState, LobbyTable
 from minefield.server.config import ServerConfig
@@ -27,8 +27,11 @@ def test_every_command_has_one_route() -> None:
 
 def test_the_games_commands_are_routed_to_a_client_in_a_terminal() -> None:
     # A game without a terminal is refused before anything starts.
-    assert {action for action in ROUTES
-            if ROUTES[action].__qualname__.startswith("client.")} == APP_ACTIONS | {"history"}
+    assert {action for action, route in ROUTES.items()
+            if isinstance(route, Client) and route.terminal} == APP_ACTIONS
+    # history answers from the kept games, as games does: no client at all.
+    assert {action for action, route in ROUTES.items()
+            if isinstance(route, Client) and not route.terminal} == set()
 
 
 LOBBY = LobbyState(
@@ -37,15 +40,15 @@ LOBBY = LobbyState(
     tables=[LobbyTable(code="K7QP3X", host="Ann", rules="classic", public=True,
                        players=["Ann"]),
             LobbyTable(game="g-1", host="Bob", rules="classic", public=False,
-                       players=["Bob", "Cat"], watchers=2)])
+                       players=["Bob", "Cat"], watchers=2, rated=False)])
 
 
 def test_who_says_the_daemons_players_first_then_this_doors_sessions() -> None:
     text = who(False, LOBBY, [("Ann", "lobby"), ("Dan", "history")])
     assert text.splitlines() == [
         "Online (3): Ann (hosting), Bob (playing), Dan (history)",
-        "join K7QP3X: Ann's table (classic), players Ann",
-        "game g-1: Bob's table (classic), players Bob, Cat, 2 watching (watch g-1)"]
+        "join K7QP3X: Ann's rated table (classic), players Ann",
+        "game g-1: Bob's casual table (classic), players Bob, Cat, 2 watching (watch g-1)"]
 
 
 def test_who_json_lists_the_tables_as_the_wire_has_them() -> None:
@@ -56,7 +59,7 @@ def test_who_json_lists_the_tables_as_the_wire_has_them() -> None:
         {"code": "K7QP3X", "host": "Ann", "rules": "classic", "public": True,
          "players": ["Ann"], "watchers": 0, "rated": True},
         {"game": "g-1", "host": "Bob", "rules": "classic", "public": False,
-         "players": ["Bob", "Cat"], "watchers": 2, "rated": True}]
+         "players": ["Bob", "Cat"], "watchers": 2, "rated": False}]
 
 
 def test_who_without_a_daemon_in_this_process_says_its_own_sessions() -> None:

@@ -13,6 +13,7 @@ import re
 import signal
 import socket
 import subprocess
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -202,9 +203,9 @@ def test_hostile_requests_are_refused_clearly(folder: Path, keys: dict[str, Path
         stdio = door.run(ann, extra=("-o", "LogLevel=INFO", "-W", "127.0.0.1:22"))
         assert stdio.returncode == 255 and "stdio forwarding failed" in stdio.stderr
         assert "administratively prohibited: minefield: no port forwarding here" in stdio.stderr
-        remote = door.run(ann, "whoami", extra=("-o", "ExitOnForwardFailure=yes",
-                                                "-R", "0:127.0.0.1:22"))
-        assert remote.returncode == 255 and "remote port forwarding failed" in remote.stderr
+        reverse = door.run(ann, "whoami", extra=("-o", "ExitOnForwardFailure=yes",
+                                                 "-R", "0:127.0.0.1:22"))
+        assert reverse.returncode == 255 and "remote port forwarding failed" in reverse.stderr
         for option, refused in (("-L", _forwarded_closed), ("-D", _socks5_refused)):
             local = free_port()
             spec = f"{local}:127.0.0.1:22" if option == "-L" else str(local)
@@ -213,7 +214,7 @@ def test_hostile_requests_are_refused_clearly(folder: Path, keys: dict[str, Path
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE)
             try:
-                wait_for(f"ssh {option} listens", lambda p=local: _listening(p),
+                wait_for(f"ssh {option} listens", partial(_listening, local),
                          door.report)
                 assert refused(local)
             finally:

@@ -42,7 +42,7 @@ def offered_code(door: FrontDoorProcess, key: Path, new: Path) -> str:
     answers with (the server's real port and an address it listens on)."""
     added = door.run(key, "key", "add", *public_key(new))
     assert added.returncode == 0, added.stderr + door.report()
-    commands = CONFIRM.findall(added.stdout)
+    commands: list[tuple[str, str, str]] = CONFIRM.findall(added.stdout)
     assert commands, added.stdout
     port, host, code = commands[0]
     assert (int(port), host) == (door.port, "127.0.0.1")
@@ -224,11 +224,16 @@ def test_the_name_prompt_refuses_what_name_refuses_and_keeps_the_text(
                             ("\u200fBob", "Name: <U+200F>Bob"),
                             ("\x1b[31mCat", "Name: ^[[31mCat")):
             _type_bytes(terminals, "bob", typed.encode() + b"\r")
-            wait_for(f"{typed!r} refused with the name command's reason",
-                     lambda reason=reasons[typed]: reason in flat(), screen)
+
+            def refused(reason: str = reasons[typed]) -> bool:
+                return reason in flat()
+
+            def kept_on_line(kept: str = kept) -> bool:
+                return screen().rstrip().endswith(kept)
+
+            wait_for(f"{typed!r} refused with the name command's reason", refused, screen)
             # What was typed is on the prompt's line again, as it was typed.
-            wait_for("the text kept", lambda kept=kept: screen().rstrip().endswith(kept),
-                     screen)
+            wait_for("the text kept", kept_on_line, screen)
             if typed != "\x1b[31mCat":
                 terminals.keys("bob", "C-u")  # and it is a line to edit: emptied
         # Corrected in place: Home, the five characters of the colour deleted, Enter.

@@ -240,7 +240,9 @@ def test_a_simulated_match_replays_and_verifies_from_its_records(
                for g in replay.games) == DRAWS
     for game in replay.games:  # each game also replays alone, with its match's terms
         assert replay_record(game.record).consistent
-    assert load_match(folder, outcome.id).match.state_key() == replay.match.state_key()
+    loaded = load_match(folder, outcome.id).match
+    assert loaded is not None
+    assert loaded.state_key() == replay.match.state_key()
     assert final_line(replay).startswith(f"final after {GAMES} games: B easy 1st")
     b_change = 50000 - A_FINAL - 25000  # each player's change over the match, beside the points
     assert f"B easy 1st {50000 - A_FINAL} ({b_change:+d})" in final_line(replay)

@@ -67,12 +67,12 @@ def play(game: Game, rng: random.Random, hands: dict[Seat, list[Tile]] | None = 
         game.apply(seat, ChooseHand(tiles=tiles_to_str(keep)))
         check_privacy(game)
     while game.phase == "discarding":
-        seat = game.turn
-        assert seat is not None
+        turn = game.turn
+        assert turn is not None
         check_illegal_changes_nothing(game, rng)
-        pool = parse_tiles(game.view(seat).own_pool)
+        pool = parse_tiles(game.view(turn).own_pool)
         seen = {viewer: len(game.events_for(viewer)) for viewer in Seat}
-        applied = game.apply(seat, Discard(tile=str(rng.choice(pool))))
+        applied = game.apply(turn, Discard(tile=str(rng.choice(pool))))
         for viewer in Seat:  # apply() hands each seat exactly its own redacted events
             assert applied[viewer] == game.events_for(viewer)[seen[viewer]:]
         check_conservation(game)

@@ -139,7 +139,7 @@ def test_the_scorer_finds_the_readings_of_readings() -> None:
     """R22: the scorer's readings (built only for the one it keeps) are :func:`readings`, in
     the same order, including seven pairs and thirteen orphans found from the 13 tiles."""
     situation = _situation(WinContext(), RuleSettings(), 0)
-    seen = set()
+    seen: set[str] = set()
     for counts in _random_hands(1500):
         for win in waits(counts):
             won = list(counts)

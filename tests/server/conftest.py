@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -101,7 +101,7 @@ class Raw:
 
     async def drain(self) -> list[dict[str, Any]]:
         """Everything until the server closes the connection."""
-        messages = []
+        messages: list[dict[str, Any]] = []
         for _ in range(10_000):
             message = await self.recv()
             if message is None:
@@ -113,7 +113,10 @@ class Raw:
         self.writer.close()
 
 
-async def next_of(session: RemoteSession, kind: type, limit: int = 200) -> Any:
+M = TypeVar("M", bound=ServerMessageType)
+
+
+async def next_of(session: RemoteSession, kind: type[M], limit: int = 200) -> M:
     """The next update of type ``kind`` (bounded)."""
     updates = session.updates()
     async with asyncio.timeout(LIMIT):

@@ -7,7 +7,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -65,7 +65,7 @@ def daemon_process(short_dir: Path) -> Iterator[DaemonProcess]:
     process.stop()
 
 
-def last_seq(seen: list[object]) -> int:
+def last_seq(seen: Sequence[object]) -> int:
     return max((m.table.seq for m in seen if isinstance(m, Snapshot | Applied)), default=0)
 
 

@@ -53,7 +53,7 @@ class Blocking:
 
     def lines(self, until: str | None = None, limit: int = 500) -> list[bytes]:
         """Lines until a message of type ``until`` (or the end of the stream)."""
-        seen = []
+        seen: list[bytes] = []
         for _ in range(limit):
             try:
                 line = self.file.readline()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from minefield.records.format import TableHeader
 from minefield.records.reader import read_record
@@ -13,7 +14,7 @@ from minefield.rules.game import Seat
 from minefield.server import rating
 from minefield.server.daemon import Daemon
 from minefield.server.identity import Identity
-from minefield.server.kept_games import KeptGame, KeptGames
+from minefield.server.kept_games import KeptGame, KeptGames, Outcome
 from minefield.server.stats import profile
 from minefield.session.remote import host, join
 from tests.server.conftest import autoplay, start_daemon
@@ -33,7 +34,7 @@ async def kept_soon(daemon: Daemon, game: str) -> KeptGame:
     raise AssertionError(f"game {game} was never kept")
 
 
-async def play_hosted(daemon: Daemon, **options: object) -> str:
+async def play_hosted(daemon: Daemon, **options: Any) -> str:
     """Ann hosts (``options``), Bob joins, both play the game out; its id."""
     ann = await host(socket=daemon.config.socket, player="ann", seed=SEED, **options)
     bob = await join(ann.code or "", socket=daemon.config.socket, player="bob")
@@ -180,10 +181,10 @@ def test_a_game_kept_twice_is_one_entry(tmp_path: Path) -> None:
 
 def test_a_profile_counts_wins_losses_and_deal_ins_by_hand() -> None:
     """R11: every win is a ron on the other's discard, so a loss is a deal-in."""
-    def game(n: int, east: str, result: str, points: int, furiten: bool = False) -> KeptGame:
+    def game(n: int, east: str, result: Outcome, points: int, furiten: bool = False) -> KeptGame:
         return KeptGame(game=f"g{n}", ended=f"2026-01-01T00:0{n}:00.000Z", rules="standard",
                         east=east, west="x@c" if east != "x@c" else "ann@c",
-                        result=result, points=points,  # type: ignore[arg-type]
+                        result=result, points=points,
                         rated=n != 4, kind="public", tournament=None, bot=False,
                         east_furiten=furiten, west_furiten=False)
     games = [game(1, "ann@c", "east", 8000), game(2, "x@c", "west", 12000),
@@ -195,3 +196,22 @@ def test_a_profile_counts_wins_losses_and_deal_ins_by_hand() -> None:
         "losses": 1, "draws": 1, "rated_games": 5, "win_rate": 0.667, "deal_ins": 1,
         "deal_in_rate": 0.167, "average_win": 15000, "average_loss": 16000,
         "furiten_games": 1, "longest_game_streak": 2, "rating_history": []}
+
+
+async def test_an_invitation_is_casual_unless_it_asks_to_be_rated(daemon: Daemon) -> None:
+    """R36: fixed when the table is made and shown to both before the game starts."""
+    from tests.server.test_invites import in_lobby
+
+    ann, bob = await in_lobby(daemon, "ann"), await in_lobby(daemon, "bob")
+    headers = []
+    for invite in ({"type": "invite", "player": "bob"},
+                   {"type": "invite", "player": "bob", "rated": True}):
+        ann.send(invite)
+        asked = await bob.until("invitation")
+        assert asked["rated"] is invite.get("rated", False)
+        bob.send({"type": "answer", "invitation": asked["id"], "accept": True})
+        headers.append(daemon.rooms[(await bob.until("seated"))["game"]].table_header())
+    assert headers == [TableHeader(kind="invitation", rated=False),
+                       TableHeader(kind="invitation", rated=True)]
+    ann.close()
+    bob.close()

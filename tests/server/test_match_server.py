@@ -57,7 +57,7 @@ def local_match(seed: str, games: int | None = None) -> tuple[Match, list[Settle
     """The match both clients play with R25's automatic moves, played in this process (all of
     it, or its first ``games`` games)."""
     match = Match(seed, (ANN, BOB), SETTINGS)
-    settlements = []
+    settlements: list[Settlement] = []
     while not match.over and (games is None or len(settlements) < games):
         game = match.new_game()
         for seat in Seat:
@@ -305,7 +305,7 @@ async def test_a_player_gone_between_games_resumes_into_the_match(daemon: Daemon
     first_id = ann.game_id
     await ann.next_game()
     await ann.close()  # ann asked, then went away: her request goes with her
-    asked = []
+    asked: list[list[str]] = []
     while not asked or asked[-1]:
         snapshot = await next_of(bob, Snapshot)
         assert snapshot.table.match is not None
@@ -538,12 +538,12 @@ async def test_a_restart_finds_the_games_of_a_match_already_moved_aside(
     _, settlements = local_match(other)
     server = await start_daemon(short_dir, rate=FAST, burst=int(FAST))
     try:
-        ann, bob = await Raw.connect(server.config.socket), await Raw.connect(
+        raw_ann, raw_bob = await Raw.connect(server.config.socket), await Raw.connect(
             server.config.socket)
-        ann.hello("host", player="ann", seed=other, match=True)
-        bob.hello("join", player="bob", code=(await ann.until("welcome"))["code"])
-        await asyncio.gather(raw_match(ann), raw_match(bob))
-        for raw in (ann, bob):
+        raw_ann.hello("host", player="ann", seed=other, match=True)
+        raw_bob.hello("join", player="bob", code=(await raw_ann.until("welcome"))["code"])
+        await asyncio.gather(raw_match(raw_ann), raw_match(raw_bob))
+        for raw in (raw_ann, raw_bob):
             raw.close()
         await moved_aside(games)
     finally:

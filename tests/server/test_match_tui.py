@@ -56,9 +56,11 @@ async def test_a_hosted_match_plays_in_the_match_screens(short_dir: Path) -> Non
                 if isinstance(screen, PlayScreen) and screen.view.my_turn:
                     made = screen.view.discards_made
                     await pilot.press("enter")
-                    await until(pilot, lambda s=screen, m=made: (
-                        not isinstance(app.screen, PlayScreen) or s.view.discards_made > m),
-                        "my discard applied")
+
+                    def applied(s: PlayScreen = screen, m: int = made) -> bool:
+                        return not isinstance(app.screen, PlayScreen) or s.view.discards_made > m
+
+                    await until(pilot, applied, "my discard applied")
                 else:
                     await pilot.pause(0.02)
             result = app.screen

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from minefield.session.lobby import LobbyLink
+from minefield.protocol.wire import LobbyState
+from minefield.session.lobby import LobbyEvent, LobbyLink
 from minefield.session.remote import RemoteError, host
 from tests.server.conftest import start_daemon
+
+
+async def next_state(states: AsyncIterator[LobbyEvent]) -> LobbyState:
+    """The next event, which must be a lobby state (nothing else is asked here)."""
+    state = await anext(states)
+    assert isinstance(state, LobbyState), state
+    return state
 
 
 async def test_states_follow_the_server_and_close_ends_them() -> None:
@@ -19,11 +28,11 @@ async def test_states_follow_the_server_and_close_ends_them() -> None:
     try:
         link = await LobbyLink.open(socket=daemon.config.socket, player="cat")
         states = link.states()
-        first = await anext(states)
+        first = await next_state(states)
         assert [p.name for p in first.online] == ["cat"] and first.tables == []
         table = await host(socket=daemon.config.socket, player="ann", public=True)
         for _ in range(20):
-            state = await anext(states)
+            state = await next_state(states)
             if state.tables:
                 break
         assert state.tables[0].code == table.code and state.tables[0].host == "ann"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+from minefield.bots.base import Bot
 from minefield.protocol.messages import (
     Applied,
     Closed,
@@ -21,7 +22,7 @@ from minefield.session.local import LocalSession
 EAST, WEST = Seat.EAST, Seat.WEST
 
 
-class StandIn:
+class StandIn(Bot):
     """The R25 move as a bot."""
 
     level = "easy"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from minefield.bots.base import Bot
 from minefield.protocol.messages import Applied, ServerMessageType, Snapshot
 from minefield.records.replay import match_records, replay_match
 from minefield.rules.auto import auto_command
@@ -17,7 +18,7 @@ from minefield.rules.settings import RuleSettings
 from minefield.session import LocalSession, MatchSession
 
 
-class StandIn:
+class StandIn(Bot):
     """The R25 move as a bot."""
 
     level = "easy"
@@ -102,7 +103,9 @@ async def test_the_next_game_comes_as_a_snapshot_of_each_local_seat() -> None:
         fresh = await drain(session)
         assert [type(m) for m in fresh] == [Snapshot, Snapshot]
         assert [m.seat for m in fresh] == [Seat.EAST, Seat.WEST]
-        match = fresh[0].table.match  # type: ignore[union-attr]
+        snapshot = fresh[0]
+        assert isinstance(snapshot, Snapshot)
+        match = snapshot.table.match
         assert match is not None and match.game == 2 and match.last is None
         assert match.dealer == ended.last.lines[-1].split("to ")[-1].split(",")[0] or (
             ended.last.renchan and match.dealer == first.dealer)
@@ -140,4 +143,5 @@ async def test_each_game_of_a_match_is_recorded_and_replays_as_the_match(tmp_pat
     assert replay.consistent, replay.problems
     assert replay.over and replay.match is not None
     assert replay.match.scores == match.scores
-    assert len(replay.games) == match.last.game  # type: ignore[union-attr]
+    assert match.last is not None
+    assert len(replay.games) == match.last.game

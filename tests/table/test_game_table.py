@@ -6,6 +6,7 @@ import pytest
 
 from minefield.protocol.messages import (
     Applied,
+    Clocks,
     Notice,
     PlayerInfo,
     Presence,
@@ -227,7 +228,8 @@ def test_r25_at_one_keyboard_a_clock_runs_only_while_its_player_is_there() -> No
     assert table.next_deadline() is None  # behind the first curtain
     assert not any(c.running for c in table.clocks(100.0).values())
     clocks = [m for m in table.at_keyboard(EAST, 105.0) if m.seat is EAST]
-    assert len(clocks) == 1 and clocks[0].clocks[EAST].remaining == pytest.approx(30.0)
+    assert len(clocks) == 1 and isinstance(clocks[0], Clocks)
+    assert clocks[0].clocks[EAST].remaining == pytest.approx(30.0)
     assert not clocks[0].clocks[WEST].running  # West is not at the keyboard yet
     assert table.at_keyboard(EAST, 110.0) == []  # a redrawn curtain lifted restarts nothing
     assert table.next_deadline() == (135.0, EAST)

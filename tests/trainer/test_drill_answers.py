@@ -98,8 +98,15 @@ def graded_or_refused(task: Drill, text: str) -> DrillAnswer | None:
     return result
 
 
-STYLE = (st.integers(0, 3), st.sampled_from(["as is", "lower", "upper"]),
-         st.sampled_from([" ", "  ", ""]))
+NAMES, CASES, SEPARATORS = (st.integers(0, 3), st.sampled_from(["as is", "lower", "upper"]),
+                             st.sampled_from([" ", "  ", ""]))
+
+
+def style(data: st.DataObject) -> tuple[int, str, str]:
+    """How an answer is written: the honors' naming, the case and the separator."""
+    return data.draw(NAMES), data.draw(CASES), data.draw(SEPARATORS)
+
+
 TYPED = st.one_of(
     st.just(""), st.sampled_from([" ", "\t", "   "]),  # empty
     st.text(max_size=30),  # garbage
@@ -125,7 +132,7 @@ def test_every_answer_is_graded_or_refused_in_one_line(kind: str, data: st.DataO
 @given(data=st.data())
 def test_the_right_answer_by_any_name_is_right(kind: str, data: st.DataObject) -> None:
     task = data.draw(drills(kind))
-    text = written(right_answer(task), *(data.draw(part) for part in STYLE))
+    text = written(right_answer(task), *style(data))
     result = graded_or_refused(task, text)
     assert result is not None, text
     assert result.correct, (text, result.explanation[0])
@@ -138,7 +145,7 @@ def test_wrong_answers_are_graded_not_refused(kind: str, data: st.DataObject) ->
     """A wrong answer of the right form (tiles of the pool; kinds; 13 of your tiles) is
     graded: a score, never an exception."""
     task = data.draw(drills(kind))
-    names, case, separator = (data.draw(part) for part in STYLE)
+    names, case, separator = style(data)
     if task.kind == "read_wait":
         kinds = data.draw(st.lists(st.integers(0, 33), min_size=1, max_size=9))
     elif task.kind == "safest":

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widget import Widget
 
 from minefield.bots.base import Bot, Level
 from minefield.paths import CACHE_ENV, CONFIG_ENV, DATA_ENV
@@ -52,16 +54,16 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     yield folder
 
 
-def make_app(mode: str = "practice", seed: int = 1, seat: Seat | None = Seat.EAST,
-             preferences: Preferences | None = None, **kwargs: object) -> MinefieldApp:
+def make_app(mode: str = "practice", seed: int | None = 1, seat: Seat | None = Seat.EAST,
+             preferences: Preferences | None = None, **kwargs: Any) -> MinefieldApp:
     """An app that starts a game at once, with a stand-in bot that does not pause."""
     request = GameRequest("practice", seed=seed, seat=seat) if mode == "practice" else (
         GameRequest("hotseat", seed=seed))
-    options: dict[str, object] = {"think_seconds": 0, "bot_factory": stand_in,
-                                  "preferences": preferences or Preferences(hint="off"),
-                                  "catch_errors": False}
+    options: dict[str, Any] = {"think_seconds": 0, "bot_factory": stand_in,
+                               "preferences": preferences or Preferences(hint="off"),
+                               "catch_errors": False}
     options.update(kwargs)
-    return MinefieldApp(request, **options)  # type: ignore[arg-type]
+    return MinefieldApp(request, **options)
 
 
 async def settle(pilot: Pilot[Any]) -> None:
@@ -81,3 +83,14 @@ async def settle(pilot: Pilot[Any]) -> None:
 def screen_text(app: App[Any]) -> str:
     """Everything on screen now, as plain text lines."""
     return "\n".join(screen_lines(app.screen))
+
+
+def on_top(app: App[Any]) -> Screen[Any]:
+    """The screen on top now. A call, read afresh: mypy keeps ``app.screen`` narrowed by an
+    earlier check as if keys could not change it."""
+    return app.screen
+
+
+def focused(app: App[Any]) -> Widget | None:
+    """The focused widget now, read afresh (as :func:`on_top`)."""
+    return app.focused

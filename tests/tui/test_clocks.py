@@ -11,8 +11,9 @@ from minefield.rules.game import Seat
 from minefield.rules.prepared import game_with_hands
 from minefield.rules.settings import RuleSettings
 from minefield.session import LocalSession
-from minefield.tui.app import GameRequest, MinefieldApp
+from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
+from minefield.tui.games import GameRequest
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import CurtainScreen
 from minefield.tui.screens.play import PlayScreen

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import textual.css.parse
 import textual.css.stylesheet
 
 from minefield.paths import cache_dir
@@ -22,7 +23,7 @@ from minefield.tui.textual_private import screen_lines
 def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The locations of the CSS sources Textual parses from here on."""
     seen: list[str] = []
-    parse = textual.css.stylesheet.parse
+    parse = textual.css.parse.parse  # the function the stylesheet module imported
 
     def counting(scope: str, css: str, read_from: Any, **options: Any) -> Any:
         seen.append(str(read_from))

@@ -20,6 +20,7 @@ from textual.widgets import OptionList
 
 from minefield.bots.simulate import play_match
 from minefield.records.format import Players
+from minefield.records.history import HistoryEntry
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.tui.app import MinefieldApp
@@ -28,7 +29,7 @@ from minefield.tui.screens.games import GameReplayScreen, GamesScreen, entry_lin
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.screens.review import ReviewScreen
 from tests.records.conftest import DRAW_SEED, RON_SEED, played
-from tests.tui.conftest import screen_text
+from tests.tui.conftest import on_top, screen_text
 
 #: Easy bots, match 0 of master seed 4: six games (see tests/records/test_match_records.py).
 MATCH_MASTER, MATCH_GAMES = 4, 6
@@ -196,7 +197,7 @@ async def test_a_match_opens_as_its_scoreboard_and_games(tmp_path: Path) -> None
         assert "match" in screen_text(app)  # the match line of the replay's header
         await pilot.press("escape", "escape")
         await pilot.pause()
-        assert app.screen is screen
+        assert on_top(app) is screen
 
 
 async def test_unusable_records_are_refused_with_the_reason(tmp_path: Path) -> None:
@@ -226,11 +227,14 @@ async def test_results_follow_the_honor_names(tmp_path: Path, names: str) -> Non
     write_game(played(RON_SEED), "practice", Players(east="Bot (normal)", west="You"),
                tmp_path, clock=lambda: at(11))
     app = MinefieldApp(think_seconds=0, catch_errors=False, record_folder=tmp_path,
-                       preferences=Preferences(hint="off", honor_names=names))  # type: ignore[arg-type]
+                       preferences=Preferences(hint="off", honor_names=names))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_games(pilot)
-        tile = screen.shown[0].result.tile  # type: ignore[union-attr]
-        assert tile is not None
+        entry = screen.shown[0]
+        assert isinstance(entry, HistoryEntry)
+        result = entry.result
+        assert result is not None and result.tile is not None
+        tile = result.tile
         line = listed(app)[0]
         assert (tile in line) == (not tile.endswith("z"))
 

@@ -11,7 +11,7 @@ from textual.widgets import OptionList, Select, Static
 
 from minefield.bots.simulate import play_match
 from minefield.tui.screens.games import GamesScreen
-from tests.tui.conftest import screen_text
+from tests.tui.conftest import focused, screen_text
 from tests.tui.test_games import MATCH_MASTER, menu_app, open_games, saved_games
 
 
@@ -30,7 +30,7 @@ async def test_tab_then_down_goes_to_the_list_and_keeps_the_filter(tmp_path: Pat
         await pilot.press("down")
         await pilot.pause()
         assert screen.choice == "all" and len(screen.shown) == 5
-        assert app.focused is screen.query_one("#games-list", OptionList)
+        assert focused(app) is screen.query_one("#games-list", OptionList)
 
 
 async def test_an_empty_filter_says_why_and_what_to_do(tmp_path: Path) -> None:

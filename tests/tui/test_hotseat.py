@@ -16,6 +16,7 @@ from textual.widgets import Static
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Seat
 from minefield.rules.tiles import parse_tiles
+from minefield.session import LocalSession
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.games import GameRequest
@@ -47,7 +48,7 @@ def assert_curtain_hides_everything(app: MinefieldApp, seat: Seat) -> None:
     assert not TILE.search(text), text
     assert rendered_tiles(app) == []
     assert not any(isinstance(s, HandBuilderScreen | PlayScreen) for s in app.screen_stack)
-    assert app.table is not None and app.session is not None
+    assert app.table is not None and isinstance(app.session, LocalSession)
     public = Counter(t for row in app.session.view(seat).discards.values() for t in row)
     for kept in app.table.kept_screens:
         assert isinstance(kept, PlayScreen) and kept not in app.screen_stack
@@ -75,7 +76,7 @@ def assert_shows_only_own_tiles(app: MinefieldApp, seat: Seat) -> None:
     assert isinstance(screen, PlayScreen | HandBuilderScreen)
     assert screen.seat is seat
     session = app.session
-    assert session is not None
+    assert isinstance(session, LocalSession)
     view = session.view(seat)
     shown = Counter(rendered_tiles(app))
     if isinstance(screen, HandBuilderScreen):
@@ -129,7 +130,7 @@ async def test_hotseat_game_through_the_curtain() -> None:
             seat = seat.other
             assert_curtain_hides_everything(app, seat)
             assert_no_hidden_tiles_in_reprs(app)
-        assert isinstance(app.screen, CurtainScreen) and app.session is not None
+        assert isinstance(app.screen, CurtainScreen) and isinstance(app.session, LocalSession)
         assert app.session.view(Seat.EAST).discards_made == 4
 
 
@@ -143,7 +144,7 @@ async def hands_chosen(app: MinefieldApp, pilot: Pilot[Any]) -> None:
     """Both hands chosen through the session: the curtain of East's first discard."""
     await pilot.pause()
     session = app.session
-    assert session is not None
+    assert isinstance(session, LocalSession)
     for seat in Seat:
         await session.send(seat, auto_command(session.view(seat)))
     await settle(pilot)

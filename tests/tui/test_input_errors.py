@@ -11,6 +11,7 @@ from minefield.bots.base import Bot
 from minefield.paths import CONFIG_ENV, error_log_path
 from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 from minefield.rules.tiles import parse_tiles
+from minefield.session import LocalSession
 from minefield.tui import crash as crash_module
 from minefield.tui.crash import MAX_RECOVERIES
 from minefield.tui.screens.builder import HandBuilderScreen
@@ -110,7 +111,7 @@ async def test_the_bots_failure_is_logged_and_shown_without_its_text() -> None:
         await settle(pilot)
         assert len(parse_tiles(bot.hidden)) == 34  # the bot's tiles were in the message
         # R25: the automatic move was played for it, and the game goes on at once.
-        assert app.session is not None and app.session.view(Seat.EAST).opponent_ready
+        assert isinstance(app.session, LocalSession) and app.session.view(Seat.EAST).opponent_ready
         assert isinstance(app.screen, HandBuilderScreen)
         notes = [str(n.message) for n in app._notifications]
         assert any("The bot failed (RuntimeError)" in n for n in notes), notes

@@ -66,7 +66,7 @@ async def test_an_upper_case_suit_types_the_tile_in_the_builder() -> None:
     async with app.run_test(size=(100, 32)) as pilot:
         screen = await builder(pilot)
         tile = screen.own_tiles[-1]
-        digit, suit = str(tile)
+        digit, suit = tuple(str(tile))  # a tile's two characters, as in 5m
         await pilot.press(digit, suit.upper())
         await pilot.pause()
         assert screen.chosen_tiles == [tile]
@@ -78,7 +78,7 @@ async def test_an_upper_case_suit_selects_the_tile_on_the_play_screen() -> None:
         play = await play_screen(pilot)
         pool = play._pool
         index = next(i for i, t in enumerate(pool) if t != pool[play.cursor])
-        digit, suit = str(pool[index])
+        digit, suit = tuple(str(pool[index]))
         await pilot.press(digit, suit.upper())
         await pilot.pause()
         assert play._pool[play.cursor] == Tile.parse(digit + suit)

@@ -17,10 +17,13 @@ from minefield.protocol.wire import (
     LobbyPlayer,
     LobbyState,
     LobbyTable,
+    LobbyTournament,
     Matching,
     QuickMatch,
     Seated,
+    TournamentRound,
 )
+from minefield.rules.game import Seat
 from minefield.tui.lobby_app import LobbyApp, LobbyChoice
 from tests.tui.conftest import screen_text, settle
 
@@ -62,6 +65,7 @@ async def test_the_lobby_shows_players_and_tables() -> None:
 @pytest.mark.parametrize(("keys", "choice"), [
     (["enter"], LobbyChoice("join", code="K7Q3PX")),
     (["h"], LobbyChoice("host")),
+    (["c"], LobbyChoice("host", casual=True)),  # R36: a casual table
     (["b"], LobbyChoice("host", bot="normal")),
     (["m"], LobbyChoice("menu")),
     (["q"], None),
@@ -75,6 +79,17 @@ async def test_the_keys_choose(keys: list[str], choice: LobbyChoice | None) -> N
         await pilot.press(*keys)
         await settle(pilot)
     assert app.choice == choice
+
+
+async def test_a_casual_table_says_so() -> None:
+    """R36: a table is rated or casual, shown before its game starts."""
+    casual = LobbyState(online=[], tables=[LobbyTable(code="K7Q3PX", host="Ann",
+                                                      rules="beginner", public=True,
+                                                      players=["Ann"], rated=False)])
+    app = LobbyApp(states_of(casual))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "beginner, casual" in screen_text(app)
 
 
 async def test_a_table_waiting_for_a_player_has_nothing_to_watch() -> None:
@@ -138,6 +153,7 @@ async def test_an_invitation_is_a_notice_to_accept_and_a_room_sits_the_player() 
         more.put_nowait(Invitation(id="ab12", by="Ann", to="Dan", state="open", seconds=60))
         await settle(pilot)
         assert "Ann invites you to a game" in screen_text(app)
+        assert "casual: no rating" in screen_text(app)  # R36: said before the game starts
         await pilot.press("y")
         await settle(pilot)
         assert requests == [AnswerInvitation(invitation="ab12", accept=True)]
@@ -275,6 +291,23 @@ async def test_the_footer_shows_b_i_and_escape_when_they_apply() -> None:
         assert "esc" not in footer(app) and "i Invite" in footer(app)
 
 
+async def test_an_invitation_is_casual_unless_rated_is_ticked() -> None:
+    """R36: an invitation's game is casual by default; the form's box makes it rated."""
+    states, requests, _more = scripted(STATE)
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("enter")  # the name offered, casual
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("tab", "space", "shift+tab", "enter")  # ticked: rated
+        await settle(pilot)
+    assert [(r.player, r.rated) for r in requests] == [("Ann", False), ("Ann", True)]
+
+
 async def test_invite_with_nobody_in_the_lobby_says_so() -> None:
     """Nobody else in the lobby (as far as this list knows: a player busy in another terminal
     is shown busy): i still opens the form, which says so, and Escape closes it unsent."""
@@ -292,3 +325,24 @@ async def test_invite_with_nobody_in_the_lobby_says_so() -> None:
         await pilot.press("escape")  # nothing to stop: nothing sent
         await settle(pilot)
         assert requests == []
+
+
+async def test_a_tournament_round_is_a_notice_and_enter_sits_the_player() -> None:
+    """R37: when a round begins the lobby says which tournament, round, game and opponent;
+    Enter sits the player at that game (a resume); told again meanwhile, one notice."""
+    game = "20261201T120000.000Z-network-cafe"
+    notice = TournamentRound(tournament="spring", round=2, game=game, seat=Seat.WEST,
+                             opponent="Ann")
+    running = STATE.model_copy(update={"tournaments": [
+        LobbyTournament(name="spring", round=2, rounds=3)]})
+    states, requests, _more = scripted(running, notice, notice)
+    app = LobbyApp(states, requests.append, me="Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "spring, round 2: your game against Ann (West)" in text
+        assert "Tournament spring: round 2 of 3" in text
+        assert text.count("spring, round 2") == 1
+        await pilot.press("enter")
+        await settle(pilot)
+    assert app.choice == LobbyChoice("resume", game=game)

@@ -12,6 +12,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select, Static
 
+from minefield.bots.base import Bot
 from minefield.cli.game import request_from_args
 from minefield.protocol.messages import MatchView, PlayerInfo, StandingView
 from minefield.rules.auto import auto_command
@@ -354,7 +355,7 @@ def test_the_wait_preview_says_what_ryanshi_and_paarenchan_change() -> None:
     assert any("Paarenchan (R35)" in w for w in east.warnings)
 
 
-class ScriptedBot:
+class ScriptedBot(Bot):
     """A practice opponent that plays the given commands, then the automatic move (R25)."""
 
     level = "easy"

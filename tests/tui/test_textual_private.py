@@ -20,6 +20,7 @@ from minefield.tui.textual_private import (
     add_parsed_css,
     close_now,
     default_exception_handler,
+    follow_driver_environment,
     mount_offstage,
     parsed_css,
     screen_lines,
@@ -162,3 +163,23 @@ async def test_forget_gone_widgets_empties_textuals_styles_memo_and_dead_watcher
         forget_gone_widgets(app)
         assert StylesCache.get_inner_outer.cache_info().currsize == 0
         assert len(watching) == 1 and not watching[0][0]._closing  # the header on screen
+
+
+def test_follow_driver_environment_makes_an_app_use_the_web_driver(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A browser session's child, forked after Textual was imported, gets the web driver from
+    its environment (textual.constants was read at import)."""
+    import textual.constants
+    from textual.drivers.web_driver import WebDriver
+
+    monkeypatch.setattr(textual.constants, "DRIVER", textual.constants.DRIVER)
+    monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", textual.constants.COLOR_SYSTEM)
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
+    monkeypatch.setenv("TEXTUAL_COLOR_SYSTEM", "truecolor")
+    assert App().get_driver_class() is not WebDriver
+    follow_driver_environment()
+    assert App().get_driver_class() is WebDriver
+    assert textual.constants.COLOR_SYSTEM == "truecolor"
+    monkeypatch.delenv("TEXTUAL_DRIVER")
+    follow_driver_environment()
+    assert App().get_driver_class() is not WebDriver

@@ -42,7 +42,7 @@ from minefield.tui.widgets.danger import DANGER_CLASSES, DangerPanel, tile_perce
 from minefield.tui.widgets.log import GameLog
 from minefield.tui.widgets.tiles import TileRow
 from tests.records.conftest import played
-from tests.tui.conftest import StandInBot, screen_text, settle
+from tests.tui.conftest import StandInBot, on_top, screen_text, settle
 
 # East waits on 1m 4m 7m; West on 2z alone, a tanki worth mangan on any discard (riichi, West's
 # own wind 3z as yakuhai and as three dora: the indicator is 2z, R4, R14).
@@ -169,7 +169,7 @@ async def test_hotseat_overlay_when_both_agreed_shows_only_the_seats_own_view() 
         assert not any(panel.display for s in app.screen_stack for panel in s.query(DangerPanel))
         await pilot.press("enter")  # West at the keyboard: the overlay is on, for West's view
         await settle(pilot)
-        screen = app.screen
+        screen = on_top(app)
         assert isinstance(screen, PlayScreen) and screen.seat is Seat.WEST
         assert screen.has_class("-danger")
         west = estimate(Position.from_view(screen.view), "person")  # hot-seat
@@ -313,8 +313,9 @@ async def test_review_after_a_practice_game_steps_through_the_discards() -> None
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
         steps = screen.review.steps
+        assert app.table is not None
         assert [s.tile for s in steps][:1] == ["1z"] and len(steps) == len(
-            app.table.tables[Seat.EAST].view.discards[Seat.EAST])  # type: ignore[union-attr]
+            app.table.tables[Seat.EAST].view.discards[Seat.EAST])
         hand = screen.query_one("#review-their-hand", TileRow)
         assert hand.tiles == parse_tiles(end.hands[Seat.WEST] or "")  # revealed at the end
         info = text_of(app, "#review-info")
@@ -348,7 +349,8 @@ async def test_review_of_a_hotseat_game_covers_both_seats() -> None:
         assert "S dealt in here" in text_of(app, "#review-detail")
         await pilot.press("w")
         await pilot.pause()
-        assert screen.seat is Seat.WEST
+        review = on_top(app)  # the same review, turned to West's side
+        assert review is screen and isinstance(review, ReviewScreen) and review.seat is Seat.WEST
         assert "West made no discard: the game ended on discard 1" in text_of(
             app, "#review-detail")
 

@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 
 from minefield.rules.game import Seat
 from minefield.rules.tiles import parse_tiles
+from minefield.session import LocalSession
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.render import TILE_STYLES, TileStyle
@@ -192,7 +193,7 @@ async def test_space_selects_and_only_enter_discards() -> None:
         tile = str(play._pool[1])
         await pilot.press("enter")
         await settle(pilot)
-        assert app.session is not None
+        assert isinstance(app.session, LocalSession)
         assert app.session.view(Seat.EAST).discards[Seat.EAST] == [tile]
 
 
@@ -202,7 +203,7 @@ async def test_confirm_discards_takes_a_second_enter_on_the_same_tile() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         play = await play_east(app.preferences, pilot)
         session = app.session
-        assert session is not None
+        assert isinstance(session, LocalSession)
         await pilot.press("enter")  # the first press asks
         await pilot.pause()
         assert session.view(Seat.EAST).discards_made == 0 and play.armed == 0

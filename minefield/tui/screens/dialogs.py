@@ -64,17 +64,20 @@ class CurtainScreen(Screen[None]):
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question; Enter or y confirms, Escape or n goes back."""
+    """A yes/no question; y confirms, Escape or n goes back, Enter presses the focused button
+    (No, unless ``enter_says_yes``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str, yes: str = "Yes", no: str = "No, go back") -> None:
+    def __init__(self, question: str, yes: str = "Yes", no: str = "No, go back",
+                 enter_says_yes: bool = False) -> None:
         super().__init__()
         self.question = question
         self._labels = (yes, no)
+        self._first = "#yes" if enter_says_yes else "#no"
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -85,7 +88,7 @@ class ConfirmScreen(ModalScreen[bool]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
+        self.query_one(self._first, Button).focus()
 
     def action_answer(self, yes: bool) -> None:
         """Close with the answer."""

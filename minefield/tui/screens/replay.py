@@ -159,7 +159,7 @@ class ReplayScreen(Screen[None]):
         self._jump_problem = ""  # why the last number typed was no step (shown once)
         self.header = record.header
         self.record_result = record.result.result if record.result is not None else None
-        self.names = {seat: record.header.players.of(seat) for seat in Seat}
+        self.names = record.header.shown_names()
         self.steps = replay_steps(record.header, record.commands[:replay.applied])
         self.notices = [str(problem) for problem in record.problems] + list(replay.problems)
         self.finished = self.steps[-1].views[Seat.EAST].end is not None

@@ -1,0 +1,134 @@
+"""The club's memory over SSH: ``games``, ``record``, ``stats`` and ``history``.
+
+The daemon keeps every finished network game by its id (:mod:`~minefield.server.kept_games`);
+the front door knows who its players are (:mod:`.accounts`). A player's games are those whose
+record names one of the player's names (the name now or a reserved former one, which nobody
+else can hold) as ``NAME@ACCOUNT``, ``ACCOUNT`` being the server's shared account. A game is
+visible to every player when it was played at a public table, a quick match or a tournament,
+otherwise to its two players only.
+
+Pure over what they are given (the accounts, the index): each answer is one text, or a
+:class:`ClubRefused` with its one-line reason (exit status 2).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from minefield.errors import MinefieldError
+from minefield.frontdoor.accounts import Account, Accounts
+from minefield.records.reader import RecordError
+from minefield.rules.game import Seat
+from minefield.server.identity import display_name
+from minefield.server.kept_games import MAX_LIMIT, KeptGame, KeptGames
+from minefield.server.stats import describe, profile
+
+#: How many games ``games`` and ``history`` list without ``--limit``.
+DEFAULT_LIMIT = 20
+
+
+class ClubRefused(MinefieldError):
+    """A question that cannot be answered: its one-line reason (exit status 2)."""
+
+
+class Club:
+    """The club's answers for the players of ``accounts`` (whose record names end in
+    ``@shared_account``) over the kept games ``kept``."""
+
+    def __init__(self, accounts: Accounts, kept: KeptGames, shared_account: str) -> None:
+        self.accounts = accounts
+        self.kept = kept
+        self.suffix = f"@{shared_account}".casefold()
+
+    def keys_of(self, account: Account) -> set[str]:
+        """The folded record names of ``account``: its name and its reserved former names."""
+        names = [account.name.casefold(), *self.accounts.former_names(account.id)]
+        return {f"{name}{self.suffix}" for name in names}
+
+    def _player(self, name: str) -> Account:
+        account = self.accounts.by_name(name)
+        if account is None:
+            raise ClubRefused(f"no player is called {name[:40]!r} here")
+        return account
+
+    def games(self, viewer: Account, name: str | None, limit: int | None,
+              as_json: bool) -> str:
+        """``games [NAME] [--limit N] [--json]``: the finished games ``viewer`` may see,
+        newest first (NAME: that player's)."""
+        player = self.keys_of(self._player(name)) if name is not None else None
+        listed = self.kept.listed(self.keys_of(viewer), player, limit or DEFAULT_LIMIT)
+        if as_json:
+            return json.dumps([game.to_json() for game in listed])
+        if not listed:
+            return (f"No finished games of {name} that you may see." if name is not None
+                    else "No finished games yet.")
+        return games_table(listed)
+
+    def history(self, viewer: Account, as_json: bool) -> str:
+        """``history``: the player's own network games, newest first."""
+        mine = self.keys_of(viewer)
+        listed = self.kept.listed(mine, mine, DEFAULT_LIMIT)
+        if as_json:
+            return json.dumps([game.to_json() for game in listed])
+        if not listed:
+            return ("No network games yet: a game you finish on this server is kept here "
+                    "(games lists everyone's).")
+        return (games_table(listed, self.keys_of(viewer))
+                + "\nrecord GAME gives one as JSON lines.")
+
+    def record(self, viewer: Account, game: str) -> str:
+        """``record GAME``: the game's record, as the app writes it (JSON lines)."""
+        kept = self.kept.find(game)
+        if kept is None or not kept.visible_to(self.keys_of(viewer)):
+            raise ClubRefused(f"no finished game {game[:80]} that you may see")
+        try:
+            return self.kept.read_text(game).rstrip("\n")
+        except RecordError:
+            raise ClubRefused(f"the record of game {game[:80]} cannot be read") from None
+
+    def client_argv(self, viewer: Account, action: str, game: str) -> list[str]:
+        """The client's arguments for ``replay GAME`` or ``review GAME`` (``action``): the
+        game's record, once ``viewer`` may see it; a review from the viewer's seat (East's
+        for a game they did not play)."""
+        kept = self.kept.find(game)
+        mine = self.keys_of(viewer)
+        path = self.kept.record_path(game) if kept is not None else None
+        if kept is None or path is None or not kept.visible_to(mine):
+            raise ClubRefused(f"no finished game {game[:80]} that you may see")
+        if action == "replay":
+            return ["replay", str(path)]
+        seat = kept.seat_of(mine) or Seat.EAST
+        return ["review", "--seat", seat.value, str(path)]
+
+    def stats(self, viewer: Account, name: str | None, as_json: bool) -> str:
+        """``stats [NAME] [--json]``: a player's profile (NAME's, else the asking player's)
+        over all their games, as everyone sees it: figures summed over games never show one
+        game, as the rating, which private rated games change too, does not."""
+        account = self._player(name) if name is not None else viewer
+        keys = self.keys_of(account)
+        figures = profile(account.name, self.kept.of_player(keys), keys, account.rating,
+                          account.deviation, self.accounts.rating_history(account.id))
+        return json.dumps(figures) if as_json else describe(figures)
+
+
+def games_table(games: Sequence[KeptGame], mine: set[str] | None = None) -> str:
+    """Games as lines a person reads: when, who, the result, rated or casual, the id."""
+    lines = [f"{'ended (UTC)':<16}  {'east':<16} {'west':<16} {'result':<13} "
+             f"{'points':>6}  {'table':<7} game"]
+    for game in games:
+        if game.result == "draw":
+            result = "draw"
+        else:
+            winner = game.east if game.result == "east" else game.west
+            result = ("you won" if mine is not None and winner.casefold() in mine
+                      else "you lost" if mine is not None
+                      else f"{display_name(winner)[:9]} won")
+        table = "rated" if game.rated else "casual"
+        lines.append(f"{game.ended[:16].replace('T', ' '):<16}  "
+                     f"{display_name(game.east)[:16]:<16} {display_name(game.west)[:16]:<16} "
+                     f"{result:<13} {game.points:>6}  {table:<7} {game.game}")
+    return "\n".join(lines)
+
+
+__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "Club", "ClubRefused", "games_table"]
