@@ -172,18 +172,22 @@ class Lobby:
         async with self._looking:  # one look at a time: states sent in order
             connections = list(self.connections)
             ratings = await self._ratings(connections)
-            state = self.now(ratings)
+            # The players of the state are those whose ratings were asked for: one who came
+            # while they were read is in the next look, with their rating, never without it.
+            state = self.now(ratings, connections)
             if state != self.state:
                 self.state = state
                 for member in list(self.members):
                     member.send(state)
 
-    def now(self, ratings: Mapping[str, int] | None = None) -> LobbyState:
-        """The lobby as it is now (in the daemon's loop), every player's status included."""
+    def now(self, ratings: Mapping[str, int] | None = None,
+            connections: Iterable[Connection] | None = None) -> LobbyState:
+        """The lobby as it is now (in the daemon's loop), every player's status included;
+        ``connections``: these players (default: every connection now)."""
         queue = self.invites.queue if self.invites is not None else ()
         running = self.tournaments_of() if self.tournaments_of is not None else []
-        return lobby_state(list(self.rooms.values()), list(self.connections), ratings, queue,
-                           running)
+        players = list(self.connections) if connections is None else list(connections)
+        return lobby_state(list(self.rooms.values()), players, ratings, queue, running)
 
     async def _follow(self) -> None:
         while self.members:

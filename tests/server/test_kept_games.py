@@ -24,9 +24,11 @@ from tests.server.test_rating import recording_rater
 
 
 async def kept_soon(daemon: Daemon, game: str) -> KeptGame:
-    """The index's entry of ``game``, once the daemon's record thread has kept it."""
+    """The index's entry of ``game``, once the daemon's record thread has kept it (polled for
+    up to a minute: a safety net on a loaded machine, not a limit on time; a few seconds were
+    not enough at load 10 with the record threads busy)."""
     assert daemon.kept is not None
-    for _ in range(500):
+    for _ in range(6000):
         found = daemon.kept.find(game)
         if found is not None:
             return found
