@@ -91,7 +91,9 @@ def test_replay_match_of_a_folder_prints_the_scoreboard_after_each_game(
 def test_replay_match_of_one_file_and_replay_json_of_a_game(
         folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = sorted(folder.glob("*.jsonl"))[0]
-    match_id = read_record(path).header.match.id  # type: ignore[union-attr]
+    match = read_record(path).header.match
+    assert match is not None
+    match_id = match.id
     status, out, err = _run(capsys, "replay", "--match", str(path), "--json")
     assert status == 0 and [m["match"] for m in json.loads(out)] == [match_id]
     status, out, err = _run(capsys, "replay", str(path), "--json")

@@ -91,8 +91,9 @@ def _has_attribute(owner: object, name: str) -> object:
     if hasattr(owner, name):
         return getattr(owner, name)
     if isinstance(owner, type):
-        if name in getattr(owner, "model_fields", {}):
-            return owner.model_fields[name]  # type: ignore[attr-defined]
+        fields: dict[str, object] = getattr(owner, "model_fields", {})
+        if name in fields:
+            return fields[name]
         if any(name in vars(klass).get("__annotations__", {}) for klass in owner.__mro__):
             return name
     return MISSING

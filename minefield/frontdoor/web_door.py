@@ -23,9 +23,10 @@ What comes from ``textual-serve`` (pinned in ``pyproject.toml``), and what is ch
   Content-Security-Policy forbids. So the page is this module's own (the same terminal
   element, styles and script in files of ``minefield/assets``), and this module reads and
   writes the packets itself: through the child's pseudo-terminal, put in raw mode, which
-  passes every byte unchanged, with the child's standard error sent to ``/dev/null`` so that
-  nothing but packets comes out. File downloads (``P`` packets) and ``open_url`` are not
-  passed on: the app offers neither.
+  passes every byte unchanged (the client's standard error is that terminal too, so that it
+  is a terminal as the client expects; Textual captures what is written there while an app
+  runs, and a line written between apps is passed over). File downloads (``P`` packets) and
+  ``open_url`` are not passed on: the app offers neither.
 
 Signing in (the links and sessions are kept by :mod:`.web_logins`): ``ssh HOST web`` prints
 ``PUBLIC_URL/login/TOKEN``; opening it shows whose link it is and a *Sign in* button, whose
@@ -50,19 +51,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
 from minefield.errors import MinefieldError
+from minefield.frontdoor.accounts import Account
+from minefield.frontdoor.grammar import GAME_ID
 from minefield.frontdoor.spawner import Child, SpawnError
 from minefield.frontdoor.web_logins import SESSION_SECONDS, LinkRefused, WebLogins, WebSession
+from minefield.frontdoor.web_passkeys import PasskeyRefused, Passkeys
 from minefield.protocol.address import DOOR_ENV
 from minefield.server.limits import TokenBucket
-
-if TYPE_CHECKING:
-    from minefield.frontdoor.accounts import Account
 
 log = logging.getLogger("minefield.frontdoor")
 
@@ -129,7 +130,12 @@ the scheme, host and port (https://HOST[:PORT]), no path
     @property
     def websocket(self) -> str:
         """The websocket's URL."""
-        return ("wss:" if self.secure else "ws:") + self.origin.partition(":")[2] + "/ws"
+        return self.websocket_origin + "/ws"
+
+    @property
+    def websocket_origin(self) -> str:
+        """The websockets' origin (``ws://`` or ``wss://`` and the host)."""
+        return ("wss:" if self.secure else "ws:") + self.origin.partition(":")[2]
 
     @property
     def host(self) -> str:
@@ -155,7 +161,7 @@ def content_policy(public: PublicUrl) -> str:
     and images only; the websocket to this door only; no frames, no forms elsewhere."""
     return (f"default-src 'none'; script-src 'self'; style-src 'self' {' '.join(CLIENT_STYLES)}; "
             "font-src 'self'; "
-            f"img-src 'self'; connect-src {public.websocket}; form-action 'self'; "
+            f"img-src 'self'; connect-src 'self' {public.websocket_origin}; form-action 'self'; "
             "base-uri 'none'; frame-ancestors 'none'")
 
 
@@ -189,8 +195,10 @@ class BrowserSession:
     """One browser's websocket and the client process it drives."""
 
     def __init__(self, door: WebDoor, websocket: web.WebSocketResponse, account: Account,
-                 session: WebSession, address: str) -> None:
+                 session: WebSession, address: str, argv: list[str] | None = None) -> None:
         self.door = door
+        #: The client's arguments (None: the lobby, as the player).
+        self.argv = argv
         self.websocket = websocket
         self.account = account
         self.session = session
@@ -206,10 +214,11 @@ class BrowserSession:
     async def run(self, columns: int, rows: int) -> None:
         """Start the client, pass bytes both ways until either side ends, then end both."""
         door = self.door
-        argv = ["lobby", "--player", self.account.name, "--socket", str(door.front.socket)]
+        argv = self.argv or ["lobby", "--player", self.account.name, "--socket",
+                             str(door.front.socket)]
         env = door.client_env(self.account, columns, rows)
         try:
-            child = await door.front.spawn(argv, env, rows, columns, False, quiet=True)
+            child = await door.front.spawn(argv, env, rows, columns, False)
             self.child = child
             pid = await child.started()
         except SpawnError as error:
@@ -217,8 +226,8 @@ class BrowserSession:
                       error)
             await self.websocket.close(code=1011, message=b"the game could not start")
             return
-        log.info("browser session of %s (%s) from %s: lobby, pid %d", self.account.name,
-                 self.session.tag, self.address, pid)
+        log.info("browser session of %s (%s) from %s: %s, pid %d", self.account.name,
+                 self.session.tag, self.address, argv[0], pid)
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=MAX_MESSAGE, loop=loop)
         read_file = os.fdopen(os.dup(child.master), "rb", buffering=0)
@@ -392,6 +401,9 @@ class WebDoor:
         self._buckets: dict[str, TokenBucket] = {}
         self._runner: web.AppRunner | None = None
         self._policy = content_policy(public)
+        #: Passkeys (sign-up in the browser) on an ``--open`` server only.
+        self.passkeys = (Passkeys(logins_path, public.host, public.origin)
+                         if front.config.open else None)
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -403,6 +415,15 @@ class WebDoor:
         app.router.add_post("/login/{token}", self.handle_sign_in)
         app.router.add_post("/sign-out", self.handle_sign_out)
         app.router.add_get("/ws", self.handle_websocket)
+        app.router.add_get("/game/{game}", self.handle_game_page)
+        app.router.add_get("/game/{game}/review", self.handle_game_page)
+        app.router.add_get("/ws/game/{game}", self.handle_game_websocket)
+        app.router.add_get("/ws/game/{game}/review", self.handle_game_websocket)
+        if self.passkeys is not None:
+            app.router.add_get("/passkey", self.handle_passkey_page)
+            app.router.add_post("/passkey/{step}", self.handle_passkey)
+        app.router.add_get("/keys", self.handle_keys)
+        app.router.add_post("/keys", self.handle_key_add)
         app.router.add_get("/web/{name}", self.handle_asset)
         app.router.add_get("/favicon.ico", self.handle_no_icon)
         client = resources.files(CLIENT_PACKAGE) / "static"
@@ -439,6 +460,8 @@ class WebDoor:
             await self._runner.cleanup()
             self._runner = None
         self.logins.close()
+        if self.passkeys is not None:
+            self.passkeys.close()
 
     # -- the front door's commands -------------------------------------------------------------
 
@@ -567,24 +590,87 @@ class WebDoor:
         """The client's page (signed in), or how to sign in."""
         found = self._session(request)
         if found is None:
-            return self._html(notice(
-                "Minefield", "Sign in with a link: in a terminal, run",
-                self._ssh_hint(), "and open the link it prints (it serves once, for 10 "
-                "minutes)."), 401)
+            lines = ["Sign in with a link: in a terminal, run", self._ssh_hint(),
+                     "and open the link it prints (it serves once, for 10 minutes)."]
+            if self.passkeys is not None:
+                lines.append(f"No SSH key? Sign up or in with a passkey: "
+                             f"{self.public.origin}/passkey")
+            return self._html(notice("Minefield", *lines), 401)
         session, account = found
         full = self._over_caps(self.address(request), session.tag)
         if full is not None:
             return self._html(notice("Minefield", f"{account.name}: {full}."), 429)
+        return self._client_page(f"Minefield: {account.name}", self.public.websocket)
+
+    def _client_page(self, title: str, websocket: str) -> web.Response:
+        """The client's page: the terminal, driven over ``websocket``."""
         body = (f'<div class="ended"><div class="box"><p>The session has ended.</p>'
                 f'<button type="button" id="again">Start again</button></div></div>\n'
                 f'<div id="terminal" class="textual-terminal" '
-                f'data-session-websocket-url="{html.escape(self.public.websocket)}" '
+                f'data-session-websocket-url="{html.escape(websocket)}" '
                 f'data-font-size="16"></div>')
         head = ('<link rel="stylesheet" href="/static/css/xterm.css">\n'
                 '<script src="/static/js/textual.js"></script>\n'
                 '<script src="/web/web.js"></script>\n')
-        return self._html(page(f"Minefield: {account.name}", body, head=head,
-                               body_class="client"))
+        return self._html(page(title, body, head=head, body_class="client"))
+
+    async def _game_argv(self, request: web.Request, viewer: Account | None) -> list[str] | None:
+        """``replay PATH`` or ``review --seat S PATH`` for the game of this request, when
+        ``viewer`` (None: signed out) may see it (the club's rule: a public table's, a quick
+        match's or a tournament's game to anyone, a private one to its players)."""
+        from minefield.rules.seats import Seat
+
+        game = request.match_info["game"]
+        review = request.path.endswith("/review")
+        if not GAME_ID.fullmatch(game) or self.front.kept is None:
+            return None
+
+        def look(club: Any) -> list[str] | None:
+            kept = club.kept.find(game)
+            mine = club.keys_of(viewer) if viewer is not None else set()
+            path = club.kept.record_path(game) if kept is not None else None
+            if kept is None or path is None or not kept.visible_to(mine):
+                return None
+            if not review:
+                return ["replay", str(path)]
+            seat = kept.seat_of(mine) or Seat.EAST
+            return ["review", "--seat", seat.value, str(path)]
+
+        argv: list[str] | None = await self.front.ask_club(look)
+        return argv
+
+    def _viewer(self, request: web.Request) -> tuple[WebSession, Account]:
+        """The signed-in player, or a guest (signed out) who may see public games only."""
+        found = self._session(request)
+        if found is not None:
+            return found
+        address = self.address(request)
+        guest = Account(id=0, name="guest", fingerprints=(), rating=0.0, deviation=0.0,
+                        volatility=0.0, games=0)
+        return WebSession(0, f"guest{address}"), guest
+
+    async def handle_game_page(self, request: web.Request) -> web.Response:
+        """``/game/GAME`` (the replay) and ``/game/GAME/review``: a finished game the viewer
+        may see, signed in or not."""
+        session, account = self._viewer(request)
+        signed_in = session.account != 0
+        if await self._game_argv(request, account if signed_in else None) is None:
+            game = request.match_info["game"][:80]
+            return self._html(notice("Minefield", f"No finished game {game} that you may see"
+                                     + ("." if signed_in else ": sign in to see your private "
+                                        "games.")), 404)
+        path = request.path.removeprefix("/game/")
+        return self._client_page(f"Minefield: game {request.match_info['game'][:80]}",
+                                 f"{self.public.websocket_origin}/ws/game/{path}")
+
+    async def handle_game_websocket(self, request: web.Request) -> web.StreamResponse:
+        """A game's replay or review in the client, for a viewer who may see it."""
+        session, account = self._viewer(request)
+        signed_in = session.account != 0
+        argv = await self._game_argv(request, account if signed_in else None)
+        if argv is None:
+            return web.Response(status=404, text="no such game that you may see")
+        return await self.handle_websocket(request, (session, account), argv)
 
     async def handle_link(self, request: web.Request) -> web.Response:
         """A sign-in link opened: whose it is and a button to sign in (the link is not used
@@ -640,6 +726,129 @@ class WebDoor:
         response.del_cookie(self.cookie_name, path="/")
         return response
 
+    async def handle_passkey_page(self, request: web.Request) -> web.Response:
+        """Sign up with a name and a passkey, or sign in with one."""
+        body = ('<main class="box"><h1>Minefield</h1>\n'
+                '<p>Sign up: the name other players will see (2-16 letters, digits, - or _), '
+                'and a passkey of this device.</p>\n'
+                '<p><input id="name" maxlength="16" autocomplete="username"> '
+                '<button type="button" id="sign-up">Sign up with a passkey</button></p>\n'
+                '<p>Signed up already? <button type="button" id="sign-in">Sign in with a '
+                'passkey</button></p>\n<p id="message" class="small"></p></main>')
+        return self._html(page("Minefield: passkey", body,
+                               head='<script src="/web/passkey.js"></script>\n'))
+
+    async def handle_passkey(self, request: web.Request) -> web.Response:
+        """The passkey ceremonies' steps (JSON in and out; this origin's pages only)."""
+        assert self.passkeys is not None
+        if not self._from_here(request):
+            return web.json_response({"error": "not this server's page"}, status=403)
+        try:
+            asked = await request.json()
+        except ValueError:
+            asked = None
+        if not isinstance(asked, dict):
+            return web.json_response({"error": "not a request"}, status=400)
+        step = request.match_info["step"]
+        try:
+            return await self._passkey_step(request, step, asked)
+        except PasskeyRefused as refusal:
+            log.info("browser passkey %s from %s refused: %s", step, self.address(request),
+                     refusal)
+            return web.json_response({"error": str(refusal)}, status=403)
+
+    async def _passkey_step(self, request: web.Request, step: str,
+                            asked: dict[str, Any]) -> web.Response:
+        from minefield.frontdoor.accounts import NameRefused, check_name
+
+        passkeys, accounts = self.passkeys, self.front.accounts
+        assert passkeys is not None
+        if step == "sign-up-options":
+            try:
+                name = check_name(str(asked.get("name", "")))
+            except NameRefused as refusal:
+                raise PasskeyRefused(str(refusal)) from None
+            if accounts.by_name(name) is not None:
+                raise PasskeyRefused(f"the name {name!r} is taken: choose another")
+            ceremony, options = passkeys.sign_up_options(name)
+            return web.json_response({"ceremony": ceremony, "options": json.loads(options)})
+        if step == "sign-in-options":
+            ceremony, options = passkeys.sign_in_options()
+            return web.json_response({"ceremony": ceremony, "options": json.loads(options)})
+        if step == "sign-up":
+            name, fingerprint, public_key, count = passkeys.sign_up(
+                asked.get("ceremony"), asked.get("credential"))
+            try:
+                account = accounts.claim(fingerprint, name)
+            except NameRefused as refusal:
+                raise PasskeyRefused(str(refusal)) from None
+            passkeys.keep(fingerprint, account.id, public_key, count)
+            log.info("passkey %s claimed the name %s", fingerprint[:40], account.name)
+            return self._signed_in(request, account.id, "passkey sign-up")
+        if step == "sign-in":
+            return self._signed_in(request, passkeys.sign_in(
+                asked.get("ceremony"), asked.get("credential")), "passkey")
+        raise web.HTTPNotFound()
+
+    def _signed_in(self, request: web.Request, account_id: int, how: str) -> web.Response:
+        """A browser session for ``account_id``: its cookie, and the sign-in's log line."""
+        cookie = self.logins.start_session(account_id)
+        account = self.front.accounts.by_id(account_id)
+        session = self.logins.session(cookie)
+        log.info("browser sign-in: %s from %s (%s, %s)", account.name if account else account_id,
+                 self.address(request), how, session.tag if session else "?")
+        response = web.json_response({"ok": True})
+        response.set_cookie(self.cookie_name, cookie, max_age=SESSION_SECONDS, path="/",
+                            httponly=True, samesite="Strict", secure=self.public.secure)
+        return response
+
+    async def handle_keys(self, request: web.Request) -> web.Response:
+        """(Signed in) let an SSH key log in as this player: ``key add``'s form."""
+        found = self._session(request)
+        if found is None:
+            return self._html(notice("Minefield", "Sign in first."), 401)
+        return self._html(page("Minefield: keys", self._key_form(found[1].name)))
+
+    @staticmethod
+    def _key_form(name: str, said: str = "") -> str:
+        return (f'<main class="box"><h1>Minefield: {html.escape(name)}</h1>\n'
+                f'<p>Let an SSH key log in as {html.escape(name)}: paste its public key line '
+                f'(ssh-ed25519 AAAA...).</p>\n<form method="post" action="/keys">'
+                f'<p><textarea name="key" id="key" rows="3" cols="60"></textarea></p>'
+                f'<p><button type="submit" id="add-key">Offer it a code</button></p></form>\n'
+                f'{said}</main>')
+
+    async def handle_key_add(self, request: web.Request) -> web.Response:
+        """``key add`` from the browser (a passkey's player has no SSH key to run it with):
+        the code, and the command the new key runs with it, as over SSH."""
+        import asyncssh
+
+        from minefield.frontdoor.accounts import KeyRefused, utc
+
+        found = self._session(request)
+        if found is None or not self._from_here(request):
+            return self._html(notice("Minefield", "Sign in first (from this server's page)."),
+                              403)
+        session, account = found
+        form = await request.post()
+        try:
+            key = asyncssh.import_public_key(str(form.get("key", "")).strip())
+            new = key.get_fingerprint("sha256")
+            offer = self.front.accounts.offer_key(account.id, new, session.tag)
+        except (asyncssh.KeyImportError, ValueError) as error:
+            why = str(error) if isinstance(error, KeyRefused) else (
+                "that is not a public key (ssh-ed25519 AAAA...)")
+            said = f'<p id="message">Refused: {html.escape(why)}.</p>'
+            return self._html(page("Minefield: keys", self._key_form(account.name, said)), 400)
+        log.info("%s offered the key %s a code (browser %s from %s)", account.name, new,
+                 session.tag, self.address(request))
+        command = f"{self.ssh_command().replace('ssh -t', 'ssh', 1)} key confirm {offer.code}"
+        said = (f'<p id="message">To let the key {html.escape(new)} log in as '
+                f'{html.escape(account.name)}, run this with that key before '
+                f'{html.escape(utc(offer.expires))} (the code serves once):</p>\n'
+                f'<p><code id="command">{html.escape(command)}</code></p>')
+        return self._html(page("Minefield: keys", self._key_form(account.name, said)))
+
     async def handle_no_icon(self, request: web.Request) -> web.Response:
         """No icon (the browser asks for one)."""
         return web.Response(status=204)
@@ -647,21 +856,25 @@ class WebDoor:
     async def handle_asset(self, request: web.Request) -> web.Response:
         """This door's own stylesheet and script (``minefield/assets``)."""
         name = request.match_info["name"]
-        types = {"web.css": "text/css", "web.js": "text/javascript"}
+        types = {"web.css": "text/css", "web.js": "text/javascript",
+                 "passkey.js": "text/javascript"}
         if name not in types:
             raise web.HTTPNotFound()
         text = (resources.files("minefield.assets") / name).read_text(encoding="utf-8")
         return web.Response(text=text, content_type=types[name],
                             headers={"Cache-Control": "max-age=3600"})
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
-        """The client's websocket: a live session, from this door's page, under the caps."""
+    async def handle_websocket(self, request: web.Request,
+                               viewer: tuple[WebSession, Account] | None = None,
+                               argv: list[str] | None = None) -> web.StreamResponse:
+        """The client's websocket: a live session, from this door's page, under the caps
+        (``viewer`` and ``argv``: a game's viewer and its client, else the player's lobby)."""
         address = self.address(request)
         if not self._from_here(request):
             log.info("browser websocket from %s refused: Origin %r is not %s", address,
                      request.headers.get("Origin", "")[:80], self.public.origin)
             return web.Response(status=403, text="this websocket is for this server's page")
-        found = self._session(request)
+        found = viewer or self._session(request)
         if found is None:
             log.info("browser websocket from %s refused: not signed in", address)
             return web.Response(status=403, text="not signed in")
@@ -672,7 +885,7 @@ class WebDoor:
                      refusal)
             return web.Response(status=429, text=refusal)
         websocket = web.WebSocketResponse(heartbeat=HEARTBEAT_SECONDS, max_msg_size=MAX_MESSAGE)
-        live = BrowserSession(self, websocket, account, session, address)
+        live = BrowserSession(self, websocket, account, session, address, argv)
         try:
             await websocket.prepare(request)
             self.sessions.add(live)

@@ -152,6 +152,14 @@ class WebLogins:
                             "(?, ?, ?, ?)", (digest(cookie), account, now, now))
         return account, cookie
 
+    def start_session(self, account: int) -> str:
+        """A new browser session for ``account`` (a passkey signed it in): its cookie."""
+        now = self.clock()
+        cookie = secrets.token_urlsafe(COOKIE_BYTES)
+        self.db.execute("INSERT INTO web_sessions (digest, account, started, seen) VALUES "
+                        "(?, ?, ?, ?)", (digest(cookie), account, now, now))
+        return cookie
+
     def session(self, cookie: str | None) -> WebSession | None:
         """The live session of a cookie (None: no cookie, a forged or ended one); using it
         keeps it alive :data:`SESSION_SECONDS` more."""

@@ -125,7 +125,7 @@ def test_each_level_has_its_own_fit_and_the_report_names_it() -> None:
     assert [t.danger for t in report.tiles] == [
         fast_dangers(SUJI, "easy").danger[k(t.tile)] for t in report.tiles]
     with pytest.raises(ValueError, match="unknown opponent 'fast'"):
-        estimate(SUJI, "fast")  # type: ignore[arg-type]
+        estimate(SUJI, "fast")  # type: ignore[arg-type]  # not an opponent, on purpose
 
 
 def test_genbutsu_is_zero_against_every_opponent() -> None:

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from minefield.defense.calibration import OPPONENTS
+from minefield.defense.calibration import OPPONENTS, Opponent
 from minefield.defense.estimate import estimate, feedback
 from minefield.defense.fast import SuitReading, fast_dangers
 from minefield.defense.position import Position
@@ -66,11 +66,11 @@ def test_an_avoided_suit_is_more_dangerous(tile: str) -> None:
 
 
 @pytest.mark.parametrize("opponent", ["normal", "strong", "person"])
-def test_the_levels_that_build_flushes_read_it(opponent: str) -> None:
+def test_the_levels_that_build_flushes_read_it(opponent: Opponent) -> None:
     """The bots that choose their hands for value (normal, strong) and a person (their blend)
     all rate the avoided suit's middle tile higher."""
-    assert (fast_dangers(AVOIDING, opponent).danger[K("5p")]  # type: ignore[arg-type]
-            > fast_dangers(SPREAD, opponent).danger[K("5p")])  # type: ignore[arg-type]
+    assert (fast_dangers(AVOIDING, opponent).danger[K("5p")]
+            > fast_dangers(SPREAD, opponent).danger[K("5p")])
 
 
 def test_the_souzu_is_not_made_more_dangerous() -> None:

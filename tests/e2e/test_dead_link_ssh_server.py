@@ -148,7 +148,7 @@ DISCONNECTED = re.compile(r"Connection\(bob\b[^,]*, seat=\w+\): disconnected")
 def test_a_dead_link_closes_the_session_and_the_other_player_is_told(
         doorsite: tuple[DoorSite, DeadLinkNet]) -> None:
     site, net = doorsite
-    alice, bob = Player(site, "alice"), Player(site, "bob")  # type: ignore[arg-type]
+    alice, bob = Player(site, "alice"), Player(site, "bob")
     alice.login("host")
     before = seated_at_one_table(alice, bob)
 

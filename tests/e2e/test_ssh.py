@@ -17,11 +17,12 @@ import re
 import signal
 import subprocess
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 from tests.e2e.conftest import Site
-from tests.e2e.harness import ME, minefield_command, wait_for
+from tests.e2e.harness import ME, Terminals, minefield_command, wait_for
 
 ROOM = re.compile(r"Room ([2-9A-Z]{6})")
 DISCARDS = re.compile(r"discards (\d+)/34")
@@ -36,10 +37,61 @@ REPRESS = 15.0
 T = TypeVar("T")
 
 
+class SshRoute(Protocol):
+    """Where a player's ``ssh`` goes: OpenSSH's door here, ``ssh-server`` in other tests."""
+
+    def ssh(self, key: Path, *remote: str) -> list[str]:
+        """The ``ssh`` command line logging in with ``key``, typing ``remote``."""
+        ...
+
+
+class PlayerSite(Protocol):
+    """What a :class:`Player` needs of a site: its terminals, keys, door and logs."""
+
+    @property
+    def sshd(self) -> SshRoute: ...
+
+    @property
+    def keys(self) -> dict[str, Path]: ...
+
+    @property
+    def terminals(self) -> Terminals: ...
+
+    def report(self) -> str:
+        """The logs, for a failure message."""
+        ...
+
+
+class Seated(Protocol):
+    """A player at a table, as the playing helpers below use one: over SSH (:class:`Player`)
+    or in a browser (the web door's tests)."""
+
+    name: str
+    #: The discard count at which Enter was last pressed (a turn is played once), and when.
+    pressed_at: int | None
+    pressed_when: float
+
+    def screen(self) -> str:
+        """What the player sees."""
+        ...
+
+    def keys(self, *keys: str) -> None:
+        """The player types ``keys``."""
+        ...
+
+    def report(self) -> str:
+        """The screen and the logs, for a failure message."""
+        ...
+
+    def wait(self, what: str, check: Callable[[str], T | None]) -> T:
+        """Poll the player's screen until ``check`` gives a true value."""
+        ...
+
+
 class Player:
     """One person at a terminal of their own, logging in over SSH with their key."""
 
-    def __init__(self, site: Site, name: str) -> None:
+    def __init__(self, site: PlayerSite, name: str) -> None:
         self.site = site
         self.name = name
         self.logins = 0
@@ -102,7 +154,7 @@ def seated_at_one_table(alice: Player, bob: Player) -> str:
     return before
 
 
-def build_hand(player: Player) -> None:
+def build_hand(player: Seated) -> None:
     """Choose the first 13 tiles (space, right arrow), confirm, and answer yes if asked."""
     player.wait("the hand builder", lambda screen: "Hand 0/13" in screen)
     player.keys(*["Space", "Right"] * 13)
@@ -123,14 +175,14 @@ def build_hand(player: Player) -> None:
     player.wait("the hand is kept", confirmed)
 
 
-def discards_seen(players: list[Player]) -> int:
+def discards_seen(players: Sequence[Seated]) -> int:
     """The highest discard count on the players' screens."""
     counts = [int(match.group(1)) for player in players
               if (match := DISCARDS.search(player.screen()))]
     return max(counts, default=0)
 
 
-def drop_and_resume(leaving: Player, staying: Player) -> None:
+def drop_and_resume(leaving: Player, staying: Seated) -> None:
     """Kill ``leaving``'s ssh mid-game; ``ssh -t HOST resume`` brings back the same game."""
     before = leaving.wait("the table before the drop", hand_row)
     leaving.drop_link()
@@ -143,7 +195,7 @@ def drop_and_resume(leaving: Player, staying: Player) -> None:
                  lambda screen: f"{leaving.name} disconnected" not in screen)
 
 
-def play_to_the_end(alice: Player, bob: Player, drop: bool) -> tuple[list[str | None], bool]:
+def play_to_the_end(alice: Seated, bob: Seated, drop: bool) -> tuple[list[str | None], bool]:
     """Both discard whenever it is their turn until both see the result; bob's link drops
     after discard :data:`DROP_AFTER` if ``drop``. The seeds the result screens show (None
     when not in view), and whether the drop happened."""
@@ -173,6 +225,7 @@ def play_to_the_end(alice: Player, bob: Player, drop: bool) -> tuple[list[str | 
         progress = wait_for(f"the game goes on after {progress}", step,
                             lambda: alice.report() + bob.report())
         if drop and not dropped and not seeds and progress[0] >= DROP_AFTER:
+            assert isinstance(bob, Player), "only an SSH player's link can be dropped"
             drop_and_resume(bob, alice)
             dropped = True
     raise AssertionError("the game never ended")

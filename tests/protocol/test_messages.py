@@ -15,6 +15,7 @@ from minefield.protocol.messages import (
     PlayerInfo,
     ProtocolError,
     SendCommand,
+    ServerMessageType,
     parse_client_message,
     parse_server_message,
 )
@@ -25,10 +26,10 @@ from minefield.table.game_table import GameTable
 EAST, WEST = Seat.EAST, Seat.WEST
 
 
-def server_messages() -> list[object]:
+def server_messages() -> list[ServerMessageType]:
     """One of every server message, from a real table."""
     table = GameTable(Game(5), {EAST: PlayerInfo(name="Ann"), WEST: PlayerInfo(name="Bob")})
-    messages: list[object] = [table.snapshot(EAST, 0.0)]
+    messages: list[ServerMessageType] = [table.snapshot(EAST, 0.0)]
     messages += table.submit(EAST, "c1", auto_command(table.game.view(EAST)), 0.0)
     messages += table.submit(WEST, "c2", Discard(tile="1m"), 0.0)  # rejected
     messages += table.clock_messages(0.0)
@@ -39,10 +40,10 @@ def server_messages() -> list[object]:
 
 def test_every_server_message_round_trips() -> None:
     messages = server_messages()
-    assert {m.type for m in messages} >= {  # type: ignore[attr-defined]
+    assert {m.type for m in messages} >= {
         "snapshot", "applied", "rejected", "clocks", "presence", "link"}
     for message in messages:
-        text = message.model_dump_json()  # type: ignore[attr-defined]
+        text = message.model_dump_json()
         assert parse_server_message(text) == message
 
 

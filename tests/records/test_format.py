@@ -96,11 +96,12 @@ def test_ron_result_line() -> None:
 
 def test_draw_result_line() -> None:
     """R11: a draw after 34 discards: no winner, no tile, nothing paid."""
-    line = _line(ResultLine.of_game(played(DRAW_SEED)))
-    assert line["result"] == {
+    result = _line(ResultLine.of_game(played(DRAW_SEED)))["result"]
+    assert isinstance(result, dict)
+    assert result == {
         "kind": "draw", "winner": None, "tile": None, "discard": 34, "points": 0, "han": 0,
         "fu": 0, "limit": None, "yaku": [], "dora": 0, "ura": 0,
-        "furiten": line["result"]["furiten"],  # type: ignore[index]
+        "furiten": result["furiten"],
     }
 
 
@@ -162,10 +163,12 @@ def test_reprs_hide_the_seed_and_the_tiles() -> None:
     choose = CommandLine(seq=1, seat=Seat.EAST, command=game.commands[0][1],
                          at=header.started)
     deal = line.deal
+    chosen = game.commands[0][1]
+    assert isinstance(chosen, ChooseHand)
     for text in (repr(header), str(header), repr(line), str(line), repr(choose), repr(deal),
                  str(deal)):
         assert game.seed not in text
-        for secret in (deal.east, deal.west, deal.dead_wall, game.commands[0][1].tiles):  # type: ignore[union-attr]
+        for secret in (deal.east, deal.west, deal.dead_wall, chosen.tiles):
             assert secret not in text
 
 

@@ -14,7 +14,7 @@ from minefield.records.format import RecordHeader, ResultLine
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
 from minefield.records.writer import RecordWriter, new_record_path, write_game
-from minefield.rules.game import Game, Seat
+from minefield.rules.game import ChooseHand, Game, Seat
 from minefield.table.game_table import GameTable
 from tests.records.conftest import DRAW_SEED, PLAYERS, RON_SEED, Clock, played
 
@@ -114,7 +114,9 @@ def test_repr_hides_seed_and_tiles(tmp_path: Path) -> None:
     with RecordWriter.start(game, "practice", PLAYERS, tmp_path) as writer:
         writer.command(1, *game.commands[0])
         text = repr(writer)
-    hand = game.commands[0][1].tiles  # type: ignore[union-attr]
+    chosen = game.commands[0][1]
+    assert isinstance(chosen, ChooseHand)
+    hand = chosen.tiles
     assert game.seed not in text and hand not in text
     assert "seq=1" in text
 

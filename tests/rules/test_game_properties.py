@@ -121,7 +121,7 @@ def check_illegal_changes_nothing(game: Game, rng: random.Random) -> None:
     ]
     for who, command in attempts:
         try:
-            game.apply(who, command)  # type: ignore[arg-type]
+            game.apply(who, command)  # type: ignore[arg-type]  # malformed, on purpose
         except IllegalCommand as error:
             assert str(error)
         else:  # pragma: no cover - a failure message

@@ -73,7 +73,7 @@ def test_settings_are_frozen_and_hashable() -> None:
     rules = RuleSettings()
     assert hash(rules) == hash(RuleSettings())
     with pytest.raises(ValueError):
-        rules.kiriage = False  # type: ignore[misc]
+        rules.kiriage = False  # type: ignore[misc]  # frozen: the refusal is the test
 
 
 def test_club_preset_is_the_dutch_clubs_match() -> None:

@@ -14,7 +14,7 @@ from minefield.rules.game import Seat
 from minefield.server import rating
 from minefield.server.daemon import Daemon
 from minefield.server.identity import Identity
-from minefield.server.kept_games import KeptGame, KeptGames
+from minefield.server.kept_games import KeptGame, KeptGames, Outcome
 from minefield.server.stats import profile
 from minefield.session.remote import host, join
 from tests.server.conftest import autoplay, start_daemon
@@ -181,10 +181,10 @@ def test_a_game_kept_twice_is_one_entry(tmp_path: Path) -> None:
 
 def test_a_profile_counts_wins_losses_and_deal_ins_by_hand() -> None:
     """R11: every win is a ron on the other's discard, so a loss is a deal-in."""
-    def game(n: int, east: str, result: str, points: int, furiten: bool = False) -> KeptGame:
+    def game(n: int, east: str, result: Outcome, points: int, furiten: bool = False) -> KeptGame:
         return KeptGame(game=f"g{n}", ended=f"2026-01-01T00:0{n}:00.000Z", rules="standard",
                         east=east, west="x@c" if east != "x@c" else "ann@c",
-                        result=result, points=points,  # type: ignore[arg-type]
+                        result=result, points=points,
                         rated=n != 4, kind="public", tournament=None, bot=False,
                         east_furiten=furiten, west_furiten=False)
     games = [game(1, "ann@c", "east", 8000), game(2, "x@c", "west", 12000),

@@ -103,7 +103,9 @@ async def test_the_next_game_comes_as_a_snapshot_of_each_local_seat() -> None:
         fresh = await drain(session)
         assert [type(m) for m in fresh] == [Snapshot, Snapshot]
         assert [m.seat for m in fresh] == [Seat.EAST, Seat.WEST]
-        match = fresh[0].table.match  # type: ignore[union-attr]
+        snapshot = fresh[0]
+        assert isinstance(snapshot, Snapshot)
+        match = snapshot.table.match
         assert match is not None and match.game == 2 and match.last is None
         assert match.dealer == ended.last.lines[-1].split("to ")[-1].split(",")[0] or (
             ended.last.renchan and match.dealer == first.dealer)
@@ -141,4 +143,5 @@ async def test_each_game_of_a_match_is_recorded_and_replays_as_the_match(tmp_pat
     assert replay.consistent, replay.problems
     assert replay.over and replay.match is not None
     assert replay.match.scores == match.scores
-    assert len(replay.games) == match.last.game  # type: ignore[union-attr]
+    assert match.last is not None
+    assert len(replay.games) == match.last.game

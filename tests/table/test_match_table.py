@@ -143,8 +143,8 @@ def test_the_next_game_waits_until_both_players_ask() -> None:
     east_wins(table)
     waiting = table.ask_next_game("Ann", now=0.0)
     assert [m.seat for m in waiting] == [EAST, WEST]
-    assert tables_of(waiting)[0].match is not None
-    assert tables_of(waiting)[0].match.next_asked == ["Ann"]  # type: ignore[union-attr]
+    asked = tables_of(waiting)[0].match
+    assert asked is not None and asked.next_asked == ["Ann"]
     started = table.ask_next_game("Bob", now=0.0)
     view = tables_of(started)[0]
     assert view.seq == 0 and view.view.phase == "choosing"

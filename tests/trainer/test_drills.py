@@ -331,7 +331,8 @@ def test_is_mangan_is_graded_exactly(hand: str, wait: str, seat: str, number: in
                                      indicator: str, allowed: bool, pattern: str) -> None:
     drill = make_mangan_drill(hand, wait, seat, number, indicator)
     assert drill_from_id(drill.id) == drill
-    value = score_win(Hand.parse(hand), kind_from_str(wait), drill.context)  # type: ignore[arg-type]
+    assert drill.context is not None
+    value = score_win(Hand.parse(hand), kind_from_str(wait), drill.context)
     assert value is not None and value.eligible is allowed
     right, wrong = answer_is_mangan(drill, allowed), answer_is_mangan(drill, not allowed)
     assert right.correct and right.score == 1.0 and right.truth.allowed is allowed

@@ -25,6 +25,7 @@ from minefield.trainer.progress import (
     NullProgress,
     ProgressError,
     ProgressStore,
+    Result,
     open_progress,
     progress_of_game,
     week_of,
@@ -45,8 +46,8 @@ def store_at(path: Path) -> ProgressStore:
     return store
 
 
-def game(result: str, points: int, when: datetime, seat: str = "east") -> GameRecord:
-    return GameRecord(mode="practice", seat=seat, result=result, points=points,  # type: ignore[arg-type]
+def game(result: Result, points: int, when: datetime, seat: str = "east") -> GameRecord:
+    return GameRecord(mode="practice", seat=seat, result=result, points=points,
                       played_at=when)
 
 
@@ -135,6 +136,7 @@ def test_an_empty_store_has_an_empty_summary(path: Path) -> None:
 
 def test_bad_records_are_refused_with_the_reason() -> None:
     with pytest.raises(ValueError, match="result"):
+        # A result outside the Literal, on purpose: the record refuses it at run time.
         GameRecord(mode="practice", seat="east", result="maybe")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="seat"):
         GameRecord(mode="practice", seat="north", result="won")

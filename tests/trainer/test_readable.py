@@ -98,7 +98,8 @@ def test_the_opponent_threw_your_wait() -> None:
     assert reading.threw_wait and reading.tile == "4m"
     rating = reading.of("4m")
     assert rating is not None and rating.in_pool
-    assert reading.of("1m") is not None and not reading.of("1m").in_pool  # type: ignore[union-attr]
+    missed = reading.of("1m")
+    assert missed is not None and not missed.in_pool
     text = [line.text for line in readability_section(found, "West").lines]
     assert text[0].startswith("Your waits 1m 4m 7m, as West's view rated them")
     assert any(t.startswith("They threw your wait 4m at discard 2 when it was rated ")

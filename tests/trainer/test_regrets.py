@@ -143,7 +143,8 @@ def test_a_real_deal_in_and_the_seats_own_waits() -> None:
     game.apply(Seat.EAST, {"type": "discard", "tile": "2z"})
     review = review_of_game(game, Seat.EAST)
     steps = list(assess(review))
-    assert review.ron_points == game.result.value.points > 0  # type: ignore[union-attr]
+    assert game.result is not None and game.result.value is not None
+    assert review.ron_points == game.result.value.points > 0
     assert steps[0].step.dealt_in
     summary = luck_and_skill(steps, review.ron_points)
     assert summary.lost == review.ron_points

@@ -54,16 +54,16 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     yield folder
 
 
-def make_app(mode: str = "practice", seed: int = 1, seat: Seat | None = Seat.EAST,
-             preferences: Preferences | None = None, **kwargs: object) -> MinefieldApp:
+def make_app(mode: str = "practice", seed: int | None = 1, seat: Seat | None = Seat.EAST,
+             preferences: Preferences | None = None, **kwargs: Any) -> MinefieldApp:
     """An app that starts a game at once, with a stand-in bot that does not pause."""
     request = GameRequest("practice", seed=seed, seat=seat) if mode == "practice" else (
         GameRequest("hotseat", seed=seed))
-    options: dict[str, object] = {"think_seconds": 0, "bot_factory": stand_in,
-                                  "preferences": preferences or Preferences(hint="off"),
-                                  "catch_errors": False}
+    options: dict[str, Any] = {"think_seconds": 0, "bot_factory": stand_in,
+                               "preferences": preferences or Preferences(hint="off"),
+                               "catch_errors": False}
     options.update(kwargs)
-    return MinefieldApp(request, **options)  # type: ignore[arg-type]
+    return MinefieldApp(request, **options)
 
 
 async def settle(pilot: Pilot[Any]) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from textual.widgets import Markdown
 
 from minefield.paths import error_log_path
-from minefield.rules.game import Seat
+from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen
@@ -62,7 +63,7 @@ async def test_help_shows_the_readme_rules_and_every_key() -> None:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         assert "Both players are in riichi from the start" in asset_text("rules.md")
-        markdown = app.screen.query_one("#help-text").source  # type: ignore[attr-defined]
+        markdown = app.screen.query_one("#help-text", Markdown).source
         assert asset_text("rules.md").strip() in markdown
         for description in ("Toggle", "Confirm", "Discard", "Pass the keyboard", "Ready",
                             "Play again", "Command palette"):
@@ -185,7 +186,7 @@ async def test_a_failing_hint_is_no_error() -> None:
     from tests.tui.conftest import StandInBot
 
     class BrokenHint(StandInBot):
-        def act(self, view):  # type: ignore[no-untyped-def]
+        def act(self, view: PlayerView) -> ChooseHand | Discard:
             raise RuntimeError("no search today")
 
     def factory(level: str, seed: int) -> Bot:

@@ -20,6 +20,7 @@ from textual.widgets import OptionList
 
 from minefield.bots.simulate import play_match
 from minefield.records.format import Players
+from minefield.records.history import HistoryEntry
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.tui.app import MinefieldApp
@@ -229,8 +230,11 @@ async def test_results_follow_the_honor_names(tmp_path: Path, names: str) -> Non
                        preferences=Preferences(hint="off", honor_names=names))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_games(pilot)
-        tile = screen.shown[0].result.tile  # type: ignore[union-attr]
-        assert tile is not None
+        entry = screen.shown[0]
+        assert isinstance(entry, HistoryEntry)
+        result = entry.result
+        assert result is not None and result.tile is not None
+        tile = result.tile
         line = listed(app)[0]
         assert (tile in line) == (not tile.endswith("z"))
 

@@ -15,7 +15,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Select
 
-from minefield.rules.names import KANJI, LETTERS
+from minefield.rules.names import KANJI, LETTERS, HonorNames
 from minefield.rules.tiles import Tile
 from minefield.tui.config import Preferences, load_preferences
 from minefield.tui.screens.settings import SettingsScreen
@@ -135,9 +135,11 @@ def test_beside_a_tile_picture_the_name_not_5z() -> None:
 
     for kind in range(27, 34):
         tile = Tile(kind)
-        for names, expected in (("letters", LETTERS[kind - 27]), ("kanji", KANJI[kind - 27]),
-                                ("numbers", f"{kind - 26}z")):
-            label = tile_label(tile, "unicode", names)  # type: ignore[arg-type]
+        cases: tuple[tuple[HonorNames, str], ...] = (
+            ("letters", LETTERS[kind - 27]), ("kanji", KANJI[kind - 27]),
+            ("numbers", f"{kind - 26}z"))
+        for names, expected in cases:
+            label = tile_label(tile, "unicode", names)
             assert label.rstrip().endswith(expected) and cell_len(label) == 4
-            assert tile_label(tile, "box", names) == expected  # type: ignore[arg-type]
+            assert tile_label(tile, "box", names) == expected
     assert tile_label(Tile.parse("5z"), "unicode") == "🀆 Wh"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.binding import Binding
 from textual.pilot import Pilot
+from textual.widgets import Markdown
 
 from minefield.rules.auto import auto_command
 from minefield.session import LocalSession
@@ -107,7 +108,7 @@ async def test_the_quit_key_is_declared_once_for_keys_and_help() -> None:
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        markdown = app.screen.query_one("#help-text").source  # type: ignore[attr-defined]
+        markdown = app.screen.query_one("#help-text", Markdown).source
         key = app.get_key_display(Binding("ctrl+q", "quit"))
         rows = [line for line in markdown.splitlines() if f"`{key}`" in line]
         assert rows == [f"| `{key}` | Quit (asks first during a game) |"]  # one, not stale

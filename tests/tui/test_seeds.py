@@ -8,6 +8,7 @@ from minefield.bots import make_bot
 from minefield.bots.base import Bot
 from minefield.rules.game import Seat
 from minefield.rules.seed import derive_int, parse_seed
+from minefield.session import LocalSession
 from minefield.tui.app import MinefieldApp
 from minefield.tui.games import GameRequest
 from tests.tui.conftest import StandInBot, make_app
@@ -29,18 +30,19 @@ async def test_practice_bot_seed_is_derived_from_the_game_seed_not_equal_to_it()
 
 
 async def test_a_game_without_a_seed_gets_128_random_bits() -> None:
-    app = make_app(seed=None)  # type: ignore[arg-type]
+    app = make_app(seed=None)
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
-        assert isinstance(app, MinefieldApp) and app.session is not None
+        assert isinstance(app, MinefieldApp) and isinstance(app.session, LocalSession)
         session_text = repr(app.session)
         assert "seed" not in session_text or "hidden" in session_text
-        seed = app.session._table.game.seed  # type: ignore[attr-defined]
+        seed = app.session._table.game.seed
         assert re.fullmatch(r"[0-9a-f]{32}", seed)
         assert seed not in repr(app)
         await app.start_game(GameRequest("practice", seat=Seat.EAST))
         await pilot.pause()
-        again = app.session._table.game.seed  # type: ignore[attr-defined]
+        assert isinstance(app.session, LocalSession)  # the new game's session
+        again = app.session._table.game.seed
         assert re.fullmatch(r"[0-9a-f]{32}", again) and again != seed
 
 

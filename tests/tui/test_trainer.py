@@ -313,8 +313,9 @@ async def test_review_after_a_practice_game_steps_through_the_discards() -> None
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
         steps = screen.review.steps
+        assert app.table is not None
         assert [s.tile for s in steps][:1] == ["1z"] and len(steps) == len(
-            app.table.tables[Seat.EAST].view.discards[Seat.EAST])  # type: ignore[union-attr]
+            app.table.tables[Seat.EAST].view.discards[Seat.EAST])
         hand = screen.query_one("#review-their-hand", TileRow)
         assert hand.tiles == parse_tiles(end.hands[Seat.WEST] or "")  # revealed at the end
         info = text_of(app, "#review-info")
