@@ -290,10 +290,10 @@ class FrontDoor:
         return env
 
     async def spawn(self, argv: list[str], env: dict[str, str], rows: int, columns: int,
-                    terminal: bool, quiet: bool = False) -> Child:
+                    terminal: bool) -> Child:
         """A session's child; the process server is started again if it has gone (once)."""
         try:
-            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal, quiet=quiet)
+            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal)
         except SpawnError as error:
             async with self._respawn_lock:
                 if self.spawner.alive():
@@ -301,7 +301,7 @@ class FrontDoor:
                 log.error("%s: starting it again", error)
                 loop = asyncio.get_running_loop()
                 await loop.run_in_executor(None, self.spawner.restart)
-            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal, quiet=quiet)
+            return self.spawner.spawn(argv, env, rows, columns, terminal=terminal)
 
 
 async def _check_shared_account(path: Path, account: str) -> None:

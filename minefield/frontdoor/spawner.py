@@ -141,10 +141,6 @@ def _child(request: Mapping[str, object], slave: int, link: socket.socket, run: 
         os.dup2(slave, number)
     if slave > 2:
         os.close(slave)
-    if request.get("quiet"):  # only the program's own output on the terminal (the browser's)
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 2)
-        os.close(null)
     env = request.get("env")
     os.environ.clear()
     if isinstance(env, dict):
@@ -322,13 +318,11 @@ class Spawner:
         self.control = ours
 
     def spawn(self, argv: Sequence[str], env: Mapping[str, str], rows: int, columns: int,
-              terminal: bool = True, quiet: bool = False) -> Child:
+              terminal: bool = True) -> Child:
         """A child running ``minefield ARGV`` in a new pseudo-terminal of that size.
 
         ``terminal=False`` (no terminal was asked for): the terminal neither echoes nor turns
-        newlines into CR LF, so what the child prints arrives as it wrote it. ``quiet``: its
-        standard error goes to ``/dev/null`` (the browser door reads packets from the
-        terminal, which nothing else may write to).
+        newlines into CR LF, so what the child prints arrives as it wrote it.
         """
         if self.control is None:
             raise SpawnError("the session process server is not running")
@@ -339,7 +333,7 @@ class Spawner:
                 tty.setraw(slave)
             os.set_blocking(master, False)
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-            packet = json.dumps({"argv": list(argv), "env": dict(env), "quiet": quiet}).encode()
+            packet = json.dumps({"argv": list(argv), "env": dict(env)}).encode()
             try:
                 socket.send_fds(self.control, [packet], [slave, theirs.fileno()])
             except OSError as error:

@@ -23,9 +23,10 @@ What comes from ``textual-serve`` (pinned in ``pyproject.toml``), and what is ch
   Content-Security-Policy forbids. So the page is this module's own (the same terminal
   element, styles and script in files of ``minefield/assets``), and this module reads and
   writes the packets itself: through the child's pseudo-terminal, put in raw mode, which
-  passes every byte unchanged, with the child's standard error sent to ``/dev/null`` so that
-  nothing but packets comes out. File downloads (``P`` packets) and ``open_url`` are not
-  passed on: the app offers neither.
+  passes every byte unchanged (the client's standard error is that terminal too, so that it
+  is a terminal as the client expects; Textual captures what is written there while an app
+  runs, and a line written between apps is passed over). File downloads (``P`` packets) and
+  ``open_url`` are not passed on: the app offers neither.
 
 Signing in (the links and sessions are kept by :mod:`.web_logins`): ``ssh HOST web`` prints
 ``PUBLIC_URL/login/TOKEN``; opening it shows whose link it is and a *Sign in* button, whose
@@ -50,20 +51,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
 from minefield.errors import MinefieldError
+from minefield.frontdoor.accounts import Account
+from minefield.frontdoor.grammar import GAME_ID
 from minefield.frontdoor.spawner import Child, SpawnError
 from minefield.frontdoor.web_logins import SESSION_SECONDS, LinkRefused, WebLogins, WebSession
 from minefield.frontdoor.web_passkeys import PasskeyRefused, Passkeys
 from minefield.protocol.address import DOOR_ENV
 from minefield.server.limits import TokenBucket
-
-if TYPE_CHECKING:
-    from minefield.frontdoor.accounts import Account
 
 log = logging.getLogger("minefield.frontdoor")
 
@@ -130,7 +130,12 @@ the scheme, host and port (https://HOST[:PORT]), no path
     @property
     def websocket(self) -> str:
         """The websocket's URL."""
-        return ("wss:" if self.secure else "ws:") + self.origin.partition(":")[2] + "/ws"
+        return self.websocket_origin + "/ws"
+
+    @property
+    def websocket_origin(self) -> str:
+        """The websockets' origin (``ws://`` or ``wss://`` and the host)."""
+        return ("wss:" if self.secure else "ws:") + self.origin.partition(":")[2]
 
     @property
     def host(self) -> str:
@@ -156,7 +161,7 @@ def content_policy(public: PublicUrl) -> str:
     and images only; the websocket to this door only; no frames, no forms elsewhere."""
     return (f"default-src 'none'; script-src 'self'; style-src 'self' {' '.join(CLIENT_STYLES)}; "
             "font-src 'self'; "
-            f"img-src 'self'; connect-src 'self' {public.websocket}; form-action 'self'; "
+            f"img-src 'self'; connect-src 'self' {public.websocket_origin}; form-action 'self'; "
             "base-uri 'none'; frame-ancestors 'none'")
 
 
@@ -190,8 +195,10 @@ class BrowserSession:
     """One browser's websocket and the client process it drives."""
 
     def __init__(self, door: WebDoor, websocket: web.WebSocketResponse, account: Account,
-                 session: WebSession, address: str) -> None:
+                 session: WebSession, address: str, argv: list[str] | None = None) -> None:
         self.door = door
+        #: The client's arguments (None: the lobby, as the player).
+        self.argv = argv
         self.websocket = websocket
         self.account = account
         self.session = session
@@ -207,10 +214,11 @@ class BrowserSession:
     async def run(self, columns: int, rows: int) -> None:
         """Start the client, pass bytes both ways until either side ends, then end both."""
         door = self.door
-        argv = ["lobby", "--player", self.account.name, "--socket", str(door.front.socket)]
+        argv = self.argv or ["lobby", "--player", self.account.name, "--socket",
+                             str(door.front.socket)]
         env = door.client_env(self.account, columns, rows)
         try:
-            child = await door.front.spawn(argv, env, rows, columns, False, quiet=True)
+            child = await door.front.spawn(argv, env, rows, columns, False)
             self.child = child
             pid = await child.started()
         except SpawnError as error:
@@ -218,8 +226,8 @@ class BrowserSession:
                       error)
             await self.websocket.close(code=1011, message=b"the game could not start")
             return
-        log.info("browser session of %s (%s) from %s: lobby, pid %d", self.account.name,
-                 self.session.tag, self.address, pid)
+        log.info("browser session of %s (%s) from %s: %s, pid %d", self.account.name,
+                 self.session.tag, self.address, argv[0], pid)
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=MAX_MESSAGE, loop=loop)
         read_file = os.fdopen(os.dup(child.master), "rb", buffering=0)
@@ -407,6 +415,10 @@ class WebDoor:
         app.router.add_post("/login/{token}", self.handle_sign_in)
         app.router.add_post("/sign-out", self.handle_sign_out)
         app.router.add_get("/ws", self.handle_websocket)
+        app.router.add_get("/game/{game}", self.handle_game_page)
+        app.router.add_get("/game/{game}/review", self.handle_game_page)
+        app.router.add_get("/ws/game/{game}", self.handle_game_websocket)
+        app.router.add_get("/ws/game/{game}/review", self.handle_game_websocket)
         if self.passkeys is not None:
             app.router.add_get("/passkey", self.handle_passkey_page)
             app.router.add_post("/passkey/{step}", self.handle_passkey)
@@ -588,16 +600,77 @@ class WebDoor:
         full = self._over_caps(self.address(request), session.tag)
         if full is not None:
             return self._html(notice("Minefield", f"{account.name}: {full}."), 429)
+        return self._client_page(f"Minefield: {account.name}", self.public.websocket)
+
+    def _client_page(self, title: str, websocket: str) -> web.Response:
+        """The client's page: the terminal, driven over ``websocket``."""
         body = (f'<div class="ended"><div class="box"><p>The session has ended.</p>'
                 f'<button type="button" id="again">Start again</button></div></div>\n'
                 f'<div id="terminal" class="textual-terminal" '
-                f'data-session-websocket-url="{html.escape(self.public.websocket)}" '
+                f'data-session-websocket-url="{html.escape(websocket)}" '
                 f'data-font-size="16"></div>')
         head = ('<link rel="stylesheet" href="/static/css/xterm.css">\n'
                 '<script src="/static/js/textual.js"></script>\n'
                 '<script src="/web/web.js"></script>\n')
-        return self._html(page(f"Minefield: {account.name}", body, head=head,
-                               body_class="client"))
+        return self._html(page(title, body, head=head, body_class="client"))
+
+    async def _game_argv(self, request: web.Request, viewer: Account | None) -> list[str] | None:
+        """``replay PATH`` or ``review --seat S PATH`` for the game of this request, when
+        ``viewer`` (None: signed out) may see it (the club's rule: a public table's, a quick
+        match's or a tournament's game to anyone, a private one to its players)."""
+        from minefield.rules.seats import Seat
+
+        game = request.match_info["game"]
+        review = request.path.endswith("/review")
+        if not GAME_ID.fullmatch(game) or self.front.kept is None:
+            return None
+
+        def look(club: Any) -> list[str] | None:
+            kept = club.kept.find(game)
+            mine = club.keys_of(viewer) if viewer is not None else set()
+            path = club.kept.record_path(game) if kept is not None else None
+            if kept is None or path is None or not kept.visible_to(mine):
+                return None
+            if not review:
+                return ["replay", str(path)]
+            seat = kept.seat_of(mine) or Seat.EAST
+            return ["review", "--seat", seat.value, str(path)]
+
+        argv: list[str] | None = await self.front.ask_club(look)
+        return argv
+
+    def _viewer(self, request: web.Request) -> tuple[WebSession, Account]:
+        """The signed-in player, or a guest (signed out) who may see public games only."""
+        found = self._session(request)
+        if found is not None:
+            return found
+        address = self.address(request)
+        guest = Account(id=0, name="guest", fingerprints=(), rating=0.0, deviation=0.0,
+                        volatility=0.0, games=0)
+        return WebSession(0, f"guest{address}"), guest
+
+    async def handle_game_page(self, request: web.Request) -> web.Response:
+        """``/game/GAME`` (the replay) and ``/game/GAME/review``: a finished game the viewer
+        may see, signed in or not."""
+        session, account = self._viewer(request)
+        signed_in = session.account != 0
+        if await self._game_argv(request, account if signed_in else None) is None:
+            game = request.match_info["game"][:80]
+            return self._html(notice("Minefield", f"No finished game {game} that you may see"
+                                     + ("." if signed_in else ": sign in to see your private "
+                                        "games.")), 404)
+        path = request.path.removeprefix("/game/")
+        return self._client_page(f"Minefield: game {request.match_info['game'][:80]}",
+                                 f"{self.public.websocket_origin}/ws/game/{path}")
+
+    async def handle_game_websocket(self, request: web.Request) -> web.StreamResponse:
+        """A game's replay or review in the client, for a viewer who may see it."""
+        session, account = self._viewer(request)
+        signed_in = session.account != 0
+        argv = await self._game_argv(request, account if signed_in else None)
+        if argv is None:
+            return web.Response(status=404, text="no such game that you may see")
+        return await self.handle_websocket(request, (session, account), argv)
 
     async def handle_link(self, request: web.Request) -> web.Response:
         """A sign-in link opened: whose it is and a button to sign in (the link is not used
@@ -791,14 +864,17 @@ class WebDoor:
         return web.Response(text=text, content_type=types[name],
                             headers={"Cache-Control": "max-age=3600"})
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
-        """The client's websocket: a live session, from this door's page, under the caps."""
+    async def handle_websocket(self, request: web.Request,
+                               viewer: tuple[WebSession, Account] | None = None,
+                               argv: list[str] | None = None) -> web.StreamResponse:
+        """The client's websocket: a live session, from this door's page, under the caps
+        (``viewer`` and ``argv``: a game's viewer and its client, else the player's lobby)."""
         address = self.address(request)
         if not self._from_here(request):
             log.info("browser websocket from %s refused: Origin %r is not %s", address,
                      request.headers.get("Origin", "")[:80], self.public.origin)
             return web.Response(status=403, text="this websocket is for this server's page")
-        found = self._session(request)
+        found = viewer or self._session(request)
         if found is None:
             log.info("browser websocket from %s refused: not signed in", address)
             return web.Response(status=403, text="not signed in")
@@ -809,7 +885,7 @@ class WebDoor:
                      refusal)
             return web.Response(status=429, text=refusal)
         websocket = web.WebSocketResponse(heartbeat=HEARTBEAT_SECONDS, max_msg_size=MAX_MESSAGE)
-        live = BrowserSession(self, websocket, account, session, address)
+        live = BrowserSession(self, websocket, account, session, address, argv)
         try:
             await websocket.prepare(request)
             self.sessions.add(live)

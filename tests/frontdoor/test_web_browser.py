@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 #: A client process started for a browser (one log line each).
-STARTED = re.compile(r"browser session of (\w+) \((web-[0-9a-f]+)\) from \S+: lobby, pid (\d+)")
+STARTED = re.compile(r"browser session of (\w+) \((web-[0-9a-f]+)\) from \S+: \w+, pid (\d+)")
 #: Where the screenshots are kept for a person to look at (the test's folder is removed).
 SHOTS = Path("/tmp/minefield-web-shots")
 
@@ -160,7 +160,7 @@ def gone(pid: int) -> bool:
     return state == "Z"
 
 
-def websocket_status(site: WebSite, cookie: str | None, origin: str) -> int:
+def websocket_status(site: WebSite, cookie: str | None, origin: str, path: str = "/ws") -> int:
     """The HTTP status a websocket handshake to the door gets (101: accepted; the connection
     is then closed at once)."""
     import base64
@@ -175,7 +175,7 @@ def websocket_status(site: WebSite, cookie: str | None, origin: str) -> int:
         headers["Cookie"] = f"minefield={cookie}"
     connection = http.client.HTTPConnection(host, int(port), timeout=30)
     try:
-        connection.request("GET", "/ws?width=80&height=24", headers=headers)
+        connection.request("GET", f"{path}?width=80&height=24", headers=headers)
         return connection.getresponse().status
     finally:
         connection.close()
@@ -257,6 +257,22 @@ def test_the_browser_player_accepts_an_ssh_players_invitation_and_they_play_a_ga
     assert {game["east"], game["west"]} == {"ann", "bob"} and game["rated"] is False, game
     ladder = site.door.json(site.keys["cat"], "ladder", "--json")
     assert not [row for row in ladder if row["name"] in ("ann", "bob")], ladder
+    # Its link: an invitation's game is private, so signed out it is refused (nothing
+    # started); its player sees its replay and review in the browser.
+    started = len(site.started())
+    stranger = new_context(browser)
+    refused = stranger.new_page().goto(f"{site.web}/game/{game['game']}")
+    assert refused.status == 404
+    assert websocket_status(site, None, site.web, f"/ws/game/{game['game']}") == 404
+    stranger.close()
+    assert len(site.started()) == started
+    page.goto(f"{site.web}/game/{game['game']}")
+    ann.wait("the replay", lambda screen: "Minefield replay" in screen)
+    shot(page, "replay")
+    page.goto(f"{site.web}/game/{game['game']}/review")
+    ann.wait("the review", lambda screen: "Minefield replay" not in screen
+             and "Online (" not in screen and "ann" in screen)
+    shot(page, "review")
     context.close()
     bob.close()
 

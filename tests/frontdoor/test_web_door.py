@@ -23,7 +23,7 @@ def test_public_url(text: str, origin: str, websocket: str) -> None:
     public = PublicUrl.parse(text)
     assert (public.origin, public.websocket) == (origin, websocket)
     policy = content_policy(public)
-    assert f"connect-src 'self' {websocket};" in policy
+    assert f"connect-src 'self' {websocket.removesuffix('/ws')};" in policy
     assert "script-src 'self';" in policy and "frame-ancestors 'none'" in policy
 
 
