@@ -27,8 +27,9 @@ def test_ruff_is_clean() -> None:
 
 @pytest.mark.long
 def test_mypy_strict_is_clean() -> None:
-    """With mypy's own incremental cache (``.mypy_cache``, git-ignored, as ``mypy`` alone
-    uses it): a run after a small change checks what the change affects, not everything."""
+    """The package and the tests (pyproject names both). With mypy's own incremental cache
+    (``.mypy_cache``, git-ignored, as ``mypy`` alone uses it): a run after a small change
+    checks what the change affects, not everything."""
     result = subprocess.run([_tool("mypy")], cwd=ROOT, capture_output=True, text=True,
                             check=False)
     assert result.returncode == 0, result.stdout + result.stderr
