@@ -23,9 +23,9 @@ from minefield.bots.levels import make_bot
 from minefield.cli.review import review_lines
 from minefield.rules.game import Game, Seat
 from minefield.trainer.build import build_of
+from minefield.trainer.defense_review import GameReview, assess, review_of_game
 from minefield.trainer.readable import readability
 from minefield.trainer.regrets import luck_section, regrets_section
-from minefield.trainer.review import GameReview, assess, review_of_game
 
 
 def careless_game(seed: int) -> Game:

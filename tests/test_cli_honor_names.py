@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from minefield.bots.bot_match import WatchedGame
 from minefield.bots.levels import make_bot
-from minefield.bots.watch import WatchedGame
 from minefield.cli import main
 from minefield.paths import CONFIG_ENV
 from minefield.records.format import Players

@@ -16,11 +16,11 @@ from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.rules.tiles import Tile, kind_str
 from minefield.trainer.build import build_of
+from minefield.trainer.defense_review import assess, review_of_game
 from minefield.trainer.readable import readability
 from minefield.trainer.regrets import luck_and_skill, regrets
-from minefield.trainer.review import assess, review_of_game
 from tests.records.conftest import RON_SEED, played
-from tests.trainer.test_review import won_on_discard_one
+from tests.trainer.test_defense_review import won_on_discard_one
 
 
 @pytest.fixture(autouse=True)

@@ -136,11 +136,11 @@ def test_the_check_sees_every_kind_of_upward_import(tmp_path: Path, source: str,
 def test_the_daemon_never_imports_a_client(tmp_path: Path) -> None:
     """``session`` is below ``server`` in the order, and still the daemon may not import it."""
     (tmp_path / "minefield" / "server").mkdir(parents=True)
-    (tmp_path / "minefield" / "server" / "watch.py").write_text(
+    (tmp_path / "minefield" / "server" / "audience.py").write_text(
         "from minefield.protocol.watching import public_table\n"
         "from minefield.session.remote import RemoteError\n")
     assert upward_imports(tmp_path / "minefield") == [
-        "minefield/server/watch.py imports ['session']"]
+        "minefield/server/audience.py imports ['session']"]
 
 
 def test_the_table_and_the_protocol_have_homes_of_their_own() -> None:
@@ -157,6 +157,6 @@ def test_the_table_and_the_protocol_have_homes_of_their_own() -> None:
 def test_the_trainer_holds_the_drills_progress_and_review() -> None:
     """The trainer's modules live in their own package; the danger model in defense."""
     assert {p.stem for p in (PACKAGE / "trainer").glob("*.py")} >= {
-        "drills", "progress", "review"}
+        "drills", "progress", "defense_review"}
     assert (PACKAGE / "defense" / "danger.py").exists()
     assert not (PACKAGE / "bots" / "danger.py").exists()

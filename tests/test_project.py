@@ -169,7 +169,7 @@ def test_code_and_tests_cite_no_document_outside_the_repository() -> None:
     ("SUIT_KINDS = 27", "minefield/rules/tiles.py"),
     ("POOL_SIZE = ", "minefield/rules/game.py"),
     ("NEVER_DISCARDED = ", "minefield/rules/game.py"),
-    ("def review_game(", "minefield/trainer/review.py"),
+    ("def review_game(", "minefield/trainer/defense_review.py"),
 ])
 def test_each_fact_has_one_home(fact: str, home: str) -> None:
     homes = [path.relative_to(ROOT).as_posix() for path in sorted(ROOT.glob("minefield/**/*.py"))

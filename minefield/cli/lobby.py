@@ -148,7 +148,7 @@ def lobby_loop(socket: Path | None, player: str | None,
 
     from minefield.cli import main
     from minefield.server.identity import user_name
-    from minefield.session.lobby import LobbyEvent, LobbyLink
+    from minefield.session.lobby_link import LobbyEvent, LobbyLink
     from minefield.tui.lobby_app import LobbyApp
     from minefield.tui.textual_private import forget_gone_widgets
 

@@ -23,7 +23,7 @@ from minefield.rules.settings import (
     SettingsError,
     parse_rule,
 )
-from minefield.server import commands as server_commands
+from minefield.server import serve_command as server_commands
 from minefield.server.config import SOCKET_ENV
 from minefield.session.remote import RemoteError, RemoteSession, host, join, resume
 

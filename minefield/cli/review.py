@@ -26,9 +26,7 @@ from minefield.rules.game import Seat
 from minefield.rules.names import HONOR_NAMES, HonorNames, name_text
 from minefield.rules.tiles import Tile, kind_str
 from minefield.trainer.build import build_part
-from minefield.trainer.readable import readability, readability_section
-from minefield.trainer.regrets import luck_section, regrets_section
-from minefield.trainer.review import (
+from minefield.trainer.defense_review import (
     AssessedStep,
     GameReview,
     ReviewError,
@@ -37,6 +35,8 @@ from minefield.trainer.review import (
     review_of_game,
     totals,
 )
+from minefield.trainer.readable import readability, readability_section
+from minefield.trainer.regrets import luck_section, regrets_section
 from minefield.trainer.sections import Section
 
 COMMANDS = ("review",)
@@ -68,7 +68,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, str]]:
     """The review of the record at ``path`` for ``seat`` (None: the player's,
     :func:`~minefield.bots.base.player_seat`) and the players' names
-    (:func:`~minefield.trainer.review.opponent_of` reads the opponent from them);
+    (:func:`~minefield.trainer.defense_review.opponent_of` reads the opponent from them);
     :class:`UsageError` (one line) when it cannot be made."""
     try:
         record = read_record(path)
@@ -90,7 +90,7 @@ def review_lines(review: GameReview, names: dict[Seat, str], against: Opponent |
                  honors: HonorNames = "numbers", width: int | None = None) -> Iterator[str]:
     """The review as plain lines: one per discard, the totals, then the review's parts
     (honors called by ``honors``). ``against`` is whom the estimate is for (None:
-    :func:`~minefield.trainer.review.opponent_of` the opponent's name). With ``width``, each
+    :func:`~minefield.trainer.defense_review.opponent_of` the opponent's name). With ``width``, each
     line is wrapped to it between phrases (:func:`wrap_text`), a wrapped
     discard or bullet going on under its text."""
     for prefix, text in _review_lines(review, names, against):

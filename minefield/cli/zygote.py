@@ -20,7 +20,7 @@ from minefield.frontdoor.spawner import serve
 #: these only when first used, to start fast; here they are shared by every session instead).
 PRELOAD = (
     "minefield.cli", "minefield.cli.game", "minefield.cli.lobby", "minefield.cli.network",
-    "minefield.cli.parser", "minefield.cli.records", "minefield.session.lobby",
+    "minefield.cli.parser", "minefield.cli.records", "minefield.session.lobby_link",
     "minefield.session.remote", "minefield.protocol.wire", "minefield.tui.app",
     "minefield.tui.lobby_app", "minefield.tui.screens.builder", "minefield.tui.screens.help",
     "minefield.tui.screens.menu", "minefield.tui.screens.play", "minefield.tui.screens.result",

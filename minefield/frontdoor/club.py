@@ -22,7 +22,7 @@ from minefield.records.reader import RecordError
 from minefield.rules.game import Seat
 from minefield.server.identity import display_name
 from minefield.server.kept_games import MAX_LIMIT, KeptGame, KeptGames
-from minefield.server.stats import describe, profile
+from minefield.server.profiles import describe, profile
 
 #: How many games ``games`` and ``history`` list without ``--limit``.
 DEFAULT_LIMIT = 20

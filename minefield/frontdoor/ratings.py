@@ -116,7 +116,7 @@ class Rater:
         return changes
 
     def ratings_of(self, players: list[str]) -> dict[str, int]:
-        """The lobby's question (:data:`~minefield.server.lobby.RatingsOf`): the rating of
+        """The lobby's question (:data:`~minefield.server.lobby_state.RatingsOf`): the rating of
         each record name in ``players`` that is a player of this front door (others, such as
         a Unix user of the OpenSSH route, are left out), rounded."""
         names = {player: display_name(player) for player in players
@@ -150,7 +150,7 @@ class ThreadRaters:
     belongs to one thread). The names and ratings stay the front door's: the daemon only asks.
 
     :meth:`rate_game` is a :data:`~minefield.server.rating.RateGame` and :meth:`ratings_of` a
-    :data:`~minefield.server.lobby.RatingsOf`, given to the daemon as it is made.
+    :data:`~minefield.server.lobby_state.RatingsOf`, given to the daemon as it is made.
     """
 
     def __init__(self, accounts_path: Path, games_dir: Path, shared_account: str) -> None:

@@ -19,7 +19,7 @@ A map, by job:
   the daemon runs at start.
 - :mod:`~minefield.server.bots`: bot seats in worker processes;
   :mod:`~minefield.server.identity`: who a peer is; :mod:`~minefield.server.config`: settings;
-  :mod:`~minefield.server.commands`: the ``serve`` subcommand.
+  :mod:`~minefield.server.serve_command`: the ``serve`` subcommand.
 
 The wire messages are not here: they are the protocol's (:mod:`minefield.protocol`), shared
 with the clients, so that a client never imports the server and the server never imports a

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from minefield.server.commands import add_serve_arguments, run
+from minefield.server.serve_command import add_serve_arguments, run
 
 
 def main() -> int:

@@ -33,6 +33,7 @@ from minefield.protocol.wire import ErrorCode, Hello, WireProblem, parse_hello
 from minefield.records.format import TableKind
 from minefield.rules.game import Seat
 from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
+from minefield.server.audience import serve_watcher
 from minefield.server.bots import BotPool
 from minefield.server.config import ServerConfig
 from minefield.server.connection import (
@@ -54,12 +55,11 @@ from minefield.server.identity import (
 from minefield.server.invites import PairRefused
 from minefield.server.kept_games import KeptGames
 from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
-from minefield.server.lobby import Lobby, RatingsOf
+from minefield.server.lobby_state import Lobby, RatingsOf
 from minefield.server.rating import RateGame, schedule
 from minefield.server.restore import restore_rooms
 from minefield.server.room import Room
 from minefield.server.tournaments import Tournaments
-from minefield.server.watch import serve_watcher
 
 log = logging.getLogger("minefield.server")
 

@@ -3,7 +3,7 @@
 Every finished network game's record stays in the daemon's records folder under its game id
 (``games/finished/ID.jsonl``, or ``games/ID.jsonl`` for a match still going on). This index
 (one table, ``kept_games``, in the club's SQLite file, WAL) says for each game what the
-``games`` command lists and what a profile (:mod:`~minefield.server.stats`) counts: when it
+``games`` command lists and what a profile (:mod:`~minefield.server.profiles`) counts: when it
 ended, its rules, its players, its result and the points paid, whether it was rated, and the
 kind of table it was played at, which decides who may look it up (:data:`~minefield.records.
 format.PUBLIC_KINDS`: every player; otherwise only its two players).

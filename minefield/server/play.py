@@ -41,8 +41,8 @@ from minefield.table.game_table import GameTable, Recorder
 from minefield.table.series import Series
 
 if TYPE_CHECKING:
+    from minefield.server.audience import Audience
     from minefield.server.room import Room
-    from minefield.server.watch import Audience
 
 log = logging.getLogger("minefield.server.room")
 
@@ -92,7 +92,7 @@ class Play:
     ended_at: float | None
     closed: bool
     lock: asyncio.Lock
-    #: The room's watchers (:mod:`~minefield.server.watch`), once someone watches.
+    #: The room's watchers (:mod:`~minefield.server.audience`), once someone watches.
     audience: Audience | None
     _timer: asyncio.TimerHandle | None
     _bot_task: asyncio.Task[None] | None

@@ -1,7 +1,7 @@
 """A connection to the daemon that only listens and pings: the lobby's and a watcher's.
 
 Both read the server's lines until the link closes and ping it so that the server does not
-close a quiet connection; what each makes of a line is its own (:mod:`.lobby`,
+close a quiet connection; what each makes of a line is its own (:mod:`.lobby_link`,
 :mod:`.watch_link`). A player's connection (:mod:`.remote`) does more: it reconnects and resends.
 """
 

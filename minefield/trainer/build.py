@@ -11,7 +11,7 @@ and the real ura dora, R16-R18, or passes and makes the hand furiten, R15b).
 
 >>> from minefield.rules.game import Discard, Seat
 >>> from minefield.rules.prepared import game_with_hands
->>> from minefield.trainer.review import review_of_game
+>>> from minefield.trainer.defense_review import review_of_game
 >>> game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z",
 ...                        west_pool="4m", dora="2m")
 >>> _ = game.apply(Seat.EAST, Discard(tile="1z"))
@@ -35,7 +35,7 @@ from minefield.rules.hand import Hand, waits
 from minefield.rules.score import score_counts
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import NUM_KINDS, Tile, kind_str, parse_tiles, tiles_to_str
-from minefield.trainer.review import GameReview
+from minefield.trainer.defense_review import GameReview
 from minefield.trainer.sections import Line, Section
 
 __all__ = ["Build", "BuiltHand", "WaitValue", "build_of", "build_part", "build_section"]

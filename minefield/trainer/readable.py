@@ -13,7 +13,7 @@ R15a), the usual way a wait hides.
 
 >>> from minefield.rules.game import Discard, Seat
 >>> from minefield.rules.prepared import game_with_hands
->>> from minefield.trainer.review import review_of_game
+>>> from minefield.trainer.defense_review import review_of_game
 >>> game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z",
 ...                        west_pool="4m", dora="2m")
 >>> _ = game.apply(Seat.EAST, Discard(tile="1z"))
@@ -36,7 +36,7 @@ from minefield.defense.estimate import percent
 from minefield.defense.fast import fast_dangers
 from minefield.defense.position import Estimate
 from minefield.rules.tiles import Tile, is_honor, kind_from_str, kind_str
-from minefield.trainer.review import GameReview
+from minefield.trainer.defense_review import GameReview
 from minefield.trainer.sections import Line, Section
 
 __all__ = ["Moved", "Readability", "Reading", "WaitRating", "readability", "readability_section",

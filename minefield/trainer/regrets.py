@@ -1,7 +1,7 @@
 """What a seat's discards cost, and what the tiles did: the regrets of a reviewed game, and its
 luck separated from its skill.
 
-Each assessed discard (:func:`~minefield.trainer.review.assess`) carries the estimate's
+Each assessed discard (:func:`~minefield.trainer.defense_review.assess`) carries the estimate's
 expected points lost for every pool tile: the chance that the tile deals in times what the
 opponent's ron would pay on it (:mod:`minefield.defense.fast`). A **regret** is a discard
 where a tile of smaller expected loss was in the pool; what it lost is the difference of the
@@ -16,7 +16,7 @@ could avoid (the safest tile's expected loss each turn), plus the choices' cost,
 
 >>> from minefield.rules.game import Discard, Seat
 >>> from minefield.rules.prepared import game_with_hands
->>> from minefield.trainer.review import assess, review_of_game
+>>> from minefield.trainer.defense_review import assess, review_of_game
 >>> game = game_with_hands("23m456m345p678s55s", "123m456p789s3332z", east_pool="1z2z9p",
 ...                        west_pool="9s8s")
 >>> _ = game.apply(Seat.EAST, Discard(tile="2z"))  # West's tanki (ippatsu)
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from minefield.defense.estimate import percent
 from minefield.defense.position import TileDanger
-from minefield.trainer.review import AssessedStep
+from minefield.trainer.defense_review import AssessedStep
 from minefield.trainer.sections import Line, Section
 
 #: Regrets named one by one (the rest count in the game's total).
@@ -80,7 +80,7 @@ class Regret:
 def cheapest(step: AssessedStep) -> TileDanger:
     """The pool tile of least expected loss (then least chance, then tile order), leaving out
     the seat's own waits while they still count
-    (:attr:`~minefield.trainer.review.ReviewStep.guarded`): the tile taken
+    (:attr:`~minefield.trainer.defense_review.ReviewStep.guarded`): the tile taken
     when nothing else is left."""
     guarded = step.step.guarded
     tiles = [t for t in step.report.tiles if t.tile not in guarded] or [step.chosen]

@@ -1,7 +1,7 @@
 """The Textual app: it wires the screens, the key bindings and the preferences.
 
-A game on this terminal is a :class:`~minefield.tui.table.TableController` (the session, its
-updates, which screen shows which seat), opened from a :class:`~minefield.tui.games.
+A game on this terminal is a :class:`~minefield.tui.table_controller.TableController` (the
+session, its updates, which screen shows which seat), opened from a :class:`~minefield.tui.games.
 GameRequest`; unexpected errors are handled by :class:`~minefield.tui.crash.RecoveringApp`.
 Screens post intents (:mod:`minefield.tui.messages`) and ask the app for what they need through
 the protocols of :mod:`minefield.tui.host`; they never touch a game.
@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from minefield.tui.app_preferences import PreferencesApp
-from minefield.tui.commands import ScreenActions, app_commands
+from minefield.tui.command_palette import ScreenActions, app_commands
 from minefield.tui.crash import RecoveringApp, log_failure
 from minefield.tui.games import (
     BotFactory,
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from minefield.tui.config import Preferences
     from minefield.tui.screens.rooms import ServerAddress
     from minefield.tui.screens.settings import SettingsScreen
-    from minefield.tui.table import TableController
+    from minefield.tui.table_controller import TableController
 
 __all__ = ["MinefieldApp"]
 
@@ -164,7 +164,7 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
     async def play(self, session: Session, form: Screen[Any] | None = None) -> None:
         """Play ``session`` here (a local game, or a network game with the same screens);
         ``form`` (the new game form, over the menu) stays until the first screen replaces it."""
-        from minefield.tui.table import TableController
+        from minefield.tui.table_controller import TableController
 
         await self._leave_game(another=True, keep=form)
         forget_gone_widgets(self)  # the game before's screens (or the app before's)
@@ -300,7 +300,7 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         await self.push_screen(self._quit_question, answered)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        """The palette's app commands (:func:`~minefield.tui.commands.app_commands`)."""
+        """The palette's app commands (:func:`~minefield.tui.command_palette.app_commands`)."""
         return app_commands(self, super().get_system_commands(screen))
 
     def on_resize(self, event: events.Resize) -> None:

@@ -23,7 +23,7 @@ from minefield.tui.widgets.tiles import TileWidget
 
 if TYPE_CHECKING:
     from minefield.tui.config import Preferences
-    from minefield.tui.table import TableController
+    from minefield.tui.table_controller import TableController
 
 __all__ = ["PreferencesApp"]
 

@@ -1,6 +1,6 @@
 """Local games: what ``minefield practice`` / ``hotseat`` or the menu's form asked for, and the
 session that plays it (no Textual here; the app shows the session with a
-:class:`~minefield.tui.table.TableController`)."""
+:class:`~minefield.tui.table_controller.TableController`)."""
 
 from __future__ import annotations
 

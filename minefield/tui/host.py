@@ -48,7 +48,7 @@ class GameHost(LookHost, Protocol):
 
 
 class TableHost(Protocol):
-    """The game app, as the :class:`~minefield.tui.table.TableController` sees it."""
+    """The game app, as the :class:`~minefield.tui.table_controller.TableController` sees it."""
 
     @property
     def preferences(self) -> Preferences:

@@ -40,7 +40,7 @@ from minefield.tui.screens.dialogs import ConfirmScreen
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.viewer_app import ViewerApp
 
-#: What the lobby's link gives (:class:`~minefield.session.lobby.LobbyLink`).
+#: What the lobby's link gives (:class:`~minefield.session.lobby_link.LobbyLink`).
 LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | WireError
 States = Callable[[], AsyncIterator[LobbyEvent]]
 #: Sends a lobby request to the server.

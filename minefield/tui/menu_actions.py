@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from minefield.session import Session
     from minefield.tui.config import Preferences
     from minefield.tui.games import BotFactory
+    from minefield.tui.screens.bot_watch import WatchChoice
     from minefield.tui.screens.rooms import ServerAddress
-    from minefield.tui.screens.watch import WatchChoice
-    from minefield.tui.table import TableController
+    from minefield.tui.table_controller import TableController
     from minefield.tui.trainer import Trainer
 
 
@@ -42,7 +42,7 @@ class MenuActions(App[int]):
 
     def action_help(self) -> None:
         """The rules in brief and every key."""
-        from minefield.tui.commands import game_key_sections
+        from minefield.tui.command_palette import game_key_sections
         from minefield.tui.screens.help import HelpScreen, keys_markdown
 
         if not isinstance(self.screen, HelpScreen):
@@ -66,7 +66,7 @@ class MenuActions(App[int]):
 
     async def action_watch(self) -> None:
         """Two bots of chosen levels play on the table at a chosen pace."""
-        from minefield.tui.screens.watch import WatchScreen, WatchSetupScreen
+        from minefield.tui.screens.bot_watch import WatchScreen, WatchSetupScreen
 
         if isinstance(self.screen, WatchScreen | WatchSetupScreen):
             return
@@ -80,7 +80,7 @@ class MenuActions(App[int]):
 
     async def _watch(self, choice: WatchChoice, seed: int | str | None = None) -> None:
         from minefield.rules.seed import random_seed
-        from minefield.tui.screens.watch import WatchScreen, make_bots
+        from minefield.tui.screens.bot_watch import WatchScreen, make_bots
 
         seed = seed if seed is not None else random_seed()
         await self.push_screen(WatchScreen(choice, make_bots(choice, seed, self._bot_factory),
@@ -89,7 +89,7 @@ class MenuActions(App[int]):
     async def action_watch_again(self) -> None:
         """Another game between the bots being watched, at the pace and with the hands as
         they are now."""
-        from minefield.tui.screens.watch import WatchScreen
+        from minefield.tui.screens.bot_watch import WatchScreen
 
         screen = self.screen
         if isinstance(screen, WatchScreen):

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the rules and the wire models load with the first game, not
 
 class TableIntent(Message):
     """What a player wants of the game on the table; the app hands every one to its
-    :class:`~minefield.tui.table.TableController`."""
+    :class:`~minefield.tui.table_controller.TableController`."""
 
 
 @dataclass

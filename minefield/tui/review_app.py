@@ -10,7 +10,7 @@ from textual.screen import Screen
 
 from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
 from minefield.rules.game import Seat
-from minefield.trainer.review import GameReview
+from minefield.trainer.defense_review import GameReview
 from minefield.tui.config import Preferences
 from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.viewer_app import ViewerApp

@@ -11,18 +11,18 @@ from textual.app import App
 # The screens and the trainer's models load when first asked for, not with the menu.
 if TYPE_CHECKING:
     from minefield.rules.game import Seat
-    from minefield.trainer.review import GameReview
+    from minefield.trainer.defense_review import GameReview
     from minefield.tui.config import Preferences
     from minefield.tui.screens.review import ReviewScreen
-    from minefield.tui.table import TableController
+    from minefield.tui.table_controller import TableController
     from minefield.tui.trainer import Trainer
 
 
 def review_screen(table: TableController, trainer: Trainer) -> ReviewScreen | None:
     """The review of the finished game on ``table``, each local seat's discards with their
     danger and the opponent's hand revealed (hot-seat: both seats); None before the end.
-    A game the review cannot read raises :class:`~minefield.trainer.review.ReviewError`."""
-    from minefield.trainer.review import review_game
+    A game the review cannot read raises :class:`~minefield.trainer.defense_review.ReviewError`."""
+    from minefield.trainer.defense_review import review_game
     from minefield.tui.screens.review import ReviewScreen
 
     if not table.ready or table.first_view().end is None:
@@ -68,7 +68,7 @@ class TrainerActions(App[int]):
     async def action_review_game(self) -> None:
         """Review the finished game's defense: each discard with its danger, the opponent's
         hand revealed (the local seats; hot-seat: both)."""
-        from minefield.trainer.review import ReviewError
+        from minefield.trainer.defense_review import ReviewError
         from minefield.tui.screens.review import ReviewScreen
 
         if self.table is None or isinstance(self.screen, ReviewScreen):

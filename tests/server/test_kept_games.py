@@ -15,7 +15,7 @@ from minefield.server import rating
 from minefield.server.daemon import Daemon
 from minefield.server.identity import Identity
 from minefield.server.kept_games import KeptGame, KeptGames, Outcome
-from minefield.server.stats import profile
+from minefield.server.profiles import profile
 from minefield.session.remote import host, join
 from tests.server.conftest import autoplay, start_daemon
 from tests.server.kept_records import played, write_record

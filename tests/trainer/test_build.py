@@ -14,7 +14,7 @@ from minefield.rules.hand import Hand, waits
 from minefield.rules.score import score_counts
 from minefield.rules.tiles import Tile, kind_from_str, parse_tiles
 from minefield.trainer.build import Build, build_of, build_part, build_section
-from minefield.trainer.review import GameReview, review_of_game
+from minefield.trainer.defense_review import GameReview, review_of_game
 from tests.trainer.test_regrets import careless_game
 
 

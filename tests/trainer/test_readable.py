@@ -14,13 +14,13 @@ from minefield.defense.position import Position
 from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.prepared import game_with_hands
 from minefield.rules.tiles import kind_from_str
+from minefield.trainer.defense_review import GameReview, review_of_game
 from minefield.trainer.readable import (
     Readability,
     readability,
     readability_section,
     suji_covers,
 )
-from minefield.trainer.review import GameReview, review_of_game
 
 
 def careless_with_views(seed: int) -> tuple[Game, list[Position]]:

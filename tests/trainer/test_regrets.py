@@ -14,6 +14,7 @@ import pytest
 from minefield.bots.levels import make_bot
 from minefield.defense.position import DangerReport, TileDanger
 from minefield.rules.game import Discard, Game, Seat
+from minefield.trainer.defense_review import AssessedStep, assess, review_of_game
 from minefield.trainer.regrets import (
     TOP_REGRETS,
     cheapest,
@@ -23,8 +24,7 @@ from minefield.trainer.regrets import (
     regrets,
     regrets_section,
 )
-from minefield.trainer.review import AssessedStep, assess, review_of_game
-from tests.trainer.test_review import prepared
+from tests.trainer.test_defense_review import prepared
 
 
 def careless_game(seed: int) -> Game:

@@ -74,7 +74,7 @@ async def test_help_shows_the_readme_rules_and_every_key() -> None:
 
 
 async def test_the_palette_offers_the_screen_actions() -> None:
-    from minefield.tui.commands import ScreenActions
+    from minefield.tui.command_palette import ScreenActions
 
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:

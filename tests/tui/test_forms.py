@@ -19,13 +19,13 @@ from textual.widgets import Checkbox, Input, Select
 
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
+from minefield.tui.screens.bot_watch import WatchSetupScreen
 from minefield.tui.screens.dialogs import CurtainScreen
 from minefield.tui.screens.drills import DrillsScreen, store_recorder
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.screens.new_game import NewGameScreen
 from minefield.tui.screens.rules import RulesScreen
 from minefield.tui.screens.settings import SettingsScreen
-from minefield.tui.screens.watch import WatchSetupScreen
 from tests.tui.conftest import screen_text, settle, stand_in
 
 SIZES = [(80, 24), (120, 40)]

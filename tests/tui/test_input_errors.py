@@ -17,7 +17,7 @@ from minefield.tui.crash import MAX_RECOVERIES
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import MessageScreen
 from minefield.tui.screens.result import ResultScreen
-from minefield.tui.table import TableController
+from minefield.tui.table_controller import TableController
 from tests.tui.conftest import StandInBot, make_app, screen_text, settle
 
 

@@ -18,9 +18,9 @@ from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.rules.tiles import kind_str
 from minefield.trainer.build import build_of
+from minefield.trainer.defense_review import GameReview, assess
 from minefield.trainer.readable import readability
 from minefield.trainer.regrets import luck_and_skill, regrets
-from minefield.trainer.review import GameReview, assess
 from minefield.tui.config import Preferences
 from minefield.tui.review_app import ReviewApp
 from minefield.tui.screens.result import ResultScreen

@@ -20,19 +20,19 @@ from minefield.rules.game import Discard, Seat
 from minefield.rules.tiles import tiles_to_str
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
-from minefield.tui.screens.menu import MenuScreen
-from minefield.tui.screens.watch import (
+from minefield.tui.screens.bot_watch import (
     WatchChoice,
     WatchScreen,
     WatchSetupScreen,
     make_bots,
 )
+from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.widgets.danger import DANGER_CLASSES
 from minefield.tui.widgets.replay import SeatTiles
 from minefield.tui.widgets.tiles import TileRow
 from tests.tui.conftest import screen_text
 
-#: Easy bots: East wins on West's red dragon at discard 10 (tests/bots/test_watch.py).
+#: Easy bots: East wins on West's red dragon at discard 10 (tests/bots/test_bot_match.py).
 RON_SEED = 6
 
 

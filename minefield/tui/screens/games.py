@@ -32,7 +32,7 @@ from minefield.records.reader import ReadRecord, RecordError, read_record
 from minefield.records.replay import Replay, load_match, replay_record
 from minefield.records.scoreboard import final_line, scoreboard_table
 from minefield.rules.game import Seat
-from minefield.trainer.review import ReviewError, opponent_of, review_of_game
+from minefield.trainer.defense_review import ReviewError, opponent_of, review_of_game
 from minefield.tui.screens.replay import ReplayScreen
 from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.textual_private import SteadyHeader
@@ -150,7 +150,7 @@ class GameReplayScreen(ReplayScreen):
 class GamesScreen(Screen[None]):
     """The saved games of ``folder``, newest first, or the games of one ``match`` under its
     scoreboard. A review's estimate is fitted for the record's opponent (a bot's level, else a
-    person: :func:`~minefield.trainer.review.opponent_of`)."""
+    person: :func:`~minefield.trainer.defense_review.opponent_of`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Replay"),

@@ -29,6 +29,14 @@ from minefield.rules.game import POOL_SIZE, Seat
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, kind_str, parse_tiles
 from minefield.trainer.build import build_part
+from minefield.trainer.defense_review import (
+    AssessedStep,
+    GameReview,
+    ReviewStep,
+    assess,
+    opponent_of,
+    totals,
+)
 from minefield.trainer.readable import readability, readability_section
 from minefield.trainer.regrets import (
     TOP_REGRETS,
@@ -36,14 +44,6 @@ from minefield.trainer.regrets import (
     luck_section,
     regrets,
     regrets_section,
-)
-from minefield.trainer.review import (
-    AssessedStep,
-    GameReview,
-    ReviewStep,
-    assess,
-    opponent_of,
-    totals,
 )
 from minefield.trainer.sections import Section
 from minefield.tui.textual_private import SteadyHeader

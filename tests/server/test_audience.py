@@ -15,13 +15,13 @@ from minefield.protocol.messages import Applied, Snapshot
 from minefield.protocol.watching import WatchState, WatchTable
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Game, Seat
+from minefield.server.audience import CANNOT_PLAY
 from minefield.server.connection import Connection
 from minefield.server.daemon import Daemon
-from minefield.server.watch import CANNOT_PLAY
 from minefield.session.remote import RemoteSession, host, join
 from minefield.session.watch_link import WatchLink
 from tests.server.conftest import Raw, autoplay, start_daemon
-from tests.server.test_lobby import until_lobby
+from tests.server.test_lobby_state import until_lobby
 
 SEED = "5"
 #: The keys of a watcher's table: nothing of one seat's own view (R26).

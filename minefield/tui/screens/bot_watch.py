@@ -4,7 +4,7 @@ danger numbers mean.
 The form (:class:`WatchSetupScreen`) chooses each seat's bot level, the pace, whether the hands
 are shown and the rules. The table (:class:`WatchScreen`) plays the game at that pace (Space
 pauses, ``n`` or Right plays one move, ``+`` and ``-`` change the pace, ``h`` shows or hides the
-hands, ``d`` the danger). The bots play through :class:`~minefield.bots.watch.WatchedGame`,
+hands, ``d`` the danger). The bots play through :class:`~minefield.bots.bot_match.WatchedGame`,
 each with its own view only. What shows:
 
 * always: both discard rows, the dead wall, each discard with the chance the discarder's own
@@ -32,7 +32,7 @@ from textual.widgets import Button, Footer, Label, Select, Static
 from textual.worker import Worker, WorkerState
 
 from minefield.bots.base import LEVELS, Bot, Level, bot_name
-from minefield.bots.watch import WatchedGame, deal_in_text
+from minefield.bots.bot_match import WatchedGame, deal_in_text
 from minefield.defense.estimate import percent
 from minefield.rules.game import DISCARDS_PER_SEAT, TOTAL_DISCARDS, ChooseHand, Discard, Seat
 from minefield.rules.presets import PRESETS

@@ -9,7 +9,7 @@ from minefield.defense.estimate import estimate
 from minefield.defense.position import Position
 from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.prepared import game_with_hands
-from minefield.trainer.review import (
+from minefield.trainer.defense_review import (
     ReviewError,
     assess,
     opponent_of,

@@ -46,6 +46,7 @@ class ScreenActions(Provider):
 def game_key_sections(everywhere: list[BindingType]) -> list[tuple[str, list[BindingType]]]:
     """The help's key tables of the game app, screen by screen (``everywhere``: the app's own
     bindings), read from the screens' ``BINDINGS`` (imported here: the help loads them)."""
+    from minefield.tui.screens.bot_watch import WatchScreen
     from minefield.tui.screens.builder import HandBuilderScreen
     from minefield.tui.screens.dialogs import CurtainScreen
     from minefield.tui.screens.drills import DrillsScreen
@@ -57,7 +58,6 @@ def game_key_sections(everywhere: list[BindingType]) -> list[tuple[str, list[Bin
     from minefield.tui.screens.result import ResultScreen
     from minefield.tui.screens.review import ReviewScreen
     from minefield.tui.screens.standings import StandingsScreen
-    from minefield.tui.screens.watch import WatchScreen
 
     return [
         ("Building the hand (type a tile such as 5p, E or Wh to toggle it, a group such as "

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from minefield.protocol.wire import LobbyState
-from minefield.session.lobby import LobbyEvent, LobbyLink
+from minefield.session.lobby_link import LobbyEvent, LobbyLink
 from minefield.session.remote import RemoteError, host
 from tests.server.conftest import start_daemon
 

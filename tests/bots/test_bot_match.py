@@ -1,11 +1,11 @@
-"""A watched game (minefield/bots/watch.py): each bot acts on its own view only
+"""A watched game (minefield/bots/bot_match.py): each bot acts on its own view only
 (R26), every discard keeps its discarder's estimate, and a deal-in says what it said (R13)."""
 
 from __future__ import annotations
 
 from minefield.bots.base import Bot
+from minefield.bots.bot_match import WatchedGame, deal_in_text
 from minefield.bots.levels import make_bot
-from minefield.bots.watch import WatchedGame, deal_in_text
 from minefield.defense.estimate import estimate, percent
 from minefield.defense.position import Position
 from minefield.rules.game import ChooseHand, Discard, Game, PlayerView, Seat
