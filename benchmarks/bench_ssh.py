@@ -141,7 +141,7 @@ class Terminal:
             os.waitpid(self.pid, 0)
 
 
-def _memory(pid: int) -> tuple[float, float]:
+def memory(pid: int) -> tuple[float, float]:
     """USS and PSS of ``pid`` in MB."""
     fields: dict[str, int] = {}
     with open(f"/proc/{pid}/smaps_rollup") as rollup:
@@ -180,7 +180,7 @@ def _tree(pid: int) -> list[int]:
 def _session_uss(zygotes: list[int]) -> float:
     """The USS (MB) of the one session open: its client and every process under it."""
     sessions = [pid for zygote in zygotes for pid in _children(zygote)]
-    return sum(_memory(pid)[0] for session in sessions for pid in _tree(session))
+    return sum(memory(pid)[0] for session in sessions for pid in _tree(session))
 
 
 def _play_a_game(terminal: Terminal) -> bool:
@@ -378,11 +378,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                             other.drain()
                     time.sleep(2.0)
                     sessions = [pid for zygote in zygotes for pid in _children(zygote)]
-                    memory = [_memory(pid) for pid in sessions]
-                    uss = [m[0] for m in memory]
-                    pss = [m[1] for m in memory]
-                    door_uss, _door_pss = _memory(door.pid)
-                    zygote_uss, zygote_pss = _memory(zygotes[0]) if zygotes else (0.0, 0.0)
+                    figures = [memory(pid) for pid in sessions]
+                    uss = [m[0] for m in figures]
+                    pss = [m[1] for m in figures]
+                    door_uss, _door_pss = memory(door.pid)
+                    zygote_uss, zygote_pss = memory(zygotes[0]) if zygotes else (0.0, 0.0)
                     pings = _ping_latencies(daemon_socket, args.pings)
                     print(f"  {level:>3} sessions ({len(sessions)} clients): USS per session "
                           f"mean {statistics.mean(uss):.1f} MB, max {max(uss):.1f} MB; PSS "

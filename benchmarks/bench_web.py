@@ -33,24 +33,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_ssh import memory  # USS and PSS in MB, as bench_ssh measures them
 from tests.e2e.harness import free_port
 from tests.frontdoor.browser import SCREEN, launch, new_context
 
 GOAL_SECONDS = 1.0
 GOAL_USS_MB = 30.0
 STARTED = re.compile(r"browser session of \w+ \(web-[0-9a-f]+\) from \S+: lobby, pid (\d+)")
-
-
-def memory(pid: int) -> tuple[float, float]:
-    """A process's USS and PSS in MB."""
-    fields: dict[str, int] = {}
-    with open(f"/proc/{pid}/smaps_rollup") as rollup:
-        for line in rollup:
-            parts = line.split()
-            if len(parts) >= 2 and parts[1].isdigit():
-                fields[parts[0].rstrip(":")] = int(parts[1])
-    return (fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)) / 1024, fields.get(
-        "Pss", 0) / 1024
 
 
 def until(check: Callable[[], Any], limit: float = 60.0, step: float = 0.01) -> Any:
