@@ -30,6 +30,7 @@ from minefield.frontdoor import reports
 from minefield.frontdoor.accounts import Account, KeyRefused, NameRefused, RenameLimited, utc
 from minefield.frontdoor.club import Club, ClubRefused
 from minefield.frontdoor.commands import HELP, Action, FrontCommand
+from minefield.frontdoor.moderation_commands import AdminRoute
 from minefield.frontdoor.tournament_commands import list_text, listing_json, show_text
 from minefield.frontdoor.web_door import web_answer
 from minefield.server.identity import Identity
@@ -361,6 +362,7 @@ ROUTES: dict[Action, Route] = {
     "tournament": Text(tournament, named=True),
     "tournament-show": Text(tournament_show),
     "tournaments": Text(tournaments),
+    "moderation": AdminRoute(),
 }
 
 

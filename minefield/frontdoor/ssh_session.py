@@ -29,6 +29,7 @@ from minefield.frontdoor.door_config import (
     RESTORE_TERMINAL,
 )
 from minefield.frontdoor.grammar import Refused
+from minefield.frontdoor.moderation_commands import AdminUsage
 from minefield.frontdoor.prompt import LineEditor
 from minefield.frontdoor.pty_pump import PtyPump
 from minefield.frontdoor.reports import ssh_command
@@ -219,6 +220,11 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
     async def _serve(self) -> None:
         door, connection = self.door, self.connection
         fingerprint = self.fingerprint
+        banned = door.moderator.login_refusal(fingerprint)
+        if banned is not None:  # whatever was asked: one line, nothing else said
+            log.info("refused banned key %s from %s", fingerprint, connection.address)
+            self.refuse(banned, 1)
+            return
         if self.subsystem is not None:
             log.info("refused subsystem %r for %s from %s", self.subsystem, fingerprint,
                      connection.address)
@@ -230,7 +236,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         except Refused as refusal:
             log.info("refused command from %s at %s (%s)", fingerprint, connection.address,
                      str(refusal)[:60])
-            self.refuse(str(refusal) if isinstance(refusal, BadName)
+            self.refuse(str(refusal) if isinstance(refusal, BadName | AdminUsage)
                         else f"refused: {refusal}; {ALLOWED}")
             return
         connection.session_counted()

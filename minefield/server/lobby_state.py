@@ -11,7 +11,9 @@ The daemon keeps no ratings: whoever keeps them (the SSH front door) gives the
 lobby a :data:`RatingsOf` (``Daemon(config, rate_game, ratings_of)``, as it gives the daemon
 :data:`~minefield.server.rating.RateGame`), asked in a record thread at each look with the
 identity keys of the players online; a player it does not know (or every player, when no
-function is given: a daemon of the OpenSSH route) is shown without a rating.
+function is given: a daemon of the OpenSSH route) is shown without a rating. The message of
+the day is given the same way (:data:`MotdOf`, asked at each look) and sent as a line of its
+own (:class:`~minefield.protocol.wire.Motd`) when it changes and to each newcomer.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+from typing import Any
 
 from minefield.bots.base import bot_name
 from minefield.protocol.wire import (
@@ -26,6 +29,7 @@ from minefield.protocol.wire import (
     LobbyState,
     LobbyTable,
     LobbyTournament,
+    Motd,
     Ping,
     PlayerStatus,
     Pong,
@@ -43,7 +47,10 @@ log = logging.getLogger("minefield.server")
 RatingsOf = Callable[[list[str]], dict[str, int]]
 #: Runs a function in a record thread (:meth:`Daemon.run_io
 #: <minefield.server.daemon.Daemon.run_io>`).
-RunIO = Callable[..., Awaitable[dict[str, int]]]
+RunIO = Callable[..., Awaitable[Any]]
+#: ``() -> text``: the message of the day (given by whoever keeps it: the SSH front door's
+#: admins set it), None when there is none.
+MotdOf = Callable[[], str | None]
 
 #: How often the lobby is looked at for changes.
 LOBBY_PERIOD = 2.0
@@ -151,6 +158,10 @@ class Lobby:
         self.on_join: Callable[[Connection], None] | None = None
         #: The running tournaments (the daemon's), listed in the lobby.
         self.tournaments_of: Callable[[], list[LobbyTournament]] | None = None
+        #: The message of the day (asked in a record thread at each look); None: none is
+        #: ever shown. :attr:`motd` is the one the members were sent.
+        self.motd_of: MotdOf | None = None
+        self.motd: str | None = None
         self._run_io = run_io
         self._looking = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -163,15 +174,28 @@ class Lobby:
         if not keys:
             return {}
         try:
-            return await run_io(ratings_of, keys)
+            ratings: dict[str, int] = await run_io(ratings_of, keys)
         except Exception as error:  # a ratings problem never stops the lobby
             log.error("lobby: ratings failed (%s)", type(error).__name__)
             return {}
+        return ratings
+
+    async def _motd(self) -> str | None:
+        motd_of, run_io = self.motd_of, self._run_io
+        if motd_of is None or run_io is None:
+            return None
+        try:
+            text: str | None = await run_io(motd_of)
+        except Exception as error:  # a problem with the message never stops the lobby
+            log.error("lobby: the message of the day failed (%s)", type(error).__name__)
+            return self.motd
+        return text
 
     async def _look(self) -> None:
         async with self._looking:  # one look at a time: states sent in order
             connections = list(self.connections)
             ratings = await self._ratings(connections)
+            motd = await self._motd()
             # The players of the state are those whose ratings were asked for: one who came
             # while they were read is in the next look, with their rating, never without it.
             state = self.now(ratings, connections)
@@ -179,6 +203,10 @@ class Lobby:
                 self.state = state
                 for member in list(self.members):
                     member.send(state)
+            if motd != self.motd:
+                self.motd = motd
+                for member in list(self.members):
+                    member.send(Motd(text=motd))
 
     def now(self, ratings: Mapping[str, int] | None = None,
             connections: Iterable[Connection] | None = None) -> LobbyState:
@@ -193,7 +221,7 @@ class Lobby:
         while self.members:
             await asyncio.sleep(LOBBY_PERIOD)
             await self._look()
-        self.state = None
+        self.state = self.motd = None
         self._task = None
 
     async def serve(self, conn: Connection, clock: Callable[[], float]) -> None:
@@ -205,6 +233,8 @@ class Lobby:
             await self._look()  # sends to every member, this one included
         else:
             conn.send(self.state)
+            if self.motd is not None:
+                conn.send(Motd(text=self.motd))
         if self.on_join is not None:
             self.on_join(conn)
         if self._task is None:
