@@ -21,6 +21,7 @@ event (``code K7Q3PX``, ``game ID``, ``result ...``, ``rated ...``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import secrets
@@ -66,12 +67,10 @@ class Link:
         """One message, one line."""
         stdin = self.process.stdin
         assert stdin is not None
-        with self._lock:
-            try:
-                stdin.write(json.dumps(message) + "\n")
-                stdin.flush()
-            except (BrokenPipeError, ValueError):  # the link has ended
-                pass
+        # A link that has ended takes nothing more (its pipe is broken or closed).
+        with self._lock, contextlib.suppress(BrokenPipeError, ValueError):
+            stdin.write(json.dumps(message) + "\n")
+            stdin.flush()
 
     def command(self, command: dict[str, Any]) -> None:
         """A move, with a fresh command id."""
@@ -92,10 +91,8 @@ class Link:
     def close(self) -> None:
         """End the link."""
         if self.process.stdin is not None:
-            try:
+            with contextlib.suppress(BrokenPipeError):
                 self.process.stdin.close()
-            except BrokenPipeError:
-                pass
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
