@@ -104,7 +104,8 @@ def test_the_figures_after_real_activity_and_no_name_in_a_label(
         for (_name, labels) in samples:
             for label, shown in labels:
                 assert label in LABELS, label
-                assert LABELS[label] is None or shown in LABELS[label], (label, shown)
+                values = LABELS[label]
+                assert values is None or shown in values, (label, shown)
         for secret in ("Ann", "Bob", "SHA256", game, "127.0.0.1"):
             assert secret not in text
         terminals.keys("bob", "q")
