@@ -29,6 +29,7 @@ from minefield.frontdoor.door_config import (
     RESTORE_TERMINAL,
 )
 from minefield.frontdoor.grammar import Refused
+from minefield.frontdoor.limits import reason_of
 from minefield.frontdoor.prompt import LineEditor
 from minefield.frontdoor.pty_pump import PtyPump
 from minefield.frontdoor.reports import ssh_command
@@ -73,6 +74,10 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         #: The bridge of a ``wire`` session (a program speaking the protocol), made as the
         #: command arrives so that nothing the program sends is lost.
         self.wire: WireLink | None = None
+        #: The command being timed for the metrics (its action) until its first byte goes
+        #: back, and when it came.
+        self._timing: str | None = None
+        self._since = 0.0
 
     @property
     def fingerprint(self) -> str:
@@ -164,7 +169,19 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     def _to_player(self, data: bytes) -> None:
         if self.chan is not None and not self._ended:
+            self._first_byte()
             self.chan.write(data)
+
+    def _first_byte(self) -> None:
+        """The command's first byte goes back: its latency, for the metrics."""
+        if self._timing is not None:
+            self.door.metrics.answered(self._timing, self._since)
+            self._timing = None
+
+    def _timed(self, action: str) -> None:
+        """Count the command ``action`` and time it to its first byte."""
+        self.door.metrics.command(action)
+        self._timing = action
 
     def _start_reading(self) -> None:
         if not self._ended:
@@ -179,6 +196,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         data = text.encode("utf-8", "replace")
         if self.terminal:
             data = data.replace(b"\n", b"\r\n")
+        self._first_byte()
         self.chan.write(data, asyncssh.EXTENDED_DATA_STDERR if stderr else None)
 
     @property
@@ -243,7 +261,9 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
     async def _serve(self) -> None:
         door, connection = self.door, self.connection
         fingerprint = self.fingerprint
+        self._since = time.monotonic()
         if self.subsystem is not None:
+            self._timed("refused")
             log.info("refused subsystem %r for %s from %s", self.subsystem, fingerprint,
                      connection.address)
             self.refuse(f"refused: no subsystem here ({self.subsystem}: no file transfer, "
@@ -252,14 +272,17 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         try:
             self.command = command = parse_command(self.raw_command)
         except Refused as refusal:
+            self._timed("refused")
             log.info("refused command from %s at %s (%s)", fingerprint, connection.address,
                      str(refusal)[:60])
             self.refuse(str(refusal) if isinstance(refusal, BadName)
                         else f"refused: {refusal}; {ALLOWED}")
             return
+        self._timed(command.action)
         connection.session_counted()
         full = door.gate.open_session(connection.address, fingerprint)
         if full is not None:
+            door.metrics.login_refused(reason_of(full))
             connection.session_uncounted(False)
             log.warning("refused session of %s from %s: %s", fingerprint, connection.address,
                         full)
