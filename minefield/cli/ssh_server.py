@@ -139,6 +139,10 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--public-url", type=_public_url, default=None, metavar="URL",
                    help="where players' browsers reach --web, e.g. https://mahjong.example.org "
                    "(default: http://ADDR:PORT of --web)")
+    p.add_argument("--metrics", type=parse_listen, default=None, metavar="ADDR:PORT",
+                   help="serve the server's figures for Prometheus at http://ADDR:PORT/metrics "
+                   "(off by default; sessions, logins refused, games, commands and their "
+                   "latency; keep it on 127.0.0.1 or a private network)")
     p.add_argument("--max-sessions", type=_count, default=200, metavar="N",
                    help="sessions open at once (default 200)")
     p.add_argument("--sessions-per-key", type=_count, default=4, help=argparse.SUPPRESS)
@@ -180,6 +184,33 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
                        help="the server's data folder (default: ssh-server/ in the user data "
                        "folder)")
     admin.add_argument("--json", action="store_true", help="list, log: as JSON")
+    saved = actions.add_parser(
+        "backup", help="copy the server's data consistently while it runs (README: restore)",
+        description="Copy the server's data folder into DEST while the server runs: every "
+        "SQLite database with SQLite's online backup (a snapshot of one instant, checked), "
+        "then the game records, the host key, the allow-list and the players' folders. "
+        "DEST must be new or empty. To restore, see the README (Backups).")
+    saved.add_argument("dest", type=Path, metavar="DEST", help="a new or empty folder")
+    saved.add_argument("--data", type=Path, default=None, metavar="DIR", dest="backup_data",
+                       help="the server's data folder (default: ssh-server/ in the user data "
+                       "folder)")
+
+
+def backup_data(data: Path, dest: Path) -> int:
+    """``ssh-server backup DEST``: the data folder ``data`` copied into ``dest`` (see
+    :mod:`minefield.server.backup`); says what was copied."""
+    from minefield.frontdoor.door_config import ACCOUNTS_NAME
+    from minefield.server.backup import BackupError, backup
+
+    if not (data / ACCOUNTS_NAME).is_file():
+        raise UsageError(f"ssh-server backup: {data} is not an ssh-server data folder "
+                         f"(no {ACCOUNTS_NAME})")
+    try:
+        report = backup(data, dest)
+    except BackupError as error:
+        raise UsageError(f"ssh-server backup: {error}") from None
+    print(report.summary(data, dest))
+    return 0
 
 
 def rebuild_stats(data: Path) -> int:
@@ -239,6 +270,8 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "action", None) == "admin":
         return admin(args.admin_data or args.data or default_data(), args.verb, args.name,
                      args.json)
+    if getattr(args, "action", None) == "backup":
+        return backup_data(args.backup_data or args.data or default_data(), args.dest)
     from minefield.frontdoor.limits import Limits
     from minefield.frontdoor.server import FrontDoorConfig, FrontDoorError
 
@@ -254,7 +287,7 @@ def run(args: argparse.Namespace) -> int:
     config = FrontDoorConfig(
         data=args.data or default_data(), host=host, port=port, host_key=args.host_key,
         socket=args.socket, open=args.open, allow=args.allow, limits=limits,
-        keepalive=args.keepalive, web=args.web,
+        keepalive=args.keepalive, web=args.web, metrics=args.metrics,
         public_url=web_public_url(args.web, args.public_url) if args.web else None,
         daemon_options={"discard_seconds": args.discard_seconds,
                         "hand_seconds": args.hand_seconds, "grace_seconds": args.grace_seconds,

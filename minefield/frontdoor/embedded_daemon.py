@@ -45,6 +45,7 @@ class DaemonHandle:
         #: Who the daemon asks to rate its games and for its lobby's ratings.
         self.raters = raters
         self._daemon = Daemon(config, rate_game=raters.rate_game, ratings_of=raters.ratings_of)
+        self._daemon.lobby.programs_of = raters.programs_of  # programs marked in the lobby
         if moderators is not None:
             self._daemon.admission = moderators.admission
             self._daemon.lobby.motd_of = moderators.motd

@@ -269,9 +269,17 @@ def test_the_browser_player_accepts_an_ssh_players_invitation_and_they_play_a_ga
     page.goto(f"{site.web}/game/{game['game']}")
     ann.wait("the replay", lambda screen: "Minefield replay" in screen)
     shot(page, "replay")
+    # The review is a page of its own (what `review --html` writes): no client is started,
+    # nothing is fetched beyond it, and it is reviewed from ann's seat.
+    started = len(site.started())
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
     page.goto(f"{site.web}/game/{game['game']}/review")
-    ann.wait("the review", lambda screen: "Minefield replay" not in screen
-             and "Online (" not in screen and "ann" in screen)
+    text = page.inner_text("body")
+    assert requested == [f"{site.web}/game/{game['game']}/review"], requested
+    assert "Defense review of ann" in text and "Your regrets" in text
+    assert "The build" in text and page.locator(".tile").count() > 13
+    assert len(site.started()) == started
     shot(page, "review")
     context.close()
     bob.close()
