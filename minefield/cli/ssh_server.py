@@ -139,6 +139,10 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--public-url", type=_public_url, default=None, metavar="URL",
                    help="where players' browsers reach --web, e.g. https://mahjong.example.org "
                    "(default: http://ADDR:PORT of --web)")
+    p.add_argument("--metrics", type=parse_listen, default=None, metavar="ADDR:PORT",
+                   help="serve the server's figures for Prometheus at http://ADDR:PORT/metrics "
+                   "(off by default; sessions, logins refused, games, commands and their "
+                   "latency; keep it on 127.0.0.1 or a private network)")
     p.add_argument("--max-sessions", type=_count, default=200, metavar="N",
                    help="sessions open at once (default 200)")
     p.add_argument("--sessions-per-key", type=_count, default=4, help=argparse.SUPPRESS)
@@ -239,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
     config = FrontDoorConfig(
         data=args.data or default_data(), host=host, port=port, host_key=args.host_key,
         socket=args.socket, open=args.open, allow=args.allow, limits=limits,
-        keepalive=args.keepalive, web=args.web,
+        keepalive=args.keepalive, web=args.web, metrics=args.metrics,
         public_url=web_public_url(args.web, args.public_url) if args.web else None,
         daemon_options={"discard_seconds": args.discard_seconds,
                         "hand_seconds": args.hand_seconds, "grace_seconds": args.grace_seconds,

@@ -45,6 +45,7 @@ from minefield.frontdoor.door_config import (
 )
 from minefield.frontdoor.embedded_daemon import DaemonHandle
 from minefield.frontdoor.limits import Gate
+from minefield.frontdoor.metrics import DoorMetrics
 from minefield.frontdoor.ratings import Rater, ThreadRaters
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError
 from minefield.frontdoor.ssh_connection import DoorConnection
@@ -87,6 +88,8 @@ class FrontDoor:
         #: The kept games (the daemon's index, in the players' file), once started.
         self.kept: KeptGames | None = None
         self._club_threads = threading.local()
+        #: The server's figures (always counted; served only with ``--metrics``).
+        self.metrics = DoorMetrics(self)
 
     @property
     def accounts(self) -> Accounts:
@@ -161,6 +164,18 @@ class FrontDoor:
                  "in this process" if self.daemon is not None else self.socket)
         if config.web is not None:
             await self._start_web(*config.web)
+        if config.metrics is not None:
+            await self._start_metrics(*config.metrics)
+
+    async def _start_metrics(self, host: str, port: int) -> None:
+        """The metrics' listener (FrontDoorError, everything stopped, if it cannot listen)."""
+        try:
+            await self.metrics.start(host, port)
+        except OSError as error:
+            await self.stop()
+            why = os.strerror(error.errno) if error.errno else str(error)
+            raise FrontDoorError(f"--metrics {host}:{port}: cannot listen "
+                                 f"({why.lower()})") from None
 
     async def _start_web(self, host: str, port: int) -> None:
         """The browser door (FrontDoorError, everything stopped, if it cannot listen)."""
@@ -188,6 +203,7 @@ class FrontDoor:
         """Stop listening, end the sessions, stop the daemon and the process server."""
         if self.web is not None:
             await self.web.stop()
+        await self.metrics.stop()
         if self._server is not None:
             self._server.close()
         if self._rating_task is not None:

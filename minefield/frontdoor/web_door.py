@@ -59,6 +59,7 @@ from aiohttp import WSMsgType, web
 from minefield.errors import MinefieldError
 from minefield.frontdoor.accounts import Account
 from minefield.frontdoor.grammar import GAME_ID
+from minefield.frontdoor.limits import reason_of
 from minefield.frontdoor.review_pages import REVIEW_POLICY, ReviewPages
 from minefield.frontdoor.spawner import Child, SpawnError
 from minefield.frontdoor.web_logins import SESSION_SECONDS, LinkRefused, WebLogins, WebSession
@@ -526,6 +527,7 @@ class WebDoor:
             per_minute = REQUESTS_PER_CONNECTION * self.front.config.limits.auth_per_minute
             bucket = self._buckets[address] = TokenBucket(per_minute, per_minute / 60.0, now)
         if not bucket.take(now):
+            self.refused("rate")
             log.info("browser door: %s is over its rate limit", address)
             return self._html(notice("Slow down", f"Too many requests from {address}: try "
                                      "again in a minute."), 429)
@@ -588,7 +590,14 @@ class WebDoor:
         """Count a browser session under the caps (None), or why it may not open: as an SSH
         session's, where a browser's sign-in counts as a key."""
         refusal: str | None = self.front.gate.open_session(address, key)
-        return refusal.replace("this key", "this browser") if refusal else None
+        if refusal is None:
+            return None
+        self.refused(reason_of(refusal))
+        return refusal.replace("this key", "this browser")
+
+    def refused(self, reason: str) -> None:
+        """A sign-in or a session refused, for the metrics (:mod:`.metrics`)."""
+        self.front.metrics.login_refused(reason, door="web")
 
     async def handle_index(self, request: web.Request) -> web.Response:
         """The client's page (signed in), or how to sign in."""
@@ -716,6 +725,7 @@ class WebDoor:
         return self._html(page("Minefield: sign in", form))
 
     def _refused_link(self, request: web.Request, refusal: LinkRefused) -> web.Response:
+        self.refused("link")
         log.info("browser sign-in refused from %s: %s", self.address(request), refusal)
         return self._html(notice("Minefield: not signed in", f"Not signed in: {refusal}.",
                                  "For a new link, run in a terminal:", self._ssh_hint()), 403)
@@ -723,6 +733,7 @@ class WebDoor:
     async def handle_sign_in(self, request: web.Request) -> web.Response:
         """The *Sign in* button: use the link, set the session cookie, go to the client."""
         if not self._from_here(request):
+            self.refused("origin")
             log.info("browser sign-in from %s refused: a form of another site (Origin %r)",
                      self.address(request), request.headers.get("Origin", "")[:80])
             return self._html(notice("Minefield: not signed in",
@@ -780,6 +791,7 @@ class WebDoor:
         try:
             return await self._passkey_step(request, step, asked)
         except PasskeyRefused as refusal:
+            self.refused("passkey")
             log.info("browser passkey %s from %s refused: %s", step, self.address(request),
                      refusal)
             return web.json_response({"error": str(refusal)}, status=403)
@@ -898,11 +910,13 @@ class WebDoor:
         (``viewer`` and ``argv``: a game's viewer and its client, else the player's lobby)."""
         address = self.address(request)
         if not self._from_here(request):
+            self.refused("origin")
             log.info("browser websocket from %s refused: Origin %r is not %s", address,
                      request.headers.get("Origin", "")[:80], self.public.origin)
             return web.Response(status=403, text="this websocket is for this server's page")
         found = viewer or self._session(request)
         if found is None:
+            self.refused("signed_out")
             log.info("browser websocket from %s refused: not signed in", address)
             return web.Response(status=403, text="not signed in")
         session, account = found
