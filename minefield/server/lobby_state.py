@@ -141,6 +141,23 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
                       tournaments=list(tournaments)[:MAX_TOURNAMENTS])
 
 
+def over_the_limit(conn: Connection, received: float) -> bool:
+    """True when a lobby line received at ``received`` is over the connection's rate limit
+    (protocol 6, as a player's): it is dropped unread and answered with a ``rate_limited``
+    error, fatal once the connection has had too many dropped."""
+    if conn.bucket.take(received):
+        return False
+    if not conn.abuse.take(received):
+        log.info("%s: too many messages in the lobby: disconnected", repr(conn))
+        conn.fail("rate_limited", "too many messages: disconnected")
+        return True
+    config = conn.config
+    conn.send(WireError(code="rate_limited", message=(
+        f"too many messages: at most {config.rate:g} a second (bursts of {config.burst}); "
+        "this one was dropped")))
+    return True
+
+
 class Lobby:
     """The daemon's lobby: the state is made once per look and sent to every lobby
     connection (not made per connection: 200 people in the lobby would make 200 a second)."""
@@ -252,8 +269,8 @@ class Lobby:
 
     async def serve(self, conn: Connection, clock: Callable[[], float]) -> None:
         """A lobby connection's life: the state now and on every change, pings answered,
-        invitations and quick match served (a bad line gets a one-line error), until the
-        client goes."""
+        invitations and quick match served (a bad line gets a one-line error; lines are
+        rate limited as a player's are), until the client goes."""
         self.members.add(conn)
         if self.state is None:
             await self._look()  # sends to every member, this one included
@@ -267,6 +284,10 @@ class Lobby:
             self._task = asyncio.create_task(self._follow())
         try:
             while (line := await read_line(conn, clock)) is not None:
+                if over_the_limit(conn, clock()):
+                    if conn.closing_since is not None:
+                        return
+                    continue
                 try:
                     message = parse_lobby(line)
                 except WireProblem as problem:
@@ -285,4 +306,4 @@ class Lobby:
 
 
 __all__ = ["LOBBY_PERIOD", "Lobby", "ProgramsOf", "RatingsOf", "Status", "connection_status",
-           "lobby_state"]
+           "lobby_state", "over_the_limit"]
