@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from minefield.errors import MinefieldError
 from minefield.frontdoor.accounts import Account, Accounts
+from minefield.frontdoor.programs import is_program
 from minefield.records.reader import RecordError
 from minefield.rules.game import Seat
 from minefield.server.identity import display_name
@@ -121,6 +122,7 @@ class Club:
         keys = self.keys_of(account)
         figures = profile(account.name, self.kept.of_player(keys), keys, account.rating,
                           account.deviation, self.accounts.rating_history(account.id))
+        figures["program"] = is_program(self.accounts, account.id)  # connected over wire
         return json.dumps(figures) if as_json else describe(figures)
 
 

@@ -29,6 +29,8 @@ typed                                          does
 ``tournament join|leave|start NAME``           enter, leave (before it starts), start it
 ``tournament show NAME [--json]``              its rounds, games and standings
 ``tournaments [--json]``                       every tournament: open, running, finished
+``wire``                                       (a program) the game server's protocol on
+                                               stdin and stdout, as the key's player
 ``help``                                       what may be typed
 =============================================  ===========================================
 
@@ -90,7 +92,7 @@ from minefield.server.kept_games import MAX_LIMIT
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
                  "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help",
                  "games", "record", "stats", "replay", "review", "tournament",
-                 "tournament-show", "tournaments", "web", "web-sign-out"]
+                 "tournament-show", "tournaments", "web", "web-sign-out", "wire"]
 #: Actions that run the app in a pseudo-terminal.
 APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch",
                                             "replay", "review"})
@@ -101,7 +103,7 @@ ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [-
            "replay GAME, review GAME, "
            "whoami [--json], who [--json], ladder [--json], name NEW, key add PUBLIC-KEY, "
            "key confirm CODE, key list [--json], key remove SHA256:..., web [--sign-out-all], "
-           "tournament new|join|leave|start|show NAME, tournaments [--json], help")
+           "tournament new|join|leave|start|show NAME, tournaments [--json], wire, help")
 #: What ``help`` answers.
 HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   (nothing)                the lobby (in a terminal: ssh -t)
@@ -138,6 +140,8 @@ HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   tournament show NAME [--json]
                            its players, rounds, games and standings (R37)
   tournaments [--json]     the tournaments: open, running, finished
+  wire                     (for a program) the game server's protocol, JSON lines on
+                           stdin and stdout, as this key's player (assets/protocol.md)
   help                     this list"""
 #: A key's fingerprint as ``key list`` shows it.
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
@@ -339,7 +343,15 @@ _WORD_COMMANDS: dict[str, Callable[[list[str]], FrontCommand]] = {
     "tournament": lambda rest: _tournament_command(parse_tournament(rest)),
     "tournaments": lambda rest: _tournament_command(parse_tournaments(rest)),
     "web": _web_command,
+    "wire": lambda rest: _bare("wire", rest),
 }
+
+
+def _bare(first: Action, rest: list[str]) -> FrontCommand:
+    """A command that takes nothing after it."""
+    if rest:
+        raise Refused(f"{first} takes nothing after it")
+    return FrontCommand(first)
 
 
 def _tournament_command(asked: TournamentCommand) -> FrontCommand:

@@ -41,6 +41,7 @@ class DaemonHandle:
         #: Who the daemon asks to rate its games and for its lobby's ratings.
         self.raters = raters
         self._daemon = Daemon(config, rate_game=raters.rate_game, ratings_of=raters.ratings_of)
+        self._daemon.lobby.programs_of = raters.programs_of  # programs marked in the lobby
         self._thread = threading.Thread(target=self._run, name="game-daemon", daemon=True)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None

@@ -35,7 +35,9 @@ from minefield.frontdoor.pty_pump import PtyPump
 from minefield.frontdoor.reports import ssh_command
 from minefield.frontdoor.routes import ROUTES
 from minefield.frontdoor.spawner import Child, SpawnError, set_size
+from minefield.frontdoor.wire_link import WireLink, asks_for_wire
 from minefield.protocol.address import DOOR_ENV
+from minefield.protocol.wire import ErrorCode
 
 if TYPE_CHECKING:
     from minefield.frontdoor.server import FrontDoor
@@ -69,6 +71,9 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._input: asyncio.Queue[bytes] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._ended = False
+        #: The bridge of a ``wire`` session (a program speaking the protocol), made as the
+        #: command arrives so that nothing the program sends is lost.
+        self.wire: WireLink | None = None
         #: The command being timed for the metrics (its action) until its first byte goes
         #: back, and when it came.
         self._timing: str | None = None
@@ -97,6 +102,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     def exec_requested(self, command: str) -> bool:
         self.raw_command = command
+        if asks_for_wire(command):
+            self.wire = WireLink(self)
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
@@ -121,20 +128,28 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         self.last_input = time.monotonic()
-        if self.child is not None:
+        if self.wire is not None:
+            self.wire.feed(data)
+        elif self.child is not None:
             self.pump.send(data)
         elif len(data) < MAX_TYPED:
             self._input.put_nowait(data)
 
     def eof_received(self) -> bool:
+        if self.wire is not None:
+            self.wire.eof()
         self._input.put_nowait(b"")
         return True  # the output side stays open until the command is done
 
     def pause_writing(self) -> None:
+        if self.wire is not None:
+            self.wire.writing(False)
         self.pump.paused = True
         self.pump.stop()
 
     def resume_writing(self) -> None:
+        if self.wire is not None:
+            self.wire.writing(True)
         self.pump.paused = False
         self._start_reading()
 
@@ -184,6 +199,11 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._first_byte()
         self.chan.write(data, asyncssh.EXTENDED_DATA_STDERR if stderr else None)
 
+    @property
+    def ended(self) -> bool:
+        """True once the session has ended (or its connection gone)."""
+        return self._ended
+
     def finish(self, status: int) -> None:
         """End the session with the exit ``status`` (once)."""
         if self.chan is not None and not self._ended:
@@ -203,8 +223,12 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self.say(f"\nminefield: {why}\n", stderr=not self.terminal)
         self.finish(1)
 
-    def refuse(self, text: str, status: int = 2) -> None:
-        """Say ``minefield: text`` on stderr and end with ``status``."""
+    def refuse(self, text: str, status: int = 2, code: ErrorCode = "not_allowed") -> None:
+        """Say ``minefield: text`` on stderr and end with ``status``; to a program
+        (``wire``), the protocol's fatal ``error`` line with ``code`` instead."""
+        if self.wire is not None:
+            self.wire.refuse(code, text, status)
+            return
         self.say(f"minefield: {text}\n", stderr=True)
         self.finish(status)
 
@@ -225,7 +249,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         except Exception as error:  # one session never takes the server down
             log.error("session of %s failed (%s)", self.connection.fingerprint,
                       type(error).__name__)
-            self.refuse("the session failed on the server", 1)
+            self.refuse("the session failed on the server", 1, "server")
         finally:
             if self.child is not None:  # cancelled before _play took charge of it
                 self.child.hang_up()
@@ -262,7 +286,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             connection.session_uncounted(False)
             log.warning("refused session of %s from %s: %s", fingerprint, connection.address,
                         full)
-            self.refuse(full, 1)
+            self.refuse(full, 1, "rate_limited")
             return
         self.counted = True
         connection.counted_sessions += 1

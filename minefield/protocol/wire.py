@@ -283,11 +283,13 @@ PlayerStatus = Literal["lobby", "waiting", "watching", "hosting", "result", "pla
 class LobbyPlayer(_Wire):
     """A player connected to the server and what they do (:data:`PlayerStatus`); ``rating``:
     their rating when whoever keeps ratings (the SSH front door) knows them, None otherwise
-    (left out of the line then)."""
+    (left out of the line then); ``program``: true for a program (a key that has connected
+    over ``ssh HOST wire``), left out of the line otherwise."""
 
     name: str = Field(max_length=40)
     status: PlayerStatus
     rating: int | None = None
+    program: bool = False
 
     @model_serializer(mode="wrap")
     def _drop_no_rating(self, handler: SerializerFunctionWrapHandler,
@@ -295,6 +297,8 @@ class LobbyPlayer(_Wire):
         data: dict[str, Any] = handler(self)
         if data.get("rating", 0) is None:  # unknown: left out
             del data["rating"]
+        if not data.get("program", True):  # a person: left out
+            del data["program"]
         return data
 
 

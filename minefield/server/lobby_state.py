@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+from typing import Any
 
 from minefield.bots.base import bot_name
 from minefield.protocol.wire import (
@@ -41,9 +42,12 @@ log = logging.getLogger("minefield.server")
 
 #: ``(identity keys) -> {key: rating}`` for the players it knows (a rating rounded).
 RatingsOf = Callable[[list[str]], dict[str, int]]
+#: ``(identity keys) -> {keys of programs}``: the players known to be programs (their key has
+#: connected over ``ssh HOST wire``), as the SSH front door tells it.
+ProgramsOf = Callable[[list[str]], set[str]]
 #: Runs a function in a record thread (:meth:`Daemon.run_io
 #: <minefield.server.daemon.Daemon.run_io>`).
-RunIO = Callable[..., Awaitable[dict[str, int]]]
+RunIO = Callable[..., Awaitable[Any]]
 
 #: How often the lobby is looked at for changes.
 LOBBY_PERIOD = 2.0
@@ -87,11 +91,12 @@ def _identity_keys(connections: Iterable[object]) -> dict[str, str]:
 def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
                 ratings: Mapping[str, int] | None = None,
                 queue: Collection[object] = (),
-                tournaments: Iterable[LobbyTournament] = ()) -> LobbyState:
+                tournaments: Iterable[LobbyTournament] = (),
+                programs: Collection[str] = ()) -> LobbyState:
     """The lobby now: the connected players (each once, busiest status first, with their
-    rating from ``ratings`` by identity key when it is there; ``queue``: the connections
-    waiting for a quick match), the tables (public rooms waiting, then games going on) and
-    the running ``tournaments``."""
+    rating from ``ratings`` by identity key when it is there, marked when their key is one of
+    ``programs``; ``queue``: the connections waiting for a quick match), the tables (public
+    rooms waiting, then games going on) and the running ``tournaments``."""
     online: dict[str, Status] = {}
     keys: dict[str, str] = {}
     for conn in connections:
@@ -123,7 +128,8 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
                                       public=room.public, players=names, watchers=watchers,
                                       rated=room.table_header().rated))
     known = ratings or {}
-    players = [LobbyPlayer(name=name, status=status, rating=known.get(keys.get(name, "")))
+    players = [LobbyPlayer(name=name, status=status, rating=known.get(keys.get(name, "")),
+                           program=keys.get(name) in programs)
                for name, status in sorted(online.items(), key=lambda i: i[0].casefold())]
     return LobbyState(online=players[:MAX_ONLINE], tables=(waiting + playing)[:MAX_TABLES],
                       tournaments=list(tournaments)[:MAX_TOURNAMENTS])
@@ -149,6 +155,9 @@ class Lobby:
         #: Called with each connection that comes to the lobby, once it has the state
         #: (the daemon: the tournament games waiting for that player).
         self.on_join: Callable[[Connection], None] | None = None
+        #: Which players are programs (given by the SSH front door); None: nobody is shown
+        #: as one.
+        self.programs_of: ProgramsOf | None = None
         #: The running tournaments (the daemon's), listed in the lobby.
         self.tournaments_of: Callable[[], list[LobbyTournament]] | None = None
         self._run_io = run_io
@@ -163,31 +172,50 @@ class Lobby:
         if not keys:
             return {}
         try:
-            return await run_io(ratings_of, keys)
+            found: dict[str, int] = await run_io(ratings_of, keys)
+            return found
         except Exception as error:  # a ratings problem never stops the lobby
             log.error("lobby: ratings failed (%s)", type(error).__name__)
             return {}
+
+    async def _programs(self, connections: list[Connection]) -> set[str]:
+        programs_of, run_io = self.programs_of, self._run_io
+        if programs_of is None or run_io is None:
+            return set()
+        keys = sorted(set(_identity_keys(connections).values()))[:MAX_ONLINE * 2]
+        if not keys:
+            return set()
+        try:
+            found: set[str] = await run_io(programs_of, keys)
+        except Exception as error:  # never stops the lobby
+            log.error("lobby: programs failed (%s)", type(error).__name__)
+            return set()
+        return found
 
     async def _look(self) -> None:
         async with self._looking:  # one look at a time: states sent in order
             connections = list(self.connections)
             ratings = await self._ratings(connections)
+            programs = await self._programs(connections)
             # The players of the state are those whose ratings were asked for: one who came
             # while they were read is in the next look, with their rating, never without it.
-            state = self.now(ratings, connections)
+            state = self.now(ratings, connections, programs)
             if state != self.state:
                 self.state = state
                 for member in list(self.members):
                     member.send(state)
 
     def now(self, ratings: Mapping[str, int] | None = None,
-            connections: Iterable[Connection] | None = None) -> LobbyState:
+            connections: Iterable[Connection] | None = None,
+            programs: Collection[str] = ()) -> LobbyState:
         """The lobby as it is now (in the daemon's loop), every player's status included;
-        ``connections``: these players (default: every connection now)."""
+        ``connections``: these players (default: every connection now); ``programs``: the
+        identity keys of the players shown as programs."""
         queue = self.invites.queue if self.invites is not None else ()
         running = self.tournaments_of() if self.tournaments_of is not None else []
         players = list(self.connections) if connections is None else list(connections)
-        return lobby_state(list(self.rooms.values()), players, ratings, queue, running)
+        return lobby_state(list(self.rooms.values()), players, ratings, queue, running,
+                           programs)
 
     async def _follow(self) -> None:
         while self.members:
@@ -228,4 +256,5 @@ class Lobby:
                 self.invites.left(conn)
 
 
-__all__ = ["LOBBY_PERIOD", "Lobby", "RatingsOf", "Status", "connection_status", "lobby_state"]
+__all__ = ["LOBBY_PERIOD", "Lobby", "ProgramsOf", "RatingsOf", "Status", "connection_status",
+           "lobby_state"]
