@@ -23,7 +23,7 @@ GAME_KEYS = ["game", "ended", "rules", "east", "west", "result", "points", "rate
              "tournament", "link"]
 STATS_KEYS = ["name", "rating", "deviation", "games", "wins", "losses", "draws", "rated_games",
               "win_rate", "deal_ins", "deal_in_rate", "average_win", "average_loss",
-              "furiten_games", "longest_game_streak", "rating_history"]
+              "furiten_games", "longest_game_streak", "rating_history", "program"]
 
 
 def club_records(data: Path) -> dict[str, Path]:
