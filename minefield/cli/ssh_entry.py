@@ -89,6 +89,11 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
         raise UsageError("ssh-entry --player: 1 to 32 letters, digits, '_', '.' or '-' "
                          "(fix the forced command)")
     env = environ if environ is not None else os.environb
+    if player is not None:
+        banned = _banned(player, args.socket)
+        if banned is not None:
+            print(f"minefield: {banned}", file=sys.stderr)
+            return 1
     try:
         command = parse_original_command(env.get(ORIGINAL_COMMAND_ENV.encode()))
     except Refused as refusal:
@@ -109,6 +114,17 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
     from minefield.cli import main  # the one parser of every subcommand
 
     return main(entry_argv(command, player, args.socket))
+
+
+def _banned(player: str, socket: Path | None) -> str | None:
+    """The one line that refuses a banned player (the game server's admins keep the bans:
+    ``ssh-server``'s, for the players of its shared account), None when they may come in;
+    asked before anything runs, whatever was typed."""
+    import asyncio
+
+    from minefield.session.lobby_link import refusal
+
+    return asyncio.run(refusal(socket, player))
 
 
 def _menu(player: str | None, socket: Path | None) -> int:

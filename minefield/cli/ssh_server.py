@@ -170,6 +170,20 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     rebuild.add_argument("--data", type=Path, default=None, metavar="DIR", dest="rebuild_data",
                          help="the server's data folder (default: ssh-server/ in the user data "
                          "folder)")
+    admin = actions.add_parser(
+        "admin", help="the server's admins: add NAME, remove NAME, list, log",
+        description="Make a player (a name taken on this server) an admin, or no longer one, "
+        "list the admins, or show the admins' latest actions. An admin bans, kicks, renames "
+        "and sets the message of the day over SSH (ssh HOST help lists how). Safe while the "
+        "server runs.")
+    admin.add_argument("verb", choices=("add", "remove", "list", "log"), metavar="add|remove|"
+                       "list|log")
+    admin.add_argument("name", nargs="?", default=None, metavar="NAME",
+                       help="the player (add, remove)")
+    admin.add_argument("--data", type=Path, default=None, metavar="DIR", dest="admin_data",
+                       help="the server's data folder (default: ssh-server/ in the user data "
+                       "folder)")
+    admin.add_argument("--json", action="store_true", help="list, log: as JSON")
     saved = actions.add_parser(
         "backup", help="copy the server's data consistently while it runs (README: restore)",
         description="Copy the server's data folder into DEST while the server runs: every "
@@ -221,11 +235,41 @@ def rebuild_stats(data: Path) -> int:
     return 0
 
 
+def admin(data: Path, verb: str, name: str | None, as_json: bool) -> int:
+    """``ssh-server admin add|remove NAME``, ``admin list|log [--json]`` over the data folder
+    ``data``; a bad name or folder is one line, exit status 2, nothing changed."""
+    import os
+    import sqlite3
+
+    from minefield.frontdoor.door_config import ACCOUNTS_NAME
+    from minefield.frontdoor.moderation import ModerationRefused, host_admin
+    from minefield.server.identity import user_name
+
+    if not (data / ACCOUNTS_NAME).is_file():
+        raise UsageError(f"ssh-server admin: {data} is not an ssh-server data folder "
+                         f"(no {ACCOUNTS_NAME})")
+    if name is not None and verb in ("list", "log"):
+        raise UsageError(f"ssh-server admin {verb} takes no name")
+    if as_json and verb in ("add", "remove"):
+        raise UsageError(f"ssh-server admin {verb} takes no --json")
+    try:
+        print(host_admin(data / ACCOUNTS_NAME, verb, name, as_json,
+                         f"{user_name(os.getuid())} on the host"))
+    except ModerationRefused as refusal:
+        raise UsageError(f"ssh-server admin: {refusal}") from None
+    except (OSError, sqlite3.Error) as error:
+        raise UsageError(f"ssh-server admin: {error}") from None
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run the front door until SIGTERM or SIGINT (or do its ``rebuild-stats``); the exit
-    status."""
+    """Run the front door until SIGTERM or SIGINT (or do its ``rebuild-stats`` or
+    ``admin``); the exit status."""
     if getattr(args, "action", None) == "rebuild-stats":
         return rebuild_stats(args.rebuild_data or args.data or default_data())
+    if getattr(args, "action", None) == "admin":
+        return admin(args.admin_data or args.data or default_data(), args.verb, args.name,
+                     args.json)
     if getattr(args, "action", None) == "backup":
         return backup_data(args.backup_data or args.data or default_data(), args.dest)
     from minefield.frontdoor.limits import Limits

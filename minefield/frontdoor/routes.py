@@ -30,6 +30,7 @@ from minefield.frontdoor import reports
 from minefield.frontdoor.accounts import Account, KeyRefused, NameRefused, RenameLimited, utc
 from minefield.frontdoor.club import Club, ClubRefused
 from minefield.frontdoor.commands import HELP, Action, FrontCommand
+from minefield.frontdoor.moderation_commands import AdminRoute
 from minefield.frontdoor.programs import program_ids, programs_named
 from minefield.frontdoor.tournament_commands import list_text, listing_json, show_text
 from minefield.frontdoor.web_door import web_answer
@@ -366,6 +367,7 @@ ROUTES: dict[Action, Route] = {
     "tournament": Text(tournament, named=True),
     "tournament-show": Text(tournament_show),
     "tournaments": Text(tournaments),
+    "moderation": AdminRoute(),
     "wire": wire_route,
 }
 

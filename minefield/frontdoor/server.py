@@ -46,6 +46,7 @@ from minefield.frontdoor.door_config import (
 from minefield.frontdoor.embedded_daemon import DaemonHandle
 from minefield.frontdoor.limits import Gate
 from minefield.frontdoor.metrics import DoorMetrics
+from minefield.frontdoor.moderation import Moderator, ThreadModerators
 from minefield.frontdoor.ratings import Rater, ThreadRaters
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError
 from minefield.frontdoor.ssh_connection import DoorConnection
@@ -56,6 +57,7 @@ from minefield.protocol.address import WEB_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
 from minefield.server.kept_games import KeptGames
+from minefield.server.moderation_store import ModerationStore
 
 log = logging.getLogger("minefield.frontdoor")
 _T = TypeVar("_T")
@@ -86,6 +88,7 @@ class FrontDoor:
         #: The browser door (``--web``), once started.
         self.web: WebDoor | None = None
         self._accounts: Accounts | None = None
+        self._moderator: Moderator | None = None
         #: The kept games (the daemon's index, in the players' file), once started.
         self.kept: KeptGames | None = None
         self._club_threads = threading.local()
@@ -99,6 +102,13 @@ class FrontDoor:
             raise FrontDoorError("the front door has not started")
         return self._accounts
 
+    @property
+    def moderator(self) -> Moderator:
+        """The admins, bans and message of the day (opened by :meth:`start`)."""
+        if self._moderator is None:
+            raise FrontDoorError("the front door has not started")
+        return self._moderator
+
     def _embedded_daemon(self) -> DaemonHandle:
         """The game daemon run in this process (not started yet): its clocks shortened by
         ``daemon_options`` in tests, its games rated by this front door's players' file."""
@@ -108,7 +118,8 @@ class FrontDoor:
                                      database=self.config.accounts_path, **options)
         raters = ThreadRaters(self.config.accounts_path, daemon_config.games_dir,
                               self.shared_account)
-        return DaemonHandle(daemon_config, raters)
+        moderators = ThreadModerators(self.config.accounts_path, self.shared_account)
+        return DaemonHandle(daemon_config, raters, moderators)
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -123,6 +134,8 @@ class FrontDoor:
             os.chmod(config.data, 0o700)
             host_key, made = load_host_key(config.host_key_path)
             self._accounts = Accounts(config.accounts_path)
+            self._moderator = Moderator(self._accounts, ModerationStore(config.accounts_path),
+                                        self.shared_account)
         except OSError as error:
             raise FrontDoorError(f"cannot use the data folder {config.data}: "
                                  f"{(error.strerror or str(error)).lower()}") from None
@@ -215,6 +228,8 @@ class FrontDoor:
         if self.daemon is not None:
             await asyncio.get_running_loop().run_in_executor(None, self.daemon.stop)
         self.spawner.stop()
+        if self._moderator is not None:
+            self._moderator.store.close()
         if self._accounts is not None:
             self._accounts.close()
 

@@ -30,6 +30,7 @@ from minefield.frontdoor.door_config import (
 )
 from minefield.frontdoor.grammar import Refused
 from minefield.frontdoor.limits import reason_of
+from minefield.frontdoor.moderation_commands import AdminUsage
 from minefield.frontdoor.prompt import LineEditor
 from minefield.frontdoor.pty_pump import PtyPump
 from minefield.frontdoor.reports import ssh_command
@@ -262,6 +263,13 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         door, connection = self.door, self.connection
         fingerprint = self.fingerprint
         self._since = time.monotonic()
+        banned = door.moderator.login_refusal(fingerprint)
+        if banned is not None:  # whatever was asked: one line, nothing else said
+            self._timed("refused")
+            door.metrics.login_refused("banned")
+            log.info("refused banned key %s from %s", fingerprint, connection.address)
+            self.refuse(banned, 1)
+            return
         if self.subsystem is not None:
             self._timed("refused")
             log.info("refused subsystem %r for %s from %s", self.subsystem, fingerprint,
@@ -275,7 +283,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             self._timed("refused")
             log.info("refused command from %s at %s (%s)", fingerprint, connection.address,
                      str(refusal)[:60])
-            self.refuse(str(refusal) if isinstance(refusal, BadName)
+            self.refuse(str(refusal) if isinstance(refusal, BadName | AdminUsage)
                         else f"refused: {refusal}; {ALLOWED}")
             return
         self._timed(command.action)

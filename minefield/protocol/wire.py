@@ -390,15 +390,28 @@ class TournamentRound(_Wire):
     opponent: str = Field(max_length=40)
 
 
+#: The longest message of the day (the lobby shows it on one or two lines).
+MAX_MOTD = 200
+
+
+class Motd(_Wire):
+    """The server's message of the day, set by its admins (``ssh HOST motd TEXT``): sent to a
+    lobby connection after its first state when there is one, and to every lobby connection
+    when it changes (``text`` null: cleared). A client older than it skips the line."""
+
+    type: Literal["motd"] = "motd"
+    text: str | None = Field(None, max_length=MAX_MOTD)
+
+
 WireServerMessage = (Welcome | WireError | Pong | RoomState | LobbyState | Invitation | Matching
-                     | Seated | TournamentRound)
+                     | Seated | TournamentRound | Motd)
 AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
     | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
-    | TournamentRound, Field(discriminator="type")])
+    | TournamentRound | Motd, Field(discriminator="type")])
 
 
 # -- encoding and parsing -----------------------------------------------------------------------
@@ -502,11 +515,10 @@ def parse_server_line(data: bytes | str) -> AnyServerMessage:
 
 
 __all__ = [
-    "AnswerInvitation", "AnyServerMessage", "AskNextGame", "AskRematch", "Cancel", "ErrorCode",
-    "GameId", "Hello", "InGameMessage", "Invitation", "Invite", "LobbyMessage", "LobbyPlayer",
-    "LobbyState", "LobbyTable", "LobbyTournament", "Matching", "Ping", "PlayerName",
-    "PlayerStatus", "Pong",
-    "QuickMatch", "RoomState", "Seated", "TournamentRound", "Welcome", "WireError",
-    "WireProblem", "encode", "error_text", "parse_hello", "parse_in_game", "parse_lobby",
-    "parse_server_line",
+    "MAX_MOTD", "AnswerInvitation", "AnyServerMessage", "AskNextGame", "AskRematch", "Cancel",
+    "ErrorCode", "GameId", "Hello", "InGameMessage", "Invitation", "Invite", "LobbyMessage",
+    "LobbyPlayer", "LobbyState", "LobbyTable", "LobbyTournament", "Matching", "Motd", "Ping",
+    "PlayerName", "PlayerStatus", "Pong", "QuickMatch", "RoomState", "Seated",
+    "TournamentRound", "Welcome", "WireError", "WireProblem", "encode", "error_text",
+    "parse_hello", "parse_in_game", "parse_lobby", "parse_server_line",
 ]

@@ -11,7 +11,9 @@ The daemon keeps no ratings: whoever keeps them (the SSH front door) gives the
 lobby a :data:`RatingsOf` (``Daemon(config, rate_game, ratings_of)``, as it gives the daemon
 :data:`~minefield.server.rating.RateGame`), asked in a record thread at each look with the
 identity keys of the players online; a player it does not know (or every player, when no
-function is given: a daemon of the OpenSSH route) is shown without a rating.
+function is given: a daemon of the OpenSSH route) is shown without a rating. The message of
+the day is given the same way (:data:`MotdOf`, asked at each look) and sent as a line of its
+own (:class:`~minefield.protocol.wire.Motd`) when it changes and to each newcomer.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from minefield.protocol.wire import (
     LobbyState,
     LobbyTable,
     LobbyTournament,
+    Motd,
     Ping,
     PlayerStatus,
     Pong,
@@ -48,6 +51,9 @@ ProgramsOf = Callable[[list[str]], set[str]]
 #: Runs a function in a record thread (:meth:`Daemon.run_io
 #: <minefield.server.daemon.Daemon.run_io>`).
 RunIO = Callable[..., Awaitable[Any]]
+#: ``() -> text``: the message of the day (given by whoever keeps it: the SSH front door's
+#: admins set it), None when there is none.
+MotdOf = Callable[[], str | None]
 
 #: How often the lobby is looked at for changes.
 LOBBY_PERIOD = 2.0
@@ -135,6 +141,23 @@ def lobby_state(rooms: Iterable[Room], connections: Iterable[object],
                       tournaments=list(tournaments)[:MAX_TOURNAMENTS])
 
 
+def over_the_limit(conn: Connection, received: float) -> bool:
+    """True when a lobby line received at ``received`` is over the connection's rate limit
+    (protocol 6, as a player's): it is dropped unread and answered with a ``rate_limited``
+    error, fatal once the connection has had too many dropped."""
+    if conn.bucket.take(received):
+        return False
+    if not conn.abuse.take(received):
+        log.info("%s: too many messages in the lobby: disconnected", repr(conn))
+        conn.fail("rate_limited", "too many messages: disconnected")
+        return True
+    config = conn.config
+    conn.send(WireError(code="rate_limited", message=(
+        f"too many messages: at most {config.rate:g} a second (bursts of {config.burst}); "
+        "this one was dropped")))
+    return True
+
+
 class Lobby:
     """The daemon's lobby: the state is made once per look and sent to every lobby
     connection (not made per connection: 200 people in the lobby would make 200 a second)."""
@@ -160,6 +183,10 @@ class Lobby:
         self.programs_of: ProgramsOf | None = None
         #: The running tournaments (the daemon's), listed in the lobby.
         self.tournaments_of: Callable[[], list[LobbyTournament]] | None = None
+        #: The message of the day (asked in a record thread at each look); None: none is
+        #: ever shown. :attr:`motd` is the one the members were sent.
+        self.motd_of: MotdOf | None = None
+        self.motd: str | None = None
         self._run_io = run_io
         self._looking = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -177,6 +204,17 @@ class Lobby:
         except Exception as error:  # a ratings problem never stops the lobby
             log.error("lobby: ratings failed (%s)", type(error).__name__)
             return {}
+
+    async def _motd(self) -> str | None:
+        motd_of, run_io = self.motd_of, self._run_io
+        if motd_of is None or run_io is None:
+            return None
+        try:
+            text: str | None = await run_io(motd_of)
+        except Exception as error:  # a problem with the message never stops the lobby
+            log.error("lobby: the message of the day failed (%s)", type(error).__name__)
+            return self.motd
+        return text
 
     async def _programs(self, connections: list[Connection]) -> set[str]:
         programs_of, run_io = self.programs_of, self._run_io
@@ -196,6 +234,7 @@ class Lobby:
         async with self._looking:  # one look at a time: states sent in order
             connections = list(self.connections)
             ratings = await self._ratings(connections)
+            motd = await self._motd()
             programs = await self._programs(connections)
             # The players of the state are those whose ratings were asked for: one who came
             # while they were read is in the next look, with their rating, never without it.
@@ -204,6 +243,10 @@ class Lobby:
                 self.state = state
                 for member in list(self.members):
                     member.send(state)
+            if motd != self.motd:
+                self.motd = motd
+                for member in list(self.members):
+                    member.send(Motd(text=motd))
 
     def now(self, ratings: Mapping[str, int] | None = None,
             connections: Iterable[Connection] | None = None,
@@ -221,24 +264,30 @@ class Lobby:
         while self.members:
             await asyncio.sleep(LOBBY_PERIOD)
             await self._look()
-        self.state = None
+        self.state = self.motd = None
         self._task = None
 
     async def serve(self, conn: Connection, clock: Callable[[], float]) -> None:
         """A lobby connection's life: the state now and on every change, pings answered,
-        invitations and quick match served (a bad line gets a one-line error), until the
-        client goes."""
+        invitations and quick match served (a bad line gets a one-line error; lines are
+        rate limited as a player's are), until the client goes."""
         self.members.add(conn)
         if self.state is None:
             await self._look()  # sends to every member, this one included
         else:
             conn.send(self.state)
+            if self.motd is not None:
+                conn.send(Motd(text=self.motd))
         if self.on_join is not None:
             self.on_join(conn)
         if self._task is None:
             self._task = asyncio.create_task(self._follow())
         try:
             while (line := await read_line(conn, clock)) is not None:
+                if over_the_limit(conn, clock()):
+                    if conn.closing_since is not None:
+                        return
+                    continue
                 try:
                     message = parse_lobby(line)
                 except WireProblem as problem:
@@ -257,4 +306,4 @@ class Lobby:
 
 
 __all__ = ["LOBBY_PERIOD", "Lobby", "ProgramsOf", "RatingsOf", "Status", "connection_status",
-           "lobby_state"]
+           "lobby_state", "over_the_limit"]
