@@ -53,6 +53,7 @@ from minefield.frontdoor.ssh_connection import DoorConnection
 from minefield.frontdoor.ssh_session import DoorSession
 from minefield.frontdoor.web_door import PublicUrl, WebDoor, WebDoorError
 from minefield.paths import CONFIG_ENV, DATA_ENV
+from minefield.protocol.address import WEB_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
 from minefield.server.kept_games import KeptGames
@@ -276,6 +277,7 @@ class FrontDoor:
             if club is None:
                 club = Club(Accounts(self.config.accounts_path), kept, self.shared_account)
                 self._club_threads.club = club
+            club.web = self.web.public.origin if self.web is not None else None  # its links
             return question(club)
 
         return await asyncio.to_thread(answer)
@@ -314,6 +316,8 @@ class FrontDoor:
             CONFIG_ENV: str(folder / "config"),
             SOCKET_ENV: str(self.socket),
         }
+        if self.web is not None:  # the result screen gives the game's link
+            env[WEB_ENV] = self.web.public.origin
         if colorterm in ("truecolor", "24bit") and terminal:
             env["COLORTERM"] = colorterm
         if not terminal:
