@@ -125,6 +125,12 @@ class Moderator:
         ban = self.store.ban_for(fingerprint, account.id if account is not None else None)
         return ban_line(ban) if ban is not None else None
 
+    def account_refusal(self, account_id: int) -> str | None:
+        """The line that refuses the player ``account_id`` (banned), None when they may come
+        in (a browser's passkey sign-in)."""
+        ban = self.store.ban_for(None, account_id)
+        return ban_line(ban) if ban is not None else None
+
     def admission(self, identity: Identity) -> str | None:
         """The line that refuses a player's hello to the game server (an
         :data:`~minefield.server.admission.Admission`): a player of this front door (or of
@@ -133,10 +139,7 @@ class Moderator:
         if not identity.key.endswith(self.suffix):
             return None
         account = self.accounts.by_name(identity.key.removesuffix(self.suffix))
-        if account is None:
-            return None
-        ban = self.store.ban_for(None, account.id)
-        return ban_line(ban) if ban is not None else None
+        return None if account is None else self.account_refusal(account.id)
 
     def is_admin(self, account: Account | None) -> bool:
         """True when ``account`` is one of the server's admins."""

@@ -244,10 +244,11 @@ def _by(session: DoorSession) -> str:
 
 
 async def _end_player(session: DoorSession, account: Account | None, key: str | None,
-                      line: str) -> int:
+                      line: str, sign_out: bool = False) -> int:
     """End the sessions of ``account`` (and of the key ``key``) but the asking one: SSH,
-    browser, and their connections to the game server (a game goes on under R25b's grace).
-    How many SSH and browser sessions ended."""
+    browser, and their connections to the game server (a game goes on under R25b's grace);
+    ``sign_out``: their browsers are signed out too (a ban: the cookies and links they hold
+    sign in no more). How many SSH and browser sessions ended."""
     door = session.door
     ended = 0
     for other in list(door.sessions):
@@ -265,6 +266,8 @@ async def _end_player(session: DoorSession, account: Account | None, key: str | 
         for browser in [s for s in web.sessions if s.account.id == account.id]:
             browser.end(line)
             ended += 1
+        if sign_out:
+            web.logins.sign_out_all(account.id)
     if door.daemon is not None:
         names = [account.name.casefold(), *door.accounts.former_names(account.id)]
         await door.daemon.drop([f"{name}@{door.shared_account}" for name in names], line)
@@ -295,7 +298,8 @@ async def answer(session: DoorSession, command: ModerationCommand) -> str:
         said, ban, holder = moderator.ban(session.account, by, name, command.seconds,
                                           command.reason)
         banned = holder if ban.account is not None else None
-        ended = await _end_player(session, banned, ban.fingerprint, ban_line(ban))
+        ended = await _end_player(session, banned, ban.fingerprint, ban_line(ban),
+                                  sign_out=True)
         return said + (f" ({_sessions(ended)} closed)" if ended else "")
     if verb == "kick":
         account = moderator.player(name)

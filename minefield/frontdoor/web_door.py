@@ -825,8 +825,11 @@ class WebDoor:
             log.info("passkey %s claimed the name %s", fingerprint[:40], account.name)
             return self._signed_in(request, account.id, "passkey sign-up")
         if step == "sign-in":
-            return self._signed_in(request, passkeys.sign_in(
-                asked.get("ceremony"), asked.get("credential")), "passkey")
+            account_id = passkeys.sign_in(asked.get("ceremony"), asked.get("credential"))
+            banned = self.front.moderator.account_refusal(account_id)
+            if banned is not None:  # the line an SSH login of theirs gets
+                raise PasskeyRefused(banned)
+            return self._signed_in(request, account_id, "passkey")
         raise web.HTTPNotFound()
 
     def _signed_in(self, request: web.Request, account_id: int, how: str) -> web.Response:

@@ -447,3 +447,34 @@ def test_a_public_games_link_opens_its_replay_signed_out_and_a_private_ones_is_r
         finally:
             terminals.close_all()
             door.stop()
+
+
+def test_a_ban_ends_the_browser_session_and_its_cookie_signs_in_no_more(
+        site: WebSite, browser: Any) -> None:
+    """An admin bans a player signed in on a browser: the page's session ends and its client
+    process with it, the cookie signs in no more, and no new link is given to them."""
+    from tests.frontdoor.test_server_moderation import host_admin
+
+    assert host_admin(site.door, "add", "ann").returncode == 0
+    context, page = sign_in(site, browser, "cat")
+    cat = BrowserPlayer(page, "cat", wait_for)
+    cat.wait("the lobby", lambda s: "Online (" in s)
+    cookie = cookie_of(context)
+    [(_name, _session, pid)] = [s for s in site.started() if s[0] == "cat"][-1:]
+    try:
+        done = site.door.run(site.keys["ann"], "ban", "cat", "--for", "1h", "--reason", "a test")
+        assert done.returncode == 0, done.stderr + site.door.report()
+        assert re.search(r"\(\d sessions? closed\)$", done.stdout.strip()), done.stdout
+        wait_for("the page sees its session end", cat.ended, cat.report)
+        wait_for("cat's client process ends", lambda: gone(pid), site.door.report)
+        started = len(site.started())
+        shown = page.goto(site.web + "/")
+        assert shown.status == 401 and "Sign in with a link" in page.inner_text("body")
+        assert websocket_status(site, cookie, site.web) == 403
+        refused = site.door.run(site.keys["cat"], "web")
+        assert refused.returncode == 1 and refused.stderr.startswith(
+            "minefield: you are banned from this server until "), refused.stderr
+        assert len(site.started()) == started
+    finally:
+        site.door.run(site.keys["ann"], "unban", "cat")
+        context.close()
