@@ -21,6 +21,7 @@ from minefield.protocol.wire import (
     Invitation,
     LobbyState,
     Matching,
+    Motd,
     Seated,
     TournamentRound,
     WireError,
@@ -31,8 +32,9 @@ from minefield.session.link import LineLink
 from minefield.session.remote import RemoteError
 
 #: What the lobby sends: its state, an invitation as it stands, a quick match as it stands,
-#: a room made for you, or a request refused (one line, not fatal).
-LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | WireError
+#: a room made for you, a tournament's round, the message of the day, or a request refused
+#: (one line, not fatal).
+LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | Motd | WireError
 #: How long :func:`refusal` waits for the server's first answer.
 ADMISSION_SECONDS = 5.0
 
@@ -60,7 +62,7 @@ class LobbyLink(LineLink):
             if isinstance(message, WireError) and message.fatal:
                 raise RemoteError(message.message, message.code)
             if isinstance(message, LobbyState | Invitation | Matching | Seated | TournamentRound
-                          | WireError):
+                          | Motd | WireError):
                 yield message
 
 

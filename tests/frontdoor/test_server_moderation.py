@@ -148,7 +148,7 @@ def test_a_banned_player_is_refused_with_every_key_a_kick_leaves_the_game_to_its
 
 
 def test_admins_rename_release_and_the_message_of_the_day(
-        folder: Path, keys: dict[str, Path]) -> None:
+        folder: Path, keys: dict[str, Path], terminals: Terminals) -> None:
     door = FrontDoorProcess(folder, "--open", "--auth-per-minute", "600")
     ann, bob, cat = keys["ann"], keys["bob"], keys["cat"]
     lobby: LobbyClient | None = None
@@ -172,8 +172,16 @@ def test_admins_rename_release_and_the_message_of_the_day(
             "The message of the day is set: the lobby shows it.")
         assert lobby.next("motd") == {"type": "motd",
                                       "text": "Club night: Friday (8pm)! Bring friends & tea"}
+        # The lobby's screen shows it above the players, and drops it when it is cleared.
+        terminals.open("cat", door.ssh(cat, tty=True))
+        wait_for("the message of the day in the lobby",
+                 lambda: "Club night: Friday (8pm)! Bring friends & tea" in
+                 terminals.screen("cat"), lambda: terminals.screen("cat") + door.report())
         assert said(door, ann, "motd", "--clear") == "The message of the day is cleared."
         assert lobby.next("motd") == {"type": "motd", "text": None}
+        wait_for("the message of the day gone", lambda: "Club night" not in
+                 terminals.screen("cat") and "Online (" in terminals.screen("cat"),
+                 lambda: terminals.screen("cat"))
         # A rename keeps the old name reserved to its player until it is released.
         assert said(door, ann, "rename", "Cat", "Kit") == (
             "Cat is now Kit (Cat stays reserved to them: release Cat frees it).")
