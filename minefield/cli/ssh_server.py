@@ -189,7 +189,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         description="Copy the server's data folder into DEST while the server runs: every "
         "SQLite database with SQLite's online backup (a snapshot of one instant, checked), "
         "then the game records, the host key, the allow-list and the players' folders. "
-        "DEST must be new or empty. To restore, see the README (Backups).")
+        "DEST must be new or empty (the data folder of a minefield serve, with --data, too). "
+        "To restore, see the README (Backups).")
     saved.add_argument("dest", type=Path, metavar="DEST", help="a new or empty folder")
     saved.add_argument("--data", type=Path, default=None, metavar="DIR", dest="backup_data",
                        help="the server's data folder (default: ssh-server/ in the user data "
@@ -201,10 +202,11 @@ def backup_data(data: Path, dest: Path) -> int:
     :mod:`minefield.server.backup`); says what was copied."""
     from minefield.frontdoor.door_config import ACCOUNTS_NAME
     from minefield.server.backup import BackupError, backup
+    from minefield.server.config import CLUB_NAME
 
-    if not (data / ACCOUNTS_NAME).is_file():
-        raise UsageError(f"ssh-server backup: {data} is not an ssh-server data folder "
-                         f"(no {ACCOUNTS_NAME})")
+    if not (data / ACCOUNTS_NAME).is_file() and not (data / CLUB_NAME).is_file():
+        raise UsageError(f"ssh-server backup: {data} is not the data folder of a server (no "
+                         f"{ACCOUNTS_NAME}, no {CLUB_NAME})")
     try:
         report = backup(data, dest)
     except BackupError as error:

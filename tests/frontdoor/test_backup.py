@@ -8,11 +8,13 @@ import re
 import shutil
 import sqlite3
 import subprocess
+from contextlib import closing
 from pathlib import Path
 
-from tests.e2e.harness import STEP_LIMIT, minefield_command, short_folder, wait_for
+from tests.e2e.harness import STEP_LIMIT, Daemon, minefield_command, short_folder, wait_for
 from tests.frontdoor.conftest import FrontDoorProcess
 from tests.frontdoor.test_server_kept import club_records
+from tests.server.kept_records import write_record
 
 HOST_KEY = re.compile(r"host key (SHA256:\S+)")
 
@@ -80,7 +82,7 @@ def test_a_backup_of_a_running_server_restores_into_a_fresh_folder_with_the_same
         assert inside.returncode == 2 and inside.stderr.count("\n") == 1
         assert not (data / "copy").exists()
         nothing = backup(folder / "nowhere", folder / "other")
-        assert nothing.returncode == 2 and "not an ssh-server data folder" in nothing.stderr
+        assert nothing.returncode == 2 and "is not the data folder of a server" in nothing.stderr
     finally:
         door.stop()
     # The README's restore: the copy as a fresh server's data folder (cp -a DEST DATA).
@@ -92,3 +94,27 @@ def test_a_backup_of_a_running_server_restores_into_a_fresh_folder_with_the_same
             assert the_club(restored, ann) == before
         finally:
             restored.stop()
+
+
+def test_the_data_folder_of_a_running_serve_is_backed_up_too(folder: Path) -> None:
+    """With ``ssh-server --socket``, the game server is a ``minefield serve`` of its own: its
+    folder (``club.sqlite``, the records) is backed up by the same command."""
+    write_record(folder / "server" / "games", "g1", 1, "Ann@me", "Bob@me")
+    daemon = Daemon(folder)
+    try:
+        def kept() -> bool:
+            try:
+                with closing(sqlite3.connect(folder / "server" / "club.sqlite")) as db:
+                    return bool(db.execute("SELECT game FROM kept_games").fetchall())
+            except sqlite3.Error:  # not made yet
+                return False
+
+        wait_for("the game kept", kept, daemon.report)
+        done = backup(folder / "server", folder / "saved")
+    finally:
+        daemon.stop()
+    assert done.returncode == 0, done.stderr
+    assert "1 SQLite database (online backup, checked), 1 game record" in done.stdout
+    with closing(sqlite3.connect(folder / "saved" / "club.sqlite")) as copy:
+        assert copy.execute("SELECT game FROM kept_games").fetchall() == [("g1",)]
+    assert (folder / "saved" / "games" / "finished" / "g1.jsonl").is_file()
