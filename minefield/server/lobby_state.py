@@ -25,6 +25,7 @@ from typing import Any
 
 from minefield.bots.base import bot_name
 from minefield.protocol.wire import (
+    MAX_MOTD,
     LobbyPlayer,
     LobbyState,
     LobbyTable,
@@ -214,7 +215,7 @@ class Lobby:
         except Exception as error:  # a problem with the message never stops the lobby
             log.error("lobby: the message of the day failed (%s)", type(error).__name__)
             return self.motd
-        return text
+        return text[:MAX_MOTD] if text is not None else None
 
     async def _programs(self, connections: list[Connection]) -> set[str]:
         programs_of, run_io = self.programs_of, self._run_io
