@@ -13,6 +13,9 @@ same options typed by the player are refused.
 from __future__ import annotations
 
 import argparse
+import base64
+import binascii
+import hashlib
 import os
 import re
 import sys
@@ -31,6 +34,8 @@ from minefield.frontdoor.grammar import (
 COMMANDS = ("ssh-entry",)
 #: The variable in which sshd passes what the player typed.
 ORIGINAL_COMMAND_ENV = "SSH_ORIGINAL_COMMAND"
+#: The variable in which sshd names the file of how the player logged in (``ExposeAuthInfo``).
+AUTH_INFO_ENV = "SSH_USER_AUTH"
 #: What a player name given by the forced command may be (the daemon's own rule).
 PLAYER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 
@@ -90,7 +95,7 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
                          "(fix the forced command)")
     env = environ if environ is not None else os.environb
     if player is not None:
-        banned = _banned(player, args.socket)
+        banned = _banned(player, args.socket, login_key(env))
         if banned is not None:
             print(f"minefield: {banned}", file=sys.stderr)
             return 1
@@ -116,15 +121,47 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
     return main(entry_argv(command, player, args.socket))
 
 
-def _banned(player: str, socket: Path | None) -> str | None:
-    """The one line that refuses a banned player (the game server's admins keep the bans:
-    ``ssh-server``'s, for the players of its shared account), None when they may come in;
-    asked before anything runs, whatever was typed."""
+def login_key(environ: Mapping[bytes, bytes]) -> str | None:
+    """The SHA256 fingerprint of the key the player logged in with, from the file sshd names
+    in ``$SSH_USER_AUTH`` (``ExposeAuthInfo yes``, as the shipped drop-in sets it; its first
+    ``publickey`` line); None when sshd does not tell it.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w") as auth:
+    ...     _ = auth.write("publickey ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA== x\\n")
+    ...     _ = auth.flush()
+    ...     login_key({AUTH_INFO_ENV.encode(): auth.name.encode()})
+    'SHA256:xGib3+FptS+cITct2V7iFK9qKkm/QSPPdJstK0JtCps'
+    """
+    path = environ.get(AUTH_INFO_ENV.encode())
+    if not path:
+        return None
+    try:
+        with open(path, encoding="ascii", errors="replace") as info:
+            lines = info.read(65536).splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        words = line.split()
+        if len(words) >= 3 and words[0] == "publickey":
+            try:
+                blob = base64.b64decode(words[2], validate=True)
+            except (ValueError, binascii.Error):
+                return None
+            digest = base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
+            return f"SHA256:{digest}"
+    return None
+
+
+def _banned(player: str, socket: Path | None, key: str | None) -> str | None:
+    """The one line that refuses a banned player or key (the game server's admins keep the
+    bans: ``ssh-server``'s, for the players of its shared account), None when they may come
+    in; asked before anything runs, whatever was typed."""
     import asyncio
 
     from minefield.session.lobby_link import refusal
 
-    return asyncio.run(refusal(socket, player))
+    return asyncio.run(refusal(socket, player, key))
 
 
 def _menu(player: str | None, socket: Path | None) -> int:
@@ -146,4 +183,4 @@ def _rooms_menu(player: str | None, socket: Path | None) -> int:
     return app.return_code or 0
 
 
-__all__ = ["COMMANDS", "add_parser", "entry_argv", "run"]
+__all__ = ["COMMANDS", "add_parser", "entry_argv", "login_key", "run"]

@@ -131,15 +131,17 @@ class Moderator:
         ban = self.store.ban_for(None, account_id)
         return ban_line(ban) if ban is not None else None
 
-    def admission(self, identity: Identity) -> str | None:
+    def admission(self, identity: Identity, key: str | None = None) -> str | None:
         """The line that refuses a player's hello to the game server (an
         :data:`~minefield.server.admission.Admission`): a player of this front door (or of
         the OpenSSH route's lines for the same account, which share its names) who is
-        banned. A Unix user of the OpenSSH route is never one of this door's players."""
+        banned, or whose SSH key ``key`` is (as ``ssh-entry`` tells it from sshd). A Unix
+        user of the OpenSSH route is never one of this door's players."""
         if not identity.key.endswith(self.suffix):
             return None
         account = self.accounts.by_name(identity.key.removesuffix(self.suffix))
-        return None if account is None else self.account_refusal(account.id)
+        ban = self.store.ban_for(key, account.id if account is not None else None)
+        return ban_line(ban) if ban is not None else None
 
     def is_admin(self, account: Account | None) -> bool:
         """True when ``account`` is one of the server's admins."""
@@ -355,9 +357,9 @@ class ThreadModerators:
                 self.shared_account)
         return found
 
-    def admission(self, identity: Identity) -> str | None:
+    def admission(self, identity: Identity, key: str | None) -> str | None:
         """:meth:`Moderator.admission`, in this thread's connections."""
-        return self._moderator().admission(identity)
+        return self._moderator().admission(identity, key)
 
     def motd(self) -> str | None:
         """The message of the day, in this thread's connection."""

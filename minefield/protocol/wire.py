@@ -127,7 +127,10 @@ class Hello(_Wire):
     ``rule`` (host): settings over the preset by name (``--rule``), left out when empty.
     ``public`` (host): the room's code is listed in the lobby for anyone to join (also left
     out when false). ``rated`` (host): false for a casual table, whose games never change a
-    rating (R36); left out, the table is rated. ``lobby``: no room; the server sends
+    rating (R36); left out, the table is rated. ``key`` (with ``player``, honoured from the
+    shared account only): the SHA256 fingerprint of the SSH key the player logged in with,
+    when sshd tells it, so that a banned key is refused (left out when unknown).
+    ``lobby``: no room; the server sends
     :class:`LobbyState` now and
     whenever it changes. ``watch``: watch the game ``game`` (required) without a seat
     (:mod:`minefield.protocol.watching`).
@@ -146,6 +149,7 @@ class Hello(_Wire):
     rule: dict[RuleName, RuleValue] = Field(default_factory=dict, max_length=20)
     public: StrictBool = False
     rated: StrictBool | None = None
+    key: str | None = Field(None, pattern=r"^SHA256:[A-Za-z0-9+/]{43}$")
 
     @model_serializer(mode="wrap")
     def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
@@ -154,8 +158,9 @@ class Hello(_Wire):
         for flag in ("match", "rule", "public"):  # left out when false or empty: older
             if not data.get(flag, True):  # servers refuse them
                 del data[flag]
-        if data.get("rated", False) is None:  # left out unless asked: the server's default
-            del data["rated"]
+        for unknown in ("rated", "key"):  # left out unless given: older servers refuse them
+            if data.get(unknown, False) is None:
+                del data[unknown]
         return data
 
     @property

@@ -24,24 +24,26 @@ from minefield.server.identity import Identity, IdentityError
 
 log = logging.getLogger("minefield.server")
 
-#: ``(identity) -> line``: why the player may not come in, None when they may.
-Admission = Callable[[Identity], str | None]
+#: ``(identity, key) -> line``: why the player may not come in, None when they may; ``key``:
+#: the fingerprint of the SSH key they logged in with, when their hello says it (``ssh-entry``
+#: does, from sshd; honoured for the shared account's players only), else None.
+Admission = Callable[[Identity, str | None], str | None]
 
 
 class Banned(IdentityError):
     """A banned player's hello: the line that refuses it (a fatal ``not_allowed``)."""
 
 
-async def admit(admission: Admission | None, identity: Identity,
+async def admit(admission: Admission | None, identity: Identity, key: str | None,
                 run_io: Callable[..., Awaitable[Any]]) -> None:
-    """Let ``identity`` in, or raise :class:`Banned` with the line that refuses it (asked of
-    ``admission`` in a record thread; None: nobody keeps bans). A failure to ask lets the
-    player in (logged): the front door, which keeps the bans, refuses its own banned keys
-    at login anyway."""
+    """Let ``identity`` (logged in with the key ``key``, when known) in, or raise
+    :class:`Banned` with the line that refuses it (asked of ``admission`` in a record thread;
+    None: nobody keeps bans). A failure to ask lets the player in (logged): the front door,
+    which keeps the bans, refuses its own banned keys at login anyway."""
     if admission is None:
         return
     try:
-        line: str | None = await run_io(admission, identity)
+        line: str | None = await run_io(admission, identity, key)
     except Exception as error:
         log.error("admission of a hello failed (%s)", type(error).__name__)
         return

@@ -313,7 +313,7 @@ class Daemon:
         try:
             hello = parse_hello(line)
             identity = identify(peer, hello.player, self.config.shared_account)
-            await admit(self.admission, identity, self.run_io)  # a banned player: refused
+            await admit(self.admission, identity, hello.key, self.run_io)  # banned: refused
         except WireProblem as problem:
             conn.fail(problem.code, str(problem))
             return

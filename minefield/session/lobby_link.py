@@ -45,11 +45,13 @@ class LobbyLink(LineLink):
     ``answer``, ``quick_match``, ``cancel``); :meth:`~LineLink.close` leaves the lobby."""
 
     @classmethod
-    async def open(cls, *, socket: str | Path | None = None, player: str | None = None
-                   ) -> LobbyLink:
-        """Connect and say hello; :class:`RemoteError` (one line) when the server refuses."""
+    async def open(cls, *, socket: str | Path | None = None, player: str | None = None,
+                   key: str | None = None) -> LobbyLink:
+        """Connect and say hello (``key``: the fingerprint of the player's SSH key, when
+        known); :class:`RemoteError` (one line) when the server refuses."""
         return cls(*await cls.connect(
-            socket_path(socket), Hello(version=PROTOCOL_VERSION, action="lobby", player=player)))
+            socket_path(socket), Hello(version=PROTOCOL_VERSION, action="lobby", player=player,
+                                       key=key)))
 
     async def states(self) -> AsyncIterator[LobbyEvent]:
         """Each lobby state and event as it comes; :class:`RemoteError` if the server refuses
@@ -66,12 +68,14 @@ class LobbyLink(LineLink):
                 yield message
 
 
-async def refusal(socket: str | Path | None, player: str | None) -> str | None:
-    """Why the game server at ``socket`` would not let ``player`` in (a banned player's one
-    line), asked with a lobby hello before anything is run; None when it lets them in, or
-    cannot be asked (the command that follows says why then)."""
+async def refusal(socket: str | Path | None, player: str | None,
+                  key: str | None = None) -> str | None:
+    """Why the game server at ``socket`` would not let ``player`` (logged in with the SSH key
+    ``key``, when known) in: a banned player's or key's one line, asked with a lobby hello
+    before anything is run; None when it lets them in, or cannot be asked (the command that
+    follows says why then; a server older than keys in the hello is asked without one)."""
     try:
-        link = await asyncio.wait_for(LobbyLink.open(socket=socket, player=player),
+        link = await asyncio.wait_for(LobbyLink.open(socket=socket, player=player, key=key),
                                       ADMISSION_SECONDS)
     except (RemoteError, TimeoutError):
         return None
@@ -80,6 +84,8 @@ async def refusal(socket: str | Path | None, player: str | None) -> str | None:
             async for _event in link.states():
                 return None  # its first state: the player is in
     except RemoteError as error:
+        if error.code == "bad_message" and key is not None:  # older than keys: ask again
+            return await refusal(socket, player)
         return str(error) if error.code == "not_allowed" else None
     except TimeoutError:
         return None

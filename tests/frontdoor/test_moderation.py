@@ -66,6 +66,12 @@ def test_a_key_ban_keeps_out_that_key_only_and_for_good(moderator: Moderator) ->
         "you are banned from this server (permanent): no reason given")
     assert moderator.login_refusal(BOB_KEY) is None
     assert moderator.admission(Identity(key="Bob@games", name="Bob")) is None
+    # ssh-entry says which key logged in (sshd tells it): that key is refused there too, for
+    # the shared account's players only.
+    assert moderator.admission(Identity(key="Bob@games", name="Bob"), BOB_OTHER) == (
+        "you are banned from this server (permanent): no reason given")
+    assert moderator.admission(Identity(key="Bob@games", name="Bob"), BOB_KEY) is None
+    assert moderator.admission(Identity(key="bob", name="bob"), BOB_OTHER) is None
     # A key never seen may be banned before it comes.
     unknown = "SHA256:" + "z" * 43
     moderator.ban(None, "Ann", unknown, 3600, "a known troll's key")
@@ -205,3 +211,19 @@ def test_durations() -> None:
     for bad in ("", "7", "h", "1.5h", "-1h", "1y", "1h "):
         with pytest.raises(ModerationRefused):
             parse_duration(bad)
+
+
+def test_the_hellos_key_is_left_out_unless_known() -> None:
+    """Older servers refuse an unknown field: a hello without a key is as before."""
+    import json
+
+    from pydantic import ValidationError
+
+    from minefield.protocol.wire import Hello, parse_hello
+
+    plain = json.loads(Hello(version=1, action="lobby", player="bob").model_dump_json())
+    assert "key" not in plain
+    keyed = Hello(version=1, action="lobby", player="bob", key=BOB_KEY)
+    assert parse_hello(keyed.model_dump_json()).key == BOB_KEY
+    with pytest.raises(ValidationError):
+        Hello(version=1, action="lobby", player="bob", key="SHA256:short")

@@ -206,7 +206,8 @@ def test_a_ban_holds_on_the_openssh_route_to_the_same_game_server(
         folder: Path, keys: dict[str, Path]) -> None:
     """sshd's forced command (``ssh-entry --player bob``, the shipped example's line) reaching
     the front door's own game server: bob, banned by an admin of the front door, is refused
-    with the same line before anything runs; so is his hello to the game server itself."""
+    with the same line before anything runs; so is his hello to the game server itself, and
+    his key once it is banned (sshd tells ssh-entry which key logged in)."""
     door = FrontDoorProcess(folder, "--open", "--auth-per-minute", "600")
     players = {"alice": keys["ann"], "bob": keys["bob"]}
     sshd: Sshd | None = None
@@ -247,6 +248,14 @@ def test_a_ban_holds_on_the_openssh_route_to_the_same_game_server(
                           "fatal": True}
         assert said(door, players["alice"], "unban", "bob") == "bob is no longer banned."
         assert entry(players["bob"], "resume").stderr == needs
+        # A key ban: sshd tells ssh-entry the key (ExposeAuthInfo, in the shipped drop-in).
+        bobs_key = fingerprint(players["bob"])
+        assert said(door, players["alice"], "ban", bobs_key, "--for", "2h", "--reason",
+                    "leaked").startswith(f"{bobs_key} (a key of bob) is banned for 2 h, until ")
+        done = entry(players["bob"], "resume")
+        assert (done.returncode, done.stderr.startswith(
+            "minefield: you are banned from this server until "),
+                done.stderr.endswith(": leaked\n")) == (1, True, True), done.stderr
     finally:
         if sshd is not None:
             sshd.stop()
