@@ -20,7 +20,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Input, Static
 
 from minefield.protocol.wire import (
@@ -36,8 +36,8 @@ from minefield.protocol.wire import (
     TournamentRound,
     WireError,
 )
-from minefield.tui.screens.dialogs import ConfirmScreen
-from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS, ConfirmScreen
+from minefield.tui.textual_private import FieldFirstScreen, OrderedInput, SteadyHeader
 from minefield.tui.viewer_app import ViewerApp
 
 #: What the lobby's link gives (:class:`~minefield.session.lobby_link.LobbyLink`).
@@ -52,11 +52,12 @@ ENDED = {"declined": ("{to} declined your invitation.", "You declined {by}'s inv
          "gone": ("{to} left the lobby.", "")}
 
 
-class InviteScreen(ModalScreen[tuple[str, bool] | None]):
+class InviteScreen(FieldFirstScreen[tuple[str, bool] | None]):
     """The name of the player to invite and whether the game is rated (casual unless ticked,
     R36); Enter invites, Escape goes back."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back"),
+                                             *FORM_FOCUS_KEYS]
 
     def __init__(self, names: list[str]) -> None:
         super().__init__()
@@ -65,8 +66,8 @@ class InviteScreen(ModalScreen[tuple[str, bool] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Invite whom? (a player in the lobby)", classes="question")
-            yield Input(value=self.names[0] if self.names else "", max_length=32,
-                        placeholder="name", id="invite-name")
+            yield OrderedInput(value=self.names[0] if self.names else "", max_length=32,
+                               placeholder="name", id="invite-name")
             yield Checkbox("Rated (else casual: no rating changes)", False,
                            id="invite-rated")
             yield Static("In the lobby: " + (", ".join(self.names) or "nobody else"),
@@ -109,7 +110,9 @@ class LobbyScreen(Screen[None]):
         Binding("h", "host", "Host"),
         Binding("c", "host_casual", "Host casual", show=False),
         Binding("b", "bot", "Bot"),
-        Binding("i", "invite", "Invite"),
+        # A priority binding: the keys typed with i go to the form, never to this screen
+        # (FieldFirstScreen).
+        Binding("i", "invite", "Invite", priority=True),
         Binding("k", "quick", "Quick match"),
         Binding("escape", "cancel", "Stop waiting"),
         Binding("escape", "withdraw", "Withdraw"),
