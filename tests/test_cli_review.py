@@ -188,3 +188,47 @@ def test_review_text_fits_the_terminal_width(
         following = lines[index + 1]
         if following.startswith(" ") and not re.match(r" ?\d+ ", following):
             assert following.startswith("   ") and following[3] != " "
+
+
+def test_review_html_writes_one_page_and_dash_prints_it(
+        record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--html PAGE`` writes the whole review as one page; ``-`` prints it."""
+    page = tmp_path / "review.html"
+    assert main(["review", str(record), "--html", str(page), "--honors", "numbers"]) == 0
+    assert capsys.readouterr() == ("", "")
+    text = page.read_text()
+    assert text.startswith("<!DOCTYPE html>") and text.endswith("</html>\n")
+    for title in ("Your discards", "Your regrets", "Luck and skill",
+                  "How readable your wait was", "The build"):
+        assert f"<h2>{title}</h2>" in text
+    assert "DEALT IN" in text and 'class="tile ' in text
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # none aside
+    assert main(["review", str(record), "--html", "-", "--honors", "numbers"]) == 0
+    assert capsys.readouterr().out == text
+    with pytest.raises(SystemExit):
+        main(["review", str(record), "--html", str(page), "--text"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("case", ["missing record", "corrupt record", "no such folder",
+                                  "a folder", "under a file"])
+def test_review_html_bad_input_is_one_line_and_writes_nothing(
+        record: Path, tmp_path: Path, case: str, capsys: pytest.CaptureFixture[str]) -> None:
+    corrupt = tmp_path / "corrupt.jsonl"
+    corrupt.write_bytes(b"\x00garbage" + record.read_bytes()[20:])  # its header spoilt
+    plain = tmp_path / "notes.txt"
+    plain.write_text("not a folder\n")
+    source, page = {
+        "missing record": (tmp_path / "none.jsonl", tmp_path / "review.html"),
+        "corrupt record": (corrupt, tmp_path / "review.html"),
+        "no such folder": (record, tmp_path / "nowhere" / "review.html"),
+        "a folder": (record, tmp_path),
+        "under a file": (record, plain / "review.html"),
+    }[case]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(["review", str(source), "--html", str(page)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert len(captured.err.splitlines()) == 1 and captured.err.startswith("minefield: ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert plain.read_text() == "not a folder\n"

@@ -2,8 +2,10 @@
 
 On a terminal it opens the review screen (step through the seat's discards with the danger at
 that moment and the opponent's hand revealed); in a pipe, or with ``--text``, it prints the same
-review as plain lines. A file that is not a usable record, or a game that has not ended, is one
-line on stderr and exit status 2; a record that does not replay to its stored result exits 1.
+review as plain lines; with ``--html PAGE`` it writes it as one self-contained web page
+(:mod:`minefield.trainer.review_page`; ``-`` prints it). A file that is not a usable record, a
+game that has not ended, or a page that cannot be written is one line on stderr and exit
+status 2; a record that does not replay to its stored result exits 1.
 """
 
 from __future__ import annotations
@@ -15,28 +17,18 @@ from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 
-from minefield.bots.base import player_seat
 from minefield.cli.common import Subparsers, UsageError, saved_honor_names
 from minefield.defense.calibration import OPPONENTS, Opponent
-from minefield.defense.estimate import estimate_name, feedback
 from minefield.phrasing import line_breaks
-from minefield.records.reader import RecordError, read_record
-from minefield.records.replay import replay_record
 from minefield.rules.game import Seat
 from minefield.rules.names import HONOR_NAMES, HonorNames, name_text
-from minefield.rules.tiles import Tile, kind_str
-from minefield.trainer.build import build_part
 from minefield.trainer.defense_review import (
-    AssessedStep,
     GameReview,
     ReviewError,
-    assess,
     opponent_of,
-    review_of_game,
-    totals,
 )
-from minefield.trainer.readable import readability, readability_section
-from minefield.trainer.regrets import luck_section, regrets_section
+from minefield.trainer.review_page import review_page
+from minefield.trainer.review_parts import review_of_record, review_parts
 from minefield.trainer.sections import Section
 
 COMMANDS = ("review",)
@@ -49,7 +41,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
                        "the danger each carried then, the opponent's hand revealed, where the "
                        "seat dealt in and what was safer, and the danger taken in total against "
                        "the least possible. Opens the review screen on a terminal; prints plain "
-                       "lines in a pipe or with --text.")
+                       "lines in a pipe or with --text; writes one self-contained web page "
+                       "with --html.")
     r.add_argument("file", type=Path, metavar="FILE",
                    help="a record (.jsonl), or a game's number or id as `history` lists them")
     r.add_argument("--seat", choices=[s.value for s in Seat], default=None,
@@ -59,7 +52,12 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
                    "(default: from the record, the bot's level in practice, else person)")
     r.add_argument("--method", choices=["fast"], default="fast",
                    help="the estimate: fast, the only one (kept for old scripts)")
-    r.add_argument("--text", action="store_true", help="print the review instead of showing it")
+    shown = r.add_mutually_exclusive_group()
+    shown.add_argument("--text", action="store_true",
+                       help="print the review instead of showing it")
+    shown.add_argument("--html", type=Path, default=None, metavar="PAGE",
+                       help="write the review as one self-contained web page (the tiles "
+                       "drawn, nothing fetched from anywhere) to PAGE; - prints it")
     r.add_argument("--honors", choices=HONOR_NAMES, default=None,
                    help="how honors are written: letters (E S W N Wh Gr Rd), kanji or numbers "
                    "(1z-7z); default: the app's setting \"Honor names\"")
@@ -71,19 +69,9 @@ def load_review(path: Path, seat: str | None) -> tuple[GameReview, dict[Seat, st
     (:func:`~minefield.trainer.defense_review.opponent_of` reads the opponent from them);
     :class:`UsageError` (one line) when it cannot be made."""
     try:
-        record = read_record(path)
-    except RecordError as error:
-        raise UsageError(str(error)) from None
-    replay = replay_record(record)
-    if not replay.consistent:
-        problems = "; ".join(replay.problems).replace("\n", " ")
-        raise UsageError(f"{path}: inconsistent record: {problems}")
-    chosen = Seat(seat) if seat is not None else player_seat(record.header)
-    try:
-        review = review_of_game(replay.game, chosen)
+        return review_of_record(path, Seat(seat) if seat is not None else None)
     except ReviewError as error:
-        raise UsageError(f"{path}: {error}") from None
-    return review, record.header.shown_names()
+        raise UsageError(str(error)) from None
 
 
 def review_lines(review: GameReview, names: dict[Seat, str], against: Opponent | None = None,
@@ -104,35 +92,15 @@ def review_lines(review: GameReview, names: dict[Seat, str], against: Opponent |
 def _review_lines(review: GameReview, names: dict[Seat, str], against: Opponent | None
                   ) -> Iterator[tuple[str, str]]:
     """The review's lines as (what comes before the text, the text)."""
-    seat, opponent = review.seat, review.seat.other
-    chosen = against or opponent_of(names[opponent])
-    yield "", (f"Review of {names[seat]} ({seat.value}) against {names[opponent]}: "
-               f"their hand {review.opponent_hand or 'none'}, waits "
-               f"{' '.join(review.opponent_waits) or 'none (not tenpai)'}")
-    done: list[AssessedStep] = []
-    if not review.steps:
-        yield "", (f"{names[seat]} made no discard: the game ended on discard "
-                   f"{review.end.discard_number}. There is no danger to review.")
-    for assessed in assess(review, chosen):
-        done.append(assessed)
-        step = assessed.step
-        line = feedback(assessed.report, kind_str(Tile.parse(step.tile).kind))
-        if step.dealt_in:
-            truth = "DEALT IN"
-        elif step.opponent_furiten:
-            truth = "opponent furiten"
-        else:
-            truth = "safe" + (f"; would have dealt in: {' '.join(step.deal_ins)}"
-                              if step.deal_ins else "")
-        yield f"{step.number:>2} ", f"{line} [{truth}]"
-    if done:
-        taken, least = totals(done)
-        yield "", (f"Danger taken in total {taken:.2f} expected deal-ins, the least possible "
-                   f"{least:.2f} ({estimate_name(chosen)}, {len(done)} discards)")
-    reader = opponent_of(names[seat])  # whom the opponent was reading
-    for section in (regrets_section(done), luck_section(done, review.ron_points),
-                    readability_section(readability(review, reader), names[opponent]),
-                    build_part(review)):
+    parts = review_parts(review, names, against)
+    yield "", parts.heading
+    if parts.note is not None:
+        yield "", parts.note
+    for discard in parts.discards:
+        yield f"{discard.number:>2} ", f"{discard.text} [{discard.truth}]"
+    if parts.totals is not None:
+        yield "", parts.totals
+    for section in parts.sections:
         yield "", ""
         yield from section_lines(section)
 
@@ -182,9 +150,20 @@ def run(args: argparse.Namespace) -> int:
     """Run ``review``; returns the exit status."""
     from minefield.cli.records import record_path
 
-    review, names = load_review(record_path(str(args.file)), args.seat)
+    path = record_path(str(args.file))
+    if args.html is not None and str(args.html) != "-":
+        check_page_path(args.html)  # before the work, which takes a moment
+    review, names = load_review(path, args.seat)
+    honors: HonorNames = args.honors or saved_honor_names()
+    if args.html is not None:
+        text = review_page(review_parts(review, names, args.opponent), honors,
+                           title=page_title(review, names), source=path.name)
+        if str(args.html) == "-":
+            sys.stdout.write(text)
+        else:
+            write_page(args.html, text)
+        return 0
     if args.text or not _terminal_attached():
-        honors: HonorNames = args.honors or saved_honor_names()
         for line in review_lines(review, names, args.opponent, honors, text_width()):
             print(line)
         return 0
@@ -195,11 +174,56 @@ def run(args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
+def page_title(review: GameReview, names: dict[Seat, str]) -> str:
+    """The review page's title: whose review, against whom."""
+    return (f"Defense review of {names[review.seat]} ({review.seat.value}) against "
+            f"{names[review.seat.other]}")
+
+
+def check_page_path(path: Path) -> None:
+    """:class:`UsageError` (one line) when a page cannot be written at ``path``: a folder, a
+    folder that does not exist, or one this user may not write in."""
+    if path.is_dir():
+        raise UsageError(f"{path}: is a folder: name the page to write, e.g. review.html")
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"{path}: cannot write the page: no folder {folder}")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{path}: cannot write the page: permission denied")
+    if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{path}: cannot write the page in {folder}: permission denied")
+
+
+def write_page(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: a regular file (or a new one) is
+    written aside and moved in place, so a full disk never leaves half a page or spoils an
+    older one; anything else (``/dev/stdout``, a pipe) is written to directly.
+    :class:`UsageError` (one line) when the system refuses."""
+    data = text.encode()
+    try:
+        if path.exists() and not path.is_file():
+            with path.open("wb") as stream:
+                stream.write(data)
+            return
+        aside = path.with_name(f".{path.name}.{os.getpid()}.part")
+        descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+        try:
+            with os.fdopen(descriptor, "wb") as stream:
+                stream.write(data)
+            os.replace(aside, path)
+        except BaseException:
+            aside.unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        raise UsageError(f"{path}: cannot write the page: {reason}") from None
+
+
 def _terminal_attached() -> bool:
     """True when the screen has a terminal to run in (Textual reads stdin, draws on stderr)."""
     return all(stream is not None and stream.isatty() for stream in (sys.__stdin__,
                                                                       sys.__stderr__))
 
 
-__all__ = ["COMMANDS", "add_parser", "load_review", "review_lines", "run", "section_lines",
-           "text_width", "wrap_text"]
+__all__ = ["COMMANDS", "add_parser", "check_page_path", "load_review", "page_title",
+           "review_lines", "run", "section_lines", "text_width", "wrap_text", "write_page"]

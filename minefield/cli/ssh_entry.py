@@ -3,7 +3,8 @@
 sshd runs it instead of whatever the player typed (``ForceCommand`` in ``sshd_config``, or
 ``command="..."`` in a shared account's ``authorized_keys``) and puts what they typed in
 ``SSH_ORIGINAL_COMMAND``. Only the forms of :mod:`minefield.frontdoor.grammar` are accepted
-(the lobby, ``host``, ``join CODE``, ``resume``, ``history``, ``watch GAME``); anything else is
+(the lobby, ``host``, ``join CODE``, ``resume``, ``history``, ``watch GAME``, ``wire``: the
+protocol itself, for a program, :mod:`minefield.cli.wire_pipe`); anything else is
 one line on stderr and exit status 2. Options given to ``ssh-entry`` itself (``--player NAME``,
 ``--socket PATH``) come from the forced command the administrator wrote and are trusted; the
 same options typed by the player are refused.
@@ -40,7 +41,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "ssh-entry", help="the forced command of SSH logins (set by the server's administrator)",
         description="Run what an SSH player typed (in $SSH_ORIGINAL_COMMAND) if it is one of: "
         "nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
-        "[--rule NAME=VALUE]..., join CODE, resume, history, watch GAME. "
+        "[--rule NAME=VALUE]..., join CODE, resume, history, watch GAME, wire. "
         "The options here are the administrator's, written in the forced command.")
     entry.add_argument("--player", default=None, metavar="NAME",
                        help="the player's name on a shared SSH account (one authorized_keys "
@@ -88,6 +89,11 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
         raise UsageError("ssh-entry --player: 1 to 32 letters, digits, '_', '.' or '-' "
                          "(fix the forced command)")
     env = environ if environ is not None else os.environb
+    if player is not None:
+        banned = _banned(player, args.socket)
+        if banned is not None:
+            print(f"minefield: {banned}", file=sys.stderr)
+            return 1
     try:
         command = parse_original_command(env.get(ORIGINAL_COMMAND_ENV.encode()))
     except Refused as refusal:
@@ -96,6 +102,11 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
     if command.action in APP_ACTIONS and not _has_terminal():
         print("minefield: the game needs a terminal: connect with ssh -t", file=sys.stderr)
         return 2
+    if command.action == "wire":
+        from minefield.cli.wire_pipe import pipe_wire
+        from minefield.protocol.address import socket_path
+
+        return pipe_wire(player, socket_path(args.socket))
     if player is not None:
         _per_player_folders(player)
     if command.action == "menu":
@@ -103,6 +114,17 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
     from minefield.cli import main  # the one parser of every subcommand
 
     return main(entry_argv(command, player, args.socket))
+
+
+def _banned(player: str, socket: Path | None) -> str | None:
+    """The one line that refuses a banned player (the game server's admins keep the bans:
+    ``ssh-server``'s, for the players of its shared account), None when they may come in;
+    asked before anything runs, whatever was typed."""
+    import asyncio
+
+    from minefield.session.lobby_link import refusal
+
+    return asyncio.run(refusal(socket, player))
 
 
 def _menu(player: str | None, socket: Path | None) -> int:

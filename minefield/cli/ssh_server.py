@@ -139,6 +139,10 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--public-url", type=_public_url, default=None, metavar="URL",
                    help="where players' browsers reach --web, e.g. https://mahjong.example.org "
                    "(default: http://ADDR:PORT of --web)")
+    p.add_argument("--metrics", type=parse_listen, default=None, metavar="ADDR:PORT",
+                   help="serve the server's figures for Prometheus at http://ADDR:PORT/metrics "
+                   "(off by default; sessions, logins refused, games, commands and their "
+                   "latency; keep it on 127.0.0.1 or a private network)")
     p.add_argument("--max-sessions", type=_count, default=200, metavar="N",
                    help="sessions open at once (default 200)")
     p.add_argument("--sessions-per-key", type=_count, default=4, help=argparse.SUPPRESS)
@@ -166,6 +170,49 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     rebuild.add_argument("--data", type=Path, default=None, metavar="DIR", dest="rebuild_data",
                          help="the server's data folder (default: ssh-server/ in the user data "
                          "folder)")
+    admin = actions.add_parser(
+        "admin", help="the server's admins: add NAME, remove NAME, list, log",
+        description="Make a player (a name taken on this server) an admin, or no longer one, "
+        "list the admins, or show the admins' latest actions. An admin bans, kicks, renames "
+        "and sets the message of the day over SSH (ssh HOST help lists how). Safe while the "
+        "server runs.")
+    admin.add_argument("verb", choices=("add", "remove", "list", "log"), metavar="add|remove|"
+                       "list|log")
+    admin.add_argument("name", nargs="?", default=None, metavar="NAME",
+                       help="the player (add, remove)")
+    admin.add_argument("--data", type=Path, default=None, metavar="DIR", dest="admin_data",
+                       help="the server's data folder (default: ssh-server/ in the user data "
+                       "folder)")
+    admin.add_argument("--json", action="store_true", help="list, log: as JSON")
+    saved = actions.add_parser(
+        "backup", help="copy the server's data consistently while it runs (README: restore)",
+        description="Copy the server's data folder into DEST while the server runs: every "
+        "SQLite database with SQLite's online backup (a snapshot of one instant, checked), "
+        "then the game records, the host key, the allow-list and the players' folders. "
+        "DEST must be new or empty (the data folder of a minefield serve, with --data, too). "
+        "To restore, see the README (Backups).")
+    saved.add_argument("dest", type=Path, metavar="DEST", help="a new or empty folder")
+    saved.add_argument("--data", type=Path, default=None, metavar="DIR", dest="backup_data",
+                       help="the server's data folder (default: ssh-server/ in the user data "
+                       "folder)")
+
+
+def backup_data(data: Path, dest: Path) -> int:
+    """``ssh-server backup DEST``: the data folder ``data`` copied into ``dest`` (see
+    :mod:`minefield.server.backup`); says what was copied."""
+    from minefield.frontdoor.door_config import ACCOUNTS_NAME
+    from minefield.server.backup import BackupError, backup
+    from minefield.server.config import CLUB_NAME
+
+    if not (data / ACCOUNTS_NAME).is_file() and not (data / CLUB_NAME).is_file():
+        raise UsageError(f"ssh-server backup: {data} is not the data folder of a server (no "
+                         f"{ACCOUNTS_NAME}, no {CLUB_NAME})")
+    try:
+        report = backup(data, dest)
+    except BackupError as error:
+        raise UsageError(f"ssh-server backup: {error}") from None
+    print(report.summary(data, dest))
+    return 0
 
 
 def rebuild_stats(data: Path) -> int:
@@ -190,11 +237,43 @@ def rebuild_stats(data: Path) -> int:
     return 0
 
 
+def admin(data: Path, verb: str, name: str | None, as_json: bool) -> int:
+    """``ssh-server admin add|remove NAME``, ``admin list|log [--json]`` over the data folder
+    ``data``; a bad name or folder is one line, exit status 2, nothing changed."""
+    import os
+    import sqlite3
+
+    from minefield.frontdoor.door_config import ACCOUNTS_NAME
+    from minefield.frontdoor.moderation import ModerationRefused, host_admin
+    from minefield.server.identity import user_name
+
+    if not (data / ACCOUNTS_NAME).is_file():
+        raise UsageError(f"ssh-server admin: {data} is not an ssh-server data folder "
+                         f"(no {ACCOUNTS_NAME})")
+    if name is not None and verb in ("list", "log"):
+        raise UsageError(f"ssh-server admin {verb} takes no name")
+    if as_json and verb in ("add", "remove"):
+        raise UsageError(f"ssh-server admin {verb} takes no --json")
+    try:
+        print(host_admin(data / ACCOUNTS_NAME, verb, name, as_json,
+                         f"{user_name(os.getuid())} on the host"))
+    except ModerationRefused as refusal:
+        raise UsageError(f"ssh-server admin: {refusal}") from None
+    except (OSError, sqlite3.Error) as error:
+        raise UsageError(f"ssh-server admin: {error}") from None
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run the front door until SIGTERM or SIGINT (or do its ``rebuild-stats``); the exit
-    status."""
+    """Run the front door until SIGTERM or SIGINT (or do its ``rebuild-stats`` or
+    ``admin``); the exit status."""
     if getattr(args, "action", None) == "rebuild-stats":
         return rebuild_stats(args.rebuild_data or args.data or default_data())
+    if getattr(args, "action", None) == "admin":
+        return admin(args.admin_data or args.data or default_data(), args.verb, args.name,
+                     args.json)
+    if getattr(args, "action", None) == "backup":
+        return backup_data(args.backup_data or args.data or default_data(), args.dest)
     from minefield.frontdoor.limits import Limits
     from minefield.frontdoor.server import FrontDoorConfig, FrontDoorError
 
@@ -210,7 +289,7 @@ def run(args: argparse.Namespace) -> int:
     config = FrontDoorConfig(
         data=args.data or default_data(), host=host, port=port, host_key=args.host_key,
         socket=args.socket, open=args.open, allow=args.allow, limits=limits,
-        keepalive=args.keepalive, web=args.web,
+        keepalive=args.keepalive, web=args.web, metrics=args.metrics,
         public_url=web_public_url(args.web, args.public_url) if args.web else None,
         daemon_options={"discard_seconds": args.discard_seconds,
                         "hand_seconds": args.hand_seconds, "grace_seconds": args.grace_seconds,

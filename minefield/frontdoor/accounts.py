@@ -363,17 +363,18 @@ class Accounts:
             (account_id, now - DAY, RENAMES_PER_DAY))]
         return None if len(times) < RENAMES_PER_DAY else times[-1] + DAY
 
-    def rename(self, account_id: int, name: str) -> tuple[Account, list[str]]:
+    def rename(self, account_id: int, name: str, limited: bool = True
+               ) -> tuple[Account, list[str]]:
         """Give the account a new name; the account, and the former names this released (the
         :data:`KEPT_NAMES` latest former names stay its own). :class:`RenameLimited` past
-        :data:`RENAMES_PER_DAY` changes in 24 hours."""
+        :data:`RENAMES_PER_DAY` changes in 24 hours (``limited``; an admin's rename is not)."""
         check_name(name)
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             old = self._account(account_id).name
             if name == old:
                 raise NameRefused(f"you are already {name!r}")
-            allowed = self.next_rename(account_id)
+            allowed = self.next_rename(account_id) if limited else None
             if allowed is not None:
                 wait = max(60.0, allowed - self.clock())
                 raise RenameLimited(

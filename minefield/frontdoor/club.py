@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from minefield.errors import MinefieldError
 from minefield.frontdoor.accounts import Account, Accounts
+from minefield.frontdoor.programs import is_program
 from minefield.records.reader import RecordError
 from minefield.rules.game import Seat
 from minefield.server.identity import display_name
@@ -34,12 +35,24 @@ class ClubRefused(MinefieldError):
 
 class Club:
     """The club's answers for the players of ``accounts`` (whose record names end in
-    ``@shared_account``) over the kept games ``kept``."""
+    ``@shared_account``) over the kept games ``kept``; ``web``: the browser door's public
+    URL, whose ``/game/GAME`` shows a game (None: no browser door, no links)."""
 
-    def __init__(self, accounts: Accounts, kept: KeptGames, shared_account: str) -> None:
+    def __init__(self, accounts: Accounts, kept: KeptGames, shared_account: str,
+                 web: str | None = None) -> None:
         self.accounts = accounts
         self.kept = kept
         self.suffix = f"@{shared_account}".casefold()
+        self.web = web
+
+    def link(self, game: KeptGame) -> str | None:
+        """The game's link at the browser door (who may open it: as ``games`` shows it), or
+        None without a browser door."""
+        return f"{self.web}/game/{game.game}" if self.web is not None else None
+
+    def _json(self, games: Sequence[KeptGame]) -> str:
+        """``games --json``: each game's entry and its link."""
+        return json.dumps([{**game.to_json(), "link": self.link(game)} for game in games])
 
     def keys_of(self, account: Account) -> set[str]:
         """The folded record names of ``account``: its name and its reserved former names."""
@@ -59,7 +72,7 @@ class Club:
         player = self.keys_of(self._player(name)) if name is not None else None
         listed = self.kept.listed(self.keys_of(viewer), player, limit or DEFAULT_LIMIT)
         if as_json:
-            return json.dumps([game.to_json() for game in listed])
+            return self._json(listed)
         if not listed:
             return (f"No finished games of {name} that you may see." if name is not None
                     else "No finished games yet.")
@@ -70,7 +83,7 @@ class Club:
         mine = self.keys_of(viewer)
         listed = self.kept.listed(mine, mine, DEFAULT_LIMIT)
         if as_json:
-            return json.dumps([game.to_json() for game in listed])
+            return self._json(listed)
         if not listed:
             return ("No network games yet: a game you finish on this server is kept here "
                     "(games lists everyone's).")
@@ -109,6 +122,7 @@ class Club:
         keys = self.keys_of(account)
         figures = profile(account.name, self.kept.of_player(keys), keys, account.rating,
                           account.deviation, self.accounts.rating_history(account.id))
+        figures["program"] = is_program(self.accounts, account.id)  # connected over wire
         return json.dumps(figures) if as_json else describe(figures)
 
 

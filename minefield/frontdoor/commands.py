@@ -29,7 +29,11 @@ typed                                          does
 ``tournament join|leave|start NAME``           enter, leave (before it starts), start it
 ``tournament show NAME [--json]``              its rounds, games and standings
 ``tournaments [--json]``                       every tournament: open, running, finished
+``wire``                                       (a program) the game server's protocol on
+                                               stdin and stdout, as the key's player
 ``help``                                       what may be typed
+``admin``, ``ban``, ``unban``, ``bans``,       the admins' commands
+``kick``, ``rename``, ``release``, ``motd``    (:mod:`.moderation_commands`)
 =============================================  ===========================================
 
 The text goes through :func:`.grammar.parse_original_command`'s checks (short printable ASCII,
@@ -80,6 +84,7 @@ from minefield.frontdoor.grammar import (
     checked_text,
     parse_original_command,
 )
+from minefield.frontdoor.moderation_commands import ModerationCommand, parse_moderation
 from minefield.frontdoor.tournament_commands import (
     TournamentCommand,
     parse_tournament,
@@ -90,7 +95,8 @@ from minefield.server.kept_games import MAX_LIMIT
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
                  "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help",
                  "games", "record", "stats", "replay", "review", "tournament",
-                 "tournament-show", "tournaments", "web", "web-sign-out"]
+                 "tournament-show", "tournaments", "web", "web-sign-out", "wire",
+                 "moderation"]
 #: Actions that run the app in a pseudo-terminal.
 APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch",
                                             "replay", "review"})
@@ -101,7 +107,8 @@ ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [-
            "replay GAME, review GAME, "
            "whoami [--json], who [--json], ladder [--json], name NEW, key add PUBLIC-KEY, "
            "key confirm CODE, key list [--json], key remove SHA256:..., web [--sign-out-all], "
-           "tournament new|join|leave|start|show NAME, tournaments [--json], help")
+           "tournament new|join|leave|start|show NAME, tournaments [--json], wire, help; "
+           "for admins: admin, ban, unban, bans, kick, rename, release, motd")
 #: What ``help`` answers.
 HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   (nothing)                the lobby (in a terminal: ssh -t)
@@ -138,7 +145,21 @@ HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   tournament show NAME [--json]
                            its players, rounds, games and standings (R37)
   tournaments [--json]     the tournaments: open, running, finished
-  help                     this list"""
+  wire                     (for a program) the game server's protocol, JSON lines on
+                           stdin and stdout, as this key's player (assets/protocol.md)
+  help                     this list
+For the server's admins:
+  admin add NAME, admin remove NAME, admin list [--json]
+                           make a player an admin, or no longer one; the admins
+  ban NAME|SHA256:... [--for 1h|7d|2w|...] [--reason TEXT]
+                           keep a player (every key of theirs) or one key out, for a
+                           time or for good; their sessions end
+  unban NAME|SHA256:...    lift a ban
+  bans [--json]            the bans that hold now
+  kick NAME                end a player's sessions (a game goes on under R25b's grace)
+  rename OLD NEW           give a player another name (OLD stays reserved to them)
+  release NAME             free a reserved former name for anyone to take
+  motd TEXT, motd --clear  the message of the day shown in the lobby; clear it"""
 #: A key's fingerprint as ``key list`` shows it.
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
 #: A key's code as ``key add`` gives it (dashes and spaces left out, any case).
@@ -169,6 +190,7 @@ class FrontCommand:
     #: record's path once the game is known to be visible), never from what was typed.
     argv: tuple[str, ...] | None = None
     tournament: TournamentCommand | None = None
+    moderation: ModerationCommand | None = None
 
 
 def _words(raw: str | bytes) -> list[str]:
@@ -339,7 +361,15 @@ _WORD_COMMANDS: dict[str, Callable[[list[str]], FrontCommand]] = {
     "tournament": lambda rest: _tournament_command(parse_tournament(rest)),
     "tournaments": lambda rest: _tournament_command(parse_tournaments(rest)),
     "web": _web_command,
+    "wire": lambda rest: _bare("wire", rest),
 }
+
+
+def _bare(first: Action, rest: list[str]) -> FrontCommand:
+    """A command that takes nothing after it."""
+    if rest:
+        raise Refused(f"{first} takes nothing after it")
+    return FrontCommand(first)
 
 
 def _tournament_command(asked: TournamentCommand) -> FrontCommand:
@@ -353,6 +383,9 @@ def parse_command(raw: str | bytes | None) -> FrontCommand:
     (:class:`BadName` for ``name`` with a name the rules refuse)."""
     if raw is None:
         return FrontCommand("menu", entry=EntryCommand("menu"))
+    moderation = parse_moderation(raw)
+    if moderation is not None:
+        return FrontCommand("moderation", json=moderation.json, moderation=moderation)
     try:
         words = _words(raw)
     except Refused as refusal:

@@ -78,6 +78,9 @@ class FrontDoorConfig:
     #: players' browsers reach it at ``public_url`` (:mod:`.web_door`).
     web: tuple[str, int] | None = None
     public_url: str | None = None
+    #: ``--metrics ADDR:PORT``: Prometheus's figures served there (None: not served;
+    #: :mod:`.metrics`).
+    metrics: tuple[str, int] | None = None
 
     @property
     def host_key_path(self) -> Path:

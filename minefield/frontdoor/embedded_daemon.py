@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from minefield.frontdoor.door_config import FrontDoorError
+from minefield.frontdoor.moderation import ThreadModerators
 from minefield.frontdoor.ratings import ThreadRaters
 from minefield.protocol.wire import LobbyState
+from minefield.server.admission import drop_player
 from minefield.server.config import ServerConfig
 from minefield.server.daemon import Daemon, ServeError
 from minefield.server.tournaments import Tournaments
@@ -34,13 +36,19 @@ class DaemonHandle:
     """The embedded daemon: ``start()`` (blocking: run it in an executor) starts its thread and
     returns once it listens; its methods ask it, safely from any other thread; ``stop()``
     (blocking) stops it. Its games' ratings are asked of ``raters`` (the front door's players'
-    file), given to the daemon as it is made."""
+    file), given to the daemon as it is made; so are who may come in and the message of the
+    day, asked of ``moderators`` (the same file)."""
 
-    def __init__(self, config: ServerConfig, raters: ThreadRaters) -> None:
+    def __init__(self, config: ServerConfig, raters: ThreadRaters,
+                 moderators: ThreadModerators | None = None) -> None:
         self.config = config
         #: Who the daemon asks to rate its games and for its lobby's ratings.
         self.raters = raters
         self._daemon = Daemon(config, rate_game=raters.rate_game, ratings_of=raters.ratings_of)
+        self._daemon.lobby.programs_of = raters.programs_of  # programs marked in the lobby
+        if moderators is not None:
+            self._daemon.admission = moderators.admission
+            self._daemon.lobby.motd_of = moderators.motd
         self._thread = threading.Thread(target=self._run, name="game-daemon", daemon=True)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
@@ -137,6 +145,12 @@ class DaemonHandle:
             return await work(daemon.tournaments)
 
         return await self._ask_async(question)
+
+    async def drop(self, keys: list[str], line: str) -> int | None:
+        """End every connection of the players whose identity keys are ``keys`` (in any
+        case), telling them ``line`` (an admin's kick or ban); how many there were (None
+        when the daemon does not run). Their seats run their grace (R25b)."""
+        return await self._ask(lambda daemon: drop_player(daemon.connections, keys, line))
 
 
 __all__ = ["DaemonHandle"]

@@ -12,6 +12,8 @@ typed after ``ssh -t HOST``                runs
 ``resume``                                 ``minefield resume``
 ``history``                                ``minefield history``
 ``watch GAME``                             ``minefield watch GAME`` (no seat, R26)
+``wire``                                   the game server's protocol on stdin and stdout
+                                           (a program, as the player; no terminal)
 ========================================  ==========================================
 
 What the player typed is split with :mod:`shlex` and checked word by word here; it never
@@ -58,11 +60,11 @@ MAX_COMMAND_BYTES = 256
 #: Shell syntax: refused with its own message (no shell runs here, so it could only mislead).
 SHELL_SYNTAX = frozenset(";&|<>`$(){}*?[]!~#")
 ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
-           "[--casual] [--rule NAME=VALUE]..., join CODE, resume, history, watch GAME")
+           "[--casual] [--rule NAME=VALUE]..., join CODE, resume, history, watch GAME, wire")
 #: A game's id as ``who`` and the lobby list it (the wire's rule).
 GAME_ID = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
 
-Action = Literal["menu", "host", "join", "resume", "history", "watch"]
+Action = Literal["menu", "host", "join", "resume", "history", "watch", "wire"]
 #: Actions that run the app, so need a terminal.
 APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "watch"})
 
@@ -213,11 +215,12 @@ def parse_original_command(raw: bytes | str | None) -> EntryCommand:
         return _join(rest)
     if first == "watch":
         return _watch(rest)
-    if first in ("resume", "history"):
+    if first in ("resume", "history", "wire"):
         if rest:
             raise (_refuse_option(rest[0]) if rest[0].startswith("-")
                    else Refused(f"{first} takes nothing after it"))
-        return EntryCommand("resume" if first == "resume" else "history")
+        return EntryCommand("resume" if first == "resume" else
+                            "history" if first == "history" else "wire")
     raise Refused(f"unknown command {_shown(first)}")
 
 

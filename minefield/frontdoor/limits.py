@@ -17,6 +17,23 @@ from dataclasses import dataclass
 from minefield.server.limits import TokenBucket
 
 
+class Refusal(str):
+    """A refusal's one line (a ``str``), with its ``reason`` for the metrics: one word of
+    :data:`minefield.frontdoor.metrics.REASONS`, never a name or an address."""
+
+    reason: str
+
+    def __new__(cls, text: str, reason: str) -> Refusal:
+        made = super().__new__(cls, text)
+        made.reason = reason
+        return made
+
+
+def reason_of(refusal: str) -> str:
+    """The metrics' reason of a refusal (``other`` for a plain one)."""
+    return getattr(refusal, "reason", "other")
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Every limit of the front door (each one a setting of ``ssh-server``)."""
@@ -63,7 +80,8 @@ class Gate:
         """A new connection from ``address``; counted as pending when it may go on."""
         limits = self.limits
         if self.pending[address] >= limits.pending_per_address:
-            return f"too many connections from {address} at once: try again shortly"
+            return Refusal(f"too many connections from {address} at once: try again shortly",
+                           "pending")
         bucket = self._buckets.get(address)
         if bucket is None:
             if len(self._buckets) > 100_000:  # a flood of addresses: start counting afresh
@@ -71,8 +89,8 @@ class Gate:
             bucket = self._buckets[address] = TokenBucket(
                 limits.auth_per_minute, limits.auth_per_minute / 60.0, now)
         if not bucket.take(now):
-            return (f"too many connections from {address} in the last minute: try again in "
-                    f"{math.ceil(bucket.wait(now))} s")
+            return Refusal(f"too many connections from {address} in the last minute: try "
+                           f"again in {math.ceil(bucket.wait(now))} s", "rate")
         self.pending[address] += 1
         return None
 
@@ -86,10 +104,11 @@ class Gate:
     def _full(self, address: str) -> str | None:
         limits = self.limits
         if self.sessions + self.bare_total >= limits.max_sessions:
-            return f"the server is full ({limits.max_sessions} sessions): try again later"
+            return Refusal(f"the server is full ({limits.max_sessions} sessions): try again "
+                           "later", "server_full")
         if self.by_address[address] + self.bare[address] >= limits.sessions_per_address:
-            return (f"{address} already has {limits.sessions_per_address} sessions open: "
-                    "close one first")
+            return Refusal(f"{address} already has {limits.sessions_per_address} sessions "
+                           "open: close one first", "address_full")
         return None
 
     def log_in(self, address: str) -> str | None:
@@ -119,8 +138,8 @@ class Gate:
         if full is not None:
             return full
         if self.by_key[fingerprint] >= limits.sessions_per_key:
-            return (f"this key already has {limits.sessions_per_key} sessions open: close one "
-                    "first")
+            return Refusal(f"this key already has {limits.sessions_per_key} sessions open: "
+                           "close one first", "key_full")
         self.sessions += 1
         self.by_key[fingerprint] += 1
         self.by_address[address] += 1
@@ -135,4 +154,4 @@ class Gate:
                 del counter[name]
 
 
-__all__ = ["Gate", "Limits"]
+__all__ = ["Gate", "Limits", "Refusal", "reason_of"]

@@ -28,6 +28,7 @@ from pathlib import Path
 import glicko2
 
 from minefield.frontdoor.accounts import Account, Accounts, Change
+from minefield.frontdoor.programs import programs_named
 from minefield.protocol.messages import RatingChange
 from minefield.records.reader import RecordError, read_record
 from minefield.records.writer import RECORD_SUFFIX
@@ -125,6 +126,14 @@ class Rater:
         return {player: round(ratings[name]) for player, name in names.items()
                 if name in ratings}
 
+    def programs_of(self, players: list[str]) -> set[str]:
+        """The lobby's question (:data:`~minefield.server.lobby_state.ProgramsOf`): those of
+        the record names in ``players`` that are programs of this front door."""
+        names = {player: display_name(player) for player in players
+                 if player.endswith(self.suffix)}
+        programs = programs_named(self.accounts, names.values())
+        return {player for player, name in names.items() if name in programs}
+
     def rate_game(self, game: str, east: str, west: str, score: float
                   ) -> list[RatingChange] | None:
         """The daemon's question when a game ends (:data:`~minefield.server.rating.RateGame`):
@@ -174,6 +183,10 @@ class ThreadRaters:
     def ratings_of(self, players: list[str]) -> dict[str, int]:
         """:meth:`Rater.ratings_of`, in this thread's connection."""
         return self._rater().ratings_of(players)
+
+    def programs_of(self, players: list[str]) -> set[str]:
+        """:meth:`Rater.programs_of`, in this thread's connection."""
+        return self._rater().programs_of(players)
 
 
 __all__ = ["Rater", "Rating", "ThreadRaters", "rate_pair"]

@@ -9,7 +9,7 @@ channel here (:mod:`.routes` asks for the facts and says the answer).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 
 from minefield.frontdoor.accounts import Account, AccountKey, utc
@@ -40,18 +40,20 @@ def whoami(fingerprint: str, account: Account | None, as_json: bool) -> str:
             f"{f' and {keys - 1} more' if keys > 1 else ''}")
 
 
-def ladder(rows: list[Account], as_json: bool) -> str:
-    """``ladder``: every rated player (``rows``), best first."""
+def ladder(rows: list[Account], as_json: bool, programs: Collection[int] = ()) -> str:
+    """``ladder``: every rated player (``rows``), best first; those whose account id is in
+    ``programs`` marked as programs (their key has connected over ``wire``)."""
     if as_json:
         return json.dumps([{"name": a.name, "rating": round(a.rating),
-                            "deviation": round(a.deviation), "games": a.games}
+                            "deviation": round(a.deviation), "games": a.games,
+                            "program": a.id in programs}
                            for a in rows])
     if not rows:
         return "No rated games yet: a game between two players here counts."
     lines = [f"{'#':>3}  {'name':<16} {'rating':>6} {'±':>4} {'games':>5}"]
     for place, a in enumerate(rows, start=1):
         lines.append(f"{place:>3}  {a.name:<16} {a.rating:>6.0f} {a.deviation:>4.0f} "
-                     f"{a.games:>5}")
+                     f"{a.games:>5}{'  program' if a.id in programs else ''}")
     return "\n".join(lines)
 
 
@@ -64,31 +66,37 @@ def _table_line(table: LobbyTable) -> str:
 
 
 def who(as_json: bool, lobby: LobbyState | None,
-        sessions: Iterable[tuple[str, str]] = ()) -> str:
+        sessions: Iterable[tuple[str, str]] = (), programs: Collection[str] = ()) -> str:
     """``who``: the players online and what they do, and the open tables.
 
     What each player connected to the daemon does there (``lobby``: the embedded daemon's;
     None: a separate daemon, whose lobby is its own) comes first (hosting a table or waiting
     for a quick match from the lobby, on a result); a front door session the daemon does not
     know of (the name prompt, ``history``, the menu) is told by what it was started for:
-    ``sessions``, pairs of a name and a status."""
+    ``sessions``, pairs of a name and a status. The names in ``programs`` are programs'
+    (``"program": true``, and ``program`` after the status in words)."""
     online: dict[str, str] = ({player.name: player.status for player in lobby.online}
                               if lobby is not None else {})
     for name, status in sessions:
         online.setdefault(name, status)
     tables = lobby.tables if lobby is not None else []
     if as_json:
-        return json.dumps({"online": [{"name": n, "status": s}
+        return json.dumps({"online": [{"name": n, "status": s, **_program(n, programs)}
                                       for n, s in sorted(online.items())],
                            "tables": [table.model_dump(exclude_none=True)
                                       for table in tables]})
-    lines = [f"Online ({len(online)}): " + (", ".join(f"{n} ({s})"
-                                                   for n, s in sorted(online.items()))
+    lines = [f"Online ({len(online)}): " + (", ".join(
+        f"{n} ({s}{', program' if n in programs else ''})" for n, s in sorted(online.items()))
                                              or "nobody")]
     if not tables:
         lines.append("No open tables.")
     lines.extend(_table_line(table) for table in tables)
     return "\n".join(lines)
+
+
+def _program(name: str, programs: Collection[str]) -> dict[str, bool]:
+    """``{"program": true}`` for a program's name, nothing for a person's (as in the lobby)."""
+    return {"program": True} if name in programs else {}
 
 
 def key_list(account: Account, keys: list[AccountKey], fingerprint: str, as_json: bool) -> str:

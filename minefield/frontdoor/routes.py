@@ -30,8 +30,11 @@ from minefield.frontdoor import reports
 from minefield.frontdoor.accounts import Account, KeyRefused, NameRefused, RenameLimited, utc
 from minefield.frontdoor.club import Club, ClubRefused
 from minefield.frontdoor.commands import HELP, Action, FrontCommand
+from minefield.frontdoor.moderation_commands import AdminRoute
+from minefield.frontdoor.programs import program_ids, programs_named
 from minefield.frontdoor.tournament_commands import list_text, listing_json, show_text
 from minefield.frontdoor.web_door import web_answer
+from minefield.frontdoor.wire_link import wire_route
 from minefield.server.identity import Identity
 from minefield.server.tournaments import TournamentError, Tournaments
 
@@ -127,12 +130,15 @@ async def who(session: DoorSession, command: FrontCommand) -> str:
     lobby = await door.daemon.lobby() if door.daemon is not None else None
     sessions = [(s.account.name, s.status) for s in door.sessions
                 if s.account is not None and s.status]
-    return reports.who(command.json, lobby, sessions)
+    names = [player.name for player in lobby.online] if lobby is not None else []
+    programs = programs_named(door.accounts, [*names, *(name for name, _ in sessions)])
+    return reports.who(command.json, lobby, sessions, programs)
 
 
 async def ladder(session: DoorSession, command: FrontCommand) -> str:
-    """``ladder``: every rated player, best first."""
-    return reports.ladder(session.door.accounts.ladder(), command.json)
+    """``ladder``: every rated player, best first (programs marked)."""
+    accounts = session.door.accounts
+    return reports.ladder(accounts.ladder(), command.json, program_ids(accounts))
 
 
 async def help_text(session: DoorSession, command: FrontCommand) -> str:
@@ -361,6 +367,8 @@ ROUTES: dict[Action, Route] = {
     "tournament": Text(tournament, named=True),
     "tournament-show": Text(tournament_show),
     "tournaments": Text(tournaments),
+    "moderation": AdminRoute(),
+    "wire": wire_route,
 }
 
 

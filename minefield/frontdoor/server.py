@@ -45,15 +45,19 @@ from minefield.frontdoor.door_config import (
 )
 from minefield.frontdoor.embedded_daemon import DaemonHandle
 from minefield.frontdoor.limits import Gate
+from minefield.frontdoor.metrics import DoorMetrics
+from minefield.frontdoor.moderation import Moderator, ThreadModerators
 from minefield.frontdoor.ratings import Rater, ThreadRaters
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError
 from minefield.frontdoor.ssh_connection import DoorConnection
 from minefield.frontdoor.ssh_session import DoorSession
 from minefield.frontdoor.web_door import PublicUrl, WebDoor, WebDoorError
 from minefield.paths import CONFIG_ENV, DATA_ENV
+from minefield.protocol.address import WEB_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
 from minefield.server.kept_games import KeptGames
+from minefield.server.moderation_store import ModerationStore
 
 log = logging.getLogger("minefield.frontdoor")
 _T = TypeVar("_T")
@@ -84,9 +88,12 @@ class FrontDoor:
         #: The browser door (``--web``), once started.
         self.web: WebDoor | None = None
         self._accounts: Accounts | None = None
+        self._moderator: Moderator | None = None
         #: The kept games (the daemon's index, in the players' file), once started.
         self.kept: KeptGames | None = None
         self._club_threads = threading.local()
+        #: The server's figures (always counted; served only with ``--metrics``).
+        self.metrics = DoorMetrics(self)
 
     @property
     def accounts(self) -> Accounts:
@@ -94,6 +101,13 @@ class FrontDoor:
         if self._accounts is None:
             raise FrontDoorError("the front door has not started")
         return self._accounts
+
+    @property
+    def moderator(self) -> Moderator:
+        """The admins, bans and message of the day (opened by :meth:`start`)."""
+        if self._moderator is None:
+            raise FrontDoorError("the front door has not started")
+        return self._moderator
 
     def _embedded_daemon(self) -> DaemonHandle:
         """The game daemon run in this process (not started yet): its clocks shortened by
@@ -104,7 +118,8 @@ class FrontDoor:
                                      database=self.config.accounts_path, **options)
         raters = ThreadRaters(self.config.accounts_path, daemon_config.games_dir,
                               self.shared_account)
-        return DaemonHandle(daemon_config, raters)
+        moderators = ThreadModerators(self.config.accounts_path, self.shared_account)
+        return DaemonHandle(daemon_config, raters, moderators)
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -119,6 +134,8 @@ class FrontDoor:
             os.chmod(config.data, 0o700)
             host_key, made = load_host_key(config.host_key_path)
             self._accounts = Accounts(config.accounts_path)
+            self._moderator = Moderator(self._accounts, ModerationStore(config.accounts_path),
+                                        self.shared_account)
         except OSError as error:
             raise FrontDoorError(f"cannot use the data folder {config.data}: "
                                  f"{(error.strerror or str(error)).lower()}") from None
@@ -161,6 +178,18 @@ class FrontDoor:
                  "in this process" if self.daemon is not None else self.socket)
         if config.web is not None:
             await self._start_web(*config.web)
+        if config.metrics is not None:
+            await self._start_metrics(*config.metrics)
+
+    async def _start_metrics(self, host: str, port: int) -> None:
+        """The metrics' listener (FrontDoorError, everything stopped, if it cannot listen)."""
+        try:
+            await self.metrics.start(host, port)
+        except OSError as error:
+            await self.stop()
+            why = os.strerror(error.errno) if error.errno else str(error)
+            raise FrontDoorError(f"--metrics {host}:{port}: cannot listen "
+                                 f"({why.lower()})") from None
 
     async def _start_web(self, host: str, port: int) -> None:
         """The browser door (FrontDoorError, everything stopped, if it cannot listen)."""
@@ -188,6 +217,7 @@ class FrontDoor:
         """Stop listening, end the sessions, stop the daemon and the process server."""
         if self.web is not None:
             await self.web.stop()
+        await self.metrics.stop()
         if self._server is not None:
             self._server.close()
         if self._rating_task is not None:
@@ -198,6 +228,8 @@ class FrontDoor:
         if self.daemon is not None:
             await asyncio.get_running_loop().run_in_executor(None, self.daemon.stop)
         self.spawner.stop()
+        if self._moderator is not None:
+            self._moderator.store.close()
         if self._accounts is not None:
             self._accounts.close()
 
@@ -245,6 +277,7 @@ class FrontDoor:
             if club is None:
                 club = Club(Accounts(self.config.accounts_path), kept, self.shared_account)
                 self._club_threads.club = club
+            club.web = self.web.public.origin if self.web is not None else None  # its links
             return question(club)
 
         return await asyncio.to_thread(answer)
@@ -283,6 +316,8 @@ class FrontDoor:
             CONFIG_ENV: str(folder / "config"),
             SOCKET_ENV: str(self.socket),
         }
+        if self.web is not None:  # the result screen gives the game's link
+            env[WEB_ENV] = self.web.public.origin
         if colorterm in ("truecolor", "24bit") and terminal:
             env["COLORTERM"] = colorterm
         if not terminal:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from minefield.frontdoor.door_config import LONGEST_PACKET, MAX_REFUSING
+from minefield.frontdoor.limits import reason_of
 from minefield.frontdoor.ssh_session import DoorSession
 
 if TYPE_CHECKING:
@@ -75,8 +76,10 @@ class DoorConnection(asyncssh.SSHServer):
             return
         log.warning("refused %s: %s", self.address, refusal)
         if self.door.refusing >= MAX_REFUSING:  # a flood: no words, no key exchange
+            self.door.metrics.login_refused("flood")
             conn.abort()
             return
+        self.door.metrics.login_refused(reason_of(refusal))
         # The OpenSSH client shows nothing the server says before the key exchange, so the
         # refusal waits for it and is said as a banner and as the reason of the disconnect.
         self.refusal = refusal
@@ -99,6 +102,8 @@ class DoorConnection(asyncssh.SSHServer):
         if self.pending:
             self.pending = False
             self.door.gate.logged_in_or_gone(self.address)
+        if not self.logged_in and self.refused_keys:  # no key it offered may come in
+            self.door.metrics.login_refused("not_allowed")
         why = self.end_reason or _why_lost(exc)
         log.info("connection of %s from %s ended: %s", self.fingerprint or "no key",
                  self.address, why)
@@ -199,9 +204,11 @@ class DoorConnection(asyncssh.SSHServer):
         if full is not None:
             log.warning("refused login of %s from %s: %s", self.fingerprint, self.address,
                         full)
+            self.door.metrics.login_refused(reason_of(full))
             self.close(f"cap ({full})", full, asyncssh.DISC_TOO_MANY_CONNECTIONS)
             return
         self.bare = self.logged_in = True
+        self.door.metrics.logins.inc()
         log.info("login %s from %s", self.fingerprint, self.address)
         if self.conn is not None and hasattr(self.conn, "_max_recv_pktlen"):
             # asyncssh cuts a packet over 256 KiB with a protocol error; a logged-in client's

@@ -29,12 +29,16 @@ from minefield.frontdoor.door_config import (
     RESTORE_TERMINAL,
 )
 from minefield.frontdoor.grammar import Refused
+from minefield.frontdoor.limits import reason_of
+from minefield.frontdoor.moderation_commands import AdminUsage
 from minefield.frontdoor.prompt import LineEditor
 from minefield.frontdoor.pty_pump import PtyPump
 from minefield.frontdoor.reports import ssh_command
 from minefield.frontdoor.routes import ROUTES
 from minefield.frontdoor.spawner import Child, SpawnError, set_size
+from minefield.frontdoor.wire_link import WireLink, asks_for_wire
 from minefield.protocol.address import DOOR_ENV
+from minefield.protocol.wire import ErrorCode
 
 if TYPE_CHECKING:
     from minefield.frontdoor.server import FrontDoor
@@ -68,6 +72,13 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._input: asyncio.Queue[bytes] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._ended = False
+        #: The bridge of a ``wire`` session (a program speaking the protocol), made as the
+        #: command arrives so that nothing the program sends is lost.
+        self.wire: WireLink | None = None
+        #: The command being timed for the metrics (its action) until its first byte goes
+        #: back, and when it came.
+        self._timing: str | None = None
+        self._since = 0.0
 
     @property
     def fingerprint(self) -> str:
@@ -92,6 +103,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     def exec_requested(self, command: str) -> bool:
         self.raw_command = command
+        if asks_for_wire(command):
+            self.wire = WireLink(self)
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
@@ -116,20 +129,28 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         self.last_input = time.monotonic()
-        if self.child is not None:
+        if self.wire is not None:
+            self.wire.feed(data)
+        elif self.child is not None:
             self.pump.send(data)
         elif len(data) < MAX_TYPED:
             self._input.put_nowait(data)
 
     def eof_received(self) -> bool:
+        if self.wire is not None:
+            self.wire.eof()
         self._input.put_nowait(b"")
         return True  # the output side stays open until the command is done
 
     def pause_writing(self) -> None:
+        if self.wire is not None:
+            self.wire.writing(False)
         self.pump.paused = True
         self.pump.stop()
 
     def resume_writing(self) -> None:
+        if self.wire is not None:
+            self.wire.writing(True)
         self.pump.paused = False
         self._start_reading()
 
@@ -149,7 +170,19 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     def _to_player(self, data: bytes) -> None:
         if self.chan is not None and not self._ended:
+            self._first_byte()
             self.chan.write(data)
+
+    def _first_byte(self) -> None:
+        """The command's first byte goes back: its latency, for the metrics."""
+        if self._timing is not None:
+            self.door.metrics.answered(self._timing, self._since)
+            self._timing = None
+
+    def _timed(self, action: str) -> None:
+        """Count the command ``action`` and time it to its first byte."""
+        self.door.metrics.command(action)
+        self._timing = action
 
     def _start_reading(self) -> None:
         if not self._ended:
@@ -164,7 +197,13 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         data = text.encode("utf-8", "replace")
         if self.terminal:
             data = data.replace(b"\n", b"\r\n")
+        self._first_byte()
         self.chan.write(data, asyncssh.EXTENDED_DATA_STDERR if stderr else None)
+
+    @property
+    def ended(self) -> bool:
+        """True once the session has ended (or its connection gone)."""
+        return self._ended
 
     def finish(self, status: int) -> None:
         """End the session with the exit ``status`` (once)."""
@@ -185,8 +224,12 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self.say(f"\nminefield: {why}\n", stderr=not self.terminal)
         self.finish(1)
 
-    def refuse(self, text: str, status: int = 2) -> None:
-        """Say ``minefield: text`` on stderr and end with ``status``."""
+    def refuse(self, text: str, status: int = 2, code: ErrorCode = "not_allowed") -> None:
+        """Say ``minefield: text`` on stderr and end with ``status``; to a program
+        (``wire``), the protocol's fatal ``error`` line with ``code`` instead."""
+        if self.wire is not None:
+            self.wire.refuse(code, text, status)
+            return
         self.say(f"minefield: {text}\n", stderr=True)
         self.finish(status)
 
@@ -207,7 +250,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         except Exception as error:  # one session never takes the server down
             log.error("session of %s failed (%s)", self.connection.fingerprint,
                       type(error).__name__)
-            self.refuse("the session failed on the server", 1)
+            self.refuse("the session failed on the server", 1, "server")
         finally:
             if self.child is not None:  # cancelled before _play took charge of it
                 self.child.hang_up()
@@ -219,7 +262,16 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
     async def _serve(self) -> None:
         door, connection = self.door, self.connection
         fingerprint = self.fingerprint
+        self._since = time.monotonic()
+        banned = door.moderator.login_refusal(fingerprint)
+        if banned is not None:  # whatever was asked: one line, nothing else said
+            self._timed("refused")
+            door.metrics.login_refused("banned")
+            log.info("refused banned key %s from %s", fingerprint, connection.address)
+            self.refuse(banned, 1)
+            return
         if self.subsystem is not None:
+            self._timed("refused")
             log.info("refused subsystem %r for %s from %s", self.subsystem, fingerprint,
                      connection.address)
             self.refuse(f"refused: no subsystem here ({self.subsystem}: no file transfer, "
@@ -228,18 +280,21 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         try:
             self.command = command = parse_command(self.raw_command)
         except Refused as refusal:
+            self._timed("refused")
             log.info("refused command from %s at %s (%s)", fingerprint, connection.address,
                      str(refusal)[:60])
-            self.refuse(str(refusal) if isinstance(refusal, BadName)
+            self.refuse(str(refusal) if isinstance(refusal, BadName | AdminUsage)
                         else f"refused: {refusal}; {ALLOWED}")
             return
+        self._timed(command.action)
         connection.session_counted()
         full = door.gate.open_session(connection.address, fingerprint)
         if full is not None:
+            door.metrics.login_refused(reason_of(full))
             connection.session_uncounted(False)
             log.warning("refused session of %s from %s: %s", fingerprint, connection.address,
                         full)
-            self.refuse(full, 1)
+            self.refuse(full, 1, "rate_limited")
             return
         self.counted = True
         connection.counted_sessions += 1

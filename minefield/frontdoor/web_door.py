@@ -59,10 +59,13 @@ from aiohttp import WSMsgType, web
 from minefield.errors import MinefieldError
 from minefield.frontdoor.accounts import Account
 from minefield.frontdoor.grammar import GAME_ID
+from minefield.frontdoor.limits import reason_of
+from minefield.frontdoor.review_pages import REVIEW_POLICY, ReviewPages
 from minefield.frontdoor.spawner import Child, SpawnError
 from minefield.frontdoor.web_logins import SESSION_SECONDS, LinkRefused, WebLogins, WebSession
 from minefield.frontdoor.web_passkeys import PasskeyRefused, Passkeys
 from minefield.protocol.address import DOOR_ENV
+from minefield.rules.seats import Seat
 from minefield.server.limits import TokenBucket
 
 log = logging.getLogger("minefield.frontdoor")
@@ -402,6 +405,8 @@ class WebDoor:
         self._runner: web.AppRunner | None = None
         self._policy = content_policy(public)
         #: Passkeys (sign-up in the browser) on an ``--open`` server only.
+        #: The game reviews' pages (``/game/GAME/review``), made once each.
+        self.reviews = ReviewPages()
         self.passkeys = (Passkeys(logins_path, public.host, public.origin)
                          if front.config.open else None)
 
@@ -416,9 +421,8 @@ class WebDoor:
         app.router.add_post("/sign-out", self.handle_sign_out)
         app.router.add_get("/ws", self.handle_websocket)
         app.router.add_get("/game/{game}", self.handle_game_page)
-        app.router.add_get("/game/{game}/review", self.handle_game_page)
+        app.router.add_get("/game/{game}/review", self.handle_review_page)
         app.router.add_get("/ws/game/{game}", self.handle_game_websocket)
-        app.router.add_get("/ws/game/{game}/review", self.handle_game_websocket)
         if self.passkeys is not None:
             app.router.add_get("/passkey", self.handle_passkey_page)
             app.router.add_post("/passkey/{step}", self.handle_passkey)
@@ -523,6 +527,7 @@ class WebDoor:
             per_minute = REQUESTS_PER_CONNECTION * self.front.config.limits.auth_per_minute
             bucket = self._buckets[address] = TokenBucket(per_minute, per_minute / 60.0, now)
         if not bucket.take(now):
+            self.refused("rate")
             log.info("browser door: %s is over its rate limit", address)
             return self._html(notice("Slow down", f"Too many requests from {address}: try "
                                      "again in a minute."), 429)
@@ -530,7 +535,8 @@ class WebDoor:
 
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
         headers = response.headers
-        headers["Content-Security-Policy"] = self._policy
+        # A page that sets its own (stricter) policy keeps it: the game review's.
+        headers.setdefault("Content-Security-Policy", self._policy)
         headers["X-Content-Type-Options"] = "nosniff"
         headers["Referrer-Policy"] = "same-origin"  # Origin stays on our POSTs
         headers["Cross-Origin-Opener-Policy"] = "same-origin"
@@ -584,7 +590,14 @@ class WebDoor:
         """Count a browser session under the caps (None), or why it may not open: as an SSH
         session's, where a browser's sign-in counts as a key."""
         refusal: str | None = self.front.gate.open_session(address, key)
-        return refusal.replace("this key", "this browser") if refusal else None
+        if refusal is None:
+            return None
+        self.refused(reason_of(refusal))
+        return refusal.replace("this key", "this browser")
+
+    def refused(self, reason: str) -> None:
+        """A sign-in or a session refused, for the metrics (:mod:`.metrics`)."""
+        self.front.metrics.login_refused(reason, door="web")
 
     async def handle_index(self, request: web.Request) -> web.Response:
         """The client's page (signed in), or how to sign in."""
@@ -614,30 +627,31 @@ class WebDoor:
                 '<script src="/web/web.js"></script>\n')
         return self._html(page(title, body, head=head, body_class="client"))
 
-    async def _game_argv(self, request: web.Request, viewer: Account | None) -> list[str] | None:
-        """``replay PATH`` or ``review --seat S PATH`` for the game of this request, when
-        ``viewer`` (None: signed out) may see it (the club's rule: a public table's, a quick
-        match's or a tournament's game to anyone, a private one to its players)."""
-        from minefield.rules.seats import Seat
-
+    async def _visible_game(self, request: web.Request, viewer: Account | None
+                            ) -> tuple[Path, Seat] | None:
+        """The record of this request's game and the viewer's seat in it (East's for a game
+        they did not play), when ``viewer`` (None: signed out) may see it (the club's rule: a
+        public table's, a quick match's or a tournament's game to anyone, a private one to its
+        players)."""
         game = request.match_info["game"]
-        review = request.path.endswith("/review")
         if not GAME_ID.fullmatch(game) or self.front.kept is None:
             return None
 
-        def look(club: Any) -> list[str] | None:
+        def look(club: Any) -> tuple[Path, Seat] | None:
             kept = club.kept.find(game)
             mine = club.keys_of(viewer) if viewer is not None else set()
             path = club.kept.record_path(game) if kept is not None else None
             if kept is None or path is None or not kept.visible_to(mine):
                 return None
-            if not review:
-                return ["replay", str(path)]
-            seat = kept.seat_of(mine) or Seat.EAST
-            return ["review", "--seat", seat.value, str(path)]
+            return Path(path), kept.seat_of(mine) or Seat.EAST
 
-        argv: list[str] | None = await self.front.ask_club(look)
-        return argv
+        found: tuple[Path, Seat] | None = await self.front.ask_club(look)
+        return found
+
+    async def _game_argv(self, request: web.Request, viewer: Account | None) -> list[str] | None:
+        """``replay PATH`` for the game of this request, when ``viewer`` may see it."""
+        found = await self._visible_game(request, viewer)
+        return None if found is None else ["replay", str(found[0])]
 
     def _viewer(self, request: web.Request) -> tuple[WebSession, Account]:
         """The signed-in player, or a guest (signed out) who may see public games only."""
@@ -649,28 +663,50 @@ class WebDoor:
                         volatility=0.0, games=0)
         return WebSession(0, f"guest{address}"), guest
 
+    def _not_visible(self, request: web.Request, signed_in: bool) -> web.Response:
+        game = request.match_info["game"][:80]
+        return self._html(notice("Minefield", f"No finished game {game} that you may see"
+                                 + ("." if signed_in else ": sign in to see your private "
+                                    "games.")), 404)
+
     async def handle_game_page(self, request: web.Request) -> web.Response:
-        """``/game/GAME`` (the replay) and ``/game/GAME/review``: a finished game the viewer
-        may see, signed in or not."""
+        """``/game/GAME``: a finished game's replay, for a viewer who may see it, signed in or
+        not."""
         session, account = self._viewer(request)
         signed_in = session.account != 0
         if await self._game_argv(request, account if signed_in else None) is None:
-            game = request.match_info["game"][:80]
-            return self._html(notice("Minefield", f"No finished game {game} that you may see"
-                                     + ("." if signed_in else ": sign in to see your private "
-                                        "games.")), 404)
+            return self._not_visible(request, signed_in)
         path = request.path.removeprefix("/game/")
         return self._client_page(f"Minefield: game {request.match_info['game'][:80]}",
                                  f"{self.public.websocket_origin}/ws/game/{path}")
 
     async def handle_game_websocket(self, request: web.Request) -> web.StreamResponse:
-        """A game's replay or review in the client, for a viewer who may see it."""
+        """A game's replay in the client, for a viewer who may see it."""
         session, account = self._viewer(request)
         signed_in = session.account != 0
         argv = await self._game_argv(request, account if signed_in else None)
         if argv is None:
             return web.Response(status=404, text="no such game that you may see")
         return await self.handle_websocket(request, (session, account), argv)
+
+    async def handle_review_page(self, request: web.Request) -> web.Response:
+        """``/game/GAME/review``: a finished game's defense review from the viewer's seat
+        (East's for a game they did not play) as one static page, the one ``review --html``
+        writes (:mod:`minefield.trainer.review_page`): no client process, no script, its own
+        stylesheet the only thing its Content-Security-Policy allows."""
+        session, account = self._viewer(request)
+        signed_in = session.account != 0
+        found = await self._visible_game(request, account if signed_in else None)
+        if found is None:
+            return self._not_visible(request, signed_in)
+        game = request.match_info["game"]
+        text = await self.reviews.page(game, *found)
+        if text is None:
+            return self._html(notice("Minefield", f"The review of game {game} cannot be made "
+                                     "from its record."), 500)
+        response = self._html(text)
+        response.headers["Content-Security-Policy"] = REVIEW_POLICY
+        return response
 
     async def handle_link(self, request: web.Request) -> web.Response:
         """A sign-in link opened: whose it is and a button to sign in (the link is not used
@@ -689,6 +725,7 @@ class WebDoor:
         return self._html(page("Minefield: sign in", form))
 
     def _refused_link(self, request: web.Request, refusal: LinkRefused) -> web.Response:
+        self.refused("link")
         log.info("browser sign-in refused from %s: %s", self.address(request), refusal)
         return self._html(notice("Minefield: not signed in", f"Not signed in: {refusal}.",
                                  "For a new link, run in a terminal:", self._ssh_hint()), 403)
@@ -696,6 +733,7 @@ class WebDoor:
     async def handle_sign_in(self, request: web.Request) -> web.Response:
         """The *Sign in* button: use the link, set the session cookie, go to the client."""
         if not self._from_here(request):
+            self.refused("origin")
             log.info("browser sign-in from %s refused: a form of another site (Origin %r)",
                      self.address(request), request.headers.get("Origin", "")[:80])
             return self._html(notice("Minefield: not signed in",
@@ -753,6 +791,7 @@ class WebDoor:
         try:
             return await self._passkey_step(request, step, asked)
         except PasskeyRefused as refusal:
+            self.refused("passkey")
             log.info("browser passkey %s from %s refused: %s", step, self.address(request),
                      refusal)
             return web.json_response({"error": str(refusal)}, status=403)
@@ -786,8 +825,11 @@ class WebDoor:
             log.info("passkey %s claimed the name %s", fingerprint[:40], account.name)
             return self._signed_in(request, account.id, "passkey sign-up")
         if step == "sign-in":
-            return self._signed_in(request, passkeys.sign_in(
-                asked.get("ceremony"), asked.get("credential")), "passkey")
+            account_id = passkeys.sign_in(asked.get("ceremony"), asked.get("credential"))
+            banned = self.front.moderator.account_refusal(account_id)
+            if banned is not None:  # the line an SSH login of theirs gets
+                raise PasskeyRefused(banned)
+            return self._signed_in(request, account_id, "passkey")
         raise web.HTTPNotFound()
 
     def _signed_in(self, request: web.Request, account_id: int, how: str) -> web.Response:
@@ -871,11 +913,13 @@ class WebDoor:
         (``viewer`` and ``argv``: a game's viewer and its client, else the player's lobby)."""
         address = self.address(request)
         if not self._from_here(request):
+            self.refused("origin")
             log.info("browser websocket from %s refused: Origin %r is not %s", address,
                      request.headers.get("Origin", "")[:80], self.public.origin)
             return web.Response(status=403, text="this websocket is for this server's page")
         found = viewer or self._session(request)
         if found is None:
+            self.refused("signed_out")
             log.info("browser websocket from %s refused: not signed in", address)
             return web.Response(status=403, text="not signed in")
         session, account = found

@@ -21,6 +21,9 @@ SOCKET_NAME = "minefield.sock"
 #: What a player of ``minefield ssh-server`` types to reach it (``ssh -t -p 2222 box``): set by
 #: that front door in the environment of each session's client, for the hints it shows.
 DOOR_ENV = "MINEFIELD_DOOR"
+#: The browser door's public URL (``https://mahjong.example.org``): set by ``minefield
+#: ssh-server --web`` in the environment of each session's client, for the game links it shows.
+WEB_ENV = "MINEFIELD_WEB_URL"
 
 
 def default_socket_path() -> Path:
@@ -72,5 +75,23 @@ def player_command(player: str | None = None, environ: Mapping[str, str] | None 
     return f"ssh -t {target}" if port == "22" else f"ssh -t -p {port} {target}"
 
 
-__all__ = ["DOOR_ENV", "SOCKET_ENV", "SOCKET_NAME", "default_socket_path", "player_command",
-           "socket_path"]
+def game_link(game: str | None, environ: Mapping[str, str] | None = None) -> str | None:
+    """The link of the finished game ``game`` at the browser door this client was reached
+    through (:data:`WEB_ENV`): ``PUBLIC_URL/game/GAME``; None without one (or a game id that
+    is not a plain word).
+
+    >>> game_link("20261204T101500.000Z-network-beef", {WEB_ENV: "https://mf.example.org"})
+    'https://mf.example.org/game/20261204T101500.000Z-network-beef'
+    >>> game_link("g1", {}), game_link("../x", {WEB_ENV: "https://mf.example.org"})
+    (None, None)
+    """
+    environ = os.environ if environ is None else environ
+    public = environ.get(WEB_ENV, "")
+    if not game or not public.startswith(("https://", "http://")) or any(
+            not (c.isascii() and (c.isalnum() or c in "._-")) for c in game) or game[0] == ".":
+        return None
+    return f"{public.rstrip('/')}/game/{game}"
+
+
+__all__ = ["DOOR_ENV", "SOCKET_ENV", "SOCKET_NAME", "WEB_ENV", "default_socket_path",
+           "game_link", "player_command", "socket_path"]

@@ -283,11 +283,13 @@ PlayerStatus = Literal["lobby", "waiting", "watching", "hosting", "result", "pla
 class LobbyPlayer(_Wire):
     """A player connected to the server and what they do (:data:`PlayerStatus`); ``rating``:
     their rating when whoever keeps ratings (the SSH front door) knows them, None otherwise
-    (left out of the line then)."""
+    (left out of the line then); ``program``: true for a program (a key that has connected
+    over ``ssh HOST wire``), left out of the line otherwise."""
 
     name: str = Field(max_length=40)
     status: PlayerStatus
     rating: int | None = None
+    program: bool = False
 
     @model_serializer(mode="wrap")
     def _drop_no_rating(self, handler: SerializerFunctionWrapHandler,
@@ -295,6 +297,8 @@ class LobbyPlayer(_Wire):
         data: dict[str, Any] = handler(self)
         if data.get("rating", 0) is None:  # unknown: left out
             del data["rating"]
+        if not data.get("program", True):  # a person: left out
+            del data["program"]
         return data
 
 
@@ -386,15 +390,28 @@ class TournamentRound(_Wire):
     opponent: str = Field(max_length=40)
 
 
+#: The longest message of the day (the lobby shows it on one or two lines).
+MAX_MOTD = 200
+
+
+class Motd(_Wire):
+    """The server's message of the day, set by its admins (``ssh HOST motd TEXT``): sent to a
+    lobby connection after its first state when there is one, and to every lobby connection
+    when it changes (``text`` null: cleared). A client older than it skips the line."""
+
+    type: Literal["motd"] = "motd"
+    text: str | None = Field(None, max_length=MAX_MOTD)
+
+
 WireServerMessage = (Welcome | WireError | Pong | RoomState | LobbyState | Invitation | Matching
-                     | Seated | TournamentRound)
+                     | Seated | TournamentRound | Motd)
 AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
     | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
-    | TournamentRound, Field(discriminator="type")])
+    | TournamentRound | Motd, Field(discriminator="type")])
 
 
 # -- encoding and parsing -----------------------------------------------------------------------
@@ -498,11 +515,10 @@ def parse_server_line(data: bytes | str) -> AnyServerMessage:
 
 
 __all__ = [
-    "AnswerInvitation", "AnyServerMessage", "AskNextGame", "AskRematch", "Cancel", "ErrorCode",
-    "GameId", "Hello", "InGameMessage", "Invitation", "Invite", "LobbyMessage", "LobbyPlayer",
-    "LobbyState", "LobbyTable", "LobbyTournament", "Matching", "Ping", "PlayerName",
-    "PlayerStatus", "Pong",
-    "QuickMatch", "RoomState", "Seated", "TournamentRound", "Welcome", "WireError",
-    "WireProblem", "encode", "error_text", "parse_hello", "parse_in_game", "parse_lobby",
-    "parse_server_line",
+    "MAX_MOTD", "AnswerInvitation", "AnyServerMessage", "AskNextGame", "AskRematch", "Cancel",
+    "ErrorCode", "GameId", "Hello", "InGameMessage", "Invitation", "Invite", "LobbyMessage",
+    "LobbyPlayer", "LobbyState", "LobbyTable", "LobbyTournament", "Matching", "Motd", "Ping",
+    "PlayerName", "PlayerStatus", "Pong", "QuickMatch", "RoomState", "Seated",
+    "TournamentRound", "Welcome", "WireError", "WireProblem", "encode", "error_text",
+    "parse_hello", "parse_in_game", "parse_lobby", "parse_server_line",
 ]

@@ -20,6 +20,8 @@ from minefield.protocol.address import (
 )
 
 SHARED_ACCOUNT_ENV = "MINEFIELD_SHARED_ACCOUNT"
+#: The club's SQLite file in the data folder, unless told of another.
+CLUB_NAME = "club.sqlite"
 
 
 @dataclass(slots=True)
@@ -93,8 +95,8 @@ class ServerConfig:
     def database_path(self) -> Path:
         """The club's SQLite file (:attr:`database`, else ``club.sqlite`` in the data
         folder)."""
-        return self.database if self.database is not None else self.data / "club.sqlite"
+        return self.database if self.database is not None else self.data / CLUB_NAME
 
 
-__all__ = ["SHARED_ACCOUNT_ENV", "SOCKET_ENV", "SOCKET_NAME", "ServerConfig",
+__all__ = ["CLUB_NAME", "SHARED_ACCOUNT_ENV", "SOCKET_ENV", "SOCKET_NAME", "ServerConfig",
            "default_socket_path", "socket_path"]

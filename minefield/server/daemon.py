@@ -33,6 +33,7 @@ from minefield.protocol.wire import ErrorCode, Hello, WireProblem, parse_hello
 from minefield.records.format import TableKind
 from minefield.rules.game import Seat
 from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
+from minefield.server.admission import Admission, admit
 from minefield.server.audience import serve_watcher
 from minefield.server.bots import BotPool
 from minefield.server.config import ServerConfig
@@ -138,6 +139,9 @@ class Daemon:
         #: The tournaments (:mod:`~minefield.server.tournaments`), open once started.
         self.tournaments: Tournaments | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Who may come in (given by whoever keeps bans: the SSH front door), asked at each
+        #: hello (:mod:`~minefield.server.admission`); None: everyone.
+        self.admission: Admission | None = None
 
     # -- Services (for rooms) ----------------------------------------------------------------------
 
@@ -309,6 +313,7 @@ class Daemon:
         try:
             hello = parse_hello(line)
             identity = identify(peer, hello.player, self.config.shared_account)
+            await admit(self.admission, identity, self.run_io)  # a banned player: refused
         except WireProblem as problem:
             conn.fail(problem.code, str(problem))
             return

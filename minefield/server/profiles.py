@@ -98,6 +98,8 @@ def describe(figures: Mapping[str, Any]) -> str:
     Ann: no games yet.
     """
     name, played = figures["name"], figures["games"]
+    if figures.get("program"):
+        name = f"{name} (a program)"
     rating = ("not rated yet" if figures["rating"] is None
               else f"rating {figures['rating']} (deviation {figures['deviation']})")
     if not played:

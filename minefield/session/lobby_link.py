@@ -10,6 +10,7 @@ minefield.session.remote.RemoteError: no game server at /nonexistent/minefield.s
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from minefield.protocol.wire import (
     Invitation,
     LobbyState,
     Matching,
+    Motd,
     Seated,
     TournamentRound,
     WireError,
@@ -30,8 +32,11 @@ from minefield.session.link import LineLink
 from minefield.session.remote import RemoteError
 
 #: What the lobby sends: its state, an invitation as it stands, a quick match as it stands,
-#: a room made for you, or a request refused (one line, not fatal).
-LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | WireError
+#: a room made for you, a tournament's round, the message of the day, or a request refused
+#: (one line, not fatal).
+LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | Motd | WireError
+#: How long :func:`refusal` waits for the server's first answer.
+ADMISSION_SECONDS = 5.0
 
 class LobbyLink(LineLink):
     """A connection in the lobby: :meth:`states` gives each new state until it closes.
@@ -57,8 +62,30 @@ class LobbyLink(LineLink):
             if isinstance(message, WireError) and message.fatal:
                 raise RemoteError(message.message, message.code)
             if isinstance(message, LobbyState | Invitation | Matching | Seated | TournamentRound
-                          | WireError):
+                          | Motd | WireError):
                 yield message
 
 
-__all__ = ["LobbyEvent", "LobbyLink"]
+async def refusal(socket: str | Path | None, player: str | None) -> str | None:
+    """Why the game server at ``socket`` would not let ``player`` in (a banned player's one
+    line), asked with a lobby hello before anything is run; None when it lets them in, or
+    cannot be asked (the command that follows says why then)."""
+    try:
+        link = await asyncio.wait_for(LobbyLink.open(socket=socket, player=player),
+                                      ADMISSION_SECONDS)
+    except (RemoteError, TimeoutError):
+        return None
+    try:
+        async with asyncio.timeout(ADMISSION_SECONDS):
+            async for _event in link.states():
+                return None  # its first state: the player is in
+    except RemoteError as error:
+        return str(error) if error.code == "not_allowed" else None
+    except TimeoutError:
+        return None
+    finally:
+        await link.close()
+    return None
+
+
+__all__ = ["ADMISSION_SECONDS", "LobbyEvent", "LobbyLink", "refusal"]

@@ -82,12 +82,14 @@ from minefield.trainer._drill_positions import (
 from minefield.trainer.progress import DrillRecord
 from minefield.trainer.words import KIND_NAMES, PATTERN_NAMES, kind_words, pattern_words
 
-DrillKind = Literal["safest", "read_wait", "is_mangan", "safe_hand"]
+DrillKind = Literal["safest", "read_wait", "is_mangan", "safe_hand", "from_games"]
+#: The kinds made from a seed (``from_games``, from the player's own games, is
+#: :mod:`minefield.trainer.game_drills`'s).
 KINDS: tuple[DrillKind, ...] = ("safest", "read_wait", "is_mangan", "safe_hand")
 #: The patterns the scheduler can ask for, by kind (safe_hand's are yaku names, open-ended).
 PATTERNS: dict[DrillKind, tuple[str, ...]] = {
     "safest": SAFEST_PATTERNS, "read_wait": WAIT_PATTERNS, "is_mangan": MANGAN_PATTERNS,
-    "safe_hand": (),
+    "safe_hand": (), "from_games": (),
 }
 #: A safest answer within this much estimated danger of the least available is right.
 SAFEST_TOLERANCE = 0.01
@@ -739,6 +741,9 @@ class Scheduler:
     Everything is deterministic given the history and the seed.
     """
 
+    #: The kinds whose patterns it schedules.
+    KNOWN = frozenset(KINDS)
+
     def __init__(self, history: Sequence[DrillRecord], seed: int | str,
                  kinds: Sequence[DrillKind] = KINDS) -> None:
         try:
@@ -751,6 +756,8 @@ class Scheduler:
         self.count = len(history)
         boxes: dict[str, PatternBox] = {}
         for index, record in enumerate(history):
+            if record.kind not in self.KNOWN:
+                continue  # a drill of the player's own games keeps its own boxes
             key = f"{record.kind}:{record.pattern}"
             old = boxes.get(key)
             box = min(len(BOX_INTERVALS), old.box + 1) if old and record.correct else (

@@ -9,7 +9,7 @@ from __future__ import annotations
 #: ``stats --json`` keep the codes).
 KIND_NAMES: dict[str, str] = {
     "safest": "Safest discard", "read_wait": "Read the wait", "is_mangan": "Mangan or not",
-    "safe_hand": "Choose the hand",
+    "safe_hand": "Choose the hand", "from_games": "From my games",
 }
 #: The patterns in words (a yaku name not listed is shown as itself, spaced).
 PATTERN_NAMES: dict[str, str] = {
@@ -24,7 +24,8 @@ PATTERN_NAMES: dict[str, str] = {
     "clear": "clearly mangan", "cheap": "far below mangan",
     "no_mangan_wait": "no wait reaches mangan", "noten": "no wait (noten)",
     "seat_wind": "seat wind", "sanshoku_doujun": "sanshoku (sequences)",
-    "sanshoku_doukou": "sanshoku (triplets)",
+    "sanshoku_doukou": "sanshoku (triplets)", "game_discard": "a costly discard of yours",
+    "game_build": "your build",
 }
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ValidationError
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -31,6 +32,7 @@ from minefield.protocol.wire import (
     LobbyState,
     LobbyTable,
     Matching,
+    Motd,
     QuickMatch,
     Seated,
     TournamentRound,
@@ -41,7 +43,7 @@ from minefield.tui.textual_private import FieldFirstScreen, OrderedInput, Steady
 from minefield.tui.viewer_app import ViewerApp
 
 #: What the lobby's link gives (:class:`~minefield.session.lobby_link.LobbyLink`).
-LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | WireError
+LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | Motd | WireError
 States = Callable[[], AsyncIterator[LobbyEvent]]
 #: Sends a lobby request to the server.
 Send = Callable[[BaseModel], None]
@@ -137,6 +139,8 @@ class LobbyScreen(Screen[None]):
         self.inviting: str | None = None
         #: The tournament games whose notice is shown now.
         self.rounds_asked: set[str] = set()
+        #: The server's message of the day (its admins'), shown above the players.
+        self.motd: str | None = None
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader()
@@ -159,6 +163,10 @@ class LobbyScreen(Screen[None]):
             async for event in self.lobby_states():
                 if isinstance(event, LobbyState):
                     self.show(event)
+                elif isinstance(event, Motd):
+                    self.motd = event.text
+                    if self.state is not None:
+                        self.show(self.state)
                 else:
                     self.take(event)
         except Exception as error:  # the server refused or went: one line, the lobby stays
@@ -243,8 +251,9 @@ class LobbyScreen(Screen[None]):
             for p in state.online) or "nobody"
         running = "".join(f"\nTournament {t.name}: round {t.round} of {t.rounds}"
                           for t in state.tournaments)
+        line = f"Online ({len(state.online)}): {online}{running}"
         self.query_one("#lobby-online", Static).update(
-            f"Online ({len(state.online)}): {online}{running}")
+            Text.assemble((self.motd, "bold"), "\n", line) if self.motd else line)
         table: DataTable[str] = self.query_one("#lobby-tables", DataTable)
         chosen = self._key(self.tables[table.cursor_row]) if (
             self.tables and 0 <= table.cursor_row < len(self.tables)) else None

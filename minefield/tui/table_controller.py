@@ -23,7 +23,7 @@ from textual.app import App
 from textual.css.query import NoMatches
 from textual.screen import Screen
 
-from minefield.protocol.address import player_command
+from minefield.protocol.address import game_link, player_command
 from minefield.protocol.messages import (
     WAITING_NAME,
     Applied,
@@ -384,6 +384,14 @@ class TableController:
 
     # -- routing -------------------------------------------------------------------------------
 
+    def _game_link(self) -> str | None:
+        """The finished network game's link at the browser door this client was reached
+        through (``ssh-server --web``), for the result screen; None otherwise."""
+        if self.session.traits.mode != "network":
+            return None
+        game = getattr(self.session, "game_id", None)
+        return game_link(game if isinstance(game, str) else None)
+
     def target(self) -> ScreenKey:
         """Which screen to show now, for which seat."""
         seats = self.session.local_seats
@@ -425,7 +433,8 @@ class TableController:
                                                  washizu=self.host.preferences.washizu,
                                                  rated=self.rated,
                                                  notes=self.host.feedback_notes(
-                                                     self.session.local_seats)), key)
+                                                     self.session.local_seats),
+                                                 link=self._game_link()), key)
             return
         if key == self._screen_key and self.game_screen is not None:
             if isinstance(self.game_screen, PlayScreen):

@@ -20,10 +20,10 @@ from tests.frontdoor.conftest import FrontDoorProcess, SizedTerminals
 from tests.server.kept_records import write_record
 
 GAME_KEYS = ["game", "ended", "rules", "east", "west", "result", "points", "rated",
-             "tournament"]
+             "tournament", "link"]
 STATS_KEYS = ["name", "rating", "deviation", "games", "wins", "losses", "draws", "rated_games",
               "win_rate", "deal_ins", "deal_in_rate", "average_win", "average_loss",
-              "furiten_games", "longest_game_streak", "rating_history"]
+              "furiten_games", "longest_game_streak", "rating_history", "program"]
 
 
 def club_records(data: Path) -> dict[str, Path]:
@@ -75,7 +75,8 @@ def test_games_record_stats_and_history_answer_from_the_kept_games(
         g4 = kept_from_record("g4", read_record(records["g4"]))
         assert g4 is not None and listed[0] == {
             "game": "g4", "ended": g4.ended, "rules": "standard", "east": "Cat", "west": "Ann",
-            "result": g4.result, "points": g4.points, "rated": True, "tournament": None}
+            "result": g4.result, "points": g4.points, "rated": True, "tournament": None,
+            "link": None}  # no browser door (--web): no link
         # The record, as the app writes it; not to whom it is not visible.
         record = door.run(ann, "record", "g2")
         assert record.returncode == 0 and record.stdout == records["g2"].read_text()

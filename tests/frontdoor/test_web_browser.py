@@ -247,6 +247,9 @@ def test_the_browser_player_accepts_an_ssh_players_invitation_and_they_play_a_ga
     if None not in seeds:
         assert seeds[0] == seeds[1], "the two players saw different games"
     ann.wait("the result", lambda screen: RESULT.search(screen))
+    # Both result screens give the game's link (the browser door is on).
+    ann.wait("the link on ann's result", lambda screen: f"Link: {site.web}/game/" in screen)
+    bob.wait("the link on bob's result", lambda screen: f"Link: {site.web}/game/" in screen)
     shot(page, "result")
 
     def kept() -> list[dict[str, Any]] | None:
@@ -255,6 +258,7 @@ def test_the_browser_player_accepts_an_ssh_players_invitation_and_they_play_a_ga
 
     [game] = wait_for("the game kept", kept, site.door.report)
     assert {game["east"], game["west"]} == {"ann", "bob"} and game["rated"] is False, game
+    assert game["link"] == f"{site.web}/game/{game['game']}"
     ladder = site.door.json(site.keys["cat"], "ladder", "--json")
     assert not [row for row in ladder if row["name"] in ("ann", "bob")], ladder
     # Its link: an invitation's game is private, so signed out it is refused (nothing
@@ -269,9 +273,17 @@ def test_the_browser_player_accepts_an_ssh_players_invitation_and_they_play_a_ga
     page.goto(f"{site.web}/game/{game['game']}")
     ann.wait("the replay", lambda screen: "Minefield replay" in screen)
     shot(page, "replay")
+    # The review is a page of its own (what `review --html` writes): no client is started,
+    # nothing is fetched beyond it, and it is reviewed from ann's seat.
+    started = len(site.started())
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
     page.goto(f"{site.web}/game/{game['game']}/review")
-    ann.wait("the review", lambda screen: "Minefield replay" not in screen
-             and "Online (" not in screen and "ann" in screen)
+    text = page.inner_text("body")
+    assert requested == [f"{site.web}/game/{game['game']}/review"], requested
+    assert "Defense review of ann" in text and "Your regrets" in text
+    assert "The build" in text and page.locator(".tile").count() > 13
+    assert len(site.started()) == started
     shot(page, "review")
     context.close()
     bob.close()
@@ -394,3 +406,75 @@ def test_the_client_page_loads_nothing_from_elsewhere_and_breaks_no_policy(
     assert not [p for p in problems if "Content Security Policy" in p], problems
     context.close()
 
+
+
+def test_a_public_games_link_opens_its_replay_signed_out_and_a_private_ones_is_refused(
+        browser: Any) -> None:
+    """``games --json`` gives each game's link; signed out, a public table's game (g1) opens
+    in the replay viewer, a private room's (g2) is refused with a page and starts nothing."""
+    from tests.frontdoor.test_server_kept import club_records
+
+    with short_folder() as folder:
+        ann = keygen(folder / "ann")
+        club_records(folder / "door")
+        port = free_port()
+        door = FrontDoorProcess(folder, "--open", "--web", f"127.0.0.1:{port}")
+        terminals = SizedTerminals(folder)
+        site = WebSite(folder, door, {"ann": ann}, terminals, f"http://127.0.0.1:{port}")
+        try:
+            wait_for("the browser door listens", lambda: "browser door on" in site.log(),
+                     door.report)
+            assert door.run(ann, "name", "Ann").returncode == 0
+            links = {game["game"]: game["link"] for game in door.json(ann, "games", "--json")}
+            assert links == {name: f"{site.web}/game/{name}" for name in ("g4", "g2", "g1")}
+            context = new_context(browser)
+            page = context.new_page()
+            opened = page.goto(links["g1"])
+            assert opened is not None and opened.status == 200
+            guest = BrowserPlayer(page, "a guest", wait_for)
+            screen = guest.wait("the replay", lambda s: s if "Minefield replay" in s else None)
+            assert "Ann (East) vs Bob (West)" in screen
+            assert context.cookies() == []  # nobody signed in
+            shot(page, "public-game-link")
+            started = site.log().count("browser session of")
+            refused = context.new_page()
+            shown = refused.goto(links["g2"])
+            assert shown is not None and shown.status == 404
+            assert "No finished game g2 that you may see: sign in" in refused.inner_text("body")
+            assert websocket_status(site, None, site.web, "/ws/game/g2") == 404
+            assert site.log().count("browser session of") == started
+            context.close()
+        finally:
+            terminals.close_all()
+            door.stop()
+
+
+def test_a_ban_ends_the_browser_session_and_its_cookie_signs_in_no_more(
+        site: WebSite, browser: Any) -> None:
+    """An admin bans a player signed in on a browser: the page's session ends and its client
+    process with it, the cookie signs in no more, and no new link is given to them."""
+    from tests.frontdoor.test_server_moderation import host_admin
+
+    assert host_admin(site.door, "add", "ann").returncode == 0
+    context, page = sign_in(site, browser, "cat")
+    cat = BrowserPlayer(page, "cat", wait_for)
+    cat.wait("the lobby", lambda s: "Online (" in s)
+    cookie = cookie_of(context)
+    [(_name, _session, pid)] = [s for s in site.started() if s[0] == "cat"][-1:]
+    try:
+        done = site.door.run(site.keys["ann"], "ban", "cat", "--for", "1h", "--reason", "a test")
+        assert done.returncode == 0, done.stderr + site.door.report()
+        assert re.search(r"\(\d sessions? closed\)$", done.stdout.strip()), done.stdout
+        wait_for("the page sees its session end", cat.ended, cat.report)
+        wait_for("cat's client process ends", lambda: gone(pid), site.door.report)
+        started = len(site.started())
+        shown = page.goto(site.web + "/")
+        assert shown.status == 401 and "Sign in with a link" in page.inner_text("body")
+        assert websocket_status(site, cookie, site.web) == 403
+        refused = site.door.run(site.keys["cat"], "web")
+        assert refused.returncode == 1 and refused.stderr.startswith(
+            "minefield: you are banned from this server until "), refused.stderr
+        assert len(site.started()) == started
+    finally:
+        site.door.run(site.keys["ann"], "unban", "cat")
+        context.close()

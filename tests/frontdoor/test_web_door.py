@@ -40,8 +40,10 @@ class _Front:
     def __init__(self, folder: Path, auth_per_minute: int) -> None:
         from minefield.frontdoor.door_config import FrontDoorConfig
         from minefield.frontdoor.limits import Limits
+        from minefield.frontdoor.metrics import DoorMetrics
 
         self.config = FrontDoorConfig(data=folder, limits=Limits(auth_per_minute=auth_per_minute))
+        self.metrics = DoorMetrics()
 
 
 async def test_requests_past_the_per_address_limit_are_refused_with_a_page(

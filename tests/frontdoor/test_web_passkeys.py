@@ -98,3 +98,34 @@ def test_a_passkey_signs_up_and_in_and_another_browser_cannot_use_the_name(
     assert "Sign in with a link" in stranger.inner_text("body")
     other.close()
     context.close()
+
+
+def test_a_banned_players_passkey_signs_in_no_more(
+        door: tuple[FrontDoorProcess, str], browser: Any) -> None:  # noqa: F811
+    """A ban holds on a passkey too: its sign-in is refused with the line an SSH login gets,
+    and no cookie is set; lifted, the passkey signs in again."""
+    from tests.frontdoor.test_server_moderation import host_admin
+
+    server, web = door
+    admin = keygen(server.folder / "boss")
+    assert server.run(admin, "name", "boss").returncode == 0
+    assert host_admin(server, "add", "boss").returncode == 0
+    context = new_context(browser)
+    page = with_authenticator(context)
+    page.goto(web + "/passkey")
+    page.fill("#name", "eve")
+    page.click("#sign-up")
+    page.wait_for_url(web + "/")
+    banned = server.run(admin, "ban", "eve", "--reason", "spam")
+    assert banned.returncode == 0, banned.stderr + server.report()
+    context.clear_cookies()
+    page.goto(web + "/passkey")
+    page.click("#sign-in")
+    assert message(page) == ("Not signed in: you are banned from this server (permanent): "
+                             "spam")
+    assert context.cookies() == []
+    assert server.run(admin, "unban", "eve").returncode == 0
+    page.goto(web + "/passkey")
+    page.click("#sign-in")
+    page.wait_for_url(web + "/")
+    context.close()

@@ -3,11 +3,12 @@ never, games with their players and nothing of the game."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from minefield.server.daemon import Daemon
 from minefield.session.remote import host, join
-from tests.server.conftest import ME, Raw, autoplay
+from tests.server.conftest import ME, Raw, autoplay, start_daemon
 
 
 async def until_lobby(client: Raw, check: Any) -> dict[str, Any]:
@@ -82,6 +83,26 @@ async def test_the_lobby_answers_pings_and_refuses_nothing_else(daemon: Daemon) 
     client.send({"type": "ping"})
     assert (await client.until("pong"))["type"] == "pong"
     client.close()
+
+
+async def test_a_flood_in_the_lobby_is_limited_as_a_players_is(short_dir: Path) -> None:
+    """Protocol 6: over the burst a line is dropped with a rate_limited error; past the
+    allowance of dropped lines the connection is closed (as a player's and a watcher's)."""
+    server = await start_daemon(short_dir, burst=2, rate=0.01, abuse=1)
+    try:
+        cat = await Raw.connect(server.config.socket)
+        cat.hello("lobby", player="cat")
+        await cat.until("lobby")
+        for _ in range(4):
+            cat.send({"type": "ping"})
+        answers = [await cat.recv() for _ in range(4)]
+        assert [a and a["type"] for a in answers] == ["pong", "pong", "error", "error"]
+        assert [(a["code"], a["fatal"]) for a in answers[2:] if a] == [
+            ("rate_limited", False), ("rate_limited", True)]
+        assert answers[2] is not None and "this one was dropped" in answers[2]["message"]
+        assert await cat.recv() is None
+    finally:
+        await server.stop()
 
 
 async def test_each_player_online_has_the_rating_the_keeper_knows(daemon: Daemon) -> None:

@@ -42,7 +42,7 @@ async def drill_of(pilot: Pilot[Any], kind: str) -> tuple[DrillsScreen, Drill]:
         await asyncio.gather(*(worker.wait() for worker in list(screen.workers)),
                              return_exceptions=True)
         await pilot.pause()
-        if screen.drill is not None and screen.drill.kind == kind:
+        if isinstance(screen.drill, Drill) and screen.drill.kind == kind:
             return screen, screen.drill
     raise AssertionError("no drill was made")
 
@@ -132,7 +132,7 @@ async def test_the_drill_follows_the_honor_names_when_the_setting_changes() -> N
             if screen.drill is not None and screen.drill.kind == "read_wait":
                 break
         drill = screen.drill
-        assert drill is not None and drill.position is not None
+        assert isinstance(drill, Drill) and drill.position is not None
         honors = [k for k in drill.position.pool_kinds if k >= 27]
         assert honors  # this seed's pool holds E, W and Gr
         app.apply_preferences(app.preferences.model_copy(update={"honor_names": "kanji"}),

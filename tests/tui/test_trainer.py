@@ -26,7 +26,7 @@ from minefield.rules.names import name_text
 from minefield.rules.prepared import game_with_hands
 from minefield.rules.tiles import kind_str, parse_tiles
 from minefield.session import LocalSession
-from minefield.trainer.drills import answer, make_drill, reader_lines
+from minefield.trainer.drills import Drill, answer, make_drill, reader_lines
 from minefield.trainer.progress import DiscardRecord, DrillRecord, GameRecord, open_progress
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
@@ -447,7 +447,7 @@ async def test_a_drill_is_answered_by_keyboard_explained_and_saved() -> None:
         await pilot.pause()
         await _drill_ready(pilot, screen)
         drill = screen.drill
-        assert drill is not None and drill.kind == "is_mangan"
+        assert isinstance(drill, Drill) and drill.kind == "is_mangan"
         assert "Mangan or not" in screen_text(app) and "is_mangan" not in screen_text(app)
         question = text_of(app, "#drill-question")
         assert name_text(drill.prompt[0], "letters") in question and "R14" in question

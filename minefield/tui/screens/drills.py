@@ -5,7 +5,9 @@ Kinds and patterns are shown in words (:func:`~minefield.trainer.drills.kind_wor
 
 Answers are typed in the answer line: a tile (``5p``, safest), the kinds you think the opponent
 waits on (``2p 5p``, read_wait), ``y`` or ``n`` (is_mangan), or 13 tiles (safe_hand). A drill
-is built from seeded bot games, which takes a moment: it is made in a worker thread.
+is built from seeded bot games, which takes a moment: it is made in a worker thread. "From my
+games" asks again the positions of the player's saved games that cost the most expected points
+(:mod:`minefield.trainer.game_drills`); without any, it says so in one line.
 """
 
 from __future__ import annotations
@@ -38,6 +40,13 @@ from minefield.trainer.drills import (
     make_drill,
     pattern_words,
     reader_lines,
+)
+from minefield.trainer.game_drills import (
+    FROM_GAMES,
+    GameDrill,
+    NoGameDrills,
+    answer_game_drill,
+    next_game_drill,
 )
 from minefield.trainer.progress import DrillRecord, ProgressError
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
@@ -125,7 +134,7 @@ class DrillsScreen(Screen[None]):
         self._history = history
         self._seed = parse_seed(seed) if seed is not None else None
         self._count = 0
-        self.drill: Drill | None = None
+        self.drill: Drill | GameDrill | None = None
         self.result: DrillAnswer | None = None
         self._made_with: tuple[str, str] | None = None
         self._answer_text: str | None = None  # the verdict shown, in mpsz (named when shown)
@@ -134,7 +143,8 @@ class DrillsScreen(Screen[None]):
         yield SteadyHeader()
         with Horizontal(id="drill-choice"):
             yield Label("Kind", classes="drill-label")
-            yield Select([("Due (spaced repetition)", DUE), *((kind_words(k), k) for k in KINDS)],
+            yield Select([("Due (spaced repetition)", DUE), *((kind_words(k), k) for k in KINDS),
+                          (kind_words(FROM_GAMES), FROM_GAMES)],
                          value=DUE, allow_blank=False, id="drill-kind")
             yield Label("Level", classes="drill-label")
             yield Select([(d, d) for d in DIFFICULTIES], value="intermediate",
@@ -184,7 +194,9 @@ class DrillsScreen(Screen[None]):
         self.run_worker(lambda: self._make(kind, difficulty, seed), thread=True,
                         group="drill", exit_on_error=False)
 
-    def _make(self, kind: str, difficulty: str, seed: str) -> Drill:
+    def _make(self, kind: str, difficulty: str, seed: str) -> Drill | GameDrill:
+        if kind == FROM_GAMES:  # the player's own positions, whatever the level
+            return next_game_drill(self._history())
         if kind == DUE:
             return Scheduler(self._history(), seed).next_drill(difficulty)
         return make_drill(kind, seed, difficulty)
@@ -192,19 +204,25 @@ class DrillsScreen(Screen[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "drill":
             return
-        if event.state == WorkerState.SUCCESS and isinstance(event.worker.result, Drill):
+        if event.state == WorkerState.SUCCESS and isinstance(event.worker.result,
+                                                             Drill | GameDrill):
             self._show_drill(event.worker.result)
         elif event.state == WorkerState.ERROR:
             error = event.worker.error
+            if isinstance(error, NoGameDrills):  # said in one line, as it is
+                self.query_one("#drill-question", Static).update(escape(str(error)))
+                return
             reason = str(error) if isinstance(error, DrillError) else type(error).__name__
             self.query_one("#drill-question", Static).update(
                 f"No drill could be made ({escape(reason)}). Ctrl+N tries another.")
 
-    def _show_drill(self, drill: Drill) -> None:
+    def _show_drill(self, drill: Drill | GameDrill) -> None:
         self.drill = drill
-        self.query_one("#drill-question", Static).update(named(self, "\n".join(drill_lines(drill))))
+        self.query_one("#drill-question", Static).update(
+            named(self, "\n".join(drill_lines(_shown(drill)))))
         field = self.query_one("#drill-input", Input)
-        field.placeholder = PLACEHOLDERS[drill.kind]
+        field.placeholder = (drill.placeholder if isinstance(drill, GameDrill)
+                             else PLACEHOLDERS[drill.kind])
         field.focus()
 
     # -- answering ---------------------------------------------------------------------------
@@ -218,7 +236,9 @@ class DrillsScreen(Screen[None]):
         if self.drill is None:
             return
         try:
-            result = answer_text(self.drill, text)  # E, Wh or 東 are tiles as 1z is
+            # E, Wh or 東 are tiles as 1z is
+            result = (answer_game_drill(self.drill, text) if isinstance(self.drill, GameDrill)
+                      else answer_text(self.drill, text))
         except DrillError as error:
             self._say(escape(str(error)))
             return
@@ -240,7 +260,7 @@ class DrillsScreen(Screen[None]):
             return
         if self.drill is not None:
             self.query_one("#drill-question", Static).update(
-                named(self, "\n".join(drill_lines(self.drill))))
+                named(self, "\n".join(drill_lines(_shown(self.drill)))))
         if self._answer_text is not None:
             self.query_one("#drill-answer", Static).update(named(self, self._answer_text))
 
@@ -261,6 +281,11 @@ class DrillsScreen(Screen[None]):
         """Back to the menu."""
         self.workers.cancel_group(self, "drill")
         self.dismiss()
+
+
+def _shown(drill: Drill | GameDrill) -> Drill:
+    """What the trainee sees of a drill (a drill of their games shows its position)."""
+    return drill.drill if isinstance(drill, GameDrill) else drill
 
 
 def store_recorder(record_drill: Callable[[DrillRecord], int]) -> Recorder:

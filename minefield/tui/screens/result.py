@@ -84,7 +84,9 @@ class ResultScreen(Screen[None]):
     ``discards`` are both rows in the order discarded (else the pools show with them);
     ``scores`` is the app's running score, which this game joins. In a match, ``match`` is its
     state after this game (the scoreboard, the settlement in words; ``washizu``: with cc of
-    blood), and ``n`` leads to the next game or to the final standings.
+    blood), and ``n`` leads to the next game or to the final standings. ``link``: where the
+    finished game can be opened in a browser (a network game at a server with a browser door),
+    shown under the ratings.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -99,9 +101,10 @@ class ResultScreen(Screen[None]):
                  dora_indicator: str, discards: Mapping[Seat, Sequence[str]] | None = None,
                  scores: RunningScore | None = None, match: MatchView | None = None,
                  washizu: bool = False, rated: Rated | None = None,
-                 notes: Mapping[int, str] | None = None) -> None:
+                 notes: Mapping[int, str] | None = None, link: str | None = None) -> None:
         super().__init__()
         self.rated = rated
+        self.link = link
         self.end = end
         #: The trainer's feedback lines of the discards made here (kept from the play screen).
         self.notes = dict(notes or {})
@@ -127,6 +130,8 @@ class ResultScreen(Screen[None]):
                                id="result-ratings", markup=False)
         ratings.display = self.rated is not None
         yield ratings
+        if self.link is not None:
+            yield Static(f"Link: {self.link}", id="result-link", markup=False)
         with VerticalScroll(id="result-body"):
             if self.end.value is not None:
                 yield PhraseStatic(named(self, "\n".join(value_lines(self.end.value))), id="value")
