@@ -247,7 +247,8 @@ class LobbyScreen(Screen[None]):
         """Put ``state`` on the screen (the cursor stays on the same table if it is there)."""
         self.state = state
         online = ", ".join(
-            f"{p.name}{'' if p.rating is None else f' {p.rating}'} ({p.status})"
+            f"{p.name}{'' if p.rating is None else f' {p.rating}'} "
+            f"({'program, ' if p.program else ''}{p.status})"  # a bot over ssh HOST wire
             for p in state.online) or "nobody"
         running = "".join(f"\nTournament {t.name}: round {t.round} of {t.rounds}"
                           for t in state.tournaments)

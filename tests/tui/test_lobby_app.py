@@ -373,3 +373,15 @@ async def test_keys_typed_fast_into_the_invitation_are_all_taken_in_order(
         await settle(pilot)
         assert app.choice is None and app.is_running  # no bot game, nothing else chosen
         assert requests == [Invite(player="bob")]
+
+
+async def test_a_program_is_marked_in_the_lobby() -> None:
+    """A player who plays over ``ssh HOST wire`` (a bot someone brought) is said to be a
+    program, beside its status; people are not marked."""
+    state = LobbyState(online=[LobbyPlayer(name="Robo", status="lobby", rating=1500,
+                                           program=True),
+                               LobbyPlayer(name="Dan", status="lobby")], tables=[])
+    app = LobbyApp(states_of(state))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "Online (2): Robo 1500 (program, lobby), Dan (lobby)" in screen_text(app)
