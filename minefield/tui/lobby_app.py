@@ -248,7 +248,7 @@ class LobbyScreen(Screen[None]):
         self.state = state
         online = ", ".join(
             f"{p.name}{'' if p.rating is None else f' {p.rating}'} "
-            f"({'program, ' if p.program else ''}{p.status})"  # a bot over ssh HOST wire
+            f"({p.status}{', program' if p.program else ''})"  # a bot over ssh HOST wire, as who
             for p in state.online) or "nobody"
         running = "".join(f"\nTournament {t.name}: round {t.round} of {t.rounds}"
                           for t in state.tournaments)

@@ -384,4 +384,4 @@ async def test_a_program_is_marked_in_the_lobby() -> None:
     app = LobbyApp(states_of(state))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        assert "Online (2): Robo 1500 (program, lobby), Dan (lobby)" in screen_text(app)
+        assert "Online (2): Robo 1500 (lobby, program), Dan (lobby)" in screen_text(app)
