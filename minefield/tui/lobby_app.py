@@ -21,7 +21,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Input, Static
 
 from minefield.protocol.wire import (
@@ -38,8 +38,8 @@ from minefield.protocol.wire import (
     TournamentRound,
     WireError,
 )
-from minefield.tui.screens.dialogs import ConfirmScreen
-from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS, ConfirmScreen
+from minefield.tui.textual_private import FieldFirstScreen, OrderedInput, SteadyHeader
 from minefield.tui.viewer_app import ViewerApp
 
 #: What the lobby's link gives (:class:`~minefield.session.lobby_link.LobbyLink`).
@@ -54,11 +54,12 @@ ENDED = {"declined": ("{to} declined your invitation.", "You declined {by}'s inv
          "gone": ("{to} left the lobby.", "")}
 
 
-class InviteScreen(ModalScreen[tuple[str, bool] | None]):
+class InviteScreen(FieldFirstScreen[tuple[str, bool] | None]):
     """The name of the player to invite and whether the game is rated (casual unless ticked,
     R36); Enter invites, Escape goes back."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back"),
+                                             *FORM_FOCUS_KEYS]
 
     def __init__(self, names: list[str]) -> None:
         super().__init__()
@@ -67,8 +68,8 @@ class InviteScreen(ModalScreen[tuple[str, bool] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Invite whom? (a player in the lobby)", classes="question")
-            yield Input(value=self.names[0] if self.names else "", max_length=32,
-                        placeholder="name", id="invite-name")
+            yield OrderedInput(value=self.names[0] if self.names else "", max_length=32,
+                               placeholder="name", id="invite-name")
             yield Checkbox("Rated (else casual: no rating changes)", False,
                            id="invite-rated")
             yield Static("In the lobby: " + (", ".join(self.names) or "nobody else"),
@@ -111,7 +112,9 @@ class LobbyScreen(Screen[None]):
         Binding("h", "host", "Host"),
         Binding("c", "host_casual", "Host casual", show=False),
         Binding("b", "bot", "Bot"),
-        Binding("i", "invite", "Invite"),
+        # A priority binding: the keys typed with i go to the form, never to this screen
+        # (FieldFirstScreen).
+        Binding("i", "invite", "Invite", priority=True),
         Binding("k", "quick", "Quick match"),
         Binding("escape", "cancel", "Stop waiting"),
         Binding("escape", "withdraw", "Withdraw"),
@@ -244,7 +247,8 @@ class LobbyScreen(Screen[None]):
         """Put ``state`` on the screen (the cursor stays on the same table if it is there)."""
         self.state = state
         online = ", ".join(
-            f"{p.name}{'' if p.rating is None else f' {p.rating}'} ({p.status})"
+            f"{p.name}{'' if p.rating is None else f' {p.rating}'} "
+            f"({p.status}{', program' if p.program else ''})"  # a bot over ssh HOST wire, as who
             for p in state.online) or "nobody"
         running = "".join(f"\nTournament {t.name}: round {t.round} of {t.rounds}"
                           for t in state.tournaments)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from contextlib import suppress
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import RenderableType
 from rich.segment import Segments
@@ -18,9 +18,9 @@ from textual.app import App
 from textual.css.model import RuleSet
 from textual.css.query import NoMatches
 from textual.css.stylesheet import Stylesheet
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widget import AwaitMount, Widget
-from textual.widgets import Header
+from textual.widgets import Header, Input
 from textual.widgets._header import HeaderTitle
 
 
@@ -156,3 +156,60 @@ def forget_gone_widgets(app: App[Any]) -> None:
         for kept in watchers.values():
             kept[:] = [(watcher, callback) for watcher, callback in kept
                        if not getattr(watcher, "_closing", False)]
+
+
+class OrderedInput(Input):
+    """An :class:`~textual.widgets.Input` whose own keys (Backspace, Ctrl+A, Ctrl+K, the
+    arrows, Enter...) take effect in the order they were typed.
+
+    Textual hands a printable key to the focused input at once, but a key the input has a
+    binding for goes first up the DOM, one message queue after another, to the app, which
+    then runs the binding: keys arriving together (typed fast over SSH, where a packet
+    carries several) were reordered. Ctrl+A, Ctrl+K, ``bob`` gave ``bob`` and then an empty
+    field; ``bx``, Backspace, ``ob`` gave ``bxo`` and then ``bx``. Here the input runs its own
+    non-priority bindings as the key reaches it, in the same queue as the letters."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not event.is_printable:
+            for binding in self._bindings.key_to_bindings.get(event.key, ()):
+                if not binding.priority and await self.app.run_action(binding.action, self):
+                    event.stop()
+                    event.prevent_default()  # the handlers of Input and Widget: nothing to do
+                    return
+        # Otherwise Textual goes on to Input's own handler (each class's in the MRO).
+
+
+Result = TypeVar("Result")
+
+
+class FieldFirstScreen(ModalScreen[Result]):
+    """A form opened by a key (priority binding) whose field takes the keys typed with it.
+
+    Textual hands a key to the widget focused when the key comes in. Keys that came in one
+    packet with the key that opened this screen find it pushed but not yet composed, with
+    nothing focused, and are handed to the screen itself, where they were lost (or, before the
+    opening key was a priority binding, went to the screen below: ``ibob`` typed fast in the
+    lobby played a bot). Here those keys go on to the field focused once the screen is
+    composed, in the order typed (:class:`OrderedInput` keeps that order)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: Keys handed to this screen itself rather than to a widget of it.
+        self._early_keys: list[events.Key] = []
+
+    def _forward_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            self._early_keys.append(event)
+        super()._forward_event(event)
+
+    async def on_key(self, event: events.Key) -> None:
+        """A key handed to the screen before its field had the focus: the field's."""
+        early = next((i for i, key in enumerate(self._early_keys) if key is event), None)
+        if early is None:
+            return
+        del self._early_keys[early]
+        field = self.focused
+        if field is not None:
+            event.stop()
+            event.prevent_default()
+            field.post_message(events.Key(event.key, event.character))

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from textual import events
 
 from minefield.protocol.wire import (
     AnswerInvitation,
@@ -346,3 +347,41 @@ async def test_a_tournament_round_is_a_notice_and_enter_sits_the_player() -> Non
         await pilot.press("enter")
         await settle(pilot)
     assert app.choice == LobbyChoice("resume", game=game)
+
+
+@pytest.mark.parametrize("keys", [
+    ["i", "ctrl+a", "ctrl+k", "b", "o", "b", "enter"],  # all in one packet
+    ["ctrl+a", "ctrl+k", "b", "o", "b", "enter"],  # the form shown first, then a packet
+])
+async def test_keys_typed_fast_into_the_invitation_are_all_taken_in_order(
+        keys: list[str]) -> None:
+    """Over SSH several keys arrive together: the invitation's form takes them all, in the
+    order typed (Textual ran an input's own keys, Ctrl+K here, after the letters that came
+    with them, and the name typed was erased; a letter typed with ``i`` went to the lobby,
+    where ``b`` plays a bot)."""
+    states, requests, _more = scripted(STATE)
+    app = LobbyApp(states, requests.append, me="Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        if keys[0] != "i":
+            await pilot.press("i")
+            await settle(pilot)
+            assert "In the lobby: Dan" in screen_text(app)  # the name offered: Dan
+        for key in keys:  # posted together: none is handled before the last arrives
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await settle(pilot)
+        await settle(pilot)
+        assert app.choice is None and app.is_running  # no bot game, nothing else chosen
+        assert requests == [Invite(player="bob")]
+
+
+async def test_a_program_is_marked_in_the_lobby() -> None:
+    """A player who plays over ``ssh HOST wire`` (a bot someone brought) is said to be a
+    program, beside its status; people are not marked."""
+    state = LobbyState(online=[LobbyPlayer(name="Robo", status="lobby", rating=1500,
+                                           program=True),
+                               LobbyPlayer(name="Dan", status="lobby")], tables=[])
+    app = LobbyApp(states_of(state))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "Online (2): Robo 1500 (lobby, program), Dan (lobby)" in screen_text(app)

@@ -50,7 +50,7 @@ from minefield.trainer.game_drills import (
 )
 from minefield.trainer.progress import DrillRecord, ProgressError
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
-from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.textual_private import OrderedInput, SteadyHeader
 from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.tiles import named
 
@@ -153,7 +153,7 @@ class DrillsScreen(Screen[None]):
             # The verdict goes above the question once answered, where it is seen first.
             yield PhraseStatic(id="drill-answer")
             yield PhraseStatic(id="drill-question")
-        yield Input(placeholder="", id="drill-input")
+        yield OrderedInput(placeholder="", id="drill-input")
         yield Footer()
 
     def on_mount(self) -> None:

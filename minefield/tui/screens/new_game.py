@@ -32,6 +32,7 @@ from minefield.tui.host import preferences_of
 from minefield.tui.messages import GameChosen
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.screens.rules import RulesScreen
+from minefield.tui.textual_private import OrderedInput
 from minefield.tui.widgets.tickbox import TickBox
 
 #: Each rule preset in one line (the help's "Rule presets" says the same at more length).
@@ -121,14 +122,14 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
                 if self.mode == "hotseat":
                     yield Label("Players")
                     with Horizontal(id="names"):
-                        yield Input(placeholder="East", max_length=MAX_PLAYER_NAME, id="east",
-                                    compact=True)
-                        yield Input(placeholder="West", max_length=MAX_PLAYER_NAME, id="west",
-                                    compact=True)
+                        yield OrderedInput(placeholder="East", max_length=MAX_PLAYER_NAME,
+                                           id="east", compact=True)
+                        yield OrderedInput(placeholder="West", max_length=MAX_PLAYER_NAME,
+                                           id="west", compact=True)
                 else:
                     yield Label("Your name")
-                    yield Input(placeholder="You", max_length=MAX_PLAYER_NAME, id="name",
-                                compact=True)
+                    yield OrderedInput(placeholder="You", max_length=MAX_PLAYER_NAME, id="name",
+                                       compact=True)
                 yield Label("Play")
                 yield Select(KINDS, value="single", allow_blank=False, id="kind", compact=True)
                 if self.mode == "practice":
@@ -151,8 +152,8 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
                     offered = prefs.clock in (value for _, value in CLOCKS)
                     yield Select(CLOCKS, value=prefs.clock if offered else CUSTOM_CLOCK,
                                  allow_blank=False, id="clock", compact=True)
-                    yield Input("" if offered else prefs.clock, placeholder="HAND+DISCARD",
-                                id="custom-clock", compact=True, disabled=offered)
+                    yield OrderedInput("" if offered else prefs.clock, placeholder="HAND+DISCARD",
+                                       id="custom-clock", compact=True, disabled=offered)
             yield Static(preset_note(prefs.rules), id="preset-note", classes="note")
             with Horizontal(classes="buttons"):
                 yield Button("Start", id="start", variant="primary", compact=True)

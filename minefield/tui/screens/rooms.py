@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from minefield.protocol.codes import normalize_code
+from minefield.tui.textual_private import OrderedInput
 
 #: The menu's network entries (key, label), first in the menu when there is a server.
 ROOM_ENTRIES = (
@@ -49,7 +50,7 @@ class CodeScreen(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Static("The room code your friend gave you (6 letters and digits):",
                          classes="question")
-            yield Input(placeholder="K7Q3PX", max_length=16, id="code")
+            yield OrderedInput(placeholder="K7Q3PX", max_length=16, id="code")
             yield Static("", id="code-problem")
         yield Footer()
 

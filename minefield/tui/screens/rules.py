@@ -27,6 +27,7 @@ from minefield.rules.settings import (
     rule_words,
 )
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
+from minefield.tui.textual_private import OrderedInput
 
 #: The on/off choices of a yes-or-no setting.
 ON_OFF = (("on", "on"), ("off", "off"))
@@ -89,8 +90,8 @@ class RulesScreen(ModalScreen[tuple[str, ...] | None]):
         if words:
             return Select([(word, word) for word in words], value=str(value),
                           allow_blank=False, id=widget_id, compact=True)
-        return Input(rule_value_text(value), id=widget_id, compact=True,
-                     placeholder="none" if value is None else "")
+        return OrderedInput(rule_value_text(value), id=widget_id, compact=True,
+                            placeholder="none" if value is None else "")
 
     def on_mount(self) -> None:
         self.query_one("#rules-list").focus()
