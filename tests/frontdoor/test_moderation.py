@@ -146,6 +146,11 @@ def test_the_hosts_admin_command(tmp_path: Path, moderator: Moderator) -> None:
     with pytest.raises(ModerationRefused, match="no player is called 'Zed' here"):
         host_admin(path, "add", "Zed", False, "me on the host")
     assert "made Bob an admin" in host_admin(path, "log", None, False, "me")
+    assert host_admin(path, "remove", "Bob", False, "me") == "Bob is no longer an admin."
+    with pytest.raises(ModerationRefused, match="Bob is not an admin"):
+        host_admin(path, "remove", "Bob", False, "me")
+    with pytest.raises(ModerationRefused, match="admin add takes a player's name"):
+        host_admin(path, "add", None, False, "me")
 
 
 def host_admin_time(path: Path) -> str:
