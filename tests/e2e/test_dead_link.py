@@ -67,8 +67,10 @@ def netsite() -> Iterator[tuple[Site, DeadLinkNet]]:
 
 
 def _disconnect_logged(log: Path) -> bool:
-    """True once the daemon has logged bob's connection as gone (the seat's grace starts)."""
-    return re.search(r"Connection\(bob@[^,]*, seat=\w+\): disconnected",
+    """True once the daemon has logged bob's *seated* connection as gone (the seat's grace
+    starts). Bob's short lobby connections before he sits (``seat=None``: the ban check, the
+    message of the day) close on their own and do not count."""
+    return re.search(r"Connection\(bob@[^,]*, seat=(?!None\b)\w+\): disconnected",
                      log.read_text(errors="replace")) is not None
 
 

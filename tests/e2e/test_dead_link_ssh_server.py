@@ -141,8 +141,8 @@ def _ssh_under(shell: int) -> int:
     raise AssertionError(f"no ssh under process {shell}")
 
 
-#: The game server's line for bob's connection closing (the seat's grace starts).
-DISCONNECTED = re.compile(r"Connection\(bob\b[^,]*, seat=\w+\): disconnected")
+#: The game server's line for bob's seated connection closing (the seat's grace starts).
+DISCONNECTED = re.compile(r"Connection\(bob\b[^,]*, seat=(?!None\b)\w+\): disconnected")
 
 
 def test_a_dead_link_closes_the_session_and_the_other_player_is_told(
