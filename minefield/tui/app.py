@@ -2,26 +2,28 @@
 
 A game on this terminal is a :class:`~minefield.tui.table_controller.TableController` (the
 session, its updates, which screen shows which seat), opened from a :class:`~minefield.tui.games.
-GameRequest`; unexpected errors are handled by :class:`~minefield.tui.crash.RecoveringApp`.
+GameRequest`; unexpected errors are handled by its :class:`~minefield.tui.crash.CrashRecovery`.
 Screens post intents (:mod:`minefield.tui.messages`) and ask the app for what they need through
 the protocols of :mod:`minefield.tui.host`; they never touch a game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on
+from textual.actions import ActionParseResult
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.screen import Screen
 
 from minefield.tui.app_preferences import PreferencesApp
 from minefield.tui.command_palette import ScreenActions, app_commands
-from minefield.tui.crash import RecoveringApp, log_failure
+from minefield.tui.crash import CrashRecovery
 from minefield.tui.games import (
     BotFactory,
     GameRequest,
@@ -29,7 +31,7 @@ from minefield.tui.games import (
     hint_source,
     open_session,
 )
-from minefield.tui.link_watch import LinkWatch, LinkWatchingApp
+from minefield.tui.link_watch import LinkWatch, TerminalWatch
 from minefield.tui.look import STYLESHEET
 from minefield.tui.menu_actions import MenuActions
 from minefield.tui.messages import (
@@ -50,7 +52,7 @@ from minefield.tui.trainer_actions import TrainerActions
 # frame waits for every import of this module (the bots, the session and its wire
 # models, the help's Markdown, the drills' SQLite and the other screens come later).
 if TYPE_CHECKING:
-    from minefield.session import SeatFailed, Session
+    from minefield.session import Session
     from minefield.tui.config import Preferences
     from minefield.tui.screens.rooms import ServerAddress
     from minefield.tui.screens.settings import SettingsScreen
@@ -59,8 +61,7 @@ if TYPE_CHECKING:
 __all__ = ["MinefieldApp"]
 
 
-class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
-                   RecoveringApp):
+class MinefieldApp(PreferencesApp, MenuActions, TrainerActions):
     """Minefield in the terminal.
 
     ``request`` starts a game at once (else the menu shows). ``think_seconds`` is the bot's
@@ -92,8 +93,11 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
                  catch_errors: bool = True, record_folder: Path | None = None,
                  session: Session | None = None, link_watch: LinkWatch | None = None,
                  server: ServerAddress | None = None, lobby: bool = False) -> None:
-        super().__init__(catch_errors)
-        self._link_watch_given = link_watch  # over SSH: is the terminal there? (link_watch.py)
+        super().__init__()
+        self.crash = CrashRecovery(self, self, catch_errors)  # keeps the game through a bug
+        self._link_watch_given = link_watch
+        #: Over SSH: is the terminal there? (link_watch.py)
+        self.terminal_watch = TerminalWatch(self, self.close_for_lost_link)
         self.server = server
         self.lobby = lobby
         self.read_preferences(preferences)  # the saved ones unless given (app_preferences.py)
@@ -122,7 +126,7 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
             elif self.request is not None:
                 await self.start_game(self.request)
             cover_if_too_small(self)
-            self.watch_link(self._link_watch_given)
+            self.terminal_watch.start(self._link_watch_given)
         finally:  # even after an error here: the collector must come back on
             self.call_after_refresh(self._after_first_frame)
 
@@ -132,6 +136,10 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         table, self.table = self.table, None
         if table is not None:
             await table.close()
+
+    def on_cursor_position(self, event: events.CursorPosition) -> None:
+        """The terminal answered the link watch's question."""
+        self.terminal_watch.answered()
 
     def _warn(self, text: str, title: str) -> None:
         # Not markup: reports quote files and errors, brackets and all.
@@ -156,7 +164,7 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         session, problem = open_session(
             request, prefs, bot_factory=self._bot_factory, think_seconds=self.think_seconds,
             record_to=(self._record_folder or records_dir()) if prefs.save_records else None,
-            on_failure=self._seat_failed)
+            on_failure=self.crash.seat_failed)
         if problem:
             self.notify(problem, title="Rules", severity="error", markup=False)
         await self.play(session, form)
@@ -169,16 +177,11 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         await self._leave_game(another=True, keep=form)
         forget_gone_widgets(self)  # the game before's screens (or the app before's)
         self.tally_game = None
-        self.recovery.reset()
+        self.crash.new_game()
         self.trainer.new_game(session.traits, session.local_seats)
         self.table = TableController(self, session, self, lambda: hint_source(
             self.preferences, session, self._bot_factory))
         await self.table.start()
-
-    def _seat_failed(self, failure: SeatFailed) -> None:
-        """The bot failed (its session played the automatic move): log where, not its text."""
-        log_failure(failure)
-        self.errors.append(failure.kind)
 
     async def show_game_screen(self, screen: Screen[None]) -> None:
         """Show ``screen`` in place of the game's screen, straight: the screen it replaces goes
@@ -220,6 +223,26 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         """After an error without a game (the drills, a form): back to the menu."""
         while len(self.screen_stack) > self._base_depth:
             await self.pop_screen()
+
+    # -- unexpected errors: Textual's hooks hand them to the crash recovery (crash.py) -----------
+
+    async def run_action(self, action: str | ActionParseResult,
+                         default_namespace: DOMNode | None = None,
+                         namespaces: Mapping[str, DOMNode] | None = None) -> bool:
+        """Run an action; a bug in a screen's action becomes a message, not a dead app."""
+        return await self.crash.guard(super().run_action(action, default_namespace, namespaces))
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's hook for an error nothing caught (a handler, a worker)."""
+        self.crash.recover_from(error)
+
+    def recover_from(self, error: Exception) -> None:
+        """An unexpected error at the table: log it, tell the player, keep the game."""
+        self.crash.recover_from(error)
+
+    def _fatal_error(self) -> None:
+        """Exit after an error, with a traceback that shows no local variables (hidden tiles)."""
+        self.crash.exit_with_report()
 
     # -- messages from the session and the screens (the table turns them into commands) ----------
 

@@ -100,7 +100,7 @@ async def test_an_error_inside_a_drill_answer_is_logged_without_hidden_tiles_and
         await pilot.press("5", "m", "enter")
         await pilot.pause()
         await pilot.pause()
-        assert app.is_running and hidden and app.errors == ["KeyError"]
+        assert app.is_running and hidden and app.crash.errors == ["KeyError"]
         assert isinstance(app.screen, MessageScreen)
         text = screen_text(app)
         assert "Something went wrong" in text and "(KeyError)" in text, text
