@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import Screen
 
-from minefield.tui.app_preferences import PreferencesApp
+from minefield.tui.app_preferences import AppPreferences
 from minefield.tui.command_palette import ScreenActions, app_commands
 from minefield.tui.crash import CrashRecovery
 from minefield.tui.games import (
@@ -41,6 +41,7 @@ from minefield.tui.messages import (
     SessionUpdate,
     TableIntent,
 )
+from minefield.tui.render import TileStyle
 from minefield.tui.scores import RunningScore
 from minefield.tui.screens.dialogs import ConfirmScreen, cover_if_too_small
 from minefield.tui.screens.menu import MenuScreen
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
 __all__ = ["MinefieldApp"]
 
 
-class MinefieldApp(PreferencesApp, MenuActions, TrainerActions):
+class MinefieldApp(MenuActions, TrainerActions):
     """Minefield in the terminal.
 
     ``request`` starts a game at once (else the menu shows). ``think_seconds`` is the bot's
@@ -100,7 +101,8 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions):
         self.terminal_watch = TerminalWatch(self, self.close_for_lost_link)
         self.server = server
         self.lobby = lobby
-        self.read_preferences(preferences)  # the saved ones unless given (app_preferences.py)
+        #: The saved preferences unless given, and their look (app_preferences.py).
+        self.prefs = AppPreferences(self, preferences)
         self.request = request
         self._first_session = session
         self.think_seconds = think_seconds
@@ -116,11 +118,11 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions):
 
     async def on_mount(self) -> None:
         try:
-            self.show_first_look()
+            self.prefs.show_first_look()
             await self.push_screen(MenuScreen(rooms=self.server is not None))
             self._base_depth = len(self.screen_stack)
-            if self._startup_problem:
-                self._warn(self._startup_problem, "Settings")
+            if self.prefs.startup_problem:
+                self._warn(self.prefs.startup_problem, "Settings")
             if self._first_session is not None:
                 await self.play(self._first_session)
             elif self.request is not None:
@@ -128,7 +130,7 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions):
             cover_if_too_small(self)
             self.terminal_watch.start(self._link_watch_given)
         finally:  # even after an error here: the collector must come back on
-            self.call_after_refresh(self._after_first_frame)
+            self.call_after_refresh(lambda: self.prefs.after_first_frame(self.table is not None))
 
     async def close_for_lost_link(self) -> None:
         """The terminal is gone: close the game's connection (not a leave: the seat waits for
@@ -144,6 +146,16 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions):
     def _warn(self, text: str, title: str) -> None:
         # Not markup: reports quote files and errors, brackets and all.
         self.notify(text, title=title, severity="warning", timeout=10, markup=False)
+
+    @property
+    def preferences(self) -> Preferences:
+        """The player's preferences (:class:`~minefield.tui.app_preferences.AppPreferences`)."""
+        return self.prefs.preferences
+
+    @property
+    def tile_style(self) -> TileStyle:
+        """How tiles are drawn now."""
+        return self.prefs.tile_style
 
     # -- games -----------------------------------------------------------------------------------
 
@@ -283,7 +295,7 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions):
         await self.action_menu()  # asks first while a match goes on
 
     def on_settings_screen_changed(self, message: SettingsScreen.Changed) -> None:
-        self.apply_preferences(message.preferences)
+        self.prefs.apply(message.preferences)
 
     async def action_menu(self) -> None:
         """Back to the menu (asks first while a game is on)."""

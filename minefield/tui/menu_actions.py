@@ -28,13 +28,17 @@ class MenuActions(App[int]):
     ``trainer``, a bot factory, a record folder, a running score and (over SSH) a ``server``;
     :meth:`play` plays a session."""
 
-    preferences: Preferences
     trainer: Trainer
     scores: RunningScore
     server: ServerAddress | None
     tally_game: str | None
     _bot_factory: BotFactory
     _record_folder: Path | None
+
+    @property
+    def preferences(self) -> Preferences:
+        """The player's preferences."""
+        raise NotImplementedError
 
     async def play(self, session: Session) -> None:
         """Play ``session`` here."""

@@ -12,6 +12,7 @@ from textual.app import App
 if TYPE_CHECKING:
     from minefield.rules.game import Seat
     from minefield.trainer.defense_review import GameReview
+    from minefield.tui.app_preferences import AppPreferences
     from minefield.tui.config import Preferences
     from minefield.tui.screens.review import ReviewScreen
     from minefield.tui.table_controller import TableController
@@ -41,10 +42,11 @@ class TrainerActions(App[int]):
 
     trainer: Trainer
     table: TableController | None
-    preferences: Preferences
+    prefs: AppPreferences
 
-    def apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
-        """Use ``preferences`` now and save them."""
+    @property
+    def preferences(self) -> Preferences:
+        """The player's preferences."""
         raise NotImplementedError
 
     def feedback_notes(self, seats: tuple[Seat, ...]) -> dict[int, str]:
@@ -58,7 +60,7 @@ class TrainerActions(App[int]):
     def action_toggle_feedback(self) -> None:
         """Feedback after each of your discards (in the game log) on or off; saved."""
         on = not self.preferences.discard_feedback
-        self.apply_preferences(self.preferences.model_copy(update={"discard_feedback": on}))
+        self.prefs.apply(self.preferences.model_copy(update={"discard_feedback": on}))
         self.notify(f"Feedback after each discard: {'on' if on else 'off'}.", markup=False)
 
     def tell_progress_problem(self, problem: str) -> None:

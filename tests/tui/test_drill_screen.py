@@ -135,7 +135,7 @@ async def test_the_drill_follows_the_honor_names_when_the_setting_changes() -> N
         assert isinstance(drill, Drill) and drill.position is not None
         honors = [k for k in drill.position.pool_kinds if k >= 27]
         assert honors  # this seed's pool holds E, W and Gr
-        app.apply_preferences(app.preferences.model_copy(update={"honor_names": "kanji"}),
+        app.prefs.apply(app.preferences.model_copy(update={"honor_names": "kanji"}),
                               save=False)
         await pilot.pause()
         renamed = str(screen.query_one("#drill-question").render())
