@@ -33,7 +33,7 @@ from minefield.tui.games import (
 )
 from minefield.tui.link_watch import LinkWatch, TerminalWatch
 from minefield.tui.look import STYLESHEET
-from minefield.tui.menu_actions import MenuActions
+from minefield.tui.menu_actions import MenuDoors
 from minefield.tui.messages import (
     GameChosen,
     MenuRequested,
@@ -47,12 +47,13 @@ from minefield.tui.screens.dialogs import ConfirmScreen, cover_if_too_small
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.textual_private import forget_gone_widgets
 from minefield.tui.trainer import Trainer
-from minefield.tui.trainer_actions import TrainerActions
+from minefield.tui.trainer_actions import TrainerDoors
 
 # What only a game, a key or a menu entry needs is imported there, not here: the menu's first
 # frame waits for every import of this module (the bots, the session and its wire
 # models, the help's Markdown, the drills' SQLite and the other screens come later).
 if TYPE_CHECKING:
+    from minefield.rules.seats import Seat
     from minefield.session import Session
     from minefield.tui.config import Preferences
     from minefield.tui.screens.rooms import ServerAddress
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
 __all__ = ["MinefieldApp"]
 
 
-class MinefieldApp(MenuActions, TrainerActions):
+class MinefieldApp(App[int]):
     """Minefield in the terminal.
 
     ``request`` starts a game at once (else the menu shows). ``think_seconds`` is the bot's
@@ -115,11 +116,16 @@ class MinefieldApp(MenuActions, TrainerActions):
         self._base_depth = 0
         self._quit_question: ConfirmScreen | None = None
         self.trainer = Trainer()  # the defense trainer: overlay, feedback, progress
+        #: The trainer's screens: review, progress, drills (trainer_actions.py).
+        self.trainer_doors = TrainerDoors(self, self.trainer, self.prefs)
+        #: The menu's saved games, bots to watch and rooms (menu_actions.py).
+        self.menu_doors = MenuDoors(self, self.prefs, self._bot_factory, record_folder, server,
+                                    self._play_room)
 
     async def on_mount(self) -> None:
         try:
             self.prefs.show_first_look()
-            await self.push_screen(MenuScreen(rooms=self.server is not None))
+            await self.push_screen(MenuScreen(self.menu_doors, rooms=self.server is not None))
             self._base_depth = len(self.screen_stack)
             if self.prefs.startup_problem:
                 self._warn(self.prefs.startup_problem, "Settings")
@@ -221,6 +227,35 @@ class MinefieldApp(MenuActions, TrainerActions):
         if ending:
             self.exit()
 
+    async def _play_room(self, session: Session) -> None:
+        """Play a room of the game server (another room: its own tally; a resume finds its
+        own in :meth:`room_tally`)."""
+        self.scores = RunningScore()
+        await self.play(session)
+
+    def room_tally(self, table: TableController, before: bool) -> None:
+        """A network room's running score survives a resume: it is kept on disk under each
+        of the room's game ids (:mod:`minefield.tui.room_scores`). ``before`` an update: a
+        game id seen for the first time takes the tally kept for it (a resume), or keeps the
+        tally so far under it (a new room starts at nothing, a rematch carries it on); after
+        a game's end: the tally with that game is kept."""
+        game_id = getattr(table.session, "game_id", None)
+        if table.session.traits.mode != "network" or not isinstance(game_id, str):
+            return
+        from minefield.tui import room_scores
+
+        if before:
+            if game_id == self.tally_game:
+                return
+            if self.tally_game is None and (kept := room_scores.load(game_id)) is not None:
+                self.scores = RunningScore.from_dict(kept)
+            self.tally_game = game_id
+        room_scores.save(game_id, self.scores.to_dict())
+
+    def feedback_notes(self, seats: tuple[Seat, ...]) -> dict[int, str]:
+        """The trainer's feedback lines of ``seats``' discards, for the result's log."""
+        return self.trainer_doors.feedback_notes(seats)
+
     def has_game(self) -> bool:
         """A game is kept here (an unexpected error does not end the app)."""
         return self.table is not None
@@ -265,7 +300,7 @@ class MinefieldApp(MenuActions, TrainerActions):
             await table.update(message.update)
             # The table read before the update: leaving the game may clear self.table meanwhile.
             if table.ready and (end := table.first_view().end) is not None:
-                self.trainer.game_ended(end, self.tell_progress_problem)
+                self.trainer.game_ended(end, self.trainer_doors.tell_progress_problem)
                 self.room_tally(table, before=False)
 
     @on(TableIntent)
@@ -333,6 +368,44 @@ class MinefieldApp(MenuActions, TrainerActions):
                                             yes=question.removesuffix("?").replace(
                                                 "Quit Minefield", "Quit"), no="Keep playing")
         await self.push_screen(self._quit_question, answered)
+
+    # -- the app-wide doors (keys, the menu, the palette): the screens come from their holders ----
+
+    def action_help(self) -> None:
+        """The rules in brief and every key."""
+        from minefield.tui.command_palette import game_key_sections
+        from minefield.tui.screens.help import HelpScreen, keys_markdown
+
+        if not isinstance(self.screen, HelpScreen):
+            sections = game_key_sections(list(self.BINDINGS))
+            self.push_screen(HelpScreen(keys_markdown(self, sections)))
+
+    def action_settings(self) -> None:
+        """Tile style, theme, hint, bot level and rules."""
+        from minefield.tui.screens.settings import SettingsScreen
+
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
+
+    async def action_stats(self) -> None:
+        """The trainer's progress: games, deal-ins, danger over time, drills."""
+        await self.trainer_doors.stats()
+
+    async def action_drills(self) -> None:
+        """Defense drills: questions from seeded games, each answer saved in your progress."""
+        await self.trainer_doors.drills()
+
+    async def action_review_game(self) -> None:
+        """Review the finished game's defense (the result screen's key)."""
+        await self.trainer_doors.review_game(self.table)
+
+    def action_toggle_feedback(self) -> None:
+        """Feedback after each of your discards on or off (the game screen's key); saved."""
+        self.trainer_doors.toggle_feedback()
+
+    async def action_watch_again(self) -> None:
+        """Another game between the bots being watched (the watch screen's key)."""
+        await self.menu_doors.watch_again()
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette's app commands (:func:`~minefield.tui.command_palette.app_commands`)."""

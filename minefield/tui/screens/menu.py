@@ -20,6 +20,7 @@ from minefield.tui.widgets.footer import FitFooter
 
 if TYPE_CHECKING:
     from minefield.tui.games import GameMode
+    from minefield.tui.menu_actions import MenuDoors
     from minefield.tui.messages import GameChosen
 
 MENU = (
@@ -56,9 +57,11 @@ class MenuScreen(Screen[None]):
         Binding("q", "choose('quit')", "Quit"),
     ]
 
-    def __init__(self, rooms: bool = False) -> None:
-        """``rooms``: the app has a game server; the menu starts with host, join, resume."""
+    def __init__(self, doors: MenuDoors, rooms: bool = False) -> None:
+        """``doors`` open the saved games, the bots to watch and the rooms; ``rooms``: the app
+        has a game server; the menu starts with host, join, resume."""
         super().__init__()
+        self.doors = doors
         self.rooms = rooms
 
     def compose(self) -> ComposeResult:
@@ -96,10 +99,14 @@ class MenuScreen(Screen[None]):
             await self.app.run_action("app.help")
         elif choice == "settings":
             await self.app.run_action("app.settings")
-        elif choice in ("stats", "drills", "games", "watch"):
+        elif choice in ("stats", "drills"):
             await self.app.run_action(f"app.{choice}")
+        elif choice == "games":
+            await self.doors.games()
+        elif choice == "watch":
+            await self.doors.watch()
         elif choice in ("host", "join", "resume") and self.rooms:
-            await self.app.run_action(f"app.room('{choice}')")
+            await self.doors.room(choice)
         elif choice == "quit":
             self.app.exit(0)
 
