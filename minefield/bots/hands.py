@@ -191,7 +191,8 @@ class _Evaluator:
         self.all_pool_risk = sum(self.wait_chance[k] for k in range(NUM_KINDS)
                                  if deal.counts[k])
         self.dealer = 1.5 if self.ctx.dealer else 1.0
-        self.han_bound = HanBound(deal.counts, deal.seat.wind)
+        self.yakuhai_mask = _DRAGON_MASK | 1 << deal.seat.wind
+        self.dora = deal.dora
         self.ura_tables = _chance_tables(self.ura_chance)
 
     def total_live(self, waits: Iterable[int]) -> int:
@@ -274,24 +275,103 @@ class _Evaluator:
         live_total = self.total_live(waits)
         if not live_total:
             return 0.0
-        return (1 - self.miss[live_total]) * self._points_bound(hand, waits)
+        return (1 - self.miss[live_total]) * self.points_bound(hand, waits)
 
-    def _points_bound(self, hand: Counts, waits: set[int]) -> float:
-        shape = _Shape.of(hand)
-        yakuman = yakuman_bound(hand, shape)
+    def points_bound(self, hand: Counts, waits: set[int]) -> float:  # noqa: C901
+        """The most a win of ``hand`` on one of ``waits`` can pay: :func:`yakuman_bound`, else
+        :class:`HanBound` with riichi, dora and the chance of ura (ura in expectation).
+
+        The same numbers as those functions give, from per-suit features looked up by each
+        suit's counts (:func:`_suit_features`) instead of walking the 34 kinds and the
+        patterns for every hand: this is the search's inner loop (thousands of hands a deal).
+        """
+        features = _SUIT_FEATURES
+        key = hand[0:9]
+        man = features[0].get(key) or _suit_features(key, 0)
+        key = hand[9:18]
+        pin = features[1].get(key) or _suit_features(key, 1)
+        key = hand[18:27]
+        sou = features[2].get(key) or _suit_features(key, 2)
+        key = hand[27:34]
+        honors = features[3].get(key) or _suit_features(key, 3)
+        one = man[0] | pin[0] | sou[0] | honors[0]
+        two = man[1] | pin[1] | sou[1] | honors[1]
+        three = man[2] | pin[2] | sou[2] | honors[2]
+        dragons = ((one & _DRAGON_MASK).bit_count() + (two & _DRAGON_MASK).bit_count()
+                   + (three & _DRAGON_MASK).bit_count()) if one & _DRAGON_MASK else 0
+        triplets = three.bit_count()
+        # yakuman_bound
+        yakuman = 0
+        if not one & ~_TH_MASK and one.bit_count() >= 12:
+            yakuman += 1  # kokushi
+        if triplets >= 4:
+            yakuman += 1  # suuankou
+        if dragons >= 8:
+            yakuman += 1  # daisangen
+        if one & _WIND_MASK and ((one & _WIND_MASK).bit_count() + (two & _WIND_MASK).bit_count()
+                                 + (three & _WIND_MASK).bit_count()) >= 10:
+            yakuman += 2  # shousuushii or daisuushii
+        if not one & ~_HONOR_MASK:
+            yakuman += 1  # tsuuiisou
+        if not one & ~_GREEN_MASK:
+            yakuman += 1  # ryuuiisou
+        if not one & ~_TERMINAL_MASK:
+            yakuman += 1  # chinroutou
+        if ((man[11] and not one & ~_SUIT_MASKS[0]) or (pin[11] and not one & ~_SUIT_MASKS[1])
+                or (sou[11] and not one & ~_SUIT_MASKS[2])):
+            yakuman += 1  # chuuren
         if yakuman:
             factor = 2 if self.deal.settings.double_yakuman_waits else 1
             return 32000.0 * yakuman * factor * self.dealer
-        dora = self.deal.dora
-        han = self.han_bound(hand, waits, shape) + 1  # riichi
+        # HanBound
+        wait_mask = 0
+        for wait in waits:
+            wait_mask |= 1 << wait
+        pairs = two & ~three
+        han = 0
+        if not one & _TH_MASK and wait_mask & _SIMPLE_MASK:
+            han += 1  # tanyao
+        if not three & _HONOR_MASK:
+            han += 1  # pinfu
+        doubles = man[4] + pin[4] + sou[4]
+        if doubles >= 2 or man[5] or pin[5] or sou[5]:
+            han += 3  # ryanpeikou
+        elif doubles:
+            han += 1  # iipeikou
+        if _two_short_of_one(man[7], man[8], pin[7], pin[8], sou[7], sou[8]):
+            han += 2  # sanshoku doujun
+        if man[6] or pin[6] or sou[6]:
+            han += 2  # ittsu
+        yakuhai = self.yakuhai_mask
+        han += (three & yakuhai).bit_count() + (pairs & wait_mask & yakuhai).bit_count()
+        if not one & _MIDDLE_MASK:
+            han += 3  # chanta or junchan
+        if triplets + (1 if pairs & wait_mask else 0) >= 4:
+            han += 2  # toitoi
+        if triplets >= 3:
+            han += 2  # sanankou
+        if _two_short_of_one(man[9], man[10], pin[9], pin[10], sou[9], sou[10]):
+            han += 2  # sanshoku doukou
+        if not one & ~_TH_MASK:
+            han += 2  # honroutou
+        if dragons >= 7:
+            han += 2  # shousangen
+        if pairs.bit_count() >= 6:
+            han += 2  # chiitoitsu
+        suits = ((1 if one & _SUIT_MASKS[0] else 0) + (1 if one & _SUIT_MASKS[1] else 0)
+                 + (1 if one & _SUIT_MASKS[2] else 0))
+        if suits <= 1:
+            han += 3 if one & _HONOR_MASK else 6  # honitsu or chinitsu
+        # riichi, dora, red fives, ura
+        han += 1
+        dora = self.dora
         if dora is not None:
             han += hand[dora] + (1 if dora in waits else 0)
         if self.deal.red_suits:
             han += self.deal.reds_in(hand)
         if han <= 2 and self.deal.settings.minimum == "mangan":
             return 0.0  # 2 han is at most 70 fu: below mangan whatever the reading (R14)
-        most = 4 if shape.three else 3
-        one = shape.one
+        most = 4 if three else 3
         tables = self.ura_tables
         ura = (tables[0][one & 511] + tables[1][one >> 9 & 511] + tables[2][one >> 18 & 511]
                + tables[3][one >> 27])
@@ -353,6 +433,73 @@ _RUNS = tuple(_mask((k, k + 1, k + 2)) for k in range(27) if k % 9 <= 6)
 _SANSHOKU = tuple(_mask(p + s * 9 + i for s in range(3) for i in range(3)) for p in range(7))
 _ITTSU = _SUIT_MASKS
 _DOUKOU = tuple(_mask(p + s * 9 for s in range(3)) for p in range(9))
+
+
+#: Per suit (man, pin, sou, honors): the features of :func:`_suit_features` by the suit's counts.
+_SUIT_FEATURES: tuple[dict[Counts, tuple[int, ...]], ...] = ({}, {}, {}, {})
+#: Kept features per suit before the table starts again (a long-running process meets more
+#: and more shapes; a deal's search meets a few hundred).
+_SUIT_FEATURES_KEPT = 20_000
+
+
+def _suit_features(counts: Counts, suit: int) -> tuple[int, ...]:
+    """What the bounds need of one suit's counts (nine, or seven for the honors, ``suit`` 3),
+    kept in :data:`_SUIT_FEATURES`: the kinds held at least once, twice, three and four times
+    (bit masks at the suit's place among the 34 kinds); then, for a numbered suit,
+
+    4. the runs held twice but for one tile (iipeikou, ``_runs_han``),
+    5. whether one of them is held four times but for one tile (ryanpeikou),
+    6. whether the suit holds all nine kinds but one (ittsu),
+    7. 8. the runs from each of its kinds 1-7 held whole, and held but for one tile (as bits:
+       sanshoku doujun needs the three suits' together short of one tile at most),
+    9. 10. the kinds held three times, and held exactly twice (sanshoku doukou, the same),
+    11. whether the suit alone is nine gates but for one tile, with a terminal triplet (chuuren).
+    """
+    shift = 9 * suit
+    one = two = three = four = 0
+    for index, count in enumerate(counts):
+        if count:
+            bit = 1 << index
+            one |= bit
+            if count >= 2:
+                two |= bit
+                if count >= 3:
+                    three |= bit
+                    if count == 4:
+                        four |= bit
+    doubles = 0
+    quads = whole_runs = short_runs = 0
+    ittsu = chuuren = False
+    if suit < 3:
+        for low in range(7):
+            run = counts[low:low + 3]
+            if sum(2 - min(count, 2) for count in run) <= 1:
+                doubles += 1
+                if sum(4 - count for count in run) <= 1:
+                    quads = 1
+            absent = sum(1 for count in run if not count)
+            if absent == 0:
+                whole_runs |= 1 << low
+            elif absent == 1:
+                short_runs |= 1 << low
+        ittsu = sum(1 for count in counts if not count) <= 1
+        chuuren = bool(three & 0b100000001) and sum(
+            max(0, (3 if index in (0, 8) else 1) - count)
+            for index, count in enumerate(counts)) <= 1
+    features = (one << shift, two << shift, three << shift, four << shift, doubles, quads,
+                int(ittsu), whole_runs, short_runs, three, two & ~three, int(chuuren))
+    table = _SUIT_FEATURES[suit]
+    if len(table) >= _SUIT_FEATURES_KEPT:
+        table.clear()
+    table[counts] = features
+    return features
+
+
+def _two_short_of_one(full_a: int, short_a: int, full_b: int, short_b: int, full_c: int,
+                      short_c: int) -> bool:
+    """Whether at some bit the three suits are all ``full`` but for at most one ``short``."""
+    return bool(full_a & full_b & full_c | short_a & full_b & full_c | full_a & short_b & full_c
+                | full_a & full_b & short_c)
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,12 +650,15 @@ def choose_best(deal: DealtTiles, model: ValueModel = DEFAULT_MODEL) -> HandChoi
     if not found:
         return least_harm(deal)
     evaluator = _Evaluator(deal, model)
-    ranked = sorted(((evaluator.total_live(w), h) for h, w in found.items()), reverse=True)
+    live = evaluator.live.__getitem__
+    ranked = sorted(((sum(map(live, w)), h) for h, w in found.items()), reverse=True)
     best_value = float("-inf")
     best_hand: Counts | None = None
-    for _, hand in ranked:
+    miss, points_bound = evaluator.miss, evaluator.points_bound
+    for live_total, hand in ranked:
         waits = found[hand]
-        bound = evaluator.attack_bound(hand, waits)
+        # evaluator.attack_bound(hand, waits), its live copies known
+        bound = (1 - miss[live_total]) * points_bound(hand, waits) if live_total else 0.0
         if best_hand is not None and bound <= best_value:
             continue
         risk = evaluator.pool_risk(hand, waits)
