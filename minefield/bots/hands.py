@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from minefield.bots.bounds import DRAGON_MASK, win_bound
 from minefield.bots.search import Counts, tenpai_hands
 from minefield.defense.danger import wait_probabilities
 from minefield.rules.game import (
@@ -49,11 +50,8 @@ from minefield.rules.hand import HAND_SIZE, waits
 from minefield.rules.score import WinContext, WinValue, limit_and_points, score_counts
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import (
-    DRAGONS,
     FIVES,
     NUM_KINDS,
-    TERMINALS_AND_HONORS,
-    WINDS,
     Tile,
     TileError,
     check_copies,
@@ -65,8 +63,6 @@ from minefield.rules.wall import DEAL_SIZE
 
 UNSEEN = 136 - DEAL_SIZE - 1  # the opponent's 34, the unused wall and the ura indicator
 
-_TH = frozenset(TERMINALS_AND_HONORS)
-_GREEN = frozenset((19, 20, 21, 23, 25, 32))
 _INDICATOR_OF = {dora_from_indicator(k): k for k in range(NUM_KINDS)}
 
 
@@ -191,7 +187,7 @@ class _Evaluator:
         self.all_pool_risk = sum(self.wait_chance[k] for k in range(NUM_KINDS)
                                  if deal.counts[k])
         self.dealer = 1.5 if self.ctx.dealer else 1.0
-        self.yakuhai_mask = _DRAGON_MASK | 1 << deal.seat.wind
+        self.yakuhai_mask = DRAGON_MASK | 1 << deal.seat.wind
         self.dora = deal.dora
         self.ura_tables = _chance_tables(self.ura_chance)
 
@@ -277,91 +273,14 @@ class _Evaluator:
             return 0.0
         return (1 - self.miss[live_total]) * self.points_bound(hand, waits)
 
-    def points_bound(self, hand: Counts, waits: set[int]) -> float:  # noqa: C901
-        """The most a win of ``hand`` on one of ``waits`` can pay: :func:`yakuman_bound`, else
-        :class:`HanBound` with riichi, dora and the chance of ura (ura in expectation).
-
-        The same numbers as those functions give, from per-suit features looked up by each
-        suit's counts (:func:`_suit_features`) instead of walking the 34 kinds and the
-        patterns for every hand: this is the search's inner loop (thousands of hands a deal).
-        """
-        features = _SUIT_FEATURES
-        key = hand[0:9]
-        man = features[0].get(key) or _suit_features(key, 0)
-        key = hand[9:18]
-        pin = features[1].get(key) or _suit_features(key, 1)
-        key = hand[18:27]
-        sou = features[2].get(key) or _suit_features(key, 2)
-        key = hand[27:34]
-        honors = features[3].get(key) or _suit_features(key, 3)
-        one = man[0] | pin[0] | sou[0] | honors[0]
-        two = man[1] | pin[1] | sou[1] | honors[1]
-        three = man[2] | pin[2] | sou[2] | honors[2]
-        dragons = ((one & _DRAGON_MASK).bit_count() + (two & _DRAGON_MASK).bit_count()
-                   + (three & _DRAGON_MASK).bit_count()) if one & _DRAGON_MASK else 0
-        triplets = three.bit_count()
-        # yakuman_bound
-        yakuman = 0
-        if not one & ~_TH_MASK and one.bit_count() >= 12:
-            yakuman += 1  # kokushi
-        if triplets >= 4:
-            yakuman += 1  # suuankou
-        if dragons >= 8:
-            yakuman += 1  # daisangen
-        if one & _WIND_MASK and ((one & _WIND_MASK).bit_count() + (two & _WIND_MASK).bit_count()
-                                 + (three & _WIND_MASK).bit_count()) >= 10:
-            yakuman += 2  # shousuushii or daisuushii
-        if not one & ~_HONOR_MASK:
-            yakuman += 1  # tsuuiisou
-        if not one & ~_GREEN_MASK:
-            yakuman += 1  # ryuuiisou
-        if not one & ~_TERMINAL_MASK:
-            yakuman += 1  # chinroutou
-        if ((man[11] and not one & ~_SUIT_MASKS[0]) or (pin[11] and not one & ~_SUIT_MASKS[1])
-                or (sou[11] and not one & ~_SUIT_MASKS[2])):
-            yakuman += 1  # chuuren
+    def points_bound(self, hand: Counts, waits: set[int]) -> float:
+        """The most a win of ``hand`` on one of ``waits`` can pay: the bounds of
+        :mod:`minefield.bots.bounds` (a yakuman, else the yaku's han) with riichi, dora, red
+        fives and the chance of ura (ura in expectation)."""
+        yakuman, han, one, three = win_bound(hand, waits, self.yakuhai_mask)
         if yakuman:
             factor = 2 if self.deal.settings.double_yakuman_waits else 1
             return 32000.0 * yakuman * factor * self.dealer
-        # HanBound
-        wait_mask = 0
-        for wait in waits:
-            wait_mask |= 1 << wait
-        pairs = two & ~three
-        han = 0
-        if not one & _TH_MASK and wait_mask & _SIMPLE_MASK:
-            han += 1  # tanyao
-        if not three & _HONOR_MASK:
-            han += 1  # pinfu
-        doubles = man[4] + pin[4] + sou[4]
-        if doubles >= 2 or man[5] or pin[5] or sou[5]:
-            han += 3  # ryanpeikou
-        elif doubles:
-            han += 1  # iipeikou
-        if _two_short_of_one(man[7], man[8], pin[7], pin[8], sou[7], sou[8]):
-            han += 2  # sanshoku doujun
-        if man[6] or pin[6] or sou[6]:
-            han += 2  # ittsu
-        yakuhai = self.yakuhai_mask
-        han += (three & yakuhai).bit_count() + (pairs & wait_mask & yakuhai).bit_count()
-        if not one & _MIDDLE_MASK:
-            han += 3  # chanta or junchan
-        if triplets + (1 if pairs & wait_mask else 0) >= 4:
-            han += 2  # toitoi
-        if triplets >= 3:
-            han += 2  # sanankou
-        if _two_short_of_one(man[9], man[10], pin[9], pin[10], sou[9], sou[10]):
-            han += 2  # sanshoku doukou
-        if not one & ~_TH_MASK:
-            han += 2  # honroutou
-        if dragons >= 7:
-            han += 2  # shousangen
-        if pairs.bit_count() >= 6:
-            han += 2  # chiitoitsu
-        suits = ((1 if one & _SUIT_MASKS[0] else 0) + (1 if one & _SUIT_MASKS[1] else 0)
-                 + (1 if one & _SUIT_MASKS[2] else 0))
-        if suits <= 1:
-            han += 3 if one & _HONOR_MASK else 6  # honitsu or chinitsu
         # riichi, dora, red fives, ura
         han += 1
         dora = self.dora
@@ -407,236 +326,6 @@ def _limit_points(han: int) -> float:
     if han >= 6:
         return 12000.0
     return 8000.0
-
-
-# ---------------------------------------------------------------------------------------------
-# Quick optimistic bounds (used only to skip hands; every hand kept is scored by the engine)
-
-
-def _mask(kinds: Iterable[int]) -> int:
-    out = 0
-    for kind in kinds:
-        out |= 1 << kind
-    return out
-
-
-_TH_MASK = _mask(TERMINALS_AND_HONORS)
-_HONOR_MASK = _mask(range(27, NUM_KINDS))
-_SIMPLE_MASK = _mask(range(NUM_KINDS)) & ~_TH_MASK
-_SUIT_MASKS = tuple(_mask(range(s * 9, s * 9 + 9)) for s in range(3))
-_MIDDLE_MASK = _mask(s * 9 + i for s in range(3) for i in (3, 4, 5))
-_GREEN_MASK = _mask(_GREEN)
-_DRAGON_MASK = _mask(DRAGONS)
-_WIND_MASK = _mask(WINDS)
-_TERMINAL_MASK = _TH_MASK & ~_HONOR_MASK
-_RUNS = tuple(_mask((k, k + 1, k + 2)) for k in range(27) if k % 9 <= 6)
-_SANSHOKU = tuple(_mask(p + s * 9 + i for s in range(3) for i in range(3)) for p in range(7))
-_ITTSU = _SUIT_MASKS
-_DOUKOU = tuple(_mask(p + s * 9 for s in range(3)) for p in range(9))
-
-
-#: Per suit (man, pin, sou, honors): the features of :func:`_suit_features` by the suit's counts.
-_SUIT_FEATURES: tuple[dict[Counts, tuple[int, ...]], ...] = ({}, {}, {}, {})
-#: Kept features per suit before the table starts again (a long-running process meets more
-#: and more shapes; a deal's search meets a few hundred).
-_SUIT_FEATURES_KEPT = 20_000
-
-
-def _suit_features(counts: Counts, suit: int) -> tuple[int, ...]:
-    """What the bounds need of one suit's counts (nine, or seven for the honors, ``suit`` 3),
-    kept in :data:`_SUIT_FEATURES`: the kinds held at least once, twice, three and four times
-    (bit masks at the suit's place among the 34 kinds); then, for a numbered suit,
-
-    4. the runs held twice but for one tile (iipeikou, ``_runs_han``),
-    5. whether one of them is held four times but for one tile (ryanpeikou),
-    6. whether the suit holds all nine kinds but one (ittsu),
-    7. 8. the runs from each of its kinds 1-7 held whole, and held but for one tile (as bits:
-       sanshoku doujun needs the three suits' together short of one tile at most),
-    9. 10. the kinds held three times, and held exactly twice (sanshoku doukou, the same),
-    11. whether the suit alone is nine gates but for one tile, with a terminal triplet (chuuren).
-    """
-    shift = 9 * suit
-    one = two = three = four = 0
-    for index, count in enumerate(counts):
-        if count:
-            bit = 1 << index
-            one |= bit
-            if count >= 2:
-                two |= bit
-                if count >= 3:
-                    three |= bit
-                    if count == 4:
-                        four |= bit
-    doubles = 0
-    quads = whole_runs = short_runs = 0
-    ittsu = chuuren = False
-    if suit < 3:
-        for low in range(7):
-            run = counts[low:low + 3]
-            if sum(2 - min(count, 2) for count in run) <= 1:
-                doubles += 1
-                if sum(4 - count for count in run) <= 1:
-                    quads = 1
-            absent = sum(1 for count in run if not count)
-            if absent == 0:
-                whole_runs |= 1 << low
-            elif absent == 1:
-                short_runs |= 1 << low
-        ittsu = sum(1 for count in counts if not count) <= 1
-        chuuren = bool(three & 0b100000001) and sum(
-            max(0, (3 if index in (0, 8) else 1) - count)
-            for index, count in enumerate(counts)) <= 1
-    features = (one << shift, two << shift, three << shift, four << shift, doubles, quads,
-                int(ittsu), whole_runs, short_runs, three, two & ~three, int(chuuren))
-    table = _SUIT_FEATURES[suit]
-    if len(table) >= _SUIT_FEATURES_KEPT:
-        table.clear()
-    table[counts] = features
-    return features
-
-
-def _two_short_of_one(full_a: int, short_a: int, full_b: int, short_b: int, full_c: int,
-                      short_c: int) -> bool:
-    """Whether at some bit the three suits are all ``full`` but for at most one ``short``."""
-    return bool(full_a & full_b & full_c | short_a & full_b & full_c | full_a & short_b & full_c
-                | full_a & full_b & short_c)
-
-
-@dataclass(frozen=True, slots=True)
-class _Shape:
-    """Bit masks of the kinds a hand holds at least one, two, three and four of."""
-
-    one: int
-    two: int
-    three: int
-    four: int
-
-    @classmethod
-    def of(cls, hand: Sequence[int]) -> _Shape:
-        one = two = three = four = 0
-        for kind, count in enumerate(hand):
-            if count:
-                bit = 1 << kind
-                one |= bit
-                if count >= 2:
-                    two |= bit
-                    if count >= 3:
-                        three |= bit
-                        if count == 4:
-                            four |= bit
-        return cls(one, two, three, four)
-
-    def held(self, pattern: int) -> int:
-        """Tiles held of the kinds in ``pattern``, counting at most three of each."""
-        return ((self.one & pattern).bit_count() + (self.two & pattern).bit_count()
-                + (self.three & pattern).bit_count())
-
-    def missing(self, pattern: int, each: int) -> int:
-        """Tiles short of holding ``each`` copies of every kind in ``pattern``."""
-        short = (pattern & ~self.one).bit_count()
-        if each >= 2:
-            short += (pattern & ~self.two).bit_count()
-        if each >= 3:
-            short += (pattern & ~self.three).bit_count()
-        if each >= 4:
-            short += (pattern & ~self.four).bit_count()
-        return short
-
-
-class HanBound:
-    """An upper bound of the yaku han (not riichi, dora or ura) of a hand kept from ``deal``
-    plus any one of its waits, from tile counts alone.
-
-    Each test is a necessary condition of its yaku (R19), the winning tile being allowed to
-    fill one gap. Patterns the 34 tiles cannot fill are dropped once per deal, since a hand
-    holds no more than its deal.
-    """
-
-    def __init__(self, deal_counts: Sequence[int], seat_wind: int) -> None:
-        deal = _Shape.of(deal_counts)
-        self.seat_wind = seat_wind
-        self.runs = [run for run in _RUNS if deal.missing(run, 2) <= 1]
-        self.sanshoku = [p for p in _SANSHOKU if deal.missing(p, 1) <= 1]
-        self.ittsu = [p for p in _ITTSU if deal.missing(p, 1) <= 1]
-        self.doukou = [p for p in _DOUKOU if deal.missing(p, 3) <= 1]
-
-    def __call__(self, hand: Sequence[int], waits: Iterable[int],
-                 shape: _Shape | None = None) -> int:
-        shape = shape or _Shape.of(hand)
-        wait_mask = _mask(waits)
-        one, two, three = shape.one, shape.two, shape.three
-        han = 0
-        if not one & _TH_MASK and wait_mask & _SIMPLE_MASK:
-            han += 1  # tanyao
-        if not three & _HONOR_MASK:
-            han += 1  # pinfu
-        han += self._runs_han(shape)
-        for kind in (*DRAGONS, self.seat_wind):
-            if hand[kind] >= 3 or (hand[kind] == 2 and wait_mask >> kind & 1):
-                han += 1  # yakuhai
-        if not one & _MIDDLE_MASK:
-            han += 3  # chanta or junchan
-        triplets = three.bit_count()
-        if triplets + (1 if two & ~three & wait_mask else 0) >= 4:
-            han += 2  # toitoi
-        if triplets >= 3:
-            han += 2  # sanankou
-        if any(shape.missing(p, 3) <= 1 for p in self.doukou):
-            han += 2  # sanshoku doukou
-        if not one & ~_TH_MASK:
-            han += 2  # honroutou
-        if one & _DRAGON_MASK and shape.held(_DRAGON_MASK) >= 7:
-            han += 2  # shousangen
-        if (two & ~three).bit_count() >= 6:
-            han += 2  # chiitoitsu
-        suits = sum(1 for mask in _SUIT_MASKS if one & mask)
-        if suits <= 1:
-            han += 3 if one & _HONOR_MASK else 6  # honitsu or chinitsu
-        return han
-
-    def _runs_han(self, shape: _Shape) -> int:
-        """The bound of the yaku made of runs: peikou, sanshoku doujun and ittsu."""
-        one, two = shape.one, shape.two
-        han = 0
-        doubles = [run for run in self.runs
-                   if (run & ~one).bit_count() + (run & ~two).bit_count() <= 1]
-        if len(doubles) >= 2 or any(shape.missing(run, 4) <= 1 for run in doubles):
-            han += 3  # ryanpeikou
-        elif doubles:
-            han += 1  # iipeikou
-        if any((p & ~one).bit_count() <= 1 for p in self.sanshoku):
-            han += 2  # sanshoku doujun
-        if any((p & ~one).bit_count() <= 1 for p in self.ittsu):
-            han += 2  # ittsu
-        return han
-
-
-def yakuman_bound(hand: Counts, shape: _Shape | None = None) -> int:
-    """How many yakuman ``hand`` plus one winning tile could possibly hold (R20)."""
-    shape = shape or _Shape.of(hand)
-    one, two, three = shape.one, shape.two, shape.three
-    found = 0
-    if not one & ~_TH_MASK and one.bit_count() >= 12:
-        found += 1  # kokushi
-    if three.bit_count() >= 4:
-        found += 1  # suuankou (won by ron only as a tanki: the four triplets are held)
-    if one & _DRAGON_MASK and shape.held(_DRAGON_MASK) >= 8:
-        found += 1  # daisangen
-    if one & _WIND_MASK and shape.held(_WIND_MASK) >= 10:
-        found += 2  # shousuushii or daisuushii
-    if not one & ~_HONOR_MASK:
-        found += 1  # tsuuiisou
-    if not one & ~_GREEN_MASK:
-        found += 1  # ryuuiisou
-    if not one & ~_TERMINAL_MASK:
-        found += 1  # chinroutou
-    for suit, mask in enumerate(_SUIT_MASKS):
-        if not one & ~mask and (two & three & mask & _TERMINAL_MASK).bit_count() >= 1:
-            base = suit * 9
-            short = sum(max(0, (3 if i in (0, 8) else 1) - hand[base + i]) for i in range(9))
-            if short <= 1:
-                found += 1  # chuuren
-    return found
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,17 +6,15 @@ import random
 
 import pytest
 
+from minefield.bots.bounds import HanBound, Shape, yakuman_bound
 from minefield.bots.hands import DEFAULT_MODEL as MODEL
 from minefield.bots.hands import (
     DealtTiles,
-    HanBound,
     _Evaluator,
     _limit_points,
-    _Shape,
     choose_best,
     choose_most_live,
     choose_random,
-    yakuman_bound,
 )
 from minefield.bots.search import tenpai_hands
 from minefield.rules.game import Seat
@@ -165,7 +163,7 @@ def _points_bound_by_the_bounds(evaluator: _Evaluator, han_bound: HanBound,
     """What the search's bound of a win's points was when written out from
     :func:`yakuman_bound` and :class:`HanBound` (the slow form, kept here as the reference)."""
     deal = evaluator.deal
-    shape = _Shape.of(hand)
+    shape = Shape.of(hand)
     yakuman = yakuman_bound(hand, shape)
     if yakuman:
         factor = 2 if deal.settings.double_yakuman_waits else 1
