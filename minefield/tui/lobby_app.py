@@ -24,7 +24,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Input, Static
 
-from minefield.protocol.wire import (
+from minefield.protocol.lobby import (
     AnswerInvitation,
     Cancel,
     Invitation,
@@ -36,8 +36,8 @@ from minefield.protocol.wire import (
     QuickMatch,
     Seated,
     TournamentRound,
-    WireError,
 )
+from minefield.protocol.wire import WireError
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS, ConfirmScreen
 from minefield.tui.textual_private import FieldFirstScreen, OrderedInput, SteadyHeader
 from minefield.tui.viewer_app import ViewerApp
