@@ -28,7 +28,7 @@ from minefield.protocol.messages import (
     ServerMessageType,
 )
 from minefield.protocol.wire import RoomState
-from minefield.records.format import MatchHeader, Players, RecordHeader, TableHeader
+from minefield.records.header import MatchHeader, Players, RecordHeader, TableHeader
 from minefield.records.writer import RECORD_SUFFIX, ensure_folder, new_record_path
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Match, Settlement
