@@ -1,8 +1,9 @@
 """The lobby's messages: what a ``lobby`` connection asks (:class:`Invite`,
-:class:`AnswerInvitation`, :class:`QuickMatch`, :class:`Cancel`, and
-:class:`~minefield.protocol.wire.Ping`) and what the server tells it (:class:`LobbyState`,
-:class:`Invitation`, :class:`Matching`, :class:`Seated`, :class:`TournamentRound`,
-:class:`Motd`), lines of the wire as :mod:`minefield.protocol.wire` writes and reads them.
+:class:`AnswerInvitation`, :class:`QuickMatch`, :class:`Cancel`, the profile questions of
+:mod:`minefield.protocol.profiles`, and :class:`~minefield.protocol.wire.Ping`) and what the
+server tells it (:class:`LobbyState`, :class:`Invitation`, :class:`Matching`, :class:`Seated`,
+:class:`TournamentRound`, :class:`Motd`), lines of the wire as :mod:`minefield.protocol.wire`
+writes and reads them.
 
 >>> parse_lobby(b'{"type": "invite", "player": "ann"}')
 Invite(type='invite', player='ann', rated=False)
@@ -22,6 +23,7 @@ from pydantic import (
 )
 
 from minefield.bots.base import Level
+from minefield.protocol.profiles import AskProfile, AskRecord
 from minefield.protocol.wire import (
     GameId,
     Ping,
@@ -66,7 +68,7 @@ class Cancel(WireModel):
 
     type: Literal["cancel"] = "cancel"
 
-LobbyMessage = Ping | Invite | AnswerInvitation | QuickMatch | Cancel
+LobbyMessage = Ping | Invite | AnswerInvitation | QuickMatch | Cancel | AskProfile | AskRecord
 LOBBY_ADAPTER: TypeAdapter[LobbyMessage] = TypeAdapter(
     Annotated[LobbyMessage, Field(discriminator="type")])
 

@@ -1,6 +1,7 @@
-"""Every line a client may read from the daemon: the session messages of a game
-(:mod:`minefield.protocol.messages`), the socket's own (:mod:`minefield.protocol.wire`) and the
-lobby's (:mod:`minefield.protocol.lobby`), told apart by their ``type``.
+"""Every line a client may read from the daemon, told apart by its ``type``: the session
+messages of a game (:mod:`minefield.protocol.messages`), the socket's own
+(:mod:`minefield.protocol.wire`) and the lobby's (:mod:`minefield.protocol.lobby`,
+:mod:`minefield.protocol.profiles`).
 
 >>> parse_server_line(b'{"type": "pong"}')
 Pong(type='pong')
@@ -32,17 +33,18 @@ from minefield.protocol.messages import (
     ServerMessageType,
     Snapshot,
 )
+from minefield.protocol.profiles import Profile, RecordPart
 from minefield.protocol.wire import Pong, RoomState, Welcome, WireError, line_object, validated
 
 WireServerMessage = (Welcome | WireError | Pong | RoomState | LobbyState | Invitation | Matching
-                     | Seated | TournamentRound | Motd)
+                     | Seated | TournamentRound | Motd | Profile | RecordPart)
 AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
     | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
-    | TournamentRound | Motd, Field(discriminator="type")])
+    | TournamentRound | Motd | Profile | RecordPart, Field(discriminator="type")])
 
 
 def parse_server_line(data: bytes | str) -> AnyServerMessage:
