@@ -142,6 +142,9 @@ class ProfileReplayScreen(ReplayScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("q,escape", "close", "Profile")]
 
+    def on_mount(self) -> None:
+        self.title = "Minefield replay"  # as ``ssh -t HOST replay GAME`` says
+
 
 class ProfileScreen(Screen[None]):
     """The profile of ``name``: asked of the server as the screen opens (``send``), shown
