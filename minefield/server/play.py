@@ -31,7 +31,7 @@ from minefield.protocol.messages import (
     ServerMessageType,
 )
 from minefield.protocol.wire import RoomState
-from minefield.records.format import MatchHeader, Players, RecordHeader, TableHeader
+from minefield.records.header import MatchHeader, Players, RecordHeader, TableHeader
 from minefield.records.writer import (
     RECORD_SUFFIX,
     RecordWriter,

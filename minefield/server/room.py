@@ -44,7 +44,7 @@ from minefield.protocol.messages import (
     TableView,
 )
 from minefield.protocol.wire import RoomState, Welcome, WireError
-from minefield.records.format import TableHeader, TableKind
+from minefield.records.header import TableHeader, TableKind
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.seed import random_seed

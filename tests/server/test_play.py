@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from minefield.protocol.messages import Rejected, ServerMessageType
 from minefield.protocol.wire import RoomState
-from minefield.records.format import TableHeader
+from minefield.records.header import TableHeader
 from minefield.rules.game import Seat
 from minefield.server.bots import BotPool
 from minefield.server.config import ServerConfig
