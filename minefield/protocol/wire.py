@@ -59,6 +59,7 @@ from minefield.protocol.messages import (
     ServerMessageType,
     Snapshot,
 )
+from minefield.protocol.profiles import AskProfile, AskRecord, Profile, RecordPart
 from minefield.rules.game import Seat
 from minefield.rules.settings import MATCH_PRESETS, describe_validation_error
 
@@ -230,7 +231,7 @@ class Cancel(_Wire):
 
 
 InGameMessage = SendCommand | Draft | Leave | Ping | AskRematch | AskNextGame
-LobbyMessage = Ping | Invite | AnswerInvitation | QuickMatch | Cancel
+LobbyMessage = Ping | Invite | AnswerInvitation | QuickMatch | Cancel | AskProfile | AskRecord
 LOBBY_ADAPTER: TypeAdapter[LobbyMessage] = TypeAdapter(
     Annotated[LobbyMessage, Field(discriminator="type")])
 IN_GAME_ADAPTER: TypeAdapter[InGameMessage] = TypeAdapter(
@@ -409,14 +410,14 @@ class Motd(_Wire):
 
 
 WireServerMessage = (Welcome | WireError | Pong | RoomState | LobbyState | Invitation | Matching
-                     | Seated | TournamentRound | Motd)
+                     | Seated | TournamentRound | Motd | Profile | RecordPart)
 AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
     | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
-    | TournamentRound | Motd, Field(discriminator="type")])
+    | TournamentRound | Motd | Profile | RecordPart, Field(discriminator="type")])
 
 
 # -- encoding and parsing -----------------------------------------------------------------------

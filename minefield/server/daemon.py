@@ -30,7 +30,7 @@ from minefield.errors import MinefieldError
 from minefield.protocol.codes import new_code
 from minefield.protocol.messages import MAX_LINE_BYTES
 from minefield.protocol.wire import ErrorCode, Hello, WireProblem, parse_hello
-from minefield.records.format import TableKind
+from minefield.records.header import TableKind
 from minefield.rules.game import Seat
 from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
 from minefield.server.admission import Admission, admit

@@ -38,7 +38,7 @@ from minefield.protocol.wire import (
     Seated,
     WireError,
 )
-from minefield.records.format import TableKind
+from minefield.records.header import TableKind
 from minefield.server.connection import Connection
 from minefield.server.identity import Identity
 

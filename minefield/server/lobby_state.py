@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from minefield.bots.base import bot_name
+from minefield.protocol.profiles import AskProfile, AskRecord
 from minefield.protocol.wire import (
     MAX_MOTD,
     LobbyPlayer,
@@ -40,6 +41,7 @@ from minefield.protocol.wire import (
 )
 from minefield.server.connection import Connection, read_line
 from minefield.server.invites import Invites, Pair
+from minefield.server.lobby_profiles import LobbyProfiles
 from minefield.server.room import Room
 
 log = logging.getLogger("minefield.server")
@@ -188,6 +190,9 @@ class Lobby:
         #: ever shown. :attr:`motd` is the one the members were sent.
         self.motd_of: MotdOf | None = None
         self.motd: str | None = None
+        #: The profile screen's questions (a player's profile, a kept game's record): the
+        #: SSH front door gives how they are answered.
+        self.profiles = LobbyProfiles(run_io)
         self._run_io = run_io
         self._looking = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -296,6 +301,8 @@ class Lobby:
                 else:
                     if isinstance(message, Ping):
                         conn.send(Pong())
+                    elif isinstance(message, AskProfile | AskRecord):
+                        self.profiles.handle(conn, message)
                     elif self.invites is not None:
                         self.invites.handle(conn, message)
                 if conn.closing_since is not None:

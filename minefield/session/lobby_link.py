@@ -16,6 +16,7 @@ from pathlib import Path
 
 from minefield.protocol.address import socket_path
 from minefield.protocol.messages import PROTOCOL_VERSION
+from minefield.protocol.profiles import Profile, RecordPart
 from minefield.protocol.wire import (
     Hello,
     Invitation,
@@ -32,9 +33,11 @@ from minefield.session.link import LineLink
 from minefield.session.remote import RemoteError
 
 #: What the lobby sends: its state, an invitation as it stands, a quick match as it stands,
-#: a room made for you, a tournament's round, the message of the day, or a request refused
-#: (one line, not fatal).
-LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | Motd | WireError
+#: a room made for you, a tournament's round, the message of the day, a profile or a part of a
+#: kept game's record (the profile screen's answers), or a request refused (one line, not
+#: fatal).
+LobbyEvent = (LobbyState | Invitation | Matching | Seated | TournamentRound | Motd | Profile
+              | RecordPart | WireError)
 #: How long :func:`refusal` waits for the server's first answer.
 ADMISSION_SECONDS = 5.0
 
@@ -42,7 +45,8 @@ class LobbyLink(LineLink):
     """A connection in the lobby: :meth:`states` gives each new state until it closes.
 
     :meth:`~LineLink.send` sends a lobby request (:class:`~minefield.protocol.wire.Invite`,
-    ``answer``, ``quick_match``, ``cancel``); :meth:`~LineLink.close` leaves the lobby."""
+    ``answer``, ``quick_match``, ``cancel``, ``ask_profile``, ``ask_record``);
+    :meth:`~LineLink.close` leaves the lobby."""
 
     @classmethod
     async def open(cls, *, socket: str | Path | None = None, player: str | None = None,
@@ -64,7 +68,7 @@ class LobbyLink(LineLink):
             if isinstance(message, WireError) and message.fatal:
                 raise RemoteError(message.message, message.code)
             if isinstance(message, LobbyState | Invitation | Matching | Seated | TournamentRound
-                          | Motd | WireError):
+                          | Motd | Profile | RecordPart | WireError):
                 yield message
 
 

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from minefield.records.format import TableHeader
+from minefield.records.header import TableHeader
 from minefield.records.reader import read_record
 from minefield.rules.game import Seat
 from minefield.server import rating
