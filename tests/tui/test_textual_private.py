@@ -14,6 +14,7 @@ from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.css.query import NoMatches
 from textual.css.stylesheet import Stylesheet
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Header, Input, Static
 from textual.widgets._footer import FooterKey
@@ -258,7 +259,7 @@ async def test_footer_keys_are_made_in_the_footers_style_and_never_restyled(
     restyled: list[object] = []
     update_styles = App.update_styles
 
-    def counted(app: App[None], node: object, animate: bool = True) -> None:
+    def counted(app: App[None], node: DOMNode, animate: bool = True) -> None:
         if isinstance(node, FooterKey):
             restyled.append(node)
         update_styles(app, node, animate)
@@ -268,7 +269,7 @@ async def test_footer_keys_are_made_in_the_footers_style_and_never_restyled(
     async with app.run_test(size=(width, 5)) as pilot:
         await pilot.pause()
         footer = app.query_one(FitFooter)
-        footer.recompose()
+        footer.refresh(recompose=True)  # as a change of the bindings does
         await pilot.pause()
         palette = footer.query_one("FooterKey.-command-palette", FooterKey)
         keys = [key for key in footer.query(FooterKey) if key is not palette]
