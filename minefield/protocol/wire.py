@@ -59,7 +59,14 @@ from minefield.protocol.messages import (
     ServerMessageType,
     Snapshot,
 )
-from minefield.protocol.profiles import AskProfile, AskRecord, Profile, RecordPart
+from minefield.protocol.profiles import (
+    AskGames,
+    AskProfile,
+    AskRecord,
+    Games,
+    Profile,
+    RecordPart,
+)
 from minefield.rules.game import Seat
 from minefield.rules.settings import MATCH_PRESETS, describe_validation_error
 
@@ -231,7 +238,8 @@ class Cancel(_Wire):
 
 
 InGameMessage = SendCommand | Draft | Leave | Ping | AskRematch | AskNextGame
-LobbyMessage = Ping | Invite | AnswerInvitation | QuickMatch | Cancel | AskProfile | AskRecord
+LobbyMessage = (Ping | Invite | AnswerInvitation | QuickMatch | Cancel | AskProfile | AskRecord
+                | AskGames)
 LOBBY_ADAPTER: TypeAdapter[LobbyMessage] = TypeAdapter(
     Annotated[LobbyMessage, Field(discriminator="type")])
 IN_GAME_ADAPTER: TypeAdapter[InGameMessage] = TypeAdapter(
@@ -410,14 +418,14 @@ class Motd(_Wire):
 
 
 WireServerMessage = (Welcome | WireError | Pong | RoomState | LobbyState | Invitation | Matching
-                     | Seated | TournamentRound | Motd | Profile | RecordPart)
+                     | Seated | TournamentRound | Motd | Profile | RecordPart | Games)
 AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
     | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
-    | TournamentRound | Motd | Profile | RecordPart, Field(discriminator="type")])
+    | TournamentRound | Motd | Profile | RecordPart | Games, Field(discriminator="type")])
 
 
 # -- encoding and parsing -----------------------------------------------------------------------

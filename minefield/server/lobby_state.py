@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from minefield.bots.base import bot_name
-from minefield.protocol.profiles import AskProfile, AskRecord
+from minefield.protocol.profiles import AskGames, AskProfile, AskRecord
 from minefield.protocol.wire import (
     MAX_MOTD,
     LobbyPlayer,
@@ -301,7 +301,7 @@ class Lobby:
                 else:
                     if isinstance(message, Ping):
                         conn.send(Pong())
-                    elif isinstance(message, AskProfile | AskRecord):
+                    elif isinstance(message, AskProfile | AskRecord | AskGames):
                         self.profiles.handle(conn, message)
                     elif self.invites is not None:
                         self.invites.handle(conn, message)
