@@ -15,20 +15,18 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from minefield.protocol.address import socket_path
-from minefield.protocol.messages import PROTOCOL_VERSION
-from minefield.protocol.profiles import Profile, RecordPart
-from minefield.protocol.wire import (
-    Hello,
+from minefield.protocol.lobby import (
     Invitation,
     LobbyState,
     Matching,
     Motd,
     Seated,
     TournamentRound,
-    WireError,
-    WireProblem,
-    parse_server_line,
 )
+from minefield.protocol.messages import PROTOCOL_VERSION
+from minefield.protocol.profiles import Profile, RecordPart
+from minefield.protocol.server_lines import parse_server_line
+from minefield.protocol.wire import Hello, WireError, WireProblem
 from minefield.session.link import LineLink
 from minefield.session.remote import RemoteError
 
@@ -44,7 +42,7 @@ ADMISSION_SECONDS = 5.0
 class LobbyLink(LineLink):
     """A connection in the lobby: :meth:`states` gives each new state until it closes.
 
-    :meth:`~LineLink.send` sends a lobby request (:class:`~minefield.protocol.wire.Invite`,
+    :meth:`~LineLink.send` sends a lobby request (:class:`~minefield.protocol.lobby.Invite`,
     ``answer``, ``quick_match``, ``cancel``, ``ask_profile``, ``ask_record``);
     :meth:`~LineLink.close` leaves the lobby."""
 

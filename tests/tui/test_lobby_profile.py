@@ -19,8 +19,9 @@ from pydantic import BaseModel
 from minefield.frontdoor.accounts import Accounts
 from minefield.frontdoor.club import Club, ClubRefused
 from minefield.frontdoor.ratings import Rater
+from minefield.protocol.lobby import LobbyPlayer, LobbyState
 from minefield.protocol.profiles import AskProfile, AskRecord, Profile, RecordPart, record_parts
-from minefield.protocol.wire import LobbyPlayer, LobbyState, WireError
+from minefield.protocol.wire import WireError
 from minefield.records.reader import read_record
 from minefield.rules.game import Seat
 from minefield.server.kept_games import KeptGames
