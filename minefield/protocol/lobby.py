@@ -23,7 +23,7 @@ from pydantic import (
 )
 
 from minefield.bots.base import Level
-from minefield.protocol.profiles import AskProfile, AskRecord
+from minefield.protocol.profiles import AskGames, AskProfile, AskRecord
 from minefield.protocol.wire import (
     GameId,
     Ping,
@@ -68,7 +68,8 @@ class Cancel(WireModel):
 
     type: Literal["cancel"] = "cancel"
 
-LobbyMessage = Ping | Invite | AnswerInvitation | QuickMatch | Cancel | AskProfile | AskRecord
+LobbyMessage = (Ping | Invite | AnswerInvitation | QuickMatch | Cancel | AskProfile | AskRecord
+                | AskGames)
 LOBBY_ADAPTER: TypeAdapter[LobbyMessage] = TypeAdapter(
     Annotated[LobbyMessage, Field(discriminator="type")])
 

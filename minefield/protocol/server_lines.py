@@ -33,18 +33,18 @@ from minefield.protocol.messages import (
     ServerMessageType,
     Snapshot,
 )
-from minefield.protocol.profiles import Profile, RecordPart
+from minefield.protocol.profiles import Games, Profile, RecordPart
 from minefield.protocol.wire import Pong, RoomState, Welcome, WireError, line_object, validated
 
 WireServerMessage = (Welcome | WireError | Pong | RoomState | LobbyState | Invitation | Matching
-                     | Seated | TournamentRound | Motd | Profile | RecordPart)
+                     | Seated | TournamentRound | Motd | Profile | RecordPart | Games)
 AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
     | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
-    | TournamentRound | Motd | Profile | RecordPart, Field(discriminator="type")])
+    | TournamentRound | Motd | Profile | RecordPart | Games, Field(discriminator="type")])
 
 
 def parse_server_line(data: bytes | str) -> AnyServerMessage:

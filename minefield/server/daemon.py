@@ -49,6 +49,7 @@ from minefield.server.identity import (
 )
 from minefield.server.kept_games import KeptGames
 from minefield.server.limits import ConnectionCaps, LogThrottle
+from minefield.server.lobby_profiles import own_games
 from minefield.server.lobby_state import Lobby, RatingsOf
 from minefield.server.rating import RateGame, schedule
 from minefield.server.restore import restore_rooms
@@ -188,6 +189,7 @@ class Daemon:
         # Games that ended while no daemon ran, or before games were kept.
         scan = asyncio.ensure_future(self.run_io(self.kept.scan))
         scan.add_done_callback(_log_failure("keeping the finished games"))
+        self.lobby.profiles.games_of = own_games(self.kept)  # history, OpenSSH route
         self.lobby.on_join = self._lobby_joined
         self.lobby.tournaments_of = self.tournaments.running
         await self.tournaments.resume()

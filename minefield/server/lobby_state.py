@@ -34,7 +34,7 @@ from minefield.protocol.lobby import (
     PlayerStatus,
     parse_lobby,
 )
-from minefield.protocol.profiles import AskProfile, AskRecord
+from minefield.protocol.profiles import AskGames, AskProfile, AskRecord
 from minefield.protocol.wire import Ping, Pong, WireError, WireProblem
 from minefield.server.connection import Connection, read_line
 from minefield.server.invites import Invites, Pair
@@ -298,7 +298,7 @@ class Lobby:
                 else:
                     if isinstance(message, Ping):
                         conn.send(Pong())
-                    elif isinstance(message, AskProfile | AskRecord):
+                    elif isinstance(message, AskProfile | AskRecord | AskGames):
                         self.profiles.handle(conn, message)
                     elif self.invites is not None:
                         self.invites.handle(conn, message)
