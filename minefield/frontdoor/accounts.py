@@ -531,6 +531,10 @@ class Accounts:
         return self.db.execute("SELECT 1 FROM rated_games WHERE game = ?",
                                (game,)).fetchone() is not None
 
+    def rated_games(self) -> set[str]:
+        """Every game (a record's id) rated or judged unrated so far."""
+        return {game for (game,) in self.db.execute("SELECT game FROM rated_games")}
+
     def rate_once(self, game: str, first: int, second: int,
                   new: Callable[[Account, Account], tuple[Rating, Rating]]
                   ) -> tuple[Change, Change] | None:

@@ -21,8 +21,12 @@ down are rated too; a game is rated once whichever comes first (one transaction,
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import glicko2
@@ -58,28 +62,36 @@ class Rater:
         self.games_dir = games_dir
         self.suffix = f"@{shared_account}"
         self._done: set[str] = set()
+        self._loaded = False
 
     def _account(self, player: str) -> Account | None:
         if not player.endswith(self.suffix):
             return None
         return self.accounts.by_name(display_name(player))
 
-    def scan(self) -> int:
-        """Rate every game that has ended since the last scan; how many were rated."""
+    def scan(self, stopping: Callable[[], bool] = lambda: False) -> int:
+        """Rate every game that has ended since the last scan; how many were rated. The games
+        already rated are read from the players' file once, at the first scan; each later scan
+        lists the folders and reads only the records it has not seen end. ``stopping`` is
+        asked between records (a first scan of many records stops with the server)."""
+        if not self._loaded:
+            self._done.update(self.accounts.rated_games())
+            self._loaded = True
         rated = 0
         for folder in (self.games_dir, self.games_dir / FINISHED_FOLDER):
             try:
-                paths = sorted(folder.glob(f"*{RECORD_SUFFIX}"))
+                with os.scandir(folder) as entries:
+                    games = [entry.name.removesuffix(RECORD_SUFFIX) for entry in entries
+                             if entry.name.endswith(RECORD_SUFFIX)]
             except OSError:
                 continue
-            for path in paths:
-                game = path.name.removesuffix(RECORD_SUFFIX)
-                if game in self._done:
-                    continue
-                if self.accounts.is_rated(game):
+            for game in sorted(game for game in games if game not in self._done):
+                if stopping():
+                    return rated
+                if self.accounts.is_rated(game):  # by the daemon, as the game ended
                     self._done.add(game)
                     continue
-                rated += self._rate(game, path)
+                rated += self._rate(game, folder / f"{game}{RECORD_SUFFIX}")
         return rated
 
     def _rate(self, game: str, path: Path) -> int:
@@ -188,5 +200,33 @@ class ThreadRaters:
         """:meth:`Rater.programs_of`, in this thread's connection."""
         return self._rater().programs_of(players)
 
+    def scan(self, stopping: Callable[[], bool] = lambda: False) -> int:
+        """:meth:`Rater.scan`, in this thread's connection."""
+        return self._rater().scan(stopping)
 
-__all__ = ["Rater", "Rating", "ThreadRaters", "rate_pair"]
+
+class RatingScanner:
+    """The front door's periodic :meth:`Rater.scan`, in a thread of its own: with thousands
+    of records (a first start on a restored data folder) a first scan reads every record for
+    seconds, and every later one lists the folders; the event loop, which answers every
+    player, never waits on either. One thread, so the games are rated in order and each once;
+    :meth:`stop` ends a long scan between two records."""
+
+    def __init__(self, accounts_path: Path, games_dir: Path, shared_account: str) -> None:
+        self._raters = ThreadRaters(accounts_path, games_dir, shared_account)
+        self._stopping = threading.Event()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minefield-rating")
+
+    async def scan(self) -> int:
+        """Rate the games that have ended since the last scan (in the scanner's thread); how
+        many were rated."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._thread, self._raters.scan, self._stopping.is_set)
+
+    def stop(self) -> None:
+        """Stop: a scan under way ends after its current record, none starts."""
+        self._stopping.set()
+        self._thread.shutdown(wait=False, cancel_futures=True)
+
+
+__all__ = ["Rater", "Rating", "RatingScanner", "ThreadRaters", "rate_pair"]

@@ -48,7 +48,8 @@ from minefield.frontdoor.limits import Gate
 from minefield.frontdoor.metrics import DoorMetrics
 from minefield.frontdoor.moderation import Moderator, ThreadModerators
 from minefield.frontdoor.public_url import PublicUrl, WebDoorError
-from minefield.frontdoor.ratings import Rater, ThreadRaters
+from minefield.frontdoor.ratings import RatingScanner, ThreadRaters
+from minefield.frontdoor.review_pages import ReviewPages
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError
 from minefield.frontdoor.ssh_connection import DoorConnection
 from minefield.frontdoor.ssh_session import DoorSession
@@ -83,7 +84,7 @@ class FrontDoor:
         self._allowed = AllowList()
         self._allow_mtime: float | None = None
         self._server: asyncssh.SSHAcceptor | None = None
-        self._rater: Rater | None = None
+        self._rater: RatingScanner | None = None
         self._rating_task: asyncio.Task[None] | None = None
         self._respawn_lock = asyncio.Lock()
         #: The browser door (``--web``), once started.
@@ -93,6 +94,8 @@ class FrontDoor:
         #: The kept games (the daemon's index, in the players' file), once started.
         self.kept: KeptGames | None = None
         self._club_threads = threading.local()
+        #: The review pages made for ``review GAME --html`` (the last few kept).
+        self.reviews = ReviewPages()
         #: The server's figures (always counted; served only with ``--metrics``).
         self.metrics = DoorMetrics(self)
 
@@ -172,7 +175,8 @@ class FrontDoor:
             self.spawner.stop()
             raise FrontDoorError(f"cannot listen on {config.host}:{config.port}: "
                                  f"{(error.strerror or str(error)).lower()}") from None
-        self._rater = Rater(self.accounts, self._games_dir(), self.shared_account)
+        self._rater = RatingScanner(config.accounts_path, self._games_dir(),
+                                    self.shared_account)
         self.kept = KeptGames(config.accounts_path, self._games_dir())
         self._rating_task = asyncio.create_task(self._rate_forever())
         log.info("listening on %s:%d (the game server: %s)", config.host, config.port,
@@ -223,6 +227,8 @@ class FrontDoor:
             self._server.close()
         if self._rating_task is not None:
             self._rating_task.cancel()
+        if self._rater is not None:
+            self._rater.stop()
         for session in list(self.sessions):
             session.end("the server is stopping")
         await self._let_connections_go()
@@ -257,7 +263,7 @@ class FrontDoor:
             await asyncio.sleep(RATING_PERIOD)
             if self._rater is not None:
                 try:
-                    self._rater.scan()
+                    await self._rater.scan()
                 except Exception as error:  # a rating problem never stops the server
                     log.error("rating failed (%s)", type(error).__name__)
             if self.daemon is None and self.kept is not None:  # a separate daemon's games

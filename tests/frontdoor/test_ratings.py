@@ -3,13 +3,17 @@ each game once."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
 
 import pytest
 
+from minefield.frontdoor import ratings
 from minefield.frontdoor.accounts import Accounts
-from minefield.frontdoor.ratings import Rater, rate_pair
-from minefield.records.format import Players
+from minefield.frontdoor.ratings import Rater, RatingScanner, rate_pair
+from minefield.records.header import Players
+from minefield.records.reader import ReadRecord, read_record
 from minefield.records.writer import RecordWriter
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Game, IllegalCommand, Seat
@@ -122,3 +126,88 @@ def test_the_lobby_is_told_the_ratings_of_the_front_doors_players_only(tmp_path:
     asked = [f"ann@{ACCOUNT}", f"Bob@{ACCOUNT}", f"Eve@{ACCOUNT}", "Ann", "Ann@other"]
     assert daemon_side.ratings_of(asked) == {f"ann@{ACCOUNT}": 1662, f"Bob@{ACCOUNT}": 1338}
     assert daemon_side.ratings_of([]) == {}
+
+
+def _two_pairs_played(tmp_path: Path) -> tuple[Path, Path]:
+    """The players' file and a records folder with three finished games between Ann and Bob
+    (none rated yet, as on a first start over a restored data folder)."""
+    games = tmp_path / "games"
+    games.mkdir()
+    path = tmp_path / "p.sqlite"
+    accounts = Accounts(path)
+    accounts.claim("SHA256:a", "Ann")
+    accounts.claim("SHA256:b", "Bob")
+    for seed in ("1", "2", "3"):
+        play_record(games, f"Ann@{ACCOUNT}", f"Bob@{ACCOUNT}", seed * 32)
+    accounts.close()
+    return path, games
+
+
+def test_the_front_doors_scan_reads_records_while_the_event_loop_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The front door's periodic scan (a first start reads thousands of records for seconds)
+    runs in a thread of its own: the loop that answers every player goes on meanwhile."""
+    path, games = _two_pairs_played(tmp_path)
+    reading, release = threading.Event(), threading.Event()
+
+    def held_read(record: Path) -> ReadRecord:
+        reading.set()
+        release.wait(10.0)  # a safety net: the test releases it
+        return read_record(record)
+
+    monkeypatch.setattr(ratings, "read_record", held_read)
+    scanner = RatingScanner(path, games, ACCOUNT)
+
+    async def scan_while_the_loop_goes_on() -> tuple[bool, int, int]:
+        scan = asyncio.ensure_future(scanner.scan())
+        turns = 0
+        while not reading.is_set() and turns < 1000:
+            await asyncio.sleep(0.01)
+            turns += 1
+        await asyncio.sleep(0)  # the loop takes another turn while the record is read
+        still_reading = reading.is_set() and not scan.done()
+        release.set()
+        return still_reading, await scan, await scanner.scan()
+
+    try:
+        still_reading, first, second = asyncio.run(scan_while_the_loop_goes_on())
+    finally:
+        release.set()
+        scanner.stop()
+    assert still_reading
+    assert (first, second) == (3, 0)
+    ann = Accounts(path).by_name("ann")
+    assert ann is not None and ann.games == 3
+
+
+def test_stopping_the_scanner_ends_a_long_scan_between_two_records(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path, games = _two_pairs_played(tmp_path)
+    reading, release = threading.Event(), threading.Event()
+
+    def held_read(record: Path) -> ReadRecord:
+        reading.set()
+        release.wait(10.0)
+        return read_record(record)
+
+    monkeypatch.setattr(ratings, "read_record", held_read)
+    scanner = RatingScanner(path, games, ACCOUNT)
+
+    async def stop_mid_scan() -> int:
+        scan = asyncio.ensure_future(scanner.scan())
+        while not reading.is_set():
+            await asyncio.sleep(0.01)
+        scanner.stop()
+        release.set()
+        return await scan
+
+    try:
+        assert asyncio.run(stop_mid_scan()) == 1  # the record being read, then no other
+    finally:
+        release.set()
+        scanner.stop()
+    monkeypatch.setattr(ratings, "read_record", read_record)
+    # The next start rates the rest, each game once.
+    assert Rater(Accounts(path), games, ACCOUNT).scan() == 2
+    ann = Accounts(path).by_name("ann")
+    assert ann is not None and ann.games == 3
