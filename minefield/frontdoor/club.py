@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from minefield.errors import MinefieldError
 from minefield.frontdoor.accounts import Account, Accounts
@@ -188,8 +188,30 @@ class Club:
             raise ClubRefused(f"the record of game {game[:80]} cannot be read") from None
 
 
-def games_table(games: Sequence[KeptGame], mine: set[str] | None = None) -> str:
-    """Games as lines a person reads: when, who, the result, rated or casual, the id."""
+class ListedGame(Protocol):
+    """What :func:`games_table` reads of a game: a :class:`KeptGame` (the players by record
+    name), or a :class:`~minefield.protocol.profiles.ProfileGame` (by the name shown)."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def ended(self) -> str: ...
+    @property
+    def east(self) -> str: ...
+    @property
+    def west(self) -> str: ...
+    @property
+    def result(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def rated(self) -> bool: ...
+
+
+def games_table(games: Sequence[ListedGame], mine: set[str] | None = None) -> str:
+    """Games as lines a person reads: when, who, the result, rated or casual, the id;
+    ``mine``: the reader's folded names as the games name the players (their result is
+    "you won" or "you lost")."""
     lines = [f"{'ended (UTC)':<16}  {'east':<16} {'west':<16} {'result':<13} "
              f"{'points':>6}  {'table':<7} game"]
     for game in games:
@@ -207,4 +229,4 @@ def games_table(games: Sequence[KeptGame], mine: set[str] | None = None) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "Club", "ClubRefused", "games_table"]
+__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "Club", "ClubRefused", "ListedGame", "games_table"]

@@ -24,7 +24,7 @@ from minefield.frontdoor.door_config import FrontDoorError
 from minefield.frontdoor.lobby_profiles import ThreadProfiles
 from minefield.frontdoor.moderation import ThreadModerators
 from minefield.frontdoor.ratings import ThreadRaters
-from minefield.protocol.wire import LobbyState
+from minefield.protocol.lobby import LobbyState
 from minefield.server.admission import drop_player
 from minefield.server.config import ServerConfig
 from minefield.server.daemon import Daemon, ServeError

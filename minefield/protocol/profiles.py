@@ -1,6 +1,7 @@
-"""The lobby's profile questions on the wire: a player's profile, and a kept game's record.
+"""The lobby's profile questions on the wire: a player's profile, a kept game's record, and
+the asking player's own games.
 
-Two lobby requests, added to protocol 1 without changing anything an older peer sends or
+Three lobby requests, added to protocol 1 without changing anything an older peer sends or
 reads (a server that does not know them answers a ``bad_message`` error, not fatal; a client
 that does not know the answers skips their lines):
 
@@ -14,6 +15,9 @@ that does not know the answers skips their lines):
   that each fit a wire line; the last part says ``"last": true``. A game that the asking
   player may not see (a private room's game of two others) or that is not kept is one part
   with ``refused``.
+- ``{"type": "ask_games", "limit": N}`` (N from 1 to :data:`MAX_GAMES`, 20 when left out) is
+  answered by one :class:`Games`: the asking player's own finished network games, newest
+  first, as the game server keeps them (``history`` over the OpenSSH route asks it).
 
 Nothing hidden goes out: the figures sum finished games, and a record is only sent once its
 game is over (its seed belongs to a finished game, as ``record`` gives it).
@@ -41,6 +45,10 @@ AskedName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z
 AskedGame = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9_.:-]+$")]
 #: The most games a profile lists.
 PROFILE_GAMES = 10
+#: How many of a player's own games ``history`` asks for (:class:`AskGames`), and the most
+#: it may ask for (a line far under the wire's limit).
+HISTORY_GAMES = 20
+MAX_GAMES = 100
 #: The most entries of the rating history a profile carries (the latest): enough for a chart
 #: many times the width of a terminal, and a line far under the wire's limit.
 MAX_HISTORY = 500
@@ -127,6 +135,23 @@ class RecordPart(_Wire):
     refused: str | None = Field(None, max_length=500)
 
 
+class AskGames(_Wire):
+    """In the lobby: the asking player's own finished network games, newest first, at most
+    ``limit`` (answered by :class:`Games`): ``history`` over the OpenSSH route."""
+
+    type: Literal["ask_games"] = "ask_games"
+    limit: int = Field(HISTORY_GAMES, ge=1, le=MAX_GAMES)
+
+
+class Games(_Wire):
+    """The answer to :class:`AskGames`: the games (newest first, the entries of ``games
+    --json``), or ``refused``: one line."""
+
+    type: Literal["games"] = "games"
+    games: list[ProfileGame] = Field(default_factory=list, max_length=MAX_GAMES)
+    refused: str | None = Field(None, max_length=500)
+
+
 class RecordTooLong(ValueError):
     """A record with a line that does not fit in a part."""
 
@@ -154,5 +179,6 @@ def record_parts(game: str, text: str, limit: int | None = None) -> Iterator[Rec
         yield RecordPart(game=game, lines=[], last=True)
 
 
-__all__ = ["MAX_HISTORY", "PROFILE_GAMES", "AskProfile", "AskRecord", "Profile",
+__all__ = ["HISTORY_GAMES", "MAX_GAMES", "MAX_HISTORY", "PROFILE_GAMES", "AskGames",
+           "AskProfile", "AskRecord", "Games", "Profile",
            "ProfileFigures", "ProfileGame", "RecordPart", "RecordTooLong", "record_parts"]

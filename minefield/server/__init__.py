@@ -2,8 +2,9 @@
 
 A map, by job:
 
-- :mod:`~minefield.server.daemon`: the daemon's life (start, restore, stop) and the hello:
-  which room and seat a ``host``, ``join`` or ``resume`` gets (codes, open-game limits).
+- :mod:`~minefield.server.daemon`: the daemon's life (start, restore, stop), its connections
+  and their hello; :mod:`~minefield.server.front_desk`: which room and seat a ``host``,
+  ``join`` or ``resume`` gets (codes, open-game limits), and the lobby's pairings.
 - :mod:`~minefield.server.connection`: the connection layer: the socket, one client's
   stream, its lines validated (:mod:`minefield.protocol.wire`) and rate limited
   (:mod:`~minefield.server.limits`) before they reach a room; idle connections closed.

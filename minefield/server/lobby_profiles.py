@@ -1,5 +1,7 @@
 """The lobby's profile questions (:mod:`~minefield.protocol.profiles`): a player's profile
-and a kept game's record, for the profile screen of the lobby.
+and a kept game's record, for the profile screen of the lobby; and the asking player's own
+games, for ``history`` over the OpenSSH route (answered by the game server itself, from the
+games it keeps: :func:`own_games`).
 
 The daemon keeps no accounts and no ratings: whoever keeps them (the SSH front door) gives
 the lobby a :data:`ProfileOf` and a :data:`RecordOf`, asked in a record thread with the asking
@@ -20,14 +22,18 @@ from typing import Any
 
 from minefield.errors import MinefieldError
 from minefield.protocol.profiles import (
+    AskGames,
     AskProfile,
     AskRecord,
+    Games,
     Profile,
+    ProfileGame,
     RecordPart,
     RecordTooLong,
     record_parts,
 )
 from minefield.server.connection import Connection
+from minefield.server.kept_games import KeptGames
 
 log = logging.getLogger("minefield.server")
 
@@ -37,12 +43,17 @@ ProfileOf = Callable[[str, str], Profile]
 #: ``(identity key of the asking player, game) -> record text``: the kept game's record
 #: (JSON lines); :class:`ProfileRefused` when it is unknown or not theirs to see.
 RecordOf = Callable[[str, str], str]
+#: ``(identity key of the asking player, limit) -> games``: the player's own finished games,
+#: newest first (:func:`own_games`, over the game server's kept games).
+GamesOf = Callable[[str, int], list[ProfileGame]]
 #: Runs a function in a record thread.
 RunIO = Callable[..., Awaitable[Any]]
 
 #: The answer of a daemon that keeps no profiles.
 NO_PROFILES = ("this server keeps no profiles: its players have no accounts or ratings "
                "(minefield ssh-server keeps them)")
+#: The answer of a game server that keeps no games (not started yet).
+NO_GAMES = "this game server keeps no finished games yet: try again in a moment"
 BUSY = "one question at a time: the last one is still being answered"
 
 
@@ -58,10 +69,12 @@ class LobbyProfiles:
         #: Given by whoever keeps the accounts (the SSH front door); None: no profiles.
         self.profile_of: ProfileOf | None = None
         self.record_of: RecordOf | None = None
+        #: Given by the game server once it keeps games (:func:`own_games`); None: no games.
+        self.games_of: GamesOf | None = None
         self._busy: set[Connection] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def handle(self, conn: Connection, message: AskProfile | AskRecord) -> None:
+    def handle(self, conn: Connection, message: AskProfile | AskRecord | AskGames) -> None:
         """Answer ``message`` (in a task: the connection's other lines go on meanwhile)."""
         if conn in self._busy:
             conn.send(_refusal(message, BUSY))
@@ -72,10 +85,18 @@ class LobbyProfiles:
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(lambda _task: self._busy.discard(conn))
 
-    async def _answer(self, conn: Connection, message: AskProfile | AskRecord) -> None:
+    async def _answer(self, conn: Connection,
+                      message: AskProfile | AskRecord | AskGames) -> None:
         key = conn.identity.key if conn.identity is not None else ""
         run_io = self._run_io
         try:
+            if isinstance(message, AskGames):
+                if self.games_of is None or run_io is None:
+                    conn.send(_refusal(message, NO_GAMES))
+                    return
+                games: list[ProfileGame] = await run_io(self.games_of, key, message.limit)
+                conn.send(Games(games=games))
+                return
             if isinstance(message, AskProfile):
                 if self.profile_of is None or run_io is None:
                     conn.send(_refusal(message, NO_PROFILES))
@@ -102,10 +123,27 @@ class LobbyProfiles:
             conn.send(_refusal(message, "the server could not answer: try again later"))
 
 
-def _refusal(message: AskProfile | AskRecord, line: str) -> Profile | RecordPart:
+def own_games(kept: KeptGames) -> GamesOf:
+    """The :data:`GamesOf` of the game server's kept games: the finished games of the player
+    connected as ``key`` (their record name), newest first, at most ``limit``; every one of
+    them is theirs to see."""
+
+    def games_of(key: str, limit: int) -> list[ProfileGame]:
+        mine = {key.casefold()}
+        return [ProfileGame.model_validate(game.to_json())
+                for game in kept.listed(mine, mine, limit)]
+
+    return games_of
+
+
+def _refusal(message: AskProfile | AskRecord | AskGames, line: str
+             ) -> Profile | RecordPart | Games:
+    if isinstance(message, AskGames):
+        return Games(refused=line)
     if isinstance(message, AskProfile):
         return Profile(player=message.player, refused=line)
     return RecordPart(game=message.game, refused=line)
 
 
-__all__ = ["BUSY", "NO_PROFILES", "LobbyProfiles", "ProfileOf", "ProfileRefused", "RecordOf"]
+__all__ = ["BUSY", "NO_GAMES", "NO_PROFILES", "GamesOf", "LobbyProfiles", "ProfileOf",
+           "ProfileRefused", "RecordOf", "own_games"]

@@ -26,8 +26,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Input, Static
 
-from minefield.protocol.profiles import AskProfile, Profile, RecordPart
-from minefield.protocol.wire import (
+from minefield.protocol.lobby import (
     AnswerInvitation,
     Cancel,
     Invitation,
@@ -39,8 +38,9 @@ from minefield.protocol.wire import (
     QuickMatch,
     Seated,
     TournamentRound,
-    WireError,
 )
+from minefield.protocol.profiles import AskProfile, Profile, RecordPart
+from minefield.protocol.wire import WireError
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS, ConfirmScreen
 from minefield.tui.screens.help import HelpScreen, keys_markdown
 from minefield.tui.screens.profile import PlayerPickScreen, ProfileReplayScreen, ProfileScreen

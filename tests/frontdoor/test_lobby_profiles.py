@@ -148,3 +148,37 @@ async def test_a_daemon_without_profiles_says_so_in_one_line(short_dir: Path) ->
         ann.close()
     finally:
         await daemon.stop()
+
+
+async def test_a_player_asks_for_their_own_games_and_gets_theirs_alone(
+        short_dir: Path) -> None:
+    """``ask_games`` (``history`` over the OpenSSH route): the asking player's own finished
+    games, newest first, at most the limit, from the games the game server keeps, on a daemon
+    with no accounts too; a bad limit is one error line and the lobby goes on."""
+    daemon = await start_daemon(short_dir)
+    try:
+        games = daemon.config.games_dir
+        write_record(games, "g1", 10, f"ann@{ME}", f"bob@{ME}", "private", minute=1)
+        write_record(games, "g2", 16, f"bob@{ME}", f"cat@{ME}", "private", minute=2)
+        write_record(games, "g3", 23, f"cat@{ME}", f"ann@{ME}", "public", minute=3)
+        assert daemon.kept is not None
+        daemon.kept.scan()
+        ann = await in_lobby(daemon, "ann")
+        ann.send({"type": "ask_games"})
+        answer = await ann.until("games")
+        assert [game["game"] for game in answer["games"]] == ["g3", "g1"]
+        assert answer["games"][0] == daemon.kept.listed(None, None, 1)[0].to_json()
+        assert answer["refused"] is None
+        ann.send({"type": "ask_games", "limit": 1})
+        assert [game["game"] for game in (await ann.until("games"))["games"]] == ["g3"]
+        for limit in (0, profiles.MAX_GAMES + 1):
+            ann.send({"type": "ask_games", "limit": limit})
+            error = await ann.until("error")
+            assert "limit" in error["message"] and not error["fatal"]
+        dan = await in_lobby(daemon, "dan")
+        dan.send({"type": "ask_games"})
+        assert (await dan.until("games"))["games"] == []
+        ann.close()
+        dan.close()
+    finally:
+        await daemon.stop()

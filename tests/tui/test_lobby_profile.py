@@ -19,12 +19,14 @@ from pydantic import BaseModel
 from minefield.frontdoor.accounts import Accounts
 from minefield.frontdoor.club import Club, ClubRefused
 from minefield.frontdoor.ratings import Rater
+from minefield.protocol.lobby import LobbyPlayer, LobbyState
 from minefield.protocol.profiles import AskProfile, AskRecord, Profile, RecordPart, record_parts
-from minefield.protocol.wire import LobbyPlayer, LobbyState
+from minefield.protocol.wire import WireError
 from minefield.records.reader import read_record
 from minefield.rules.game import Seat
 from minefield.server.kept_games import KeptGames
 from minefield.tui.lobby_app import LobbyApp
+from minefield.tui.screens.help import keys_markdown
 from minefield.tui.screens.profile import ProfileReplayScreen, ProfileScreen
 from tests.server.kept_records import write_record
 from tests.tui.conftest import on_top, screen_text, settle
@@ -203,6 +205,38 @@ async def test_a_server_without_profiles_says_so_in_one_line() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await open_profile(pilot, "enter")
         assert "this server keeps no profiles" in screen_text(app)
+
+
+async def test_a_server_older_than_profiles_is_one_line() -> None:
+    """A server that does not know ``ask_profile`` answers a ``bad_message`` error (not
+    fatal): the screen says so in one line, the lobby goes on."""
+    answers: asyncio.Queue[Any] = asyncio.Queue()
+
+    async def states() -> AsyncIterator[Any]:
+        yield STATE
+        while True:
+            yield await answers.get()
+
+    def send(message: BaseModel) -> None:
+        answers.put_nowait(WireError(code="bad_message", message="field 'type': unknown"))
+
+    app = LobbyApp(states, send, me="Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_profile(pilot, "enter")
+        assert "does not answer profiles (older than this client)" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "Online (2)" in screen_text(app)
+
+
+def test_the_lobby_help_names_p() -> None:
+    """F1 in the lobby lists its keys (the footer leaves p out to stay whole at 80 columns)."""
+    async def states() -> AsyncIterator[Any]:
+        yield STATE
+
+    app = LobbyApp(states)  # never run: its keys are read
+    keys = keys_markdown(app, [("Lobby", LobbyApp.SCREEN_BINDINGS)])
+    assert "| `p` | A player's profile: figures, rating history, last games |" in keys
 
 
 def test_profile_80x24(snap_compare: Any, tmp_path: Path) -> None:

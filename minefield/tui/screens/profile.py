@@ -118,7 +118,9 @@ def history_text(figures: ProfileFigures) -> Text:
     if not history:
         return Text("Rating history: no rated games yet.", style="dim")
     shown = chart_values(history)
-    lines = chart(shown)
+    # A short history is drawn wider (up to 4 columns a game), to be read at a glance.
+    wide = max(1, min(4, CHART_WIDTH // len(shown)))
+    lines = chart([rating for rating in shown for _ in range(wide)])
     low, high = str(min(shown)), str(max(shown))
     label = max(len(low), len(high))
     text = Text(f"Rating after each of the last {len(history)} rated games "
@@ -193,15 +195,23 @@ class ProfileScreen(Screen[None]):
         """An answer of the server: the profile, a part of a record asked for, or an error
         (a server that does not know the question)."""
         if isinstance(answer, Profile):
-            if answer.player.casefold() == self.player.casefold():
-                self.show(answer)
+            if answer.player.casefold() != self.player.casefold():
+                return
+            shown = self.profile is not None and self.profile.figures is not None
+            if answer.refused is not None and shown:  # asked again, refused: keep what shows
+                self.notify(answer.refused, severity="warning", markup=False, timeout=8)
+                return
+            self.show(answer)
         elif isinstance(answer, RecordPart):
             self._record_part(answer)
-        elif self.profile is None:
-            self._refused(answer.message)
-        elif self.fetching is not None:
-            self.fetching = None
-            self.notify(answer.message, severity="error", markup=False, timeout=8)
+        else:
+            line = (f"This game server does not answer profiles (older than this client): "
+                    f"{answer.message}" if answer.code == "bad_message" else answer.message)
+            if self.profile is None:
+                self._refused(line)
+            elif self.fetching is not None:
+                self.fetching = None
+                self.notify(line, severity="error", markup=False, timeout=8)
 
     def _refused(self, line: str) -> None:
         self.query_one("#profile-name", Static).update(Text(line, style="bold"))
