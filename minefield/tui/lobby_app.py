@@ -224,9 +224,10 @@ class LobbyScreen(Screen[None]):
 
     def action_profile(self) -> None:
         """A player's profile: one online (chosen in a list) or any name typed."""
-        if not self._lobby_only() or self.send is None:
-            return
         send = self.send
+        if send is None:
+            self.notify("This server does not offer profiles.", severity="warning")
+            return
         names = [p.name for p in (self.state.online if self.state else [])]
 
         def open_profile(name: str | None) -> None:
