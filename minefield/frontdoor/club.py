@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 
 from minefield.errors import MinefieldError
 from minefield.frontdoor.accounts import Account, Accounts
@@ -100,18 +101,24 @@ class Club:
         except RecordError:
             raise ClubRefused(f"the record of game {game[:80]} cannot be read") from None
 
-    def client_argv(self, viewer: Account, action: str, game: str) -> list[str]:
-        """The client's arguments for ``replay GAME`` or ``review GAME`` (``action``): the
-        game's record, once ``viewer`` may see it; a review from the viewer's seat (East's
-        for a game they did not play)."""
+    def review_source(self, viewer: Account, game: str) -> tuple[Path, Seat]:
+        """What a review of ``game`` for ``viewer`` is made from: the record's path, once
+        ``viewer`` may see the game, and the seat reviewed (the viewer's, East's for a game
+        they did not play)."""
         kept = self.kept.find(game)
         mine = self.keys_of(viewer)
         path = self.kept.record_path(game) if kept is not None else None
         if kept is None or path is None or not kept.visible_to(mine):
             raise ClubRefused(f"no finished game {game[:80]} that you may see")
+        return path, kept.seat_of(mine) or Seat.EAST
+
+    def client_argv(self, viewer: Account, action: str, game: str) -> list[str]:
+        """The client's arguments for ``replay GAME`` or ``review GAME`` (``action``): the
+        game's record, once ``viewer`` may see it; a review from the viewer's seat (East's
+        for a game they did not play)."""
+        path, seat = self.review_source(viewer, game)
         if action == "replay":
             return ["replay", str(path)]
-        seat = kept.seat_of(mine) or Seat.EAST
         return ["review", "--seat", seat.value, str(path)]
 
     def stats(self, viewer: Account, name: str | None, as_json: bool) -> str:

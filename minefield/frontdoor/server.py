@@ -48,6 +48,7 @@ from minefield.frontdoor.limits import Gate
 from minefield.frontdoor.metrics import DoorMetrics
 from minefield.frontdoor.moderation import Moderator, ThreadModerators
 from minefield.frontdoor.ratings import RatingScanner, ThreadRaters
+from minefield.frontdoor.review_pages import ReviewPages
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError
 from minefield.frontdoor.ssh_connection import DoorConnection
 from minefield.frontdoor.ssh_session import DoorSession
@@ -92,6 +93,8 @@ class FrontDoor:
         #: The kept games (the daemon's index, in the players' file), once started.
         self.kept: KeptGames | None = None
         self._club_threads = threading.local()
+        #: The review pages made for ``review GAME --html`` (the last few kept).
+        self.reviews = ReviewPages()
         #: The server's figures (always counted; served only with ``--metrics``).
         self.metrics = DoorMetrics(self)
 
