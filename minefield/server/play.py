@@ -92,6 +92,7 @@ class Play:
     ended_at: float | None
     closed: bool
     lock: asyncio.Lock
+    rules_name: str  # the rules preset chosen (the records' ``preset``)
     #: The room's watchers (:mod:`~minefield.server.audience`), once someone watches.
     audience: Audience | None
     _timer: asyncio.TimerHandle | None
@@ -188,14 +189,15 @@ class Play:
         """The record of a single game this room starts (the series' recorder factory)."""
         return self._new_record(RecordHeader.for_game(
             game, "network", Players(east=seats[Seat.EAST], west=seats[Seat.WEST]),
-            table=self.table_header()))
+            table=self.table_header(), preset=self.rules_name))
 
     def match_record(self, game: Game, match: Match) -> Recorder | None:
         """The record of a game of this room's match (the series' recorder factory)."""
         players = Players(east=match.seats[Seat.EAST], west=match.seats[Seat.WEST])
         return self._new_record(RecordHeader.for_game(game, "network", players,
                                                       match=MatchHeader.of_match(match),
-                                                      table=self.table_header()))
+                                                      table=self.table_header(),
+                                                      preset=self.rules_name))
 
 
     # -- inside: a move ----------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from minefield.protocol.messages import (
     Notice,
     PlayerInfo,
     Rated,
+    RulesChosen,
     SeatClock,
     Snapshot,
     TableView,
@@ -243,6 +244,7 @@ class Room(Play):
             seated.arrive(client, now)
             self._sync_clock(seat, now, returned)
             client.send(self._welcome(seat, resumed))
+            client.send(RulesChosen(seat=seat, preset=self.rules_name))  # kept for rematches
             if self.series is None and all(s.taken for s in self.seats.values()):
                 await self._begin("first")
                 return
