@@ -7,7 +7,7 @@ written, which the reader reports and ignores. :class:`RecordWriter` is the
 :class:`~minefield.table.game_table.Recorder` of a game table.
 
 >>> import tempfile
->>> from minefield.records.format import Players
+>>> from minefield.records.header import Players
 >>> from minefield.rules.game import ChooseHand, Game, Seat
 >>> from minefield.rules.tiles import tiles_to_str
 >>> game = Game(seed=7)
@@ -30,18 +30,10 @@ from pathlib import Path
 from types import TracebackType
 
 from minefield.paths import records_dir
-from minefield.records.format import (
-    MAX_LINE_BYTES,
-    CommandLine,
-    MatchHeader,
-    Mode,
-    Players,
-    RecordHeader,
-    ResultLine,
-    dump_line,
-    utc_now,
-)
+from minefield.records.format import MAX_LINE_BYTES, CommandLine, dump_line, utc_now
+from minefield.records.header import MatchHeader, Mode, Players, RecordHeader
 from minefield.records.reader import ReadRecord, RecordError, read_record
+from minefield.records.result import ResultLine
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Match, Settlement
 

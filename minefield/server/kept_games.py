@@ -25,12 +25,8 @@ from typing import Any, Literal
 
 from minefield.bots.base import bot_level
 from minefield.files import UnusableFileError, read_bounded
-from minefield.records.format import (
-    PUBLIC_KINDS,
-    RecordHeader,
-    TableKind,
-    format_time,
-)
+from minefield.records.format import format_time
+from minefield.records.header import PUBLIC_KINDS, RecordHeader, TableKind
 from minefield.records.reader import MAX_RECORD_BYTES, ReadRecord, RecordError, read_record
 from minefield.records.writer import RECORD_SUFFIX
 from minefield.rules.game import Seat
@@ -125,7 +121,7 @@ def rules_name(header: RecordHeader) -> str:
     ``preset``; a record older than it: the nearest preset, a match's for a game of a match)
     and the settings changed over it, clocks left out.
 
-    >>> from minefield.records.format import Players
+    >>> from minefield.records.header import Players
     >>> from minefield.rules.game import Game
     >>> from minefield.rules.settings import RuleSettings
     >>> game = Game(seed=1, settings=RuleSettings.chosen("beginner", ["red_fives=on"]))

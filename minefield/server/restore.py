@@ -27,8 +27,7 @@ from minefield.rules.match import Match
 from minefield.rules.settings import chosen_rules, without_clocks
 from minefield.server.durable import FINISHED_FOLDER
 from minefield.server.identity import display_name
-from minefield.server.play import Services
-from minefield.server.room import Room
+from minefield.server.room import Room, Services
 from minefield.server.seats import RoomMatch, seated_from_record
 from minefield.table.series import Series, SingleGame
 

@@ -41,7 +41,7 @@ from minefield.protocol.messages import (
     Rejected,
     ServerMessageType,
 )
-from minefield.records.format import MatchHeader, Players
+from minefield.records.header import MatchHeader, Players
 from minefield.records.writer import RecordWriter
 from minefield.rules.auto import auto_command
 from minefield.rules.game import ChooseHand, Discard, Game, IllegalCommand, PlayerView, Seat

@@ -13,6 +13,14 @@ import pytest
 from pydantic import BaseModel, Field, TypeAdapter
 
 from minefield.protocol import wire
+from minefield.protocol.lobby import (
+    Invitation,
+    LobbyState,
+    Matching,
+    Motd,
+    Seated,
+    TournamentRound,
+)
 from minefield.protocol.messages import (
     Applied,
     Clocks,
@@ -25,18 +33,8 @@ from minefield.protocol.messages import (
     RulesChosen,
     Snapshot,
 )
-from minefield.protocol.wire import (
-    Invitation,
-    LobbyState,
-    Matching,
-    Motd,
-    Pong,
-    RoomState,
-    Seated,
-    TournamentRound,
-    Welcome,
-    WireError,
-)
+from minefield.protocol.profiles import Games, Profile, RecordPart
+from minefield.protocol.wire import Pong, RoomState, Welcome, WireError
 from minefield.records.reader import read_record
 from minefield.rules.settings import RuleSettings
 from minefield.server.daemon import Daemon
@@ -49,7 +47,7 @@ from tests.server.conftest import LIMIT, Raw, make_config, next_of, start_daemon
 OLD_CLIENT_ADAPTER: TypeAdapter[BaseModel] = TypeAdapter(Annotated[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
     | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
-    | TournamentRound | Motd, Field(discriminator="type")])
+    | TournamentRound | Motd | Profile | RecordPart | Games, Field(discriminator="type")])
 
 
 async def test_the_rules_line_follows_the_welcome_which_is_as_before(

@@ -12,7 +12,7 @@ import pytest
 from pydantic import BaseModel
 
 from minefield.protocol.messages import RulesChosen
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.reader import read_record
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import Game, Seat

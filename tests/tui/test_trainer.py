@@ -19,7 +19,7 @@ from minefield.defense.estimate import estimate, feedback, percent
 from minefield.defense.position import Position
 from minefield.paths import progress_path
 from minefield.protocol.messages import PlayerInfo
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import ChooseHand, Discard, Game, PlayerView, Seat
 from minefield.rules.names import name_text

@@ -24,7 +24,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from minefield.bots.base import player_seat
-from minefield.records.format import CommandLine, RecordHeader
+from minefield.records.format import CommandLine
+from minefield.records.header import RecordHeader
 from minefield.records.reader import ReadRecord
 from minefield.records.replay import Replay
 from minefield.records.scoreboard import match_line, settlement_line

@@ -14,6 +14,8 @@ from textual.app import ComposeResult
 from textual.events import Resize
 from textual.widgets import Footer
 
+from minefield.tui.textual_private import footer_key_styled
+
 #: Cells of a key beyond its key and description: the normal style pads both, the compact
 #: style puts one cell between them and one after.
 NORMAL_PADDING, COMPACT_PADDING = 3, 2
@@ -44,6 +46,7 @@ class FitFooter(Footer):
     def compose(self) -> ComposeResult:
         width = self.app.size.width
         self._fitted_width = width
+        fit_compact = False
         if self._bindings_ready:
             keys = [cell_len(key) + cell_len(description) for key, description in
                     self.shown_keys()]
@@ -55,7 +58,9 @@ class FitFooter(Footer):
             self.set_class(fit_compact, "-compact")
             self.set_reactive(Footer.show_command_palette,
                               compact + palette - 1 <= width if fit_compact else True)
-        yield from super().compose()
+        for widget in super().compose():
+            footer_key_styled(widget, fit_compact)  # each key made in the footer's style
+            yield widget
 
     def on_resize(self, event: Resize) -> None:
         """Lay the keys out again for a terminal of another width."""
