@@ -25,26 +25,27 @@ from minefield.trainer._drill_positions import (
     suji_partners,
     trap_discard,
 )
-from minefield.trainer.drills import (
-    BOX_INTERVALS,
-    KINDS,
-    PATTERNS,
-    Drill,
-    DrillError,
-    Scheduler,
-    _Secret,
+from minefield.trainer.drill_answers import (
     answer,
     answer_is_mangan,
     answer_read_wait,
     answer_safe_hand,
     answer_safest,
+    wait_shape_words,
+)
+from minefield.trainer.drill_schedule import BOX_INTERVALS, Scheduler
+from minefield.trainer.drills import (
+    KINDS,
+    PATTERNS,
+    Drill,
+    DrillError,
+    _Secret,
     drill_from_id,
     kind_words,
     make_drill,
     make_mangan_drill,
     pattern_words,
     reader_lines,
-    wait_shape_words,
 )
 from minefield.trainer.progress import DrillRecord, ProgressStore
 

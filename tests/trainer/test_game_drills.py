@@ -17,7 +17,8 @@ from minefield.rules.game import Seat
 from minefield.rules.names import LETTERS
 from minefield.trainer import game_drills
 from minefield.trainer.defense_review import assess, review_of_game
-from minefield.trainer.drills import DrillError, Scheduler
+from minefield.trainer.drill_schedule import Scheduler
+from minefield.trainer.drills import DrillError
 from minefield.trainer.game_drills import (
     MIN_LOST,
     GameDrill,

@@ -26,7 +26,8 @@ from minefield.rules.names import name_text
 from minefield.rules.prepared import game_with_hands
 from minefield.rules.tiles import kind_str, parse_tiles
 from minefield.session import LocalSession
-from minefield.trainer.drills import Drill, answer, make_drill, reader_lines
+from minefield.trainer.drill_answers import answer
+from minefield.trainer.drills import Drill, make_drill, reader_lines
 from minefield.trainer.progress import DiscardRecord, DrillRecord, GameRecord, open_progress
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences

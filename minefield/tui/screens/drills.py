@@ -27,15 +27,13 @@ from textual.worker import Worker, WorkerState
 from minefield.defense.estimate import percent
 from minefield.rules.seed import derive_seed, parse_seed
 from minefield.rules.tiles import kind_str, tiles_to_str
+from minefield.trainer.drill_answers import DrillAnswer, DrillTruth, answer_text
+from minefield.trainer.drill_schedule import Scheduler
 from minefield.trainer.drills import (
     DIFFICULTIES,
     KINDS,
     Drill,
-    DrillAnswer,
     DrillError,
-    DrillTruth,
-    Scheduler,
-    answer_text,
     kind_words,
     make_drill,
     pattern_words,
