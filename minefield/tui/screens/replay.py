@@ -21,7 +21,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from minefield.bots.base import player_seat
 from minefield.records.format import CommandLine
@@ -43,6 +43,7 @@ from minefield.rules.settings import RuleSettings, chosen_rules, rule_value_word
 from minefield.rules.tiles import Tile
 from minefield.tui.screens.result import value_lines
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.footer import KeysFooter
 from minefield.tui.widgets.panels import DeadWall, DiscardRow
 from minefield.tui.widgets.replay import SeatTiles
 from minefield.tui.widgets.tiles import TileRow, named
@@ -197,7 +198,7 @@ class ReplayScreen(Screen[None]):
             yield Static(id="replay-end")
             yield SeatTiles(id="near-seat")
             yield SeatTiles(id="far-seat")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#replay-body").focus()
