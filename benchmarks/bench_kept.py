@@ -39,13 +39,8 @@ from minefield.bots.levels import make_bot
 from minefield.bots.simulate import play_game
 from minefield.frontdoor.accounts import Accounts
 from minefield.frontdoor.club import Club
-from minefield.records.format import (
-    TABLE_KINDS,
-    Players,
-    RecordHeader,
-    TableHeader,
-    dump_line,
-)
+from minefield.records.format import dump_line
+from minefield.records.header import TABLE_KINDS, Players, RecordHeader, TableHeader
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import Game
 from minefield.server.identity import user_name

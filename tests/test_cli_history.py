@@ -11,7 +11,7 @@ import pytest
 from minefield.cli import main
 from minefield.cli.common import UsageError
 from minefield.cli.records import record_path
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.reader import read_record
 from minefield.records.replay import replay_record
 from minefield.records.writer import write_game

@@ -14,7 +14,7 @@ from minefield.bots.bot_match import WatchedGame
 from minefield.bots.levels import make_bot
 from minefield.cli import main
 from minefield.paths import CONFIG_ENV
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Game, Seat
 from minefield.rules.names import KANJI

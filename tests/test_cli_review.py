@@ -11,7 +11,7 @@ from rich.cells import cell_len
 
 from minefield.cli import main
 from minefield.defense.estimate import estimate
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.rules.tiles import Tile, kind_str

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import subprocess
 import sys
@@ -22,6 +23,12 @@ from minefield.frontdoor.grammar import (
     Refused,
     parse_original_command,
 )
+from tests.e2e.harness import ME, Daemon, wait_for
+from tests.server.kept_records import played, write_record
+
+#: The keys of ``history --json``'s entries, in order (those of ssh-server's).
+SHOWN_KEYS = ["game", "ended", "rules", "east", "west", "result", "points", "rated",
+              "tournament", "link"]
 
 
 @pytest.mark.parametrize(("typed", "expected"), [
@@ -35,6 +42,7 @@ from minefield.frontdoor.grammar import (
     ("host --rules=standard", EntryCommand("host", rules="standard")),
     ("minefield host --bot normal", EntryCommand("host", bot="normal")),
     ("join K7Q3PX", EntryCommand("join", code="K7Q3PX")),
+    ("history --json", EntryCommand("history", json=True)),
     ("join k7q-3px", EntryCommand("join", code="K7Q3PX")),
     ("join 'K7Q 3PX'", EntryCommand("join", code="K7Q3PX")),
     ("\tjoin\tK7Q3PX\t", EntryCommand("join", code="K7Q3PX")),
@@ -76,7 +84,7 @@ def test_the_accepted_forms(typed: str | bytes | None, expected: EntryCommand) -
     ("watch ../../etc/passwd", "not a game id"),
     ("watch " + "g" * 81, "not a game id"),
     ("history --dir /", "unknown option '--dir'"),
-    ("history --json", "unknown option '--json'"),
+    ("history --json --json", "unknown option '--json'"),
     ("replay /etc/shadow", "unknown command 'replay'"),
     ("serve --socket /tmp/x", "unknown command 'serve'"),
     ("ssh-entry --player bob", "unknown command 'ssh-entry'"),
@@ -152,16 +160,66 @@ def test_the_game_asks_for_a_terminal(capsys: pytest.CaptureFixture[str],
     assert capsys.readouterr().err == "minefield: the game needs a terminal: connect with ssh -t\n"
 
 
-def test_history_runs_in_the_players_own_folder(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_history_lists_the_players_network_games_as_the_game_server_keeps_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``ssh HOST history [--json]`` on the OpenSSH route: the player's own finished network
+    games, newest first, asked of the game server (what ssh-server's ``history`` lists), not
+    the player's folder of local games."""
+    games = tmp_path / "server" / "games"
+    write_record(games, "g1", 1, f"ann@{ME}", f"bob@{ME}", "private", minute=1)
+    write_record(games, "g2", 2, f"bob@{ME}", f"cat@{ME}", "private", minute=2)  # not hers
+    write_record(games, "g3", 3, f"cat@{ME}", f"ann@{ME}", "public", rated=False, minute=3)
     monkeypatch.setenv("MINEFIELD_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("MINEFIELD_CONFIG_DIR", str(tmp_path / "config"))
+    daemon = Daemon(tmp_path)
+    entry = ["ssh-entry", "--player", "ann", "--socket", str(daemon.socket)]
+    try:
+        def listed() -> list[dict[str, object]]:
+            monkeypatch.setenv("SSH_ORIGINAL_COMMAND", "history --json")
+            assert main(entry) == 0
+            answer: list[dict[str, object]] = json.loads(capsys.readouterr().out)
+            return answer
+
+        wait_for("the game server keeps the finished games", lambda: len(listed()) == 2,
+                 daemon.report)
+        shown = listed()
+        monkeypatch.setenv("SSH_ORIGINAL_COMMAND", "history")
+        assert main(entry) == 0
+        text = capsys.readouterr().out
+        monkeypatch.setenv("SSH_ORIGINAL_COMMAND", "history")
+        assert main(["ssh-entry", "--player", "dan", "--socket", str(daemon.socket)]) == 0
+        nothing = capsys.readouterr().out
+    finally:
+        daemon.stop()
+    expected = {"g1": played(1), "g3": played(3)}
+    assert [game["game"] for game in shown] == ["g3", "g1"]  # newest first, hers only
+    assert [list(game) for game in shown] == [SHOWN_KEYS] * 2  # ssh-server's history --json
+    for game in shown:
+        result = expected[str(game["game"])].result
+        assert result is not None
+        assert game["result"] == (result.winner.value if result.winner else "draw")
+        assert game["link"] is None
+    assert [(g["east"], g["west"], g["rated"]) for g in shown] == [
+        ("cat", "ann", False), ("ann", "bob", True)]
+    lines = text.splitlines()
+    assert lines[0].startswith("ended (UTC)") and len(lines) == 3
+    assert lines[1].endswith("casual  g3") and lines[2].endswith("rated   g1")
+    assert all(("you won" in line) != ("you lost" in line) or " draw " in line
+               for line in lines[1:])
+    assert "records" not in text and str(tmp_path) not in text  # no folder of the host
+    assert nothing == "No network games yet: a game you finish on this server is kept here.\n"
+    assert not (tmp_path / "data" / "players").exists()  # no player folder made for it
+
+
+def test_history_without_a_game_server_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("SSH_ORIGINAL_COMMAND", "history")
-    assert main(["ssh-entry", "--player", "alice"]) == 0
-    out = capsys.readouterr().out
-    assert f"No saved games in {tmp_path / 'data' / 'players' / 'alice' / 'records'}" in out
-    assert os.environ["MINEFIELD_CONFIG_DIR"] == str(tmp_path / "config" / "players" / "alice")
+    status = main(["ssh-entry", "--player", "ann", "--socket", str(tmp_path / "none.sock")])
+    err = capsys.readouterr().err
+    assert status == 1 and err.count("\n") == 1 and "no game server at" in err, err
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize("player", ["", "al ice", "../bob", "x" * 33, "bob;id"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:  # the level names are read by the command line before any game is loaded
-    from minefield.records.format import RecordHeader
+    from minefield.records.header import RecordHeader
     from minefield.rules.game import ChooseHand, Discard, PlayerView, Seat
 
 Level = Literal["easy", "normal", "strong"]

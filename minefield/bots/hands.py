@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from minefield.bots.bounds import DRAGON_MASK, win_bound
 from minefield.bots.search import Counts, tenpai_hands
 from minefield.defense.danger import wait_probabilities
 from minefield.rules.game import (
@@ -49,11 +50,8 @@ from minefield.rules.hand import HAND_SIZE, waits
 from minefield.rules.score import WinContext, WinValue, limit_and_points, score_counts
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import (
-    DRAGONS,
     FIVES,
     NUM_KINDS,
-    TERMINALS_AND_HONORS,
-    WINDS,
     Tile,
     TileError,
     check_copies,
@@ -65,8 +63,6 @@ from minefield.rules.wall import DEAL_SIZE
 
 UNSEEN = 136 - DEAL_SIZE - 1  # the opponent's 34, the unused wall and the ura indicator
 
-_TH = frozenset(TERMINALS_AND_HONORS)
-_GREEN = frozenset((19, 20, 21, 23, 25, 32))
 _INDICATOR_OF = {dora_from_indicator(k): k for k in range(NUM_KINDS)}
 
 
@@ -191,7 +187,8 @@ class _Evaluator:
         self.all_pool_risk = sum(self.wait_chance[k] for k in range(NUM_KINDS)
                                  if deal.counts[k])
         self.dealer = 1.5 if self.ctx.dealer else 1.0
-        self.han_bound = HanBound(deal.counts, deal.seat.wind)
+        self.yakuhai_mask = DRAGON_MASK | 1 << deal.seat.wind
+        self.dora = deal.dora
         self.ura_tables = _chance_tables(self.ura_chance)
 
     def total_live(self, waits: Iterable[int]) -> int:
@@ -274,24 +271,26 @@ class _Evaluator:
         live_total = self.total_live(waits)
         if not live_total:
             return 0.0
-        return (1 - self.miss[live_total]) * self._points_bound(hand, waits)
+        return (1 - self.miss[live_total]) * self.points_bound(hand, waits)
 
-    def _points_bound(self, hand: Counts, waits: set[int]) -> float:
-        shape = _Shape.of(hand)
-        yakuman = yakuman_bound(hand, shape)
+    def points_bound(self, hand: Counts, waits: set[int]) -> float:
+        """The most a win of ``hand`` on one of ``waits`` can pay: the bounds of
+        :mod:`minefield.bots.bounds` (a yakuman, else the yaku's han) with riichi, dora, red
+        fives and the chance of ura (ura in expectation)."""
+        yakuman, han, one, three = win_bound(hand, waits, self.yakuhai_mask)
         if yakuman:
             factor = 2 if self.deal.settings.double_yakuman_waits else 1
             return 32000.0 * yakuman * factor * self.dealer
-        dora = self.deal.dora
-        han = self.han_bound(hand, waits, shape) + 1  # riichi
+        # riichi, dora, red fives, ura
+        han += 1
+        dora = self.dora
         if dora is not None:
             han += hand[dora] + (1 if dora in waits else 0)
         if self.deal.red_suits:
             han += self.deal.reds_in(hand)
         if han <= 2 and self.deal.settings.minimum == "mangan":
             return 0.0  # 2 han is at most 70 fu: below mangan whatever the reading (R14)
-        most = 4 if shape.three else 3
-        one = shape.one
+        most = 4 if three else 3
         tables = self.ura_tables
         ura = (tables[0][one & 511] + tables[1][one >> 9 & 511] + tables[2][one >> 18 & 511]
                + tables[3][one >> 27])
@@ -330,169 +329,6 @@ def _limit_points(han: int) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-# Quick optimistic bounds (used only to skip hands; every hand kept is scored by the engine)
-
-
-def _mask(kinds: Iterable[int]) -> int:
-    out = 0
-    for kind in kinds:
-        out |= 1 << kind
-    return out
-
-
-_TH_MASK = _mask(TERMINALS_AND_HONORS)
-_HONOR_MASK = _mask(range(27, NUM_KINDS))
-_SIMPLE_MASK = _mask(range(NUM_KINDS)) & ~_TH_MASK
-_SUIT_MASKS = tuple(_mask(range(s * 9, s * 9 + 9)) for s in range(3))
-_MIDDLE_MASK = _mask(s * 9 + i for s in range(3) for i in (3, 4, 5))
-_GREEN_MASK = _mask(_GREEN)
-_DRAGON_MASK = _mask(DRAGONS)
-_WIND_MASK = _mask(WINDS)
-_TERMINAL_MASK = _TH_MASK & ~_HONOR_MASK
-_RUNS = tuple(_mask((k, k + 1, k + 2)) for k in range(27) if k % 9 <= 6)
-_SANSHOKU = tuple(_mask(p + s * 9 + i for s in range(3) for i in range(3)) for p in range(7))
-_ITTSU = _SUIT_MASKS
-_DOUKOU = tuple(_mask(p + s * 9 for s in range(3)) for p in range(9))
-
-
-@dataclass(frozen=True, slots=True)
-class _Shape:
-    """Bit masks of the kinds a hand holds at least one, two, three and four of."""
-
-    one: int
-    two: int
-    three: int
-    four: int
-
-    @classmethod
-    def of(cls, hand: Sequence[int]) -> _Shape:
-        one = two = three = four = 0
-        for kind, count in enumerate(hand):
-            if count:
-                bit = 1 << kind
-                one |= bit
-                if count >= 2:
-                    two |= bit
-                    if count >= 3:
-                        three |= bit
-                        if count == 4:
-                            four |= bit
-        return cls(one, two, three, four)
-
-    def held(self, pattern: int) -> int:
-        """Tiles held of the kinds in ``pattern``, counting at most three of each."""
-        return ((self.one & pattern).bit_count() + (self.two & pattern).bit_count()
-                + (self.three & pattern).bit_count())
-
-    def missing(self, pattern: int, each: int) -> int:
-        """Tiles short of holding ``each`` copies of every kind in ``pattern``."""
-        short = (pattern & ~self.one).bit_count()
-        if each >= 2:
-            short += (pattern & ~self.two).bit_count()
-        if each >= 3:
-            short += (pattern & ~self.three).bit_count()
-        if each >= 4:
-            short += (pattern & ~self.four).bit_count()
-        return short
-
-
-class HanBound:
-    """An upper bound of the yaku han (not riichi, dora or ura) of a hand kept from ``deal``
-    plus any one of its waits, from tile counts alone.
-
-    Each test is a necessary condition of its yaku (R19), the winning tile being allowed to
-    fill one gap. Patterns the 34 tiles cannot fill are dropped once per deal, since a hand
-    holds no more than its deal.
-    """
-
-    def __init__(self, deal_counts: Sequence[int], seat_wind: int) -> None:
-        deal = _Shape.of(deal_counts)
-        self.seat_wind = seat_wind
-        self.runs = [run for run in _RUNS if deal.missing(run, 2) <= 1]
-        self.sanshoku = [p for p in _SANSHOKU if deal.missing(p, 1) <= 1]
-        self.ittsu = [p for p in _ITTSU if deal.missing(p, 1) <= 1]
-        self.doukou = [p for p in _DOUKOU if deal.missing(p, 3) <= 1]
-
-    def __call__(self, hand: Sequence[int], waits: Iterable[int],
-                 shape: _Shape | None = None) -> int:
-        shape = shape or _Shape.of(hand)
-        wait_mask = _mask(waits)
-        one, two, three = shape.one, shape.two, shape.three
-        han = 0
-        if not one & _TH_MASK and wait_mask & _SIMPLE_MASK:
-            han += 1  # tanyao
-        if not three & _HONOR_MASK:
-            han += 1  # pinfu
-        han += self._runs_han(shape)
-        for kind in (*DRAGONS, self.seat_wind):
-            if hand[kind] >= 3 or (hand[kind] == 2 and wait_mask >> kind & 1):
-                han += 1  # yakuhai
-        if not one & _MIDDLE_MASK:
-            han += 3  # chanta or junchan
-        triplets = three.bit_count()
-        if triplets + (1 if two & ~three & wait_mask else 0) >= 4:
-            han += 2  # toitoi
-        if triplets >= 3:
-            han += 2  # sanankou
-        if any(shape.missing(p, 3) <= 1 for p in self.doukou):
-            han += 2  # sanshoku doukou
-        if not one & ~_TH_MASK:
-            han += 2  # honroutou
-        if one & _DRAGON_MASK and shape.held(_DRAGON_MASK) >= 7:
-            han += 2  # shousangen
-        if (two & ~three).bit_count() >= 6:
-            han += 2  # chiitoitsu
-        suits = sum(1 for mask in _SUIT_MASKS if one & mask)
-        if suits <= 1:
-            han += 3 if one & _HONOR_MASK else 6  # honitsu or chinitsu
-        return han
-
-    def _runs_han(self, shape: _Shape) -> int:
-        """The bound of the yaku made of runs: peikou, sanshoku doujun and ittsu."""
-        one, two = shape.one, shape.two
-        han = 0
-        doubles = [run for run in self.runs
-                   if (run & ~one).bit_count() + (run & ~two).bit_count() <= 1]
-        if len(doubles) >= 2 or any(shape.missing(run, 4) <= 1 for run in doubles):
-            han += 3  # ryanpeikou
-        elif doubles:
-            han += 1  # iipeikou
-        if any((p & ~one).bit_count() <= 1 for p in self.sanshoku):
-            han += 2  # sanshoku doujun
-        if any((p & ~one).bit_count() <= 1 for p in self.ittsu):
-            han += 2  # ittsu
-        return han
-
-
-def yakuman_bound(hand: Counts, shape: _Shape | None = None) -> int:
-    """How many yakuman ``hand`` plus one winning tile could possibly hold (R20)."""
-    shape = shape or _Shape.of(hand)
-    one, two, three = shape.one, shape.two, shape.three
-    found = 0
-    if not one & ~_TH_MASK and one.bit_count() >= 12:
-        found += 1  # kokushi
-    if three.bit_count() >= 4:
-        found += 1  # suuankou (won by ron only as a tanki: the four triplets are held)
-    if one & _DRAGON_MASK and shape.held(_DRAGON_MASK) >= 8:
-        found += 1  # daisangen
-    if one & _WIND_MASK and shape.held(_WIND_MASK) >= 10:
-        found += 2  # shousuushii or daisuushii
-    if not one & ~_HONOR_MASK:
-        found += 1  # tsuuiisou
-    if not one & ~_GREEN_MASK:
-        found += 1  # ryuuiisou
-    if not one & ~_TERMINAL_MASK:
-        found += 1  # chinroutou
-    for suit, mask in enumerate(_SUIT_MASKS):
-        if not one & ~mask and (two & three & mask & _TERMINAL_MASK).bit_count() >= 1:
-            base = suit * 9
-            short = sum(max(0, (3 if i in (0, 8) else 1) - hand[base + i]) for i in range(9))
-            if short <= 1:
-                found += 1  # chuuren
-    return found
-
-
-# ---------------------------------------------------------------------------------------------
 # The searches behind the levels
 
 
@@ -503,12 +339,15 @@ def choose_best(deal: DealtTiles, model: ValueModel = DEFAULT_MODEL) -> HandChoi
     if not found:
         return least_harm(deal)
     evaluator = _Evaluator(deal, model)
-    ranked = sorted(((evaluator.total_live(w), h) for h, w in found.items()), reverse=True)
+    live = evaluator.live.__getitem__
+    ranked = sorted(((sum(map(live, w)), h) for h, w in found.items()), reverse=True)
     best_value = float("-inf")
     best_hand: Counts | None = None
-    for _, hand in ranked:
+    miss, points_bound = evaluator.miss, evaluator.points_bound
+    for live_total, hand in ranked:
         waits = found[hand]
-        bound = evaluator.attack_bound(hand, waits)
+        # evaluator.attack_bound(hand, waits), its live copies known
+        bound = (1 - miss[live_total]) * points_bound(hand, waits) if live_total else 0.0
         if best_hand is not None and bound <= best_value:
             continue
         risk = evaluator.pool_risk(hand, waits)

@@ -26,7 +26,7 @@ from typing import Literal
 
 from minefield.bots.base import Bot
 from minefield.bots.levels import make_bot
-from minefield.records.format import MatchHeader, Players
+from minefield.records.header import MatchHeader, Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Game, GameEnded, Seat
 from minefield.rules.match import Match

@@ -46,7 +46,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "ssh-entry", help="the forced command of SSH logins (set by the server's administrator)",
         description="Run what an SSH player typed (in $SSH_ORIGINAL_COMMAND) if it is one of: "
         "nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
-        "[--rule NAME=VALUE]..., join CODE, resume, history, watch GAME, wire. "
+        "[--rule NAME=VALUE]..., join CODE, resume, history [--json], watch GAME, wire. "
         "The options here are the administrator's, written in the forced command.")
     entry.add_argument("--player", default=None, metavar="NAME",
                        help="the player's name on a shared SSH account (one authorized_keys "
@@ -112,6 +112,8 @@ def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) 
         from minefield.protocol.address import socket_path
 
         return pipe_wire(player, socket_path(args.socket))
+    if command.action == "history":
+        return _history(player, args.socket, login_key(env), command.json)
     if player is not None:
         _per_player_folders(player)
     if command.action == "menu":
@@ -162,6 +164,32 @@ def _banned(player: str, socket: Path | None, key: str | None) -> str | None:
     from minefield.session.lobby_link import refusal
 
     return asyncio.run(refusal(socket, player, key))
+
+
+def _history(player: str | None, socket: Path | None, key: str | None, as_json: bool) -> int:
+    """``history [--json]``: the player's own network games as the game server keeps them,
+    newest first (what ``ssh-server``'s ``history`` lists), asked over its socket; a server
+    that cannot say is one line and exit status 1."""
+    import asyncio
+    import json
+
+    from minefield.frontdoor.club import games_table
+    from minefield.protocol.profiles import HISTORY_GAMES
+    from minefield.session.lobby_link import own_games
+    from minefield.session.remote import RemoteError
+
+    try:
+        games = asyncio.run(own_games(socket, player, HISTORY_GAMES, key))
+    except RemoteError as error:
+        print(f"minefield: {error}", file=sys.stderr)
+        return 1
+    if as_json:  # the entries of ssh-server's history --json (no browser door: no link)
+        print(json.dumps([{**game.model_dump(mode="json"), "link": None} for game in games]))
+    elif not games:
+        print("No network games yet: a game you finish on this server is kept here.")
+    else:
+        print(games_table(games, {player.casefold()} if player is not None else None))
+    return 0
 
 
 def _menu(player: str | None, socket: Path | None) -> int:

@@ -25,7 +25,8 @@ PRELOAD = (
     "minefield.tui.lobby_app", "minefield.tui.screens.builder", "minefield.tui.screens.help",
     "minefield.tui.screens.menu", "minefield.tui.screens.play", "minefield.tui.screens.result",
     "minefield.tui.screens.settings", "minefield.tui.screens.standings",
-    "minefield.records.format", "minefield.records.history", "minefield.cli.watch",
+    "minefield.records.format", "minefield.records.header", "minefield.records.result",
+    "minefield.records.history", "minefield.cli.watch",
     "minefield.protocol.watching", "minefield.session.watch_link", "minefield.tui.watch_app",
 )
 

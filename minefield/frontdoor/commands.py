@@ -65,7 +65,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from minefield.frontdoor.accounts import (
@@ -94,7 +94,7 @@ from minefield.server.kept_games import MAX_LIMIT
 
 Action = Literal["menu", "host", "join", "resume", "history", "watch", "whoami", "who",
                  "ladder", "name", "key-add", "key-confirm", "key-list", "key-remove", "help",
-                 "games", "record", "stats", "replay", "review", "tournament",
+                 "games", "record", "stats", "replay", "review", "review-html", "tournament",
                  "tournament-show", "tournaments", "web", "web-sign-out", "wire",
                  "moderation"]
 #: Actions that run the app in a pseudo-terminal.
@@ -104,7 +104,7 @@ APP_ACTIONS: frozenset[Action] = frozenset({"menu", "host", "join", "resume", "w
 ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
            "[--public] [--casual], join CODE, resume, watch GAME, history [--json], "
            "games [NAME] [--limit N] [--json], record GAME, stats [NAME] [--json], "
-           "replay GAME, review GAME, "
+           "replay GAME, review GAME [--html], "
            "whoami [--json], who [--json], ladder [--json], name NEW, key add PUBLIC-KEY, "
            "key confirm CODE, key list [--json], key remove SHA256:..., web [--sign-out-all], "
            "tournament new|join|leave|start|show NAME, tournaments [--json], wire, help; "
@@ -124,6 +124,8 @@ HELP = f"""Minefield over SSH: ssh -p PORT HOST [COMMAND]
   stats [NAME] [--json]    a player's profile (yours): games, wins, deal-ins, rating
   replay GAME, review GAME a finished game's replay; its defense review from your seat
                            (East's if you did not play it) (ssh -t)
+  review GAME --html       that review as one web page, on standard output (no terminal):
+                           ssh HOST review GAME --html > review.html
   whoami [--json]          your name, key and rating
   who [--json]             who is online and the open tables
   ladder [--json]          the ratings, best first
@@ -339,6 +341,16 @@ def _game_command(action: Literal["record", "replay", "review"]
     return parse
 
 
+def _review_command(rest: list[str]) -> FrontCommand:
+    """``review GAME`` (in a terminal), ``review GAME --html`` (the page, as text)."""
+    if "--html" not in rest:
+        return _game_command("review")(rest)
+    if rest.count("--html") > 1:
+        raise Refused("--html is given twice")
+    command = _game_command("review")([word for word in rest if word != "--html"])
+    return replace(command, action="review-html")
+
+
 #: The commands that answer in text, by their first word: the rest of the words parsed.
 def _web_command(rest: list[str]) -> FrontCommand:
     """``web`` (a sign-in link), ``web --sign-out-all``."""
@@ -357,7 +369,7 @@ _WORD_COMMANDS: dict[str, Callable[[list[str]], FrontCommand]] = {
     "stats": _stats_command,
     "record": _game_command("record"),
     "replay": _game_command("replay"),
-    "review": _game_command("review"),
+    "review": _review_command,
     "tournament": lambda rest: _tournament_command(parse_tournament(rest)),
     "tournaments": lambda rest: _tournament_command(parse_tournaments(rest)),
     "web": _web_command,

@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from minefield.frontdoor.door_config import FrontDoorError
+from minefield.frontdoor.lobby_profiles import ThreadProfiles
 from minefield.frontdoor.moderation import ThreadModerators
 from minefield.frontdoor.ratings import ThreadRaters
-from minefield.protocol.wire import LobbyState
+from minefield.protocol.lobby import LobbyState
 from minefield.server.admission import drop_player
 from minefield.server.config import ServerConfig
 from minefield.server.daemon import Daemon, ServeError
@@ -46,6 +47,10 @@ class DaemonHandle:
         self.raters = raters
         self._daemon = Daemon(config, rate_game=raters.rate_game, ratings_of=raters.ratings_of)
         self._daemon.lobby.programs_of = raters.programs_of  # programs marked in the lobby
+        # The lobby's profile screen: the club's figures, games and records (the players' file).
+        profiles = ThreadProfiles(raters.accounts_path, raters.games_dir, raters.shared_account)
+        self._daemon.lobby.profiles.profile_of = profiles.profile_of
+        self._daemon.lobby.profiles.record_of = profiles.record_of
         if moderators is not None:
             self._daemon.admission = moderators.admission
             self._daemon.lobby.motd_of = moderators.motd

@@ -10,7 +10,8 @@ typed after ``ssh -t HOST``                runs
                                            ``--casual``: never rated, R36)
 ``join CODE``                              ``minefield join CODE``
 ``resume``                                 ``minefield resume``
-``history``                                ``minefield history``
+``history [--json]``                       the player's network games, as the game
+                                           server keeps them (no terminal)
 ``watch GAME``                             ``minefield watch GAME`` (no seat, R26)
 ``wire``                                   the game server's protocol on stdin and stdout
                                            (a program, as the player; no terminal)
@@ -22,10 +23,10 @@ reaches a shell, and no part of it is run. The options the server sets (``--play
 
 >>> parse_original_command(b"join k7q-3px")
 EntryCommand(action='join', bot=None, rules=None, code='K7Q3PX', match=False, rule=(), \
-game=None, casual=False)
+game=None, casual=False, json=False)
 >>> parse_original_command("host --bot=strong")
 EntryCommand(action='host', bot='strong', rules=None, code=None, match=False, rule=(), \
-game=None, casual=False)
+game=None, casual=False, json=False)
 >>> parse_original_command("host --casual --public").argv()
 Traceback (most recent call last):
 ...
@@ -60,7 +61,8 @@ MAX_COMMAND_BYTES = 256
 #: Shell syntax: refused with its own message (no shell runs here, so it could only mislead).
 SHELL_SYNTAX = frozenset(";&|<>`$(){}*?[]!~#")
 ALLOWED = ("allowed: nothing (the lobby), host [--bot LEVEL] [--rules PRESET] [--match] "
-           "[--casual] [--rule NAME=VALUE]..., join CODE, resume, history, watch GAME, wire")
+           "[--casual] [--rule NAME=VALUE]..., join CODE, resume, history [--json], watch GAME, "
+           "wire")
 #: A game's id as ``who`` and the lobby list it (the wire's rule).
 GAME_ID = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
 
@@ -85,6 +87,7 @@ class EntryCommand:
     rule: tuple[str, ...] = ()  # NAME=VALUE settings over the preset, each checked
     game: str | None = None  # watch: the game's id
     casual: bool = False  # host: a casual table, never rated (R36)
+    json: bool = False  # history: as JSON
 
     def argv(self) -> list[str]:
         """The ``minefield`` arguments this command runs (the trusted options not included).
@@ -109,6 +112,8 @@ class EntryCommand:
             words.append(self.code)
         if self.game is not None:
             words.append(self.game)
+        if self.json:
+            words.append("--json")
         return words
 
 
@@ -215,6 +220,8 @@ def parse_original_command(raw: bytes | str | None) -> EntryCommand:
         return _join(rest)
     if first == "watch":
         return _watch(rest)
+    if first == "history" and rest == ["--json"]:
+        return EntryCommand("history", json=True)
     if first in ("resume", "history", "wire"):
         if rest:
             raise (_refuse_option(rest[0]) if rest[0].startswith("-")

@@ -50,7 +50,7 @@ from minefield.frontdoor.moderation import (
     check_fingerprint,
     parse_duration,
 )
-from minefield.protocol.wire import MAX_MOTD
+from minefield.protocol.lobby import MAX_MOTD
 
 if TYPE_CHECKING:
     from minefield.frontdoor.ssh_session import DoorSession

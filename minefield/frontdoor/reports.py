@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 
 from minefield.frontdoor.accounts import Account, AccountKey, utc
-from minefield.protocol.wire import LobbyState, LobbyTable
+from minefield.protocol.lobby import LobbyState, LobbyTable
 
 
 def ssh_command(host: str, port: int) -> str:

@@ -21,6 +21,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
@@ -35,6 +36,7 @@ from minefield.frontdoor.programs import program_ids, programs_named
 from minefield.frontdoor.tournament_commands import list_text, listing_json, show_text
 from minefield.frontdoor.web_door import web_answer
 from minefield.frontdoor.wire_link import wire_route
+from minefield.rules.seats import Seat
 from minefield.server.identity import Identity
 from minefield.server.tournaments import TournamentError, Tournaments
 
@@ -263,6 +265,28 @@ async def record(session: DoorSession, command: FrontCommand) -> str:
     return await _club(session, lambda club, me: club.record(me, game))
 
 
+async def review_html(session: DoorSession, command: FrontCommand) -> str:
+    """``review GAME --html``: the game's defense review as one self-contained web page (the
+    page ``minefield review --html`` writes and the browser door serves), from the player's
+    seat, East's for a game they did not play."""
+    game = command.game
+    assert game is not None
+    path, seat = await _club_source(session, game)
+    page = await session.door.reviews.page(game, path, seat)
+    if page is None:
+        raise CommandRefused(f"the review of game {game[:80]} cannot be made")
+    return page.rstrip("\n")
+
+
+async def _club_source(session: DoorSession, game: str) -> tuple[Path, Seat]:
+    account = session.account
+    assert account is not None
+    try:
+        return await session.door.ask_club(lambda club: club.review_source(account, game))
+    except ClubRefused as refusal:
+        raise CommandRefused(str(refusal)) from None
+
+
 async def stats(session: DoorSession, command: FrontCommand) -> str:
     """``stats [NAME] [--json]``: a player's profile."""
     return await _club(session, lambda club, me: club.stats(me, command.name, command.json))
@@ -353,6 +377,7 @@ ROUTES: dict[Action, Route] = {
     "stats": Text(stats, named=True),
     "replay": KeptClient("replaying"),
     "review": KeptClient("reviewing"),
+    "review-html": Text(review_html, named=True),
     "whoami": Text(whoami),
     "who": Text(who),
     "ladder": Text(ladder),

@@ -6,7 +6,10 @@ Every line on the socket is one JSON object ending in ``\\n`` (UTF-8, at most
 client's :class:`Hello` and the server's :class:`Welcome` (the version handshake), :class:`Ping`
 and :class:`Pong` (liveness), :class:`WireError` (a message or a request that could not be
 served), :class:`AskRematch` and :class:`RoomState` (a new game in the same room),
-:class:`AskNextGame` (a match's next game, R30).
+:class:`AskNextGame` (a match's next game, R30), and how a line is written (:func:`encode`)
+and read (:func:`parse_hello`, :func:`parse_in_game`). The lobby's messages are
+:mod:`minefield.protocol.lobby`; every message a client may read from the server,
+:mod:`minefield.protocol.server_lines`.
 ``assets/protocol.md`` describes it for someone writing a client in another language.
 
 >>> hello = parse_hello(b'{"type": "hello", "version": 1, "action": "join", "code": "k7q3px"}')
@@ -44,20 +47,10 @@ from minefield.protocol.codes import normalize_code
 from minefield.protocol.messages import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
-    Applied,
-    Clocks,
-    Closed,
     CommandId,
     Draft,
     Leave,
-    Link,
-    Notice,
-    Presence,
-    Rated,
-    Rejected,
     SendCommand,
-    ServerMessageType,
-    Snapshot,
 )
 from minefield.rules.game import Seat
 from minefield.rules.settings import MATCH_PRESETS, describe_validation_error
@@ -106,14 +99,16 @@ class WireProblem(MinefieldError, ValueError):
         return self.code == "too_long"
 
 
-class _Wire(BaseModel):
+class WireModel(BaseModel):
+    """A message of the wire (this module's and the lobby's): frozen, unknown keys refused."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 # -- client to server ---------------------------------------------------------------------------
 
 
-class Hello(_Wire):
+class Hello(WireModel):
     """The first line a client sends: its protocol version and what it wants.
 
     ``host``: a new room (``bot`` plays the other seat at once, else a room code is given to
@@ -131,7 +126,7 @@ class Hello(_Wire):
     shared account only): the SHA256 fingerprint of the SSH key the player logged in with,
     when sshd tells it, so that a banned key is refused (left out when unknown).
     ``lobby``: no room; the server sends
-    :class:`LobbyState` now and
+    :class:`~minefield.protocol.lobby.LobbyState` now and
     whenever it changes. ``watch``: watch the game ``game`` (required) without a seat
     (:mod:`minefield.protocol.watching`).
     """
@@ -180,59 +175,25 @@ class Hello(_Wire):
         return code
 
 
-class Ping(_Wire):
+class Ping(WireModel):
     """Liveness: the server answers :class:`Pong`. Send one every 10 s when idle."""
 
     type: Literal["ping"] = "ping"
 
 
-class AskRematch(_Wire):
+class AskRematch(WireModel):
     """After a game: ask for a rematch, or accept the other player's request."""
 
     type: Literal["rematch"] = "rematch"
 
 
-class AskNextGame(_Wire):
+class AskNextGame(WireModel):
     """In a match, after a game: ready for the next one (it starts once both players are)."""
 
     type: Literal["next_game"] = "next_game"
 
 
-class Invite(_Wire):
-    """In the lobby: invite ``player`` (someone in the lobby) to a game; they are asked.
-    ``rated``: the game is rated (R36; left out, it is casual)."""
-
-    type: Literal["invite"] = "invite"
-    player: PlayerName
-    rated: StrictBool = False
-
-
-class AnswerInvitation(_Wire):
-    """In the lobby: accept or decline the invitation ``invitation``."""
-
-    type: Literal["answer"] = "answer"
-    invitation: str = Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9]+$")
-    accept: StrictBool
-
-
-class QuickMatch(_Wire):
-    """In the lobby: pair me with the next player who asks; ``bot``: take the bot offered
-    after :data:`~minefield.server.invites.BOT_OFFER_SECONDS` instead."""
-
-    type: Literal["quick_match"] = "quick_match"
-    bot: Level | None = None
-
-
-class Cancel(_Wire):
-    """In the lobby: stop waiting for a quick match, withdraw my invitation."""
-
-    type: Literal["cancel"] = "cancel"
-
-
 InGameMessage = SendCommand | Draft | Leave | Ping | AskRematch | AskNextGame
-LobbyMessage = Ping | Invite | AnswerInvitation | QuickMatch | Cancel
-LOBBY_ADAPTER: TypeAdapter[LobbyMessage] = TypeAdapter(
-    Annotated[LobbyMessage, Field(discriminator="type")])
 IN_GAME_ADAPTER: TypeAdapter[InGameMessage] = TypeAdapter(
     Annotated[InGameMessage, Field(discriminator="type")])
 
@@ -240,7 +201,7 @@ IN_GAME_ADAPTER: TypeAdapter[InGameMessage] = TypeAdapter(
 # -- server to client ---------------------------------------------------------------------------
 
 
-class Welcome(_Wire):
+class Welcome(WireModel):
     """The handshake's answer: the seat, the game and (while it waits) the room code.
 
     A :class:`~minefield.protocol.messages.Snapshot` follows. A new Welcome arrives when a
@@ -256,7 +217,7 @@ class Welcome(_Wire):
     resumed: bool = False
 
 
-class WireError(_Wire):
+class WireError(WireModel):
     """A line or a request the server could not serve; ``fatal``: the connection closes."""
 
     type: Literal["error"] = "error"
@@ -265,158 +226,18 @@ class WireError(_Wire):
     fatal: bool = False
 
 
-class Pong(_Wire):
+class Pong(WireModel):
     """The answer to :class:`Ping`."""
 
     type: Literal["pong"] = "pong"
 
 
-class RoomState(_Wire):
+class RoomState(WireModel):
     """The room between games: who has asked for a rematch (a new game starts once both have)."""
 
     type: Literal["room"] = "room"
     seat: Seat
     rematch: list[Seat] = Field(max_length=2)
-
-
-#: What a player online does: in the ``lobby``, ``waiting`` for a quick match, ``watching`` a
-#: game, ``hosting`` a room nobody has joined yet, on a game's ``result`` (the game over, its
-#: room still open), ``playing``.
-PlayerStatus = Literal["lobby", "waiting", "watching", "hosting", "result", "playing"]
-
-
-class LobbyPlayer(_Wire):
-    """A player connected to the server and what they do (:data:`PlayerStatus`); ``rating``:
-    their rating when whoever keeps ratings (the SSH front door) knows them, None otherwise
-    (left out of the line then); ``program``: true for a program (a key that has connected
-    over ``ssh HOST wire``), left out of the line otherwise."""
-
-    name: str = Field(max_length=40)
-    status: PlayerStatus
-    rating: int | None = None
-    program: bool = False
-
-    @model_serializer(mode="wrap")
-    def _drop_no_rating(self, handler: SerializerFunctionWrapHandler,
-                        info: SerializationInfo) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        if data.get("rating", 0) is None:  # unknown: left out
-            del data["rating"]
-        if not data.get("program", True):  # a person: left out
-            del data["program"]
-        return data
-
-
-class LobbyTable(_Wire):
-    """A table in the lobby: a public room waiting for a player (``code``: join it) or a game
-    being played (``game``), rated or casual (``rated``, R36). Never anything of the game
-    itself but who sits at it."""
-
-    code: str | None = None
-    game: GameId | None = None
-    host: str = Field(max_length=40)
-    rules: str = Field(max_length=20)
-    public: bool
-    players: list[str] = Field(max_length=2)
-    watchers: int = Field(0, ge=0)
-    rated: bool = True
-
-
-class LobbyTournament(_Wire):
-    """A running tournament as the lobby lists it: its name and the round being played."""
-
-    name: str = Field(max_length=40)
-    round: int = Field(ge=1)
-    rounds: int = Field(ge=1)
-
-
-class LobbyState(_Wire):
-    """The lobby (to a ``lobby`` hello): who is connected, the tables, and the running
-    tournaments (left out of the line when there are none)."""
-
-    type: Literal["lobby"] = "lobby"
-    online: list[LobbyPlayer] = Field(max_length=10_000)
-    tables: list[LobbyTable] = Field(max_length=10_000)
-    tournaments: list[LobbyTournament] = Field(default_factory=list, max_length=100)
-
-    @model_serializer(mode="wrap")
-    def _drop_no_tournaments(self, handler: SerializerFunctionWrapHandler,
-                             info: SerializationInfo) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        if not data.get("tournaments", True):
-            del data["tournaments"]
-        return data
-
-
-class Invitation(_Wire):
-    """An invitation as it stands, sent to both players: ``open`` (the invited player is
-    asked), ``declined``, ``expired`` (no answer in time), ``cancelled`` (the inviter
-    withdrew or left), ``gone`` (the invited player left the lobby). An accepted one ends in
-    :class:`Seated` for both. ``rated``: its game is rated (R36; otherwise casual)."""
-
-    type: Literal["invitation"] = "invitation"
-    id: str = Field(max_length=16)
-    by: str = Field(max_length=40)
-    to: str = Field(max_length=40)
-    state: Literal["open", "declined", "expired", "cancelled", "gone"]
-    seconds: int = Field(0, ge=0)
-    rated: bool = False
-
-
-class Matching(_Wire):
-    """A quick match as it stands: ``waiting`` for another player, ``bot_offer`` (nobody
-    came in time: a bot is offered, waiting goes on), ``cancelled``."""
-
-    type: Literal["matching"] = "matching"
-    state: Literal["waiting", "bot_offer", "cancelled"]
-    bot: Level | None = None
-
-
-class Seated(_Wire):
-    """A room was made for you (an accepted invitation, a quick match): send a ``resume``
-    hello with ``game`` to sit down."""
-
-    type: Literal["seated"] = "seated"
-    game: GameId
-    opponent: str = Field(max_length=40)
-
-
-class TournamentRound(_Wire):
-    """A round of a tournament has begun and your game waits for you (R37): send a
-    ``resume`` hello with ``game`` to sit down within the round's first 10 minutes (absent
-    then, the game is lost by forfeit). Sent to each lobby connection of the player when the
-    round begins, and again on coming to the lobby while the game waits."""
-
-    type: Literal["tournament_round"] = "tournament_round"
-    tournament: str = Field(max_length=40)
-    round: int = Field(ge=1)
-    game: GameId
-    seat: Seat
-    opponent: str = Field(max_length=40)
-
-
-#: The longest message of the day (the lobby shows it on one or two lines).
-MAX_MOTD = 200
-
-
-class Motd(_Wire):
-    """The server's message of the day, set by its admins (``ssh HOST motd TEXT``): sent to a
-    lobby connection after its first state when there is one, and to every lobby connection
-    when it changes (``text`` null: cleared). A client older than it skips the line."""
-
-    type: Literal["motd"] = "motd"
-    text: str | None = Field(None, max_length=MAX_MOTD)
-
-
-WireServerMessage = (Welcome | WireError | Pong | RoomState | LobbyState | Invitation | Matching
-                     | Seated | TournamentRound | Motd)
-AnyServerMessage = ServerMessageType | WireServerMessage
-
-
-SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
-    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
-    | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
-    | TournamentRound | Motd, Field(discriminator="type")])
 
 
 # -- encoding and parsing -----------------------------------------------------------------------
@@ -432,7 +253,9 @@ def error_text(text: str) -> str:
     return text if len(text) <= 480 else text[:477] + "..."
 
 
-def _json_object(data: bytes | str) -> dict[str, Any]:
+def line_object(data: bytes | str) -> dict[str, Any]:
+    """One line of the wire as a JSON object; :class:`WireProblem` when it is too long
+    (``too_long``), not JSON or not an object."""
     if isinstance(data, bytes):
         size = len(data) - data.endswith(b"\n")
     else:
@@ -451,7 +274,8 @@ def _json_object(data: bytes | str) -> dict[str, Any]:
 _T = TypeVar("_T")
 
 
-def _validate(adapter: TypeAdapter[_T], value: dict[str, Any]) -> _T:
+def validated(adapter: TypeAdapter[_T], value: dict[str, Any]) -> _T:
+    """``value`` read by ``adapter``; :class:`WireProblem` naming the field that is wrong."""
     try:
         return adapter.validate_python(value)
     except ValidationError as error:
@@ -463,7 +287,7 @@ _HELLO_ADAPTER: TypeAdapter[Hello] = TypeAdapter(Hello)
 
 def parse_hello(data: bytes | str) -> Hello:
     """The client's first line; :class:`WireProblem` (code ``version`` for another version)."""
-    value = _json_object(data)
+    value = line_object(data)
     if value.get("type") != "hello":
         raise WireProblem('the first message must be {"type": "hello", ...}', "handshake")
     version = value.get("version")
@@ -474,16 +298,16 @@ def parse_hello(data: bytes | str) -> Hello:
         shown = str(version)[:20]
         raise WireProblem(f"this server speaks protocol version {PROTOCOL_VERSION}, the client "
                           f"{shown}: update minefield on the side that is older", "version")
-    return _validate(_HELLO_ADAPTER, value)
+    return validated(_HELLO_ADAPTER, value)
 
 
 def parse_in_game(data: bytes | str) -> InGameMessage:
     """A client's line after the handshake; :class:`WireProblem` naming what is wrong."""
-    value = _json_object(data)
+    value = line_object(data)
     if value.get("type") == "hello":
         raise WireProblem("already greeted: hello is sent once, first", "handshake")
     try:
-        return _validate(IN_GAME_ADAPTER, value)
+        return validated(IN_GAME_ADAPTER, value)
     except WireProblem as problem:
         if value.get("type") == "command":
             problem.command_id = _valid_command_id(value.get("command_id"))
@@ -503,27 +327,8 @@ def _valid_command_id(value: object) -> str | None:
         return None
 
 
-def parse_lobby(data: bytes | str) -> LobbyMessage:
-    """A lobby connection's line after the handshake; :class:`WireProblem` naming what is
-    wrong."""
-    value = _json_object(data)
-    if value.get("type") == "hello":
-        raise WireProblem("already greeted: hello is sent once, first", "handshake")
-    return _validate(LOBBY_ADAPTER, value)
-
-
-def parse_server_line(data: bytes | str) -> AnyServerMessage:
-    """A server's line (for clients); :class:`WireProblem` naming what is wrong."""
-    value = _json_object(data)
-    result: AnyServerMessage = _validate(SERVER_WIRE_ADAPTER, value)
-    return result
-
-
 __all__ = [
-    "MAX_MOTD", "AnswerInvitation", "AnyServerMessage", "AskNextGame", "AskRematch", "Cancel",
-    "ErrorCode", "GameId", "Hello", "InGameMessage", "Invitation", "Invite", "LobbyMessage",
-    "LobbyPlayer", "LobbyState", "LobbyTable", "LobbyTournament", "Matching", "Motd", "Ping",
-    "PlayerName", "PlayerStatus", "Pong", "QuickMatch", "RoomState", "Seated",
-    "TournamentRound", "Welcome", "WireError", "WireProblem", "encode", "error_text",
-    "parse_hello", "parse_in_game", "parse_lobby", "parse_server_line",
+    "AskNextGame", "AskRematch", "ErrorCode", "GameId", "Hello", "InGameMessage", "Ping",
+    "PlayerName", "Pong", "RoomState", "Welcome", "WireError", "WireModel", "WireProblem",
+    "encode", "error_text", "line_object", "parse_hello", "parse_in_game", "validated",
 ]

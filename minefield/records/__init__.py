@@ -2,9 +2,10 @@
 
 A record is a header line (seed, rules, mode, players, start time), one line per accepted
 command and, once the game has ended, a result line with the revealed deal
-(:mod:`~minefield.records.format`). :class:`RecordWriter` writes it line by line, fsynced, in a
-private file; :func:`read_record` reads it tolerantly; :func:`replay_record` rebuilds the game
-and checks the stored result; :func:`list_history` lists a folder of them.
+(:mod:`~minefield.records.format`; the header is :mod:`~minefield.records.header`, the last
+line :mod:`~minefield.records.result`). :class:`RecordWriter` writes it line by line, fsynced,
+in a private file; :func:`read_record` reads it tolerantly; :func:`replay_record` rebuilds the
+game and checks the stored result; :func:`list_history` lists a folder of them.
 """
 
 from __future__ import annotations
@@ -14,31 +15,24 @@ from typing import TYPE_CHECKING
 from minefield._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from minefield.records.format import (
-        CommandLine,
-        MatchHeader,
-        Mode,
-        Players,
-        RecordDeal,
-        RecordHeader,
-        RecordResult,
-        ResultLine,
-    )
+    from minefield.records.format import CommandLine
+    from minefield.records.header import MatchHeader, Mode, Players, RecordHeader
     from minefield.records.history import HistoryEntry, list_history
     from minefield.records.reader import Problem, ReadRecord, RecordError, read_record
     from minefield.records.replay import Replay, replay_record
+    from minefield.records.result import RecordDeal, RecordResult, ResultLine
     from minefield.records.writer import MatchRecorder, RecordWriter, new_record_path, write_game
 
 #: Each exported name and its module, imported when the name is first used (PEP 562).
 _EXPORTS = {
     "CommandLine": "minefield.records.format",
-    "MatchHeader": "minefield.records.format",
-    "Mode": "minefield.records.format",
-    "Players": "minefield.records.format",
-    "RecordDeal": "minefield.records.format",
-    "RecordHeader": "minefield.records.format",
-    "RecordResult": "minefield.records.format",
-    "ResultLine": "minefield.records.format",
+    "MatchHeader": "minefield.records.header",
+    "Mode": "minefield.records.header",
+    "Players": "minefield.records.header",
+    "RecordDeal": "minefield.records.result",
+    "RecordHeader": "minefield.records.header",
+    "RecordResult": "minefield.records.result",
+    "ResultLine": "minefield.records.result",
     "HistoryEntry": "minefield.records.history",
     "list_history": "minefield.records.history",
     "Problem": "minefield.records.reader",

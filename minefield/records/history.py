@@ -16,8 +16,10 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from minefield.records.format import MatchHeader, Players, RecordResult, format_time
+from minefield.records.format import format_time
+from minefield.records.header import MatchHeader, Players
 from minefield.records.reader import RecordError, read_record
+from minefield.records.result import RecordResult
 from minefield.records.writer import RECORD_SUFFIX
 from minefield.rules.names import HonorNames, name_text
 

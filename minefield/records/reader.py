@@ -6,7 +6,8 @@ reported and skipped; the lines around it are kept. Only a file that is not a re
 valid header on line 1, not a regular file, not readable, too large) raises
 :class:`RecordError`, whose message names the file and, for the header, line 1.
 
->>> from minefield.records.format import Players, RecordHeader, dump_line
+>>> from minefield.records.format import dump_line
+>>> from minefield.records.header import Players, RecordHeader
 >>> from minefield.rules.game import Game
 >>> header = dump_line(RecordHeader.for_game(Game(seed=7), "hotseat",
 ...                                          Players(east="Ann", west="Bob")))
@@ -28,14 +29,9 @@ from pydantic_core import from_json
 
 from minefield.errors import MinefieldError
 from minefield.files import UnusableFileError, read_bounded
-from minefield.records.format import (
-    MAX_LINE_BYTES,
-    RECORD_NAME,
-    RECORD_VERSION,
-    CommandLine,
-    RecordHeader,
-    ResultLine,
-)
+from minefield.records.format import MAX_LINE_BYTES, CommandLine
+from minefield.records.header import RECORD_NAME, RECORD_VERSION, RecordHeader
+from minefield.records.result import ResultLine
 from minefield.rules.settings import describe_validation_error
 
 #: The largest file read as a record (a whole game is under 10 KiB).

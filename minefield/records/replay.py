@@ -11,7 +11,8 @@ match (:class:`~minefield.rules.match.Match`) from their results, checking every
 match object and every result's payments against it. It also rebuilds a match to go on with
 (a daemon after a restart): :attr:`MatchReplay.match` and :attr:`MatchReplay.unfinished`.
 
->>> from minefield.records.format import Players, RecordHeader, dump_line
+>>> from minefield.records.format import dump_line
+>>> from minefield.records.header import Players, RecordHeader
 >>> from minefield.records.reader import parse_record
 >>> from minefield.rules.game import Game
 >>> header = dump_line(RecordHeader.for_game(Game(seed=7), "hotseat", Players(east="A", west="B")))
@@ -28,8 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from minefield.records.format import MatchHeader, ResultLine
+from minefield.records.header import MatchHeader
 from minefield.records.reader import ReadRecord, RecordError, read_record
+from minefield.records.result import ResultLine
 from minefield.rules.game import Game, GameTerms, IllegalCommand
 from minefield.rules.match import Match, MatchError, Settlement
 

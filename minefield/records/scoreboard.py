@@ -6,7 +6,7 @@ record says) or from a match replayed from its records (:func:`scoreboard_rows`,
 match seed is never shown: a match is named by its public id.
 
 >>> from minefield.rules.match import Match
->>> from minefield.records.format import MatchHeader
+>>> from minefield.records.header import MatchHeader
 >>> from minefield.rules.settings import RuleSettings
 >>> match = Match(1, ("ann", "bob"))
 >>> print(match_line(MatchHeader.of_match(match), RuleSettings.preset("match")))
@@ -20,8 +20,9 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from minefield.records.format import MatchHeader, RecordResult
+from minefield.records.header import MatchHeader
 from minefield.records.replay import MatchGame, MatchReplay
+from minefield.records.result import RecordResult
 from minefield.rules.game import Seat
 from minefield.rules.settings import RuleSettings
 

@@ -7,7 +7,7 @@ written, which the reader reports and ignores. :class:`RecordWriter` is the
 :class:`~minefield.table.game_table.Recorder` of a game table.
 
 >>> import tempfile
->>> from minefield.records.format import Players
+>>> from minefield.records.header import Players
 >>> from minefield.rules.game import ChooseHand, Game, Seat
 >>> from minefield.rules.tiles import tiles_to_str
 >>> game = Game(seed=7)
@@ -30,18 +30,10 @@ from pathlib import Path
 from types import TracebackType
 
 from minefield.paths import records_dir
-from minefield.records.format import (
-    MAX_LINE_BYTES,
-    CommandLine,
-    MatchHeader,
-    Mode,
-    Players,
-    RecordHeader,
-    ResultLine,
-    dump_line,
-    utc_now,
-)
+from minefield.records.format import MAX_LINE_BYTES, CommandLine, dump_line, utc_now
+from minefield.records.header import MatchHeader, Mode, Players, RecordHeader
 from minefield.records.reader import ReadRecord, RecordError, read_record
+from minefield.records.result import ResultLine
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Match, Settlement
 
@@ -147,14 +139,16 @@ class RecordWriter:
 
     @classmethod
     def start(cls, game: Game, mode: Mode, players: Players, folder: Path | None = None, *,
-              clock: Clock = utc_now, match: MatchHeader | None = None) -> RecordWriter:
+              clock: Clock = utc_now, match: MatchHeader | None = None,
+              preset: str | None = None) -> RecordWriter:
         """The record of ``game`` (its seed and rules), started now, in ``folder``.
 
         ``match`` for a game of a match: ``MatchHeader.of_match(match)`` taken before the game
         (``players`` must be its seats); then write the result with the game's settlement.
+        ``preset``: the rules preset the players chose (the header's ``preset``).
         """
-        return cls.create(RecordHeader.for_game(game, mode, players, clock(), match=match),
-                          folder, clock=clock)
+        return cls.create(RecordHeader.for_game(game, mode, players, clock(), match=match,
+                                                preset=preset), folder, clock=clock)
 
     @classmethod
     def resume(cls, path: Path | str, *, clock: Clock = utc_now

@@ -2,17 +2,20 @@
 
 A map, by job:
 
-- :mod:`~minefield.server.daemon`: the daemon's life (start, restore, stop) and the hello:
-  which room and seat a ``host``, ``join`` or ``resume`` gets (codes, open-game limits).
+- :mod:`~minefield.server.daemon`: the daemon's life (start, restore, stop), its connections
+  and their hello; :mod:`~minefield.server.front_desk`: which room and seat a ``host``,
+  ``join`` or ``resume`` gets (codes, open-game limits), and the lobby's pairings.
 - :mod:`~minefield.server.connection`: the connection layer: the socket, one client's
   stream, its lines validated (:mod:`minefield.protocol.wire`) and rate limited
   (:mod:`~minefield.server.limits`) before they reach a room; idle connections closed.
 - :mod:`~minefield.server.room`: a room: its seats and the series of games they play
-  (:mod:`minefield.table.series`), the requests between games, and **the one start path,
-  :meth:`Room._begin <minefield.server.room.Room._begin>`: where every game starts** (the
+  (:mod:`minefield.table.series`), and **the one start path,
+  :meth:`Room.begin <minefield.server.room.Room.begin>`: where every game starts** (the
   first, a match's next game, a rematch: a new series linked to the old by id).
-- :mod:`~minefield.server.play`: the game in play at a room (which a room is): moves applied,
-  recorded and paced, the clocks' alarm (R25), the bot's turns, the series' records.
+- :mod:`~minefield.server.play`: the game in play at a room (which a room holds): moves
+  applied, recorded and paced, the clocks' alarm (R25), the bot's turns, the series' records.
+- :mod:`~minefield.server.plan`: what a waiting room will play;
+  :mod:`~minefield.server.between_games`: a rematch and a match's next game asked for.
 - :mod:`~minefield.server.seats`: who sits where: seat holders, presence and grace (R25b).
 - :mod:`~minefield.server.durable` and :mod:`~minefield.server.restore`: durability: each
   game's record written and fsynced before anyone hears of a command, and the one restore

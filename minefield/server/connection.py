@@ -45,6 +45,7 @@ from minefield.protocol.wire import (
     parse_in_game,
 )
 from minefield.rules.game import Seat
+from minefield.server.between_games import ask_next_game, ask_rematch
 from minefield.server.config import ServerConfig
 from minefield.server.identity import Identity
 from minefield.server.limits import TokenBucket
@@ -220,9 +221,9 @@ async def dispatch(conn: Connection, room: Room, seat: Seat, line: bytes, receiv
     elif isinstance(message, Ping):
         conn.send(Pong())
     elif isinstance(message, AskRematch):
-        await room.rematch(seat)
+        await ask_rematch(room, seat)
     elif isinstance(message, AskNextGame):
-        await room.next_game(seat)
+        await ask_next_game(room, seat)
     elif isinstance(message, Leave):
         conn.left = True
         conn.ended_because("left the table")

@@ -1,10 +1,11 @@
-"""The game daemon's life and its front desk: start (restore), the hello, the rooms, stop.
+"""The game daemon's life: start (restore), the connections and their hello, the rooms, stop.
 
 ``Daemon(config).run()`` takes up every unfinished game (:func:`~minefield.server.restore.
 restore_rooms`), listens on the socket and serves until SIGTERM or SIGINT. Each connection
 (:mod:`~minefield.server.connection`) first sends a :class:`~minefield.protocol.wire.Hello`
-(host, join or resume): the daemon finds its room and seat here (:meth:`Daemon._place`),
-then the connection's lines go to that room. The peer's Unix user (``SO_PEERCRED``) is the
+(host, join or resume): the front desk finds its room and seat
+(:meth:`~minefield.server.front_desk.FrontDesk.place`), then the connection's lines go to
+that room. The peer's Unix user (``SO_PEERCRED``) is the
 player. Nothing a client sends can crash the daemon or touch another game.
 
 Logs go to stderr and never hold hidden information: a seat's failures are logged by kind,
@@ -17,22 +18,15 @@ import asyncio
 import contextlib
 import gc
 import logging
-import math
 import os
 import signal
 import sqlite3
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from minefield.errors import MinefieldError
-from minefield.protocol.codes import new_code
 from minefield.protocol.messages import MAX_LINE_BYTES
-from minefield.protocol.wire import ErrorCode, Hello, WireProblem, parse_hello
-from minefield.records.format import TableKind
-from minefield.rules.game import Seat
-from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
+from minefield.protocol.wire import WireProblem, parse_hello
 from minefield.server.admission import Admission, admit
 from minefield.server.audience import serve_watcher
 from minefield.server.bots import BotPool
@@ -46,16 +40,16 @@ from minefield.server.connection import (
     read_line,
     sweep,
 )
+from minefield.server.front_desk import FrontDesk, Refusal
 from minefield.server.identity import (
-    Identity,
     IdentityError,
     identify,
     peer_credentials,
     user_name,
 )
-from minefield.server.invites import PairRefused
 from minefield.server.kept_games import KeptGames
-from minefield.server.limits import ConnectionCaps, LogThrottle, TokenBucket
+from minefield.server.limits import ConnectionCaps, LogThrottle
+from minefield.server.lobby_profiles import own_games
 from minefield.server.lobby_state import Lobby, RatingsOf
 from minefield.server.rating import RateGame, schedule
 from minefield.server.restore import restore_rooms
@@ -67,9 +61,6 @@ log = logging.getLogger("minefield.server")
 _T = TypeVar("_T")
 #: A placed hello, as the log says it.
 _DONE = {"host": "opened", "join": "joined", "resume": "resumed"}
-#: Retired codes are remembered this long (to say "expired" or "used" rather than "unknown").
-RETIRED_CODE_SECONDS = 3600.0
-
 
 #: The garbage collector's thresholds in the daemon's process. A full collection visits every
 #: object of every open game (some 400 per game): about 0.3 s with a thousand games, during
@@ -95,15 +86,6 @@ def _log_failure(what: str) -> Callable[[asyncio.Future[Any]], None]:
     return done
 
 
-class Refusal(MinefieldError):
-    """A hello the daemon will not serve; sent to the client as a fatal :class:`WireError`."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: ErrorCode = code
-
-
-
 class Daemon:
     """The game server. ``await daemon.start()`` then ``await daemon.wait_closed()``; or
     :meth:`run` for the whole life, with signals."""
@@ -115,12 +97,12 @@ class Daemon:
         self.config = config
         self.bots = BotPool(config.bot_workers)
         self.rooms: dict[str, Room] = {}
-        self.codes: dict[str, Room] = {}
-        self.retired_codes: OrderedDict[str, tuple[str, float]] = OrderedDict()
         self.by_player: dict[str, set[Room]] = {}
-        self.code_failures: dict[str, TokenBucket] = {}
+        #: Which room and seat each hello gets, and the room codes
+        #: (:mod:`~minefield.server.front_desk`).
+        self.desk = FrontDesk(self, self.by_player, self._register)
         self.connections: set[Connection] = set()
-        self.lobby = Lobby(self.rooms, self.connections, self.pair, self.run_io,
+        self.lobby = Lobby(self.rooms, self.connections, self.desk.pair, self.run_io,
                            ratings_of)
         self._refusals = LogThrottle(60.0)  # refused connections: a line a minute per account
         self.caps = ConnectionCaps(config.max_connections, config.max_unnamed_per_account,
@@ -156,9 +138,7 @@ class Daemon:
     def room_closed(self, room: Room) -> None:
         """Forget a closed room."""
         self.rooms.pop(room.id, None)
-        if room.code is not None and self.codes.get(room.code) is room:
-            del self.codes[room.code]
-            self._retire(room.code, "expired")
+        self.desk.room_closed(room)
         for seated in room.seats.values():
             if seated.identity is not None:
                 rooms = self.by_player.get(seated.identity.key)
@@ -209,6 +189,7 @@ class Daemon:
         # Games that ended while no daemon ran, or before games were kept.
         scan = asyncio.ensure_future(self.run_io(self.kept.scan))
         scan.add_done_callback(_log_failure("keeping the finished games"))
+        self.lobby.profiles.games_of = own_games(self.kept)  # history, OpenSSH route
         self.lobby.on_join = self._lobby_joined
         self.lobby.tournaments_of = self.tournaments.running
         await self.tournaments.resume()
@@ -335,7 +316,7 @@ class Daemon:
             await serve_watcher(list(self.rooms.values()), conn, hello, self.now)
             return
         try:
-            room, seat, resumed = self._place(identity, hello)
+            room, seat, resumed = self.desk.place(identity, hello)
         except Refusal as refusal:
             log.info("%s: %s refused (%s)", repr(conn), hello.action, refusal.code)
             conn.fail(refusal.code, str(refusal))
@@ -380,129 +361,5 @@ class Daemon:
             if seated.identity is not None:
                 self.by_player.setdefault(seated.identity.key, set()).add(room)
 
-    def pair(self, first: Identity, second: Identity | None, bot: str | None,
-             kind: TableKind = "invitation", rated: bool = False) -> str:
-        """A private room of the lobby (``kind``: an invitation, a quick match) with both
-        seats held: ``first`` and ``second``, or ``bot``; a standard single game, ``rated``
-        or casual (R36). Its game id, or :class:`~minefield.server.invites.PairRefused` (too
-        many open games)."""
-        limit = self.config.max_games_per_player
-        for who in (first, second):
-            if who is not None and self._open_games(who) >= limit:
-                raise PairRefused(f"{who.name} already has {limit} open games: finish one "
-                                  "first (minefield resume)")
-        settings = RuleSettings.preset("standard", hand_seconds=self.config.hand_seconds,
-                                       discard_seconds=self.config.discard_seconds)
-        room = Room.host(self, first, settings, bot=bot)
-        room.kind, room.rated_games = kind, rated
-        free = room.free_seat()
-        if second is not None and free is not None:
-            room.claim(free, second)
-        self._register(room)
-        return room.id
 
-    def _open_games(self, identity: Identity) -> int:
-        return sum(1 for room in self.by_player.get(identity.key, ()) if room.going_on)
-
-    def _retire(self, code: str, why: str) -> None:
-        now = self.now()
-        self.retired_codes[code] = (why, now)
-        while self.retired_codes:
-            oldest = next(iter(self.retired_codes.values()))
-            if oldest[1] + RETIRED_CODE_SECONDS > now and len(self.retired_codes) < 100_000:
-                break
-            self.retired_codes.popitem(last=False)
-
-    def _place(self, identity: Identity, hello: Hello) -> tuple[Room, Seat, bool]:
-        """The room and seat a hello asks for, or :class:`Refusal`."""
-        if hello.seed is not None and not self.config.test_seeds:
-            raise Refusal("not_allowed", "this server does not accept chosen seeds")
-        if hello.action == "host":
-            return self._host(identity, hello)
-        if hello.action == "join":
-            return self._join(identity, hello)
-        return self._resume(identity, hello)
-
-    def _host(self, identity: Identity, hello: Hello) -> tuple[Room, Seat, bool]:
-        if self._open_games(identity) >= self.config.max_games_per_player:
-            raise Refusal("not_allowed", f"you already have {self.config.max_games_per_player} "
-                          "open games: finish one first (minefield resume)")
-        try:
-            default = "match" if hello.wants_match else "standard"
-            if CLOCK_SETTINGS & hello.rule.keys():
-                raise SettingsError("the clocks of a network game are the server's (R25): "
-                                    "leave hand_seconds and discard_seconds out")
-            settings = RuleSettings.preset(hello.rules or default,
-                                           **{**hello.rule,
-                                              "hand_seconds": self.config.hand_seconds,
-                                              "discard_seconds": self.config.discard_seconds})
-        except SettingsError as error:
-            raise Refusal("bad_message", str(error)) from None
-        room = Room.host(self, identity, settings, bot=hello.bot, seed=hello.seed,
-                         match=hello.wants_match)
-        room.public = hello.public and hello.bot is None
-        room.kind = "public" if room.public else "private"
-        room.rated_games = hello.rated is not False  # a host's table is rated unless casual
-        room.rules_name = hello.rules or default
-        if hello.bot is None:
-            room.code = new_code(self.codes.keys() | self.retired_codes.keys())
-            room.code_expires = self.now() + self.config.code_seconds
-            self.codes[room.code] = room
-        self._register(room)
-        seat = room.seat_of(identity)
-        assert seat is not None
-        return room, seat, False
-
-    def _join(self, identity: Identity, hello: Hello) -> tuple[Room, Seat, bool]:
-        if hello.code is None:
-            raise Refusal("bad_message", "join needs the room code (6 letters and digits)")
-        now = self.now()
-        failures = self.code_failures.setdefault(identity.key, TokenBucket(
-            self.config.code_attempts, 1.0 / self.config.code_retry_seconds, now))
-        if not failures.available(now):
-            raise Refusal("rate_limited", "too many wrong room codes: try again in "
-                          f"{math.ceil(failures.wait(now))} s")
-        room = self.codes.get(hello.code)
-        if room is None or room.closed:
-            failures.take(now)
-            retired = self.retired_codes.get(hello.code)
-            if retired is not None and retired[0] == "expired":
-                raise Refusal("bad_code", f"the room code {hello.code} has expired (codes last "
-                              f"{round(self.config.code_seconds / 60)} minutes): ask for a new "
-                              "one")
-            if retired is not None:
-                raise Refusal("bad_code", f"the room code {hello.code} has already been used")
-            raise Refusal("bad_code", f"no room has the code {hello.code}: check it")
-        seat = room.seat_of(identity)
-        if seat is not None:  # the host, from another terminal
-            return room, seat, True
-        free = room.free_seat()
-        if free is None:  # pragma: no cover - a code is retired when its seat is taken
-            raise Refusal("bad_code", f"the room {hello.code} is full")
-        if self._open_games(identity) >= self.config.max_games_per_player:
-            raise Refusal("not_allowed", f"you already have {self.config.max_games_per_player} "
-                          "open games: finish one first (minefield resume)")
-        code = hello.code
-        room.claim(free, identity)
-        del self.codes[code]
-        self._retire(code, "used")
-        self._register(room)
-        return room, free, False
-
-    def _resume(self, identity: Identity, hello: Hello) -> tuple[Room, Seat, bool]:
-        rooms = [room for room in self.by_player.get(identity.key, ()) if not room.closed]
-        if hello.game is not None:
-            rooms = [room for room in rooms if hello.game in room.game_ids]
-            if not rooms:
-                raise Refusal("no_game", "that game is over or no longer on this server")
-        if not rooms:
-            # The client adds how to host or join as its player reaches this server.
-            raise Refusal("no_game", "you have no unfinished game on this server")
-        # An unfinished game first, then the newest (ids start with their time).
-        room = max(rooms, key=lambda r: (r.going_on, not r.waiting, r.id))
-        seat = room.seat_of(identity)
-        assert seat is not None
-        return room, seat, True
-
-
-__all__ = ["Connection", "Daemon", "Refusal", "ServeError"]
+__all__ = ["Connection", "Daemon", "ServeError"]

@@ -11,7 +11,7 @@ system call releases the GIL) instead of running the game's Python code against 
 
 >>> import tempfile
 >>> from pathlib import Path
->>> from minefield.records.format import Players, RecordHeader
+>>> from minefield.records.header import Players, RecordHeader
 >>> from minefield.records.reader import read_record
 >>> from minefield.rules.game import Discard, Game, Seat
 >>> game = Game(seed=7)
@@ -33,7 +33,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from minefield.records.format import RecordHeader
+from minefield.records.header import RecordHeader
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Settlement

@@ -1,14 +1,14 @@
 """Invitations and quick match: two players of the lobby seated together in a new room.
 
-An invitation names a player in the lobby (:class:`~minefield.protocol.wire.Invite`): they
-are sent an :class:`~minefield.protocol.wire.Invitation` (``open``) and answer it (accept or
+An invitation names a player in the lobby (:class:`~minefield.protocol.lobby.Invite`): they
+are sent an :class:`~minefield.protocol.lobby.Invitation` (``open``) and answer it (accept or
 decline) within :data:`INVITE_SECONDS`; the inviter sees every change (declined, expired,
-gone). A quick match (:class:`~minefield.protocol.wire.QuickMatch`) pairs a player with the
+gone). A quick match (:class:`~minefield.protocol.lobby.QuickMatch`) pairs a player with the
 next one who asks, oldest first; after :data:`BOT_OFFER_SECONDS` alone a bot is offered
-(:class:`~minefield.protocol.wire.Matching` ``bot_offer``) and the player may take it or go
+(:class:`~minefield.protocol.lobby.Matching` ``bot_offer``) and the player may take it or go
 on waiting. Either way the daemon makes a private room with both seats held (the rules of a
 ``standard`` single game; a quick match rated, an invitation casual unless it asks to be
-rated, R36) and sends each player :class:`~minefield.protocol.wire.Seated`: its
+rated, R36) and sends each player :class:`~minefield.protocol.lobby.Seated`: its
 game id, to ``resume``. The room itself is the daemon's (:attr:`Invites.pair`), so the open
 games limit and everything else of a hosted room hold.
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from minefield.bots.base import bot_name
 from minefield.errors import MinefieldError
-from minefield.protocol.wire import (
+from minefield.protocol.lobby import (
     AnswerInvitation,
     Cancel,
     Invitation,
@@ -36,9 +36,9 @@ from minefield.protocol.wire import (
     Matching,
     QuickMatch,
     Seated,
-    WireError,
 )
-from minefield.records.format import TableKind
+from minefield.protocol.wire import WireError
+from minefield.records.header import TableKind
 from minefield.server.connection import Connection
 from minefield.server.identity import Identity
 

@@ -1,6 +1,6 @@
 """The lobby: who is connected and what they do, the public tables and the games being played.
 
-A ``lobby`` hello gets no room: the daemon sends :class:`~minefield.protocol.wire.LobbyState`
+A ``lobby`` hello gets no room: the daemon sends :class:`~minefield.protocol.lobby.LobbyState`
 at once and again whenever it changes (looked at every :data:`LOBBY_PERIOD` seconds, once
 for all of them). Both
 SSH front doors show the same lobby, since it is the daemon's. A private room (hosted
@@ -13,7 +13,7 @@ lobby a :data:`RatingsOf` (``Daemon(config, rate_game, ratings_of)``, as it give
 identity keys of the players online; a player it does not know (or every player, when no
 function is given: a daemon of the OpenSSH route) is shown without a rating. The message of
 the day is given the same way (:data:`MotdOf`, asked at each look) and sent as a line of its
-own (:class:`~minefield.protocol.wire.Motd`) when it changes and to each newcomer.
+own (:class:`~minefield.protocol.lobby.Motd`) when it changes and to each newcomer.
 """
 
 from __future__ import annotations
@@ -24,22 +24,21 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from minefield.bots.base import bot_name
-from minefield.protocol.wire import (
+from minefield.protocol.lobby import (
     MAX_MOTD,
     LobbyPlayer,
     LobbyState,
     LobbyTable,
     LobbyTournament,
     Motd,
-    Ping,
     PlayerStatus,
-    Pong,
-    WireError,
-    WireProblem,
     parse_lobby,
 )
+from minefield.protocol.profiles import AskGames, AskProfile, AskRecord
+from minefield.protocol.wire import Ping, Pong, WireError, WireProblem
 from minefield.server.connection import Connection, read_line
 from minefield.server.invites import Invites, Pair
+from minefield.server.lobby_profiles import LobbyProfiles
 from minefield.server.room import Room
 
 log = logging.getLogger("minefield.server")
@@ -188,6 +187,9 @@ class Lobby:
         #: ever shown. :attr:`motd` is the one the members were sent.
         self.motd_of: MotdOf | None = None
         self.motd: str | None = None
+        #: The profile screen's questions (a player's profile, a kept game's record): the
+        #: SSH front door gives how they are answered.
+        self.profiles = LobbyProfiles(run_io)
         self._run_io = run_io
         self._looking = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -296,6 +298,8 @@ class Lobby:
                 else:
                     if isinstance(message, Ping):
                         conn.send(Pong())
+                    elif isinstance(message, AskProfile | AskRecord | AskGames):
+                        self.profiles.handle(conn, message)
                     elif self.invites is not None:
                         self.invites.handle(conn, message)
                 if conn.closing_since is not None:

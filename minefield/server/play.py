@@ -1,14 +1,17 @@
 """The game in play at a room: moves applied, recorded and paced; the clocks' alarm; the bot.
 
-:class:`Play` is the part of a :class:`~minefield.server.room.Room` that keeps its game
-moving once it started: a command is submitted to the series' table under the room's lock,
-its record line appended and fsynced in a record thread (:class:`HeldRecorder`), a discard's
-answer paced (protocol 8), and only then are the messages sent to each seat (R26). The alarm
-plays R25's automatic moves when a clock runs out (after the player's grace, R25b), expires
-room codes and closes rooms nobody goes on with; a bot seat's moves are computed in a worker
-process. The records of the room's series are made here too (each game's under its id) and
-moved to ``finished/`` once the series is over. Where games *start* is the room's
-(:meth:`Room._begin <minefield.server.room.Room._begin>`).
+A :class:`~minefield.server.room.Room` holds a :class:`Play`: what keeps its game moving once
+it started. The play reaches its room only through :class:`Stage` (the seats, the code's
+expiry, sending, the table's header, the end of a game, closing), and the daemon only through
+:class:`Engine` (the clock, the record threads, the bots). A command is submitted to the
+series' table under the room's lock, its record line appended and fsynced in a record thread
+(:class:`HeldRecorder`), a discard's answer paced (protocol 8), and only then are the
+messages sent to each seat (R26). The alarm plays R25's automatic moves when a clock runs out
+(after the player's grace, R25b), expires room codes and closes rooms nobody goes on with; a
+bot seat's moves are computed in a worker process. The records of the room's series are made
+here too (each game's under its id) and moved to ``finished/`` once the series is over. Where
+games *start* is the room's (:meth:`Room.begin <minefield.server.room.Room.begin>`), which
+gives its play the series.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from minefield.protocol.messages import (
     Notice,
@@ -28,29 +31,30 @@ from minefield.protocol.messages import (
     ServerMessageType,
 )
 from minefield.protocol.wire import RoomState
-from minefield.records.format import MatchHeader, Players, RecordHeader, TableHeader
-from minefield.records.writer import RECORD_SUFFIX, ensure_folder, new_record_path
+from minefield.records.header import MatchHeader, Players, RecordHeader, TableHeader
+from minefield.records.writer import (
+    RECORD_SUFFIX,
+    RecordWriter,
+    ensure_folder,
+    new_record_path,
+)
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.match import Match, Settlement
 from minefield.rules.seed import derive_int
 from minefield.server.bots import BotPool
 from minefield.server.config import ServerConfig
 from minefield.server.durable import FINISHED_FOLDER, HeldRecorder
-from minefield.server.seats import RETURN_SECONDS, Seated, clocks_out, next_wake
+from minefield.server.seats import RETURN_SECONDS, RoomMatch, Seated, clocks_out, next_wake
 from minefield.table.game_table import GameTable, Recorder
-from minefield.table.series import Series
-
-if TYPE_CHECKING:
-    from minefield.server.audience import Audience
-    from minefield.server.room import Room
+from minefield.table.series import Series, SingleGame
 
 log = logging.getLogger("minefield.server.room")
 
 _T = TypeVar("_T")
 
 
-class Services(Protocol):
-    """What a room needs from the daemon."""
+class Engine(Protocol):
+    """What a play needs from the daemon."""
 
     config: ServerConfig
     bots: BotPool
@@ -63,51 +67,66 @@ class Services(Protocol):
         """Run ``function`` (which may fsync) in the record threads."""
         ...
 
-    def room_closed(self, room: Room) -> None:
-        """Forget ``room`` (its code, its id, its players' entries)."""
+
+class Stage(Protocol):
+    """What a play needs from its room (held weakly: a room and its play make no cycle)."""
+
+    @property
+    def seats(self) -> Mapping[Seat, Seated]:
+        """Who sits where (a rematch or a match's next game may swap them, R31)."""
         ...
 
-    def room_renamed(self, room: Room, old_id: str) -> None:
-        """``room`` plays a new game under a new id (a next game, a rematch)."""
+    @property
+    def code_expires(self) -> float | None:
+        """When the room's code expires while it waits for its second player."""
         ...
 
-    def game_ended(self, room: Room) -> None:
-        """``room``'s game has ended (its result recorded): keep it, rate it if ratings are
-        kept."""
+    def send(self, messages: Sequence[ServerMessageType | RoomState]) -> None:
+        """Send each message to its seat's player (and what both heard to the watchers)."""
+        ...
+
+    def table_header(self) -> TableHeader:
+        """What the records say of the room's table."""
+        ...
+
+    @property
+    def rules_name(self) -> str:
+        """The rules preset the room was hosted with (the records' ``preset``)."""
+        ...
+
+    def game_ended(self) -> None:
+        """The game has ended, its result recorded (the daemon keeps it, rates it)."""
+        ...
+
+    async def close_locked(self, reason: str, abandoned: bool = False) -> None:
+        """Close the room, each seat told ``reason`` (the room's lock held)."""
         ...
 
 
 class Play:
-    """The game in play at a room (see the module); :class:`~minefield.server.room.Room`
-    is the whole room."""
+    """The game in play at a room (see the module): the series it plays, once both seats
+    are taken, under the game id ``game_id``; ``lock`` is the room's (one writer per game)."""
 
-    services: Services
-    config: ServerConfig
-    id: str
-    seats: dict[Seat, Seated]
-    series: Series | None
-    recorder: HeldRecorder | None
-    record_paths: list[Path]
-    code_expires: float | None
-    ended_at: float | None
-    closed: bool
-    lock: asyncio.Lock
-    #: The room's watchers (:mod:`~minefield.server.audience`), once someone watches.
-    audience: Audience | None
-    _timer: asyncio.TimerHandle | None
-    _bot_task: asyncio.Task[None] | None
-    _tasks: set[asyncio.Task[None]]
+    def __init__(self, engine: Engine, stage: Stage, game_id: str, lock: asyncio.Lock) -> None:
+        self.engine = engine
+        self.config = engine.config
+        self.stage: Stage = weakref.proxy(stage)
+        #: The id of the game on the table (the name of its record).
+        self.id = game_id
+        self.lock = lock
+        #: What the room plays (None while it waits for its second player).
+        self.series: Series | None = None
+        self.recorder: HeldRecorder | None = None
+        #: The records of the series still among the unfinished ones.
+        self.record_paths: list[Path] = []
+        #: When the game on the table ended (None while it goes on).
+        self.ended_at: float | None = None
+        self.closed = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
-    async def _close(self, reason: str, abandoned: bool = False) -> None:
-        """Close the room (the room's)."""
-        raise NotImplementedError
-
-    @property
-    def game(self) -> Game:
-        """The game on the table (the room's)."""
-        raise NotImplementedError
-
-    # -- what the room is --------------------------------------------------------------------------
+    # -- what the game is --------------------------------------------------------------------------
 
     @property
     def table(self) -> GameTable | None:
@@ -117,7 +136,7 @@ class Play:
     @property
     def ended(self) -> bool:
         """True once the current game has ended."""
-        return self.game.phase == "ended"
+        return self.table is not None and self.table.game.phase == "ended"
 
     @property
     def between_games(self) -> bool:
@@ -126,24 +145,27 @@ class Play:
 
     # -- what seats see ----------------------------------------------------------------------------
 
-    def _now(self) -> float:
-        return self.services.now()
+    def now(self) -> float:
+        """The event loop's clock."""
+        return self.engine.now()
 
-    def _infos(self, now: float) -> dict[Seat, PlayerInfo]:
-        return {seat: seated.info(now) for seat, seated in self.seats.items()}
+    def infos(self, now: float) -> dict[Seat, PlayerInfo]:
+        """The players as both seats see them."""
+        return {seat: seated.info(now) for seat, seated in self.stage.seats.items()}
 
-    def _presence(self, seat: Seat, now: float) -> list[ServerMessageType]:
+    def presence(self, seat: Seat, now: float) -> list[ServerMessageType]:
+        """What both seats are told of ``seat``'s player coming or going."""
         if self.table is None:
-            infos = self._infos(now)
+            infos = self.infos(now)
             return [Presence(seat=s, players=infos) for s in Seat]
-        info = self.seats[seat].info(now)
+        info = self.stage.seats[seat].info(now)
         return self.table.set_presence(seat, info.present, info.grace_left, now)
 
-    def _sync_clock(self, seat: Seat, now: float, returned: bool = False) -> None:
+    def sync_clock(self, seat: Seat, now: float, returned: bool = False) -> None:
         """R25b: ``seat``'s clock stops while its player is away with grace, and runs again
         when they are back (``returned``: at least :data:`RETURN_SECONDS`) or their grace is
         spent (what was left: their moves are played as each falls due)."""
-        table, seated = self.table, self.seats[seat]
+        table, seated = self.table, self.stage.seats[seat]
         if table is None or self.ended or seated.is_bot:
             return
         if seated.client is None and seated.grace_until is not None:
@@ -151,17 +173,9 @@ class Play:
         else:
             table.run_clock(seat, now, RETURN_SECONDS if returned else 0.0)
 
-    def _send(self, messages: Sequence[ServerMessageType | RoomState]) -> None:
-        for message in messages:
-            client = self.seats[message.seat].client
-            if client is not None:
-                client.send(message)
-        if self.audience is not None:  # what both players were just told, and no more
-            self.audience.heard(self.id, messages)
-
     def _tell(self, text: str,
               severity: Literal["information", "warning", "error"] = "information") -> None:
-        self._send([Notice(seat=s, text=text, severity=severity) for s in Seat])
+        self.stage.send([Notice(seat=s, text=text, severity=severity) for s in Seat])
 
     # -- the records of the series ---------------------------------------------------------------
 
@@ -180,69 +194,86 @@ class Play:
         """What the match settled for its game that just ended (None in a single game)."""
         return self.series.settlement if self.series is not None else None
 
-    def table_header(self) -> TableHeader:
-        """What the records say of the room's table (the room's)."""
-        raise NotImplementedError
+    def adopt(self, series: Series, writer: RecordWriter | None,
+              record_paths: list[Path]) -> None:
+        """Take up ``series`` where its records (``record_paths``) left it: its game goes on
+        writing with ``writer`` (None: its record has its result), its next games and
+        rematches are recorded by this play; the clocks start, stopped for everyone away
+        until they resume (R25b)."""
+        recorder = (None if writer is None
+                    else HeldRecorder(writer, settlement=weakly(self.settlement)))
+        series.table.recorder = recorder
+        if isinstance(series, RoomMatch):
+            series.recorders = weakly(self.match_record)
+        elif isinstance(series, SingleGame):
+            series.recorders = weakly(self.game_record)
+        self.series, self.recorder, self.record_paths = series, recorder, record_paths
+        now = self.now()
+        series.table.players = self.infos(now)
+        series.table.start_clocks(now)
+        for seat in Seat:
+            self.sync_clock(seat, now)
 
     def game_record(self, game: Game, seats: Mapping[Seat, str]) -> Recorder | None:
         """The record of a single game this room starts (the series' recorder factory)."""
         return self._new_record(RecordHeader.for_game(
             game, "network", Players(east=seats[Seat.EAST], west=seats[Seat.WEST]),
-            table=self.table_header()))
+            table=self.stage.table_header(), preset=self.stage.rules_name))
 
     def match_record(self, game: Game, match: Match) -> Recorder | None:
         """The record of a game of this room's match (the series' recorder factory)."""
         players = Players(east=match.seats[Seat.EAST], west=match.seats[Seat.WEST])
         return self._new_record(RecordHeader.for_game(game, "network", players,
                                                       match=MatchHeader.of_match(match),
-                                                      table=self.table_header()))
-
+                                                      table=self.stage.table_header(),
+                                                      preset=self.stage.rules_name))
 
     # -- inside: a move ----------------------------------------------------------------------------
 
-    async def _apply(self, seat: Seat, command_id: str | None, command: ChooseHand | Discard,
-                     received: float) -> None:
+    async def apply(self, seat: Seat, command_id: str | None, command: ChooseHand | Discard,
+                    received: float) -> None:
         """Submit to the table, record (in a record thread), pace discards, send (lock held)."""
         assert self.table is not None
         table = self.table
         try:
-            messages = table.submit(seat, command_id, command, self._now())
+            messages = table.submit(seat, command_id, command, self.now())
         except Exception as error:  # a bug: never lose the game or the daemon
             log.error("game %s: a command of %s failed (%s)", self.id, seat,
                       type(error).__name__)
-            now = self._now()
+            now = self.now()
             messages = [table.snapshot(s, now) for s in Seat]
             messages.extend(Notice(seat=s, severity="error", text="The server had a problem "
                                    "with the last move; the table was sent again.") for s in Seat)
-        messages.extend(await self._flush())
+        messages.extend(await self.flush())
         if isinstance(command, Discard):
             await self._pace(received)
-        self._send(messages)
-        self._after_change()
+        self.stage.send(messages)
+        self.after_change()
 
     async def refuse(self, seat: Seat, command_id: str, reason: str, received: float,
                      discard: bool) -> None:
         """Answer ``seat``'s command ``command_id`` with a ``rejected`` (a malformed command:
         the game is unchanged); a discard's answer is paced as every discard's is."""
         async with self.lock:
-            await self._refuse(seat, command_id, reason, received, discard)
+            await self.refuse_locked(seat, command_id, reason, received, discard)
 
-    async def _refuse(self, seat: Seat, command_id: str, reason: str, received: float,
-                      discard: bool) -> None:
+    async def refuse_locked(self, seat: Seat, command_id: str, reason: str, received: float,
+                            discard: bool) -> None:
+        """:meth:`refuse`, the room's lock held."""
         if discard:
             await self._pace(received)
-        client = self.seats[seat].client
+        client = self.stage.seats[seat].client
         if client is not None and not self.closed:
             client.send(Rejected(seat=seat, command_id=command_id, reason=reason))
 
-    async def _flush(self) -> list[ServerMessageType]:
+    async def flush(self) -> list[ServerMessageType]:
         """Append and fsync the record's new lines (in a record thread; lock held); the
         notices to send if the record failed (the game goes on without it)."""
         recorder = self.recorder
         if recorder is None or not recorder.pending:
             return []
         try:
-            await self.services.run_io(recorder.flush)
+            await self.engine.run_io(recorder.flush)
         except Exception as error:  # the disk, or a bug: the game goes on without its record
             log.error("game %s: its record could not be written (%s)", self.id,
                       type(error).__name__)
@@ -257,31 +288,31 @@ class Play:
     async def _pace(self, received: float) -> None:
         """Hold a discard's answer until ``discard_pace`` after it arrived, hit or miss,
         applied or rejected (protocol 8)."""
-        delay = received + self.config.discard_pace - self._now()
+        delay = received + self.config.discard_pace - self.now()
         if delay > 0:
             await asyncio.sleep(delay)
 
     def wake(self) -> None:
         """Start the clocks and the bot of a restored game (once the daemon runs)."""
-        self._after_change()
+        self.after_change()
 
-    def _after_change(self) -> None:
+    def after_change(self) -> None:
         """After anything: note the end, let a bot move, set the room's alarm."""
         if self.closed:
             return
         if self.ended and self.ended_at is None and self.series is not None:
-            self.ended_at = self._now()
+            self.ended_at = self.now()
             log.info("game %s: ended", self.id)
-            self.services.game_ended(self)  # type: ignore[arg-type]  # a Play is a Room
+            self.stage.game_ended()
             if self.series.over:
                 view = self.series.view()
                 if view is not None:
                     log.info("match %s: over", view.id)
-                self._finish_records()
+                self.finish_records()
         self._maybe_bot()
         self._reschedule()
 
-    def _finish_records(self) -> None:
+    def finish_records(self) -> None:
         """Move the records of this room's series to ``finished/`` (it is over, or its room
         closed: a restart does not take it up again)."""
         paths, self.record_paths = self.record_paths, []
@@ -295,8 +326,20 @@ class Play:
                 if path.exists():
                     path.rename(folder / path.name)
 
-        task = asyncio.ensure_future(self.services.run_io(move))
+        task = asyncio.ensure_future(self.engine.run_io(move))
         task.add_done_callback(_ignore_errors)
+
+    def stop(self) -> None:
+        """The room closes or the daemon stops: no alarm, no bot, the record closed (a
+        restart takes it up again unless the room moved it to ``finished/``)."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        if self.recorder is not None:
+            self.recorder.close()
 
     # -- inside: the bot ---------------------------------------------------------------------------
 
@@ -305,7 +348,7 @@ class Play:
             return
         if self._bot_task is not None and not self._bot_task.done():
             return
-        for seat, seated in self.seats.items():
+        for seat, seated in self.stage.seats.items():
             if seated.is_bot and self.table.must_act(seat):
                 self._bot_task = asyncio.create_task(self._bot_turn(seat, self.table.seq))
                 return
@@ -314,23 +357,23 @@ class Play:
         """The bot computes in a worker process, waits a moment before a discard, plays."""
         assert self.table is not None
         table = self.table  # a rematch or a match's next game brings another table
-        level = self.seats[seat].level or "easy"
+        level = self.stage.seats[seat].level or "easy"
         view = table.game.view(seat)
-        started = self._now()
-        command, problem = await self.services.bots.act(
+        started = self.now()
+        command, problem = await self.engine.bots.act(
             level, derive_int(table.game.seed, "server bot", seat.value), view)
         if problem is not None:
             log.warning("game %s: the bot failed (%s)", self.id, problem)
             self._tell(f"The bot failed ({problem}); the automatic move was played for it.",
                        "warning")
         if view.phase == "discarding":
-            await asyncio.sleep(max(0.0, self.config.bot_think - (self._now() - started)))
+            await asyncio.sleep(max(0.0, self.config.bot_think - (self.now() - started)))
         async with self.lock:
             self._bot_task = None
             if self.closed or self.table is not table or table.seq != seq:
-                self._after_change()
+                self.after_change()
                 return
-            await self._apply(seat, None, command, self._now())
+            await self.apply(seat, None, command, self.now())
 
     # -- inside: time ------------------------------------------------------------------------------
 
@@ -341,11 +384,11 @@ class Play:
         if self.closed:
             return
         if self.table is None:
-            wake = self.code_expires
+            wake = self.stage.code_expires
         elif self.ended:
             wake = None if self.ended_at is None else self.ended_at + self.config.rematch_seconds
         else:
-            wake = next_wake(self.seats, self.table)
+            wake = next_wake(self.stage.seats, self.table)
         if wake is not None:
             self._timer = asyncio.get_running_loop().call_at(wake, self._on_timer)
 
@@ -360,37 +403,38 @@ class Play:
         async with self.lock:
             if self.closed:
                 return
-            now = self._now()
+            now = self.now()
             if self.table is None:
-                if self.code_expires is not None and self.code_expires <= now:
+                expires = self.stage.code_expires
+                if expires is not None and expires <= now:
                     minutes = round(self.config.code_seconds / 60)
-                    await self._close(f"No one joined within {minutes} minutes: the room code "
-                                      "has expired.")
+                    await self.stage.close_locked(f"No one joined within {minutes} minutes: "
+                                                  "the room code has expired.")
                     return
             elif self.ended and self.ended_at is not None and (
                     self.ended_at + self.config.rematch_seconds <= now):
-                await self._close("Nobody asked for the next game in time: the room is closed "
-                                  "and the match is left unfinished." if self.between_games
-                                  else "The room is closed.")
+                await self.stage.close_locked(
+                    "Nobody asked for the next game in time: the room is closed and the match "
+                    "is left unfinished." if self.between_games else "The room is closed.")
                 return
-            for seat, seated in self.seats.items():
+            for seat, seated in self.stage.seats.items():
                 if seated.grace_spent(now):
-                    self._sync_clock(seat, now)  # it runs again: the automatic moves follow
-                    self._send(self._presence(seat, now))
+                    self.sync_clock(seat, now)  # it runs again: the automatic moves follow
+                    self.stage.send(self.presence(seat, now))
             if self.table is not None and not self.ended and clocks_out(self.table, now):
                 await self._expire(now)
                 return
-            self._after_change()
+            self.after_change()
 
     async def _expire(self, now: float) -> None:
         assert self.table is not None
-        discarding = self.game.phase == "discarding"
+        discarding = self.table.game.phase == "discarding"
         messages = self.table.expire(now)
-        messages.extend(await self._flush())
+        messages.extend(await self.flush())
         if discarding:
             await self._pace(now)
-        self._send(messages)
-        self._after_change()
+        self.stage.send(messages)
+        self.after_change()
 
 
 def new_game_id(config: ServerConfig) -> str:
@@ -421,4 +465,4 @@ def _ignore_errors(task: asyncio.Future[Any]) -> None:
 
 
 
-__all__ = ["Play", "Services", "new_game_id", "weakly"]
+__all__ = ["Engine", "Play", "Stage", "new_game_id", "weakly"]

@@ -7,7 +7,7 @@ for ``join`` with its code. What the room plays is a
 :class:`~minefield.table.series.SingleGame` or a match
 (:class:`~minefield.server.seats.RoomMatch`, R30-R35).
 
-**Where a game starts: :meth:`Room._begin`, the one start path.** The first game (both seats
+**Where a game starts: :meth:`Room.begin`, the one start path.** The first game (both seats
 taken), a match's next game (both players asked, R30; a bot always has) and a rematch (a
 new series, linked to the old by id: seats swapped, or a new match) all begin there: a new
 game id, the record created (in a record thread, before anyone hears of the game), the
@@ -16,89 +16,91 @@ seats as the series gives them (R31), then a welcome and a snapshot for each pla
 Every change goes through the series' :class:`~minefield.table.game_table.GameTable` under the
 room's lock (one writer per game), on the event loop; its record line is appended and fsynced
 in a record thread (:class:`~minefield.server.durable.HeldRecorder`) and only then are its
-messages sent: the record has a command before anyone hears of it. Each seat
-is sent the messages GameTable built for that seat alone (R26). That part, the game in play
-(moves, records, the clocks' alarm, the bot), is :class:`~minefield.server.play.Play`, which
-a room is; presence and grace (R25b) are :mod:`~minefield.server.seats`'s; restoring a room
-after a restart is :mod:`~minefield.server.restore`'s. The records of a series stay among the
-unfinished ones until it is over (a match's until the match is over), then go to
-``finished/``.
+messages sent: the record has a command before anyone hears of it. Each seat is sent the
+messages GameTable built for that seat alone (R26). That part, the game in play (moves,
+records, the clocks' alarm, the bot), is the room's :class:`~minefield.server.play.Play`
+(``room.play``), which reaches the room only through :class:`~minefield.server.play.Stage`.
+What a waiting room will play is its :class:`~minefield.server.plan.Plan`; the requests
+between games are :mod:`~minefield.server.between_games`'s; presence and grace (R25b) are
+:mod:`~minefield.server.seats`'s; restoring a room after a restart is
+:mod:`~minefield.server.restore`'s. The records of a series stay among the unfinished ones
+until it is over (a match's until the match is over), then go to ``finished/``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from minefield.bots.base import bot_name
 from minefield.protocol.messages import (
-    WAITING_NAME,
     Closed,
-    MatchView,
-    Notice,
-    PlayerInfo,
     Rated,
+    RulesChosen,
     SeatClock,
+    ServerMessageType,
     Snapshot,
     TableView,
 )
 from minefield.protocol.wire import RoomState, Welcome, WireError
-from minefield.records.format import TableHeader, TableKind
+from minefield.records.header import TableHeader, TableKind
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
-from minefield.rules.match import Match
 from minefield.rules.seed import random_seed
 from minefield.rules.settings import RuleSettings
-from minefield.server.durable import HeldRecorder
 from minefield.server.identity import Identity
-from minefield.server.play import Play, Services, new_game_id, weakly
+from minefield.server.plan import Plan
+from minefield.server.play import Engine, Play, new_game_id, weakly
 from minefield.server.rating import rated_for
-from minefield.server.seats import Client, RoomMatch, Seated
-from minefield.table.series import Series, SingleGame
+from minefield.server.seats import Client, Seated
+from minefield.table.game_table import GameTable
+from minefield.table.series import Series
+
+if TYPE_CHECKING:
+    from minefield.server.audience import Audience
 
 log = logging.getLogger(__name__)
 
-#: How a game begins (:meth:`Room._begin`).
+#: How a game begins (:meth:`Room.begin`).
 Beginning = Literal["first", "next", "rematch"]
 #: What a player who leaves a game against a bot is told (the game is closed).
 BOT_LEFT = "You left the game against the bot: it is closed (it cannot be resumed)."
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """What a waiting room will play once both seats are taken: the seed, the rules, whether
-    it is a match, the host's seat, and the first game as it will be dealt (shown to the host
-    while waiting)."""
+class Services(Engine, Protocol):
+    """What a room needs from the daemon: its play's :class:`~minefield.server.play.Engine`,
+    and to be told when the room closes, plays under a new id, or a game ends."""
 
-    seed: str
-    settings: RuleSettings
-    match: bool
-    host_seat: Seat
-    preview: Game
+    def room_closed(self, room: Room) -> None:
+        """Forget ``room`` (its code, its id, its players' entries)."""
+        ...
 
-    def __repr__(self) -> str:
-        return f"Plan(match={self.match}, host={self.host_seat}, <seed and tiles hidden>)"
+    def room_renamed(self, room: Room, old_id: str) -> None:
+        """``room`` plays a new game under a new id (a next game, a rematch)."""
+        ...
+
+    def game_ended(self, room: Room) -> None:
+        """``room``'s game has ended (its result recorded): keep it, rate it if ratings are
+        kept."""
+        ...
 
 
-class Room(Play):
+class Room:
     """One room: its seats, its series of games and everything that keeps them moving."""
 
     def __init__(self, services: Services, game_id: str, seats: dict[Seat, Seated], *,
                  plan: Plan | None = None) -> None:
         self.services = services
         self.config = services.config
-        self.id = game_id
         self.seats = seats
         self.plan = plan
-        self.series: Series | None = None
-        self.recorder: HeldRecorder | None = None
-        #: The ids of the series' earlier games (a resume may name them), and its records
-        #: still among the unfinished ones.
+        self.lock = asyncio.Lock()
+        #: The game in play (its series once both seats are taken), under the room's lock.
+        self.play = Play(services, self, game_id, self.lock)
+        #: The ids of the series' earlier games (a resume may name them).
         self.earlier_ids: list[str] = []
-        self.record_paths: list[Path] = []
         self.code: str | None = None
         self.code_expires: float | None = None
         #: Listed in the lobby for anyone to join (``host`` with ``public``); the preset asked.
@@ -109,17 +111,12 @@ class Room(Play):
         self.kind: TableKind = "private"
         self.rated_games = True
         self.tournament: str | None = None
-        self.ended_at: float | None = None
         #: The ratings of the room's finished game, when rated (:mod:`~minefield.server.rating`).
         self.rated: Rated | None = None
         self.rematch_asks: set[Seat] = set()
-        self.closed = False
-        self.lock = asyncio.Lock()
-        self.audience = None
+        #: The room's watchers (:mod:`~minefield.server.audience`), once someone watches.
+        self.audience: Audience | None = None
         self._drafts: dict[Seat, str] = {}
-        self._timer: asyncio.TimerHandle | None = None
-        self._bot_task: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
 
     def __repr__(self) -> str:
         return f"Room({self.id!r}, phase={self.game.phase}, <tiles hidden>)"
@@ -130,27 +127,49 @@ class Room(Play):
         """A new room with ``identity`` in the seat the seed gives the host (R6); with
         ``match``, a match (R30) from the seed, the host being its first player (the first
         dealer is drawn from the seed)."""
-        seed = seed or random_seed()
-        if match:
-            guest = bot_name(bot) if bot is not None else WAITING_NAME
-            provisional = Match(seed, (identity.key, guest), settings)
-            seat, preview = provisional.seat_of(identity.key), provisional.new_game()
-        else:
-            preview = Game(seed, settings)
-            seat = Seat.EAST if preview.deal.east_player == 0 else Seat.WEST
+        plan = Plan.hosted(identity, settings, bot, seed or random_seed(), match)
         grace = services.config.grace_seconds
-        seats = {seat: Seated(identity=identity, grace_budget=grace),
-                 seat.other: Seated(level=bot, grace_budget=grace)}
-        return cls(services, new_game_id(services.config), seats,
-                   plan=Plan(seed, settings, match, seat, preview))
+        seats = {plan.host_seat: Seated(identity=identity, grace_budget=grace),
+                 plan.host_seat.other: Seated(level=bot, grace_budget=grace)}
+        return cls(services, new_game_id(services.config), seats, plan=plan)
 
     # -- what the room is --------------------------------------------------------------------------
 
     @property
+    def id(self) -> str:
+        """The id of the game on the table (the name of its record)."""
+        return self.play.id
+
+    @property
+    def series(self) -> Series | None:
+        """What the room plays (None while it waits for its second player)."""
+        return self.play.series
+
+    @property
+    def table(self) -> GameTable | None:
+        """The table of the game being played (None while the room waits)."""
+        return self.play.table
+
+    @property
+    def closed(self) -> bool:
+        """True once the room is closed (or the daemon stops)."""
+        return self.play.closed
+
+    @property
+    def ended(self) -> bool:
+        """True once the current game has ended."""
+        return self.play.ended
+
+    @property
+    def between_games(self) -> bool:
+        """True when a game of a match has ended and the match goes on (a next game)."""
+        return self.play.between_games
+
+    @property
     def game(self) -> Game:
         """The game on the table (while waiting: the first game as it will be dealt)."""
-        if self.series is not None:
-            return self.series.table.game
+        if self.play.series is not None:
+            return self.play.series.table.game
         assert self.plan is not None
         return self.plan.preview
 
@@ -200,26 +219,36 @@ class Room(Play):
     def _snapshot(self, seat: Seat, now: float) -> Snapshot:
         if self.table is not None:
             return self.table.snapshot(seat, now)
-        table = TableView(view=self.game.view(seat), seq=0, players=self._infos(now),
-                          clocks={s: SeatClock() for s in Seat}, match=self._waiting_match())
+        assert self.plan is not None
+        table = TableView(view=self.game.view(seat), seq=0, players=self.play.infos(now),
+                          clocks={s: SeatClock() for s in Seat},
+                          match=self.plan.waiting_match(self.seats))
         return Snapshot(seat=seat, table=table)
-
-    def _waiting_match(self) -> MatchView | None:
-        """A match room waiting for its second player: the match as it will start."""
-        plan = self.plan
-        if plan is None or not plan.match:
-            return None
-        players = (self.seats[plan.host_seat].record_name,
-                   self.seats[plan.host_seat.other].record_name)
-        match = Match(plan.seed, players, plan.settings)
-        return RoomMatch(match, {name: PlayerInfo(name="?") for name in players}).view()
 
     def _welcome(self, seat: Seat, resumed: bool) -> Welcome:
         identity = self.seats[seat].identity
         return Welcome(seat=seat, game=self.id, code=self.code, resumed=resumed,
                        player=identity.name if identity is not None else "?")
 
-    def _not_allowed(self, seat: Seat, text: str) -> None:
+    def send(self, messages: Sequence[ServerMessageType | RoomState]) -> None:
+        """Send each message to its seat's player; the watchers hear what both were told."""
+        for message in messages:
+            client = self.seats[message.seat].client
+            if client is not None:
+                client.send(message)
+        if self.audience is not None:  # what both players were just told, and no more
+            self.audience.heard(self.id, messages)
+
+    def game_ended(self) -> None:
+        """The game on the table has ended, its result recorded: the daemon is told."""
+        self.services.game_ended(self)
+
+    def wake(self) -> None:
+        """Start the clocks and the bot of a restored game (once the daemon runs)."""
+        self.play.wake()
+
+    def not_allowed(self, seat: Seat, text: str) -> None:
+        """Tell ``seat``'s player their request cannot be served now (nothing changes)."""
         client = self.seats[seat].client
         if client is not None:
             client.send(WireError(code="not_allowed", message=text))
@@ -238,13 +267,14 @@ class Room(Play):
                 old.send(Closed(seat=seat, reason="This seat was taken over by a newer "
                                 "connection."))
                 old.close()
-            now = self._now()
+            now = self.play.now()
             returned = seated.client is None
             seated.arrive(client, now)
-            self._sync_clock(seat, now, returned)
+            self.play.sync_clock(seat, now, returned)
             client.send(self._welcome(seat, resumed))
+            client.send(RulesChosen(seat=seat, preset=self.rules_name))  # kept for rematches
             if self.series is None and all(s.taken for s in self.seats.values()):
-                await self._begin("first")
+                await self.begin("first")
                 return
             client.send(self._snapshot(seat, now))
             if self.ended and self.rematch_asks:
@@ -252,8 +282,8 @@ class Room(Play):
             rated = rated_for(self, seat)
             if rated is not None:
                 client.send(rated)
-            self._send(self._presence(seat, now))
-            self._after_change()
+            self.send(self.play.presence(seat, now))
+            self.play.after_change()
 
     def claim(self, seat: Seat, identity: Identity) -> None:
         """``identity`` takes the free ``seat`` (a join with the room's code)."""
@@ -272,33 +302,33 @@ class Room(Play):
             seated = self.seats[seat]
             if seated.client is not client or self.closed:
                 return
-            now = self._now()
+            now = self.play.now()
             if left and self.against_bot:
                 # Nobody waits for a bot game: leaving on purpose ends it (not resumable).
                 seated.client = None
-                await self._close(BOT_LEFT, abandoned=True)
+                await self.close_locked(BOT_LEFT, abandoned=True)
                 return
             if self.series is None:
                 seated.client = None
                 if left:
-                    await self._close("The host left: the room is closed.")
+                    await self.close_locked("The host left: the room is closed.")
                 return
             if self.between_games:  # the match goes on: a player may come back for it
                 seated.client = None
                 if seated.record_name in self.series.next_asked:
                     self.series.next_asked.discard(seated.record_name)
-                    self._send([self.series.table.snapshot(s, now) for s in Seat])
+                    self.send([self.series.table.snapshot(s, now) for s in Seat])
             elif self.ended:
                 seated.client = None
                 if not any(s.client is not None for s in self.seats.values()):
-                    await self._close("Both players left.")
+                    await self.close_locked("Both players left.")
                     return
                 self.rematch_asks.discard(seat)
             else:
                 seated.leave(now, left)
-                self._sync_clock(seat, now)
-            self._send(self._presence(seat, now))
-            self._after_change()
+                self.play.sync_clock(seat, now)
+            self.send(self.play.presence(seat, now))
+            self.play.after_change()
 
     # -- what seats do -----------------------------------------------------------------------------
 
@@ -309,11 +339,17 @@ class Room(Play):
             if self.closed:
                 return
             if self.table is None:
-                await self._refuse(seat, command_id, "The game starts when the other player "
-                                   f"joins (room code {self.code}).", received,
-                                   isinstance(command, Discard))
+                await self.play.refuse_locked(
+                    seat, command_id, f"The game starts when the other player joins (room "
+                    f"code {self.code}).", received, isinstance(command, Discard))
                 return
-            await self._apply(seat, command_id, command, received)
+            await self.play.apply(seat, command_id, command, received)
+
+    async def refuse(self, seat: Seat, command_id: str, reason: str, received: float,
+                     discard: bool) -> None:
+        """Answer ``seat``'s malformed command ``command_id`` with a ``rejected`` (the game
+        is unchanged); a discard's answer is paced as every discard's is (protocol 8)."""
+        await self.play.refuse(seat, command_id, reason, received, discard)
 
     def draft(self, seat: Seat, tiles: str) -> None:
         """Remember ``seat``'s hand-builder choice (R25's automatic hand keeps it)."""
@@ -322,70 +358,9 @@ class Room(Play):
         else:
             self._drafts[seat] = tiles
 
-    async def rematch(self, seat: Seat) -> None:
-        """``seat`` asks for (or accepts) a rematch; both asked: a new series (a new game
-        with the seats swapped; in a match room, once the match is over, a new match, R30)."""
-        async with self.lock:
-            if self.closed:
-                return
-            if self.between_games or (self.is_match and not self.ended):
-                self._not_allowed(seat, "This room plays a match: ask for its next game "
-                                  "(next_game) once a game is over; a rematch (a new match) "
-                                  "once the match is over.")
-                return
-            if not self.ended:
-                self._not_allowed(seat, "A rematch can be asked for once the game is over.")
-                return
-            self.rematch_asks.add(seat)
-            for other, seated in self.seats.items():
-                if seated.is_bot:
-                    self.rematch_asks.add(other)
-            if self.rematch_asks == set(Seat):
-                await self._begin("rematch")
-                return
-            self._send([RoomState(seat=s, rematch=sorted(self.rematch_asks)) for s in Seat])
-            name = self.seats[seat].info(self._now()).name
-            self._send([Notice(seat=seat.other, text=f"{name} asks for a rematch.")])
-
-    async def next_game(self, seat: Seat) -> None:
-        """In a match, ``seat`` is ready for the next game; once both players are (a bot
-        always is) it starts (:meth:`_begin`). A request that cannot be served now (a single
-        game, a game still going on, the match over) gets a ``not_allowed`` error and changes
-        nothing."""
-        async with self.lock:
-            if self.closed:
-                return
-            series = self.series
-            problem = None
-            if not self.is_match:
-                problem = ("This room plays a single game: there is no next game (ask for a "
-                           "rematch once it is over).")
-            elif series is not None and series.over:
-                problem = "The match is over: there is no next game."
-            elif series is None or not self.ended:
-                problem = "The next game of the match can be asked for once this game is over."
-            if problem is not None or series is None:
-                self._not_allowed(seat, problem or "")
-                return
-            series.next_asked.add(self.seats[seat].record_name)
-            for seated in self.seats.values():
-                if seated.is_bot:
-                    series.next_asked.add(seated.record_name)
-            if series.next_asked == set(series.players):
-                await self._begin("next")
-                return
-            now = self._now()
-            self._send([series.table.snapshot(s, now) for s in Seat])
-            shown = self.seats[seat].info(now).name
-            other = self.seats[seat.other].info(now).name
-            self._send([Notice(seat=seat.other, text=f"{shown} is ready for the next game of "
-                               "the match."),
-                        Notice(seat=seat, text=f"The next game starts when {other} is ready "
-                               "too.")])
-
     # -- the one start path ------------------------------------------------------------------------
 
-    async def _begin(self, how: Beginning) -> None:
+    async def begin(self, how: Beginning) -> None:
         """Start a game (lock held): the room's ``first`` (both seats taken), a match's
         ``next`` (both players asked) or a ``rematch`` (a new series, linked to the old).
 
@@ -395,106 +370,77 @@ class Room(Play):
         a record thread before anyone hears of it, the seats as the series gives them (R31)
         with a fresh grace budget each (R25b), then a welcome and a snapshot for each player.
         """
+        play = self.play
         if how != "first":
-            old_id, self.id = self.id, new_game_id(self.config)
+            old_id, play.id = play.id, new_game_id(self.config)
             self.earlier_ids = [*self.earlier_ids, old_id] if how == "next" else []
             self.services.room_renamed(self, old_id)
         if how == "first":
-            self.series = self._first_series()
+            assert self.plan is not None
+            play.series = self.plan.first_series(
+                self.seats, play.now(), match_records=weakly(play.match_record),
+                game_records=weakly(play.game_record))
             self.plan = None
         elif how == "next":
-            assert self.series is not None
-            self.series.next_game(self._now())  # its messages are rebuilt below
+            assert play.series is not None
+            play.series.next_game(play.now())  # its messages are rebuilt below
         else:
-            assert self.series is not None
-            self.series = self.series.rematch(random_seed())
-        series = self.series
+            assert play.series is not None
+            play.series = play.series.rematch(random_seed())
+        series = play.series
         by_name = {seated.record_name: seated for seated in self.seats.values()}
         self.seats = {seat: by_name[name] for seat, name in series.seats.items()}
-        problem = await self._flush()  # the record's header: the game exists on disk
-        now = self._now()
+        problem = await play.flush()  # the record's header: the game exists on disk
+        now = play.now()
         for seated in self.seats.values():
             seated.new_game(self.config.grace_seconds, now)
         table = series.table
-        table.players = self._infos(now)
+        table.players = play.infos(now)
         for seat, tiles in self._drafts.items():
             table.draft(seat, tiles)
         self._drafts.clear()
         table.start_clocks(now)
         for seat in Seat:
-            self._sync_clock(seat, now)  # a player away starts with a stopped clock (R25b)
-        self.ended_at = None
+            play.sync_clock(seat, now)  # a player away starts with a stopped clock (R25b)
+        play.ended_at = None
         self.rematch_asks = set()
         if how != "first":
             for seat, seated in self.seats.items():
                 if seated.client is not None:
                     seated.client.send(self._welcome(seat, resumed=False))
-        self._send([table.snapshot(seat, now) for seat in Seat])
-        self._send(problem)
+        self.send([table.snapshot(seat, now) for seat in Seat])
+        self.send(problem)
         view = series.view()
         if view is None:
             log.info("game %s: started (%s)", self.id, how)
         else:  # the match by its public id (never its seed)
             log.info("game %s: match %s, game %d started (%s)", self.id, view.id, view.game, how)
-        self._after_change()
-
-    def _first_series(self) -> Series:
-        """The series a waiting room plays once both seats are taken."""
-        plan = self.plan
-        assert plan is not None
-        now = self._now()
-        if plan.match:
-            host, guest = self.seats[plan.host_seat], self.seats[plan.host_seat.other]
-            match = Match(plan.seed, (host.record_name, guest.record_name), plan.settings)
-            infos = {seated.record_name: seated.info(now) for seated in self.seats.values()}
-            return RoomMatch(match, infos, recorders=weakly(self.match_record))
-        names = {seat: seated.record_name for seat, seated in self.seats.items()}
-        return SingleGame(plan.preview, self._infos(now), names=names,
-                          recorders=weakly(self.game_record))
+        play.after_change()
 
     def adopt(self, series: Series, writer: RecordWriter | None, earlier_ids: list[str],
               record_paths: list[Path]) -> None:
         """Take up ``series`` where its records left it (:mod:`~minefield.server.restore`):
         its game is on the table and goes on writing with ``writer`` (None: its record has
-        its result), its next games and rematches are recorded by this room."""
-        recorder = (None if writer is None
-                    else HeldRecorder(writer, settlement=weakly(self.settlement)))
-        series.table.recorder = recorder
-        if isinstance(series, RoomMatch):
-            series.recorders = weakly(self.match_record)
-        elif isinstance(series, SingleGame):
-            series.recorders = weakly(self.game_record)
-        self.series, self.plan = series, None
-        self.recorder = recorder
-        self.earlier_ids, self.record_paths = earlier_ids, record_paths
-        now = self._now()
-        series.table.players = self._infos(now)
-        series.table.start_clocks(now)
-        for seat in Seat:
-            self._sync_clock(seat, now)  # everyone is away until they resume (R25b)
+        its result), its next games and rematches are recorded by this room; ``earlier_ids``
+        and ``record_paths``: the series' earlier games and records (a match's)."""
+        self.plan, self.earlier_ids = None, earlier_ids
+        self.play.adopt(series, writer, record_paths)
 
     # -- closing -----------------------------------------------------------------------------------
 
-    async def _close(self, reason: str, abandoned: bool = False) -> None:
-        """Close the room: every connection is told and closed; the daemon forgets it. The
-        records of its series go to ``finished/`` as they are (a match left between games,
-        a game ``abandoned`` for good): a restart does not take them up again."""
-        self.closed = True
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self._bot_task is not None:
-            self._bot_task.cancel()
+    async def close_locked(self, reason: str, abandoned: bool = False) -> None:
+        """Close the room (its lock held): every connection is told and closed; the daemon
+        forgets it. The records of its series go to ``finished/`` as they are (a match left
+        between games, a game ``abandoned`` for good): a restart does not take them up again."""
+        self.play.stop()
         for seat, seated in self.seats.items():
             if seated.client is not None:
                 seated.client.send(Closed(seat=seat, reason=reason))
                 seated.client.close()
                 seated.client = None
-        if self.recorder is not None:
-            self.recorder.close()
         if self.audience is not None:
             self.audience.closed(reason)
-        self._finish_records()
+        self.play.finish_records()
         self.services.room_closed(self)
         log.info("room %s: closed%s", self.id, " (abandoned)" if abandoned else "")
 
@@ -503,18 +449,11 @@ class Room(Play):
         ``reason``; its records go to ``finished/`` as they are."""
         async with self.lock:
             if not self.closed:
-                await self._close(reason, abandoned=True)
+                await self.close_locked(reason, abandoned=True)
 
     def shutdown(self) -> None:
         """The daemon stops: stop the alarms and the bot; the record stays (it goes on later)."""
-        self.closed = True
-        if self._timer is not None:
-            self._timer.cancel()
-        if self._bot_task is not None:
-            self._bot_task.cancel()
-        if self.recorder is not None:
-            self.recorder.close()
+        self.play.stop()
 
 
-
-__all__ = ["BOT_LEFT", "Beginning", "Plan", "Room"]
+__all__ = ["BOT_LEFT", "Beginning", "Room", "Services"]

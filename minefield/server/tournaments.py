@@ -12,7 +12,7 @@ room) and its forfeit alarm.
 A round begins (:meth:`Tournaments._begin_round`) with its pairings (pure,
 :mod:`~minefield.server.tournament_pairing`): a bye is scored at once; every other pairing
 gets a room with both seats held, East and West as paired, and each player connected to the
-lobby is sent :class:`~minefield.protocol.wire.TournamentRound` (sent again whenever they come
+lobby is sent :class:`~minefield.protocol.lobby.TournamentRound` (sent again whenever they come
 back to the lobby while the game waits for them); a ``resume`` hello with its game sits
 them. :data:`~minefield.server.config.ServerConfig.tournament_forfeit_seconds` after the
 round began, a player who has not sat down loses by forfeit (both absent: both lose) and the
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from minefield.errors import MinefieldError
-from minefield.protocol.wire import LobbyTournament, TournamentRound
+from minefield.protocol.lobby import LobbyTournament, TournamentRound
 from minefield.rules.game import Seat
 from minefield.rules.seed import random_seed
 from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError

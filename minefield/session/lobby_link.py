@@ -15,34 +15,38 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from minefield.protocol.address import socket_path
-from minefield.protocol.messages import PROTOCOL_VERSION
-from minefield.protocol.wire import (
-    Hello,
+from minefield.protocol.lobby import (
     Invitation,
     LobbyState,
     Matching,
     Motd,
     Seated,
     TournamentRound,
-    WireError,
-    WireProblem,
-    parse_server_line,
 )
+from minefield.protocol.messages import PROTOCOL_VERSION
+from minefield.protocol.profiles import AskGames, Games, Profile, ProfileGame, RecordPart
+from minefield.protocol.server_lines import parse_server_line
+from minefield.protocol.wire import Hello, WireError, WireProblem
 from minefield.session.link import LineLink
 from minefield.session.remote import RemoteError
 
 #: What the lobby sends: its state, an invitation as it stands, a quick match as it stands,
-#: a room made for you, a tournament's round, the message of the day, or a request refused
-#: (one line, not fatal).
-LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | Motd | WireError
+#: a room made for you, a tournament's round, the message of the day, a profile or a part of a
+#: kept game's record (the profile screen's answers), or a request refused (one line, not
+#: fatal).
+LobbyEvent = (LobbyState | Invitation | Matching | Seated | TournamentRound | Motd | Profile
+              | RecordPart | WireError)
 #: How long :func:`refusal` waits for the server's first answer.
 ADMISSION_SECONDS = 5.0
+#: How long :func:`own_games` waits for the list (a safety net: the server reads its index).
+ANSWER_SECONDS = 30.0
 
 class LobbyLink(LineLink):
     """A connection in the lobby: :meth:`states` gives each new state until it closes.
 
-    :meth:`~LineLink.send` sends a lobby request (:class:`~minefield.protocol.wire.Invite`,
-    ``answer``, ``quick_match``, ``cancel``); :meth:`~LineLink.close` leaves the lobby."""
+    :meth:`~LineLink.send` sends a lobby request (:class:`~minefield.protocol.lobby.Invite`,
+    ``answer``, ``quick_match``, ``cancel``, ``ask_profile``, ``ask_record``);
+    :meth:`~LineLink.close` leaves the lobby."""
 
     @classmethod
     async def open(cls, *, socket: str | Path | None = None, player: str | None = None,
@@ -64,7 +68,7 @@ class LobbyLink(LineLink):
             if isinstance(message, WireError) and message.fatal:
                 raise RemoteError(message.message, message.code)
             if isinstance(message, LobbyState | Invitation | Matching | Seated | TournamentRound
-                          | Motd | WireError):
+                          | Motd | Profile | RecordPart | WireError):
                 yield message
 
 
@@ -94,4 +98,36 @@ async def refusal(socket: str | Path | None, player: str | None,
     return None
 
 
-__all__ = ["ADMISSION_SECONDS", "LobbyEvent", "LobbyLink", "refusal"]
+async def own_games(socket: str | Path | None, player: str | None, limit: int,
+                    key: str | None = None) -> list[ProfileGame]:
+    """The finished network games of ``player`` that the game server at ``socket`` keeps,
+    newest first (at most ``limit``); :class:`RemoteError` (one line) when it cannot say."""
+    link = await asyncio.wait_for(LobbyLink.open(socket=socket, player=player, key=key),
+                                  ADMISSION_SECONDS)
+    try:
+        async with asyncio.timeout(ANSWER_SECONDS):
+            link.send(AskGames(limit=limit))
+            async for line in link.lines():  # the lobby's state comes first: passed over
+                try:
+                    event = parse_server_line(line)
+                except WireProblem:
+                    continue
+                if isinstance(event, Games):
+                    if event.refused is not None:
+                        raise RemoteError(event.refused, "not_allowed")
+                    return event.games
+                if isinstance(event, WireError):
+                    if event.fatal or event.code != "bad_message":
+                        raise RemoteError(event.message, event.code)
+                    raise RemoteError("this game server does not list your games: it is "
+                                      "older than this command", event.code)
+    except TimeoutError:
+        raise RemoteError("the game server did not answer: try again later",
+                          "server") from None
+    finally:
+        await link.close()
+    raise RemoteError("the game server closed the connection", "server")
+
+
+__all__ = ["ADMISSION_SECONDS", "ANSWER_SECONDS", "LobbyEvent", "LobbyLink", "own_games",
+           "refusal"]

@@ -57,6 +57,7 @@ from minefield.protocol.messages import (
     ServerMessageType,
     Snapshot,
 )
+from minefield.protocol.server_lines import parse_server_line
 from minefield.protocol.wire import (
     AskNextGame,
     AskRematch,
@@ -68,7 +69,6 @@ from minefield.protocol.wire import (
     WireError,
     WireProblem,
     encode,
-    parse_server_line,
 )
 from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView, Seat
 from minefield.rules.settings import RuleSettings, describe_validation_error

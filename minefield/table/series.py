@@ -13,7 +13,7 @@ time comes in as ``now`` and records through a recorder.
 players (:meth:`Series.rematch`, seats swapped for a single game, the first dealer drawn again
 for a match), linked to the old one by :attr:`Series.rematch_of`: a series never starts over.
 The two holders of a series call nothing else: :class:`~minefield.session.local.LocalSession`
-(this process) and the daemon's room (:meth:`minefield.server.room.Room._begin`).
+(this process) and the daemon's room (:meth:`minefield.server.room.Room.begin`).
 
 >>> from minefield.rules.game import Game
 >>> series = SingleGame(Game(seed=3), {Seat.EAST: PlayerInfo(name="Ann"),

@@ -58,16 +58,10 @@ from minefield.trainer.defense_review import (
     assess,
     opponent_of,
 )
-from minefield.trainer.drills import (
-    BOX_INTERVALS,
-    Drill,
-    DrillAnswer,
-    DrillError,
-    DrillTruth,
-    HandRating,
-    rate_hand,
-)
-from minefield.trainer.progress import DrillRecord
+from minefield.trainer.drill_answers import DrillAnswer, DrillTruth, HandRating, rate_hand
+from minefield.trainer.drill_schedule import BOX_INTERVALS
+from minefield.trainer.drills import Drill, DrillError
+from minefield.trainer.progress_records import DrillRecord
 from minefield.trainer.regrets import cheapest, regrets
 from minefield.trainer.review_parts import review_of_record
 
@@ -291,7 +285,7 @@ def game_drill_from_id(drill_id: str, folder: Path | None = None) -> GameDrill:
 def next_game_drill(history: Sequence[DrillRecord], folder: Path | None = None) -> GameDrill:
     """The next drill from the saved games in ``folder``: a position missed that is due again
     (Leitner boxes per position over the ``from_games`` answers in ``history``, as
-    :class:`~minefield.trainer.drills.Scheduler` keeps them per pattern), else the most
+    :class:`~minefield.trainer.drill_schedule.Scheduler` keeps them per pattern), else the most
     expensive position not asked yet, else the one due soonest. :class:`NoGameDrills` (one
     line) when there is none."""
     positions, games = find_positions(folder)

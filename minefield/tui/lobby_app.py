@@ -4,7 +4,9 @@ Who is connected and what they do, the public tables (Enter joins one) and the g
 played (Enter or ``w`` watches one, with only what both players see); ``h`` opens a public
 table (rated; ``c`` a casual one, R36), ``b`` plays a bot, ``i`` invites a player in the
 lobby (they are asked, accept or decline), ``k`` asks for a quick match (the next player
-who asks, or a bot offered after 30 s), ``m`` opens the menu (practice, settings).
+who asks, or a bot offered after 30 s), ``p`` shows a player's profile (figures, rating
+history, last games to replay: :mod:`~minefield.tui.screens.profile`), ``m`` opens the menu
+(practice, settings).
 The app only chooses: it leaves a :class:`LobbyChoice` in ``choice``, which the
 command line then runs (:mod:`minefield.cli.lobby`), coming back to the lobby afterwards.
 """
@@ -22,9 +24,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Checkbox, DataTable, Footer, Input, Static
+from textual.widgets import Checkbox, DataTable, Input, Static
 
-from minefield.protocol.wire import (
+from minefield.protocol.lobby import (
     AnswerInvitation,
     Cancel,
     Invitation,
@@ -36,14 +38,20 @@ from minefield.protocol.wire import (
     QuickMatch,
     Seated,
     TournamentRound,
-    WireError,
 )
+from minefield.protocol.profiles import AskProfile, Profile, RecordPart
+from minefield.protocol.wire import WireError
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS, ConfirmScreen
+from minefield.tui.screens.help import HelpScreen, keys_markdown
+from minefield.tui.screens.profile import PlayerPickScreen, ProfileReplayScreen, ProfileScreen
+from minefield.tui.screens.replay import ReplayScreen
 from minefield.tui.textual_private import FieldFirstScreen, OrderedInput, SteadyHeader
 from minefield.tui.viewer_app import ViewerApp
+from minefield.tui.widgets.footer import KeysFooter
 
 #: What the lobby's link gives (:class:`~minefield.session.lobby_link.LobbyLink`).
-LobbyEvent = LobbyState | Invitation | Matching | Seated | TournamentRound | Motd | WireError
+LobbyEvent = (LobbyState | Invitation | Matching | Seated | TournamentRound | Motd | Profile
+              | RecordPart | WireError)
 States = Callable[[], AsyncIterator[LobbyEvent]]
 #: Sends a lobby request to the server.
 Send = Callable[[BaseModel], None]
@@ -74,7 +82,7 @@ class InviteScreen(FieldFirstScreen[tuple[str, bool] | None]):
                            id="invite-rated")
             yield Static("In the lobby: " + (", ".join(self.names) or "nobody else"),
                          classes="hint", markup=False)
-        yield Footer()
+        yield KeysFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -116,6 +124,10 @@ class LobbyScreen(Screen[None]):
         # (FieldFirstScreen).
         Binding("i", "invite", "Invite", priority=True),
         Binding("k", "quick", "Quick match"),
+        # p: not in the footer (whole at 80 columns without it), in the help (F1). A priority
+        # binding: the name typed with it goes to the form.
+        Binding("p", "profile", "A player's profile: figures, rating history, last games",
+                show=False, priority=True),
         Binding("escape", "cancel", "Stop waiting"),
         Binding("escape", "withdraw", "Withdraw"),
         Binding("m", "menu", "Menu"),
@@ -149,7 +161,7 @@ class LobbyScreen(Screen[None]):
         table.add_columns("Table", "Host", "Rules", "Players", "Watching")
         yield table
         yield Static("", id="lobby-hint")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.title = "Minefield"
@@ -161,7 +173,10 @@ class LobbyScreen(Screen[None]):
         """Show every state of the lobby as it comes."""
         try:
             async for event in self.lobby_states():
-                if isinstance(event, LobbyState):
+                if isinstance(event, Profile | RecordPart) or (
+                        isinstance(event, WireError) and self._profile_waits()):
+                    self._to_profile(event)
+                elif isinstance(event, LobbyState):
                     self.show(event)
                 elif isinstance(event, Motd):
                     self.motd = event.text
@@ -191,6 +206,42 @@ class LobbyScreen(Screen[None]):
             self.refresh_bindings()
         else:
             self._invitation(event)
+
+    def _profile_screen(self) -> ProfileScreen | None:
+        """The profile screen open over the lobby, if there is one."""
+        return next((screen for screen in reversed(self.app.screen_stack)
+                     if isinstance(screen, ProfileScreen)), None)
+
+    def _profile_waits(self) -> bool:
+        """True while a profile screen waits for an answer (a refusal is then its)."""
+        screen = self._profile_screen()
+        return screen is not None and (screen.profile is None or screen.fetching is not None)
+
+    def _to_profile(self, event: Profile | RecordPart | WireError) -> None:
+        screen = self._profile_screen()
+        if screen is not None:
+            screen.take(event)
+
+    def action_profile(self) -> None:
+        """A player's profile: one online (chosen in a list) or any name typed."""
+        send = self.send
+        if send is None:
+            self.notify("This server does not offer profiles.", severity="warning")
+            return
+        names = [p.name for p in (self.state.online if self.state else [])]
+
+        def open_profile(name: str | None) -> None:
+            if not name:
+                return
+            try:
+                AskProfile(player=name)
+            except ValidationError:
+                self.notify(f"{name[:40]!r} is not a player's name (letters, digits, . _ -).",
+                            severity="error", markup=False)
+                return
+            self.app.push_screen(ProfileScreen(name, send))
+
+        self.app.push_screen(PlayerPickScreen(names, self.me), open_profile)
 
     def _tournament_round(self, event: TournamentRound) -> None:
         """Round N of a tournament has begun: a notice naming the game and the opponent;
@@ -282,6 +333,8 @@ class LobbyScreen(Screen[None]):
             return not waiting
         if action == "invite":  # the form lists who is in the lobby; the server answers a name
             return False if self.inviting is not None else (self.send is not None) or None
+        if action == "profile":
+            return (self.send is not None) or None
         return True
 
     def _invitable(self) -> list[str]:
@@ -411,6 +464,20 @@ class LobbyApp(ViewerApp):
         self.lobby_send = send
         self.me = me
         self.choice: LobbyChoice | None = None
+
+    def action_help(self) -> None:
+        """The keys of the screen shown: a profile's, a replay's (from a profile), else the
+        lobby's."""
+        screen = self.screen
+        shown = (("Profile", ProfileScreen.BINDINGS) if isinstance(screen, ProfileScreen)
+                 else ("Replay", [*(b for b in ReplayScreen.BINDINGS
+                                    if not isinstance(b, Binding) or b.action != "close"),
+                                  *ProfileReplayScreen.BINDINGS])
+                 if isinstance(screen, ProfileReplayScreen) else None)
+        if shown is None:
+            super().action_help()
+            return
+        self.push_screen(HelpScreen(keys_markdown(self, [shown, ("Everywhere", self.BINDINGS)])))
 
     def get_default_screen(self) -> LobbyScreen:
         return LobbyScreen(self.lobby_states, self._choose, self.lobby_send, self.me)

@@ -21,6 +21,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.screen import ModalScreen, Screen
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Header, Input
+from textual.widgets._footer import FooterKey
 from textual.widgets._header import HeaderTitle
 
 
@@ -105,6 +106,24 @@ def lay_out_offstage(screen: Screen[Any]) -> None:
     current screen; the compositor's render only fills the widgets' line caches here)."""
     screen._refresh_layout(screen.app.size)
     screen._compositor.render_update(full=True, screen_stack=[screen])
+
+
+def footer_key_styled(widget: Widget, compact: bool) -> bool:
+    """Give ``widget``, when it is one of a :class:`~textual.widgets.Footer`'s keys (Textual's
+    private ``FooterKey``) not mounted yet, the style it would take when mounted: the
+    footer's ``compact`` style, or for the command palette's key (which Textual does not bind
+    to the footer's) the compact style; whether it was a key.
+
+    Textual's keys start compact and take the footer's style from a binding when mounted:
+    each change restyles the key with the whole stylesheet (twice per key at a width where
+    the footer is not compact), and the footer makes its keys anew at every change of the
+    bindings. A key made in its style is not restyled: the binding then changes nothing."""
+    if not isinstance(widget, FooterKey):
+        return False
+    style = True if widget.has_class("-command-palette") else compact
+    widget.set_reactive(FooterKey.compact, style)
+    widget.set_class(style, "-compact", update=False)
+    return True
 
 
 #: Parsed CSS sources by Textual's own key: (source text, location, defaults or not, tie

@@ -6,20 +6,21 @@ import random
 
 import pytest
 
+from minefield.bots.bounds import HanBound, Shape, yakuman_bound
 from minefield.bots.hands import DEFAULT_MODEL as MODEL
 from minefield.bots.hands import (
     DealtTiles,
-    HanBound,
     _Evaluator,
+    _limit_points,
     choose_best,
     choose_most_live,
     choose_random,
-    yakuman_bound,
 )
 from minefield.bots.search import tenpai_hands
 from minefield.rules.game import Seat
 from minefield.rules.score import WinContext, score_counts
-from minefield.rules.tiles import TileError, kind_from_str, parse_tiles
+from minefield.rules.settings import RuleSettings
+from minefield.rules.tiles import FIVES, Tile, TileError, kind_from_str, parse_tiles
 from minefield.rules.wall import Deal, tile_from_id
 from tests.bots.conftest import counts, deal34, is_sub_multiset
 from tests.bots.test_search import NO_TENPAI
@@ -155,3 +156,77 @@ def test_bad_deals_are_refused() -> None:
         DealtTiles.from_tiles(parse_tiles("123m"), None, Seat.EAST)
     with pytest.raises(TileError, match="five copies of 1m"):
         deal34("1111m" + "23456789m" * 2 + "1234567z" + "2345678p", dora="1m")
+
+
+def _points_bound_by_the_bounds(evaluator: _Evaluator, han_bound: HanBound,
+                                hand: tuple[int, ...], waits: set[int]) -> float:
+    """What the search's bound of a win's points was when written out from
+    :func:`yakuman_bound` and :class:`HanBound` (the slow form, kept here as the reference)."""
+    deal = evaluator.deal
+    shape = Shape.of(hand)
+    yakuman = yakuman_bound(hand, shape)
+    if yakuman:
+        factor = 2 if deal.settings.double_yakuman_waits else 1
+        return 32000.0 * yakuman * factor * evaluator.dealer
+    han = han_bound(hand, waits, shape) + 1
+    if deal.dora is not None:
+        han += hand[deal.dora] + (1 if deal.dora in waits else 0)
+    if deal.red_suits:
+        han += deal.reds_in(hand)
+    if han <= 2 and deal.settings.minimum == "mangan":
+        return 0.0
+    most = 4 if shape.three else 3
+    tables = evaluator.ura_tables
+    one = shape.one
+    ura = (tables[0][one & 511] + tables[1][one >> 9 & 511] + tables[2][one >> 18 & 511]
+           + tables[3][one >> 27])
+    ura = min(1.0, ura + max(evaluator.ura_chance[w] for w in waits))
+    return ((1 - ura) * _limit_points(han) + ura * _limit_points(han + most)) * evaluator.dealer
+
+
+#: Kinds to deal from, so that every yaku and yakuman of the bound comes up: all of them, one
+#: suit and the honors (honitsu, chinitsu, chuuren), terminals and honors (kokushi, chanta,
+#: honroutou), greens, the honors with a suit's ends (winds and dragons), the simples.
+_DEAL_FROM = [list(range(34)), [*range(9), *range(27, 34)], list(range(18, 27)),
+              [0, 8, 9, 17, 18, 26, *range(27, 34)], [19, 20, 21, 23, 25, 32, 1, 10],
+              [*range(27, 34), 0, 8, 9], [k for k in range(27) if k % 9 not in (0, 8)]]
+
+
+def test_the_searchs_points_bound_is_the_bounds_it_sums() -> None:
+    """The search's bound of what a win pays (taken per suit, for speed) is, for every hand
+    and waits, the number :func:`yakuman_bound` and :class:`HanBound` give with riichi, dora,
+    red fives and ura in expectation (R14, R18-R20): the same hands are skipped, so the search
+    picks the same hand."""
+    rng = random.Random(7)
+    checked = 0
+    kinds_of_bound: set[str] = set()
+    for round_ in range(140):
+        favoured = [k for k in _DEAL_FROM[round_ % len(_DEAL_FROM)] for _ in range(4)]
+        rng.shuffle(favoured)
+        favoured = favoured[:30]
+        others = [k for k in range(34) for _ in range(4 - favoured.count(k))]
+        rng.shuffle(others)
+        tiles, indicator = favoured + others[:34 - len(favoured)], others[34 - len(favoured)]
+        red = round_ % 3 == 0
+        settings = RuleSettings(red_fives=red, double_yakuman_waits=round_ % 2 == 0,
+                                minimum="mangan" if round_ % 4 else "none")
+        first = {k: tiles.index(k) for k in FIVES if k in tiles}  # each suit's red five
+        deal = DealtTiles.from_tiles([Tile(k, red=red and first.get(k) == i)
+                                      for i, k in enumerate(tiles)],
+                                     indicator if round_ % 5 else None,
+                                     Seat.EAST if round_ % 2 else Seat.WEST, settings)
+        evaluator, han_bound = _Evaluator(deal, MODEL), HanBound(deal.counts, deal.seat.wind)
+        found = list(tenpai_hands(deal.counts).items()) if round_ % 14 == 0 else []
+        pairs = rng.sample(found, min(40, len(found)))
+        for source in (favoured, tiles) * 10:  # and hands not tenpai, with any waits
+            picked = [0] * 34
+            for kind in rng.sample(source, 13):
+                picked[kind] += 1
+            pairs.append((tuple(picked), set(rng.sample(range(34), rng.randint(1, 4)))))
+        for hand, waits in pairs:
+            bound = evaluator.points_bound(hand, waits)
+            assert bound == _points_bound_by_the_bounds(evaluator, han_bound, hand, waits), (
+                deal, hand, waits)
+            kinds_of_bound.add("yakuman" if bound >= 32000 else "han" if bound else "none")
+            checked += 1
+    assert checked > 3_000 and kinds_of_bound == {"yakuman", "han", "none"}

@@ -293,10 +293,17 @@ def test_over_ssh_only_the_game_runs(site: Site) -> None:
     done = _over_ssh(site, "join", "K7Q3PX")
     assert (done.returncode, done.stderr) == (
         2, "minefield: the game needs a terminal: connect with ssh -t\n")
-    # history needs none; it reads the player's own folder.
+    # history needs none: the player's own network games, asked of the game server.
+    done = _over_ssh(site, "history", "--json")
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(done.stdout)
+    assert all("alice" in (game["east"], game["west"]) for game in listed), listed
+    assert [game["ended"] for game in listed] == sorted(
+        (game["ended"] for game in listed), reverse=True)
     done = _over_ssh(site, "history")
     assert done.returncode == 0, done.stderr
-    assert "players/alice/records" in done.stdout
+    assert done.stdout.startswith("ended (UTC)" if listed else "No network games yet")
+    assert "players/alice" not in done.stdout  # no folder of the host
     # A subsystem (sftp, scp's new mode) reaches ssh-entry as its name and is refused (sshd
     # does not pass a subsystem's stderr on: the status says it).
     done = _over_ssh(site, "sftp", options=("-s",))

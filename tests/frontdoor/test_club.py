@@ -10,6 +10,7 @@ import pytest
 
 from minefield.frontdoor.accounts import Accounts
 from minefield.frontdoor.club import Club, ClubRefused
+from minefield.rules.seats import Seat
 from minefield.server.kept_games import KeptGames
 from tests.server.kept_records import write_record
 
@@ -37,6 +38,11 @@ def test_a_review_opens_from_the_players_seat_or_easts(club: Club) -> None:
     assert club.client_argv(cat, "replay", "g1") == ["replay", str(club.kept.record_path("g1"))]
     with pytest.raises(ClubRefused, match="no finished game g2 that you may see"):
         club.client_argv(cat, "replay", "g2")
+    # review GAME --html: the same record and seat, the same refusal.
+    assert club.review_source(ann, "g2") == (club.kept.record_path("g2"), Seat.WEST)
+    assert club.review_source(cat, "g1") == (club.kept.record_path("g1"), Seat.EAST)
+    with pytest.raises(ClubRefused, match="no finished game g2 that you may see"):
+        club.review_source(cat, "g2")
 
 
 def test_a_renamed_player_keeps_the_games_of_the_former_name(club: Club) -> None:

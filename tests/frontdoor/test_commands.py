@@ -33,6 +33,9 @@ from minefield.frontdoor.grammar import EntryCommand, Refused
      FrontCommand("key-remove", key="SHA256:" + "aB+/" * 10 + "xyz")),
     ("help", FrontCommand("help")),
     ("web", FrontCommand("web")), ("web --sign-out-all", FrontCommand("web-sign-out")),
+    ("review 20261201T-x", FrontCommand("review", game="20261201T-x")),
+    ("review 20261201T-x --html", FrontCommand("review-html", game="20261201T-x")),
+    ("review --html 20261201T-x", FrontCommand("review-html", game="20261201T-x")),
 ])
 def test_accepted(typed: str | None, expected: FrontCommand) -> None:
     assert parse_command(typed) == expected
@@ -61,6 +64,10 @@ def test_accepted(typed: str | None, expected: FrontCommand) -> None:
     ("web --json", "web takes nothing, or --sign-out-all"),
     ("web --sign-out-all now", "web takes nothing, or --sign-out-all"),
     ("x" * 2000, "too long"),
+    ("review g1 --html --html", "--html is given twice"),
+    ("review --html", "review takes one finished game's id"),
+    ("review g1 g2 --html", "review takes one finished game's id"),
+    ("review g1 --text", "review takes one finished game's id"),
     ("name \u00e9", "ASCII"),
 ])
 def test_refused(typed: str, why: str) -> None:

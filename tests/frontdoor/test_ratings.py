@@ -12,7 +12,7 @@ import pytest
 from minefield.frontdoor import ratings
 from minefield.frontdoor.accounts import Accounts
 from minefield.frontdoor.ratings import Rater, RatingScanner, rate_pair
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.reader import ReadRecord, read_record
 from minefield.records.writer import RecordWriter
 from minefield.rules.auto import auto_command

@@ -14,8 +14,8 @@ from minefield.frontdoor.embedded_daemon import DaemonHandle
 from minefield.frontdoor.ratings import ThreadRaters
 from minefield.frontdoor.reports import who
 from minefield.frontdoor.routes import ROUTES, Client
+from minefield.protocol.lobby import LobbyPlayer, LobbyState, LobbyTable
 from minefield.protocol.messages import PROTOCOL_VERSION
-from minefield.protocol.wire import LobbyPlayer, LobbyState, LobbyTable
 from minefield.server.config import ServerConfig
 from minefield.server.identity import user_name
 from tests.e2e.harness import short_folder

@@ -12,7 +12,9 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
+from minefield.frontdoor.review_pages import make_review_page
 from minefield.records.reader import read_record
+from minefield.rules.seats import Seat
 from minefield.server.identity import user_name
 from minefield.server.kept_games import kept_from_record
 from tests.e2e.harness import STEP_LIMIT, minefield_command, wait_for
@@ -141,10 +143,10 @@ def test_a_casual_table_says_so_and_a_bad_host_is_one_line(
         door.stop()
 
 
-def test_replay_and_review_open_a_visible_game_in_a_terminal(
+def test_replay_and_review_open_a_visible_game_in_a_terminal_and_the_review_as_a_page(
         folder: Path, keys: dict[str, Path], terminals: SizedTerminals) -> None:
     ann, cat = keys["ann"], keys["cat"]
-    club_records(folder / "door")
+    records = club_records(folder / "door")
     door = FrontDoorProcess(folder, "--open")
     try:
         assert door.run(ann, "name", "Ann").returncode == 0
@@ -162,6 +164,14 @@ def test_replay_and_review_open_a_visible_game_in_a_terminal(
         terminals.keys("cat", "q")
         wait_for("ssh ends with the replay", lambda: terminals.ended("cat"),
                  lambda: terminals.screen("cat"))
+        # review GAME --html: the same review as one web page on standard output, no
+        # terminal needed (the page the browser door serves and review --html writes).
+        page = door.run(ann, "review", "g4", "--html")
+        assert page.returncode == 0, page.stderr
+        assert page.stdout == make_review_page(records["g4"], Seat.WEST, "g4")
+        assert page.stdout.startswith("<!DOCTYPE html>") and "<script" not in page.stdout
+        assert "Defense review of Ann (west) against Cat" in page.stdout
+        assert "g2" in one_line_refusal(door.run(cat, "review", "g2", "--html"))
         # The defense review of Ann's own game, from her seat (West in g4).
         terminals.open("ann", door.ssh(ann, "review", "g4", tty=True))
         wait_for("the review", lambda: "Defense review" in terminals.screen("ann"),

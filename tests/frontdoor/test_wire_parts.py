@@ -15,9 +15,10 @@ from minefield.frontdoor.commands import FrontCommand, parse_command
 from minefield.frontdoor.grammar import EntryCommand, Refused, parse_original_command
 from minefield.frontdoor.programs import is_program, mark_program, program_ids, programs_named
 from minefield.frontdoor.wire_link import asks_for_wire
+from minefield.protocol.lobby import LobbyPlayer
 from minefield.protocol.messages import MAX_LINE_BYTES
 from minefield.protocol.program_hello import first_line, own_hello
-from minefield.protocol.wire import LobbyPlayer, WireProblem
+from minefield.protocol.wire import WireProblem
 from minefield.server.identity import Identity
 from minefield.server.lobby_state import lobby_state
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from minefield.bots.levels import make_bot
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Game, Seat
 

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import os, signal, sys
 from pathlib import Path
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.writer import RecordWriter
 from tests.records.conftest import played
 

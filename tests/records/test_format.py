@@ -8,15 +8,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from pydantic import ValidationError
 
-from minefield.records.format import (
-    CommandLine,
-    Players,
-    RecordDeal,
-    RecordHeader,
-    RecordResult,
-    ResultLine,
-    dump_line,
-)
+from minefield.records.format import CommandLine, dump_line
+from minefield.records.header import Players, RecordHeader
+from minefield.records.result import RecordDeal, RecordResult, ResultLine
 from minefield.rules.game import ChooseHand, Discard, Game, Seat
 from minefield.rules.settings import RuleSettings
 from minefield.rules.tiles import parse_tiles

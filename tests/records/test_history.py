@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.history import history_table, list_history
 from minefield.records.writer import write_game
 from minefield.rules.game import Game

@@ -11,7 +11,7 @@ import pytest
 
 from minefield.bots.levels import make_bot
 from minefield.bots.simulate import MatchOutcome, match_seed, play_game, play_match
-from minefield.records.format import MatchHeader, Players, RecordHeader
+from minefield.records.header import MatchHeader, Players, RecordHeader
 from minefield.records.history import MatchEntry, group_history, list_history
 from minefield.records.reader import RecordError, parse_record, read_record
 from minefield.records.replay import load_match, match_records, replay_match, replay_record

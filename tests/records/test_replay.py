@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from minefield.records.format import ResultLine
 from minefield.records.reader import parse_record, read_record
 from minefield.records.replay import compare, replay_record
+from minefield.records.result import ResultLine
 from minefield.rules.game import Discard, Game
 from tests.records.conftest import DRAW_SEED, RON_SEED, played, record_of
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from minefield.protocol.messages import PlayerInfo
-from minefield.records.format import RecordHeader, ResultLine
+from minefield.records.header import RecordHeader
 from minefield.records.reader import RecordError, read_record
 from minefield.records.replay import replay_record
+from minefield.records.result import ResultLine
 from minefield.records.writer import RecordWriter, new_record_path, write_game
 from minefield.rules.game import ChooseHand, Game, Seat
 from minefield.table.game_table import GameTable

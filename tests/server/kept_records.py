@@ -9,7 +9,7 @@ from pathlib import Path
 
 from minefield.bots.levels import make_bot
 from minefield.bots.simulate import play_game
-from minefield.records.format import Players, RecordHeader, TableHeader, TableKind
+from minefield.records.header import Players, RecordHeader, TableHeader, TableKind
 from minefield.records.writer import RECORD_SUFFIX, RecordWriter
 from minefield.rules.game import Game
 

@@ -360,7 +360,7 @@ async def test_an_idle_connection_is_closed(short_dir: Path) -> None:
 
 
 async def test_an_ended_record_left_behind_is_moved_aside_on_start(short_dir: Path) -> None:
-    from minefield.records.format import Players
+    from minefield.records.header import Players
     from minefield.records.writer import write_game
     from tests.server.conftest import make_config
 

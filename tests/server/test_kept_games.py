@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from minefield.records.format import TableHeader
+from minefield.records.header import TableHeader
 from minefield.records.reader import read_record
 from minefield.rules.game import Seat
 from minefield.server import rating
@@ -101,9 +101,9 @@ async def test_a_hosted_table_is_rated_unless_casual(short_dir: Path) -> None:
 
 async def test_lobby_pairs_are_quick_rated_or_invitations_casual(daemon: Daemon) -> None:
     ann, bob = Identity("ann@x", "ann"), Identity("bob@x", "bob")
-    quick = daemon.rooms[daemon.pair(ann, bob, None, "quick", True)]
-    invited = daemon.rooms[daemon.pair(ann, bob, None, "invitation", False)]
-    against_bot = daemon.rooms[daemon.pair(ann, None, "easy", "quick", True)]
+    quick = daemon.rooms[daemon.desk.pair(ann, bob, None, "quick", True)]
+    invited = daemon.rooms[daemon.desk.pair(ann, bob, None, "invitation", False)]
+    against_bot = daemon.rooms[daemon.desk.pair(ann, None, "easy", "quick", True)]
     assert quick.table_header() == TableHeader(kind="quick", rated=True)
     assert invited.table_header() == TableHeader(kind="invitation", rated=False)
     assert against_bot.table_header() == TableHeader(kind="bot", rated=False)  # R36

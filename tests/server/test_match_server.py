@@ -22,7 +22,7 @@ from minefield.protocol.messages import (
     Snapshot,
     TableView,
 )
-from minefield.protocol.wire import parse_server_line
+from minefield.protocol.server_lines import parse_server_line
 from minefield.records.reader import read_record
 from minefield.records.replay import replay_match
 from minefield.rules.auto import auto_command

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from minefield.protocol.wire import LobbyState
+from minefield.protocol.lobby import LobbyState
 from minefield.session.lobby_link import LobbyEvent, LobbyLink
 from minefield.session.remote import RemoteError, host
 from tests.server.conftest import start_daemon

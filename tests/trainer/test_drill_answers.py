@@ -12,16 +12,8 @@ from hypothesis import strategies as st
 
 from minefield.rules.names import KANJI, LETTERS, NUMBERS, WORDS
 from minefield.rules.tiles import kind_str
-from minefield.trainer.drills import (
-    DIFFICULTIES,
-    KINDS,
-    Drill,
-    DrillAnswer,
-    DrillError,
-    answer_safest,
-    answer_text,
-    make_drill,
-)
+from minefield.trainer.drill_answers import DrillAnswer, answer_safest, answer_text
+from minefield.trainer.drills import DIFFICULTIES, KINDS, Drill, DrillError, make_drill
 
 #: Seeds per kind and difficulty: as many as the kind's drills can be made in a few seconds
 #: (an expert safest drill plays many seeded bot games before its pattern comes).

@@ -25,28 +25,30 @@ from minefield.trainer._drill_positions import (
     suji_partners,
     trap_discard,
 )
-from minefield.trainer.drills import (
-    BOX_INTERVALS,
-    KINDS,
-    PATTERNS,
-    Drill,
-    DrillError,
-    Scheduler,
-    _Secret,
+from minefield.trainer.drill_answers import (
     answer,
     answer_is_mangan,
     answer_read_wait,
     answer_safe_hand,
     answer_safest,
+    wait_shape_words,
+)
+from minefield.trainer.drill_schedule import BOX_INTERVALS, Scheduler
+from minefield.trainer.drills import (
+    KINDS,
+    PATTERNS,
+    Drill,
+    DrillError,
+    _Secret,
     drill_from_id,
     kind_words,
     make_drill,
     make_mangan_drill,
     pattern_words,
     reader_lines,
-    wait_shape_words,
 )
-from minefield.trainer.progress import DrillRecord, ProgressStore
+from minefield.trainer.progress import ProgressStore
+from minefield.trainer.progress_records import DrillRecord
 
 #: A pinfu tanyao hand waiting on 2s-5s (ryanmen 34s): riichi, tanyao, pinfu = 3 han 30 fu.
 PINFU = "234m456p678s34s55p"

@@ -11,13 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.rules.names import LETTERS
 from minefield.trainer import game_drills
 from minefield.trainer.defense_review import assess, review_of_game
-from minefield.trainer.drills import DrillError, Scheduler
+from minefield.trainer.drill_schedule import Scheduler
+from minefield.trainer.drills import DrillError
 from minefield.trainer.game_drills import (
     MIN_LOST,
     GameDrill,
@@ -28,7 +29,7 @@ from minefield.trainer.game_drills import (
     game_drill_from_id,
     next_game_drill,
 )
-from minefield.trainer.progress import DrillRecord
+from minefield.trainer.progress_records import DrillRecord
 from minefield.trainer.regrets import cheapest, regrets
 from tests.records.conftest import RON_SEED, played
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from minefield.cli import main
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.rules.names import tile_name

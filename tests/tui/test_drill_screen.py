@@ -13,7 +13,8 @@ from textual.widgets import Select
 
 from minefield.paths import error_log_path
 from minefield.rules.names import KANJI
-from minefield.trainer.drills import Drill, DrillAnswer
+from minefield.trainer.drill_answers import DrillAnswer
+from minefield.trainer.drills import Drill
 from minefield.trainer.progress import open_progress
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences

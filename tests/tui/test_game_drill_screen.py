@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import Select
 
 from minefield.paths import records_dir
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.writer import write_game
 from minefield.rules.names import name_text
 from minefield.trainer.game_drills import GameDrill, find_positions

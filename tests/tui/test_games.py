@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from minefield.bots.simulate import play_match
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.history import HistoryEntry
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual import events
 
-from minefield.protocol.wire import (
+from minefield.protocol.lobby import (
     AnswerInvitation,
     Cancel,
     Invitation,

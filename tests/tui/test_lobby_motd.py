@@ -3,7 +3,7 @@ above the players, as typed (brackets are text, not markup), and drops it when c
 
 from __future__ import annotations
 
-from minefield.protocol.wire import Motd
+from minefield.protocol.lobby import Motd
 from minefield.tui.lobby_app import LobbyApp
 from tests.tui.conftest import screen_text, settle
 from tests.tui.test_lobby_app import STATE, scripted

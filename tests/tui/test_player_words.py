@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.widgets import Select
 
 from minefield.bots.levels import make_bot
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.reader import read_record
 from minefield.records.replay import replay_record
 from minefield.records.writer import write_game

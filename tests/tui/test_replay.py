@@ -21,7 +21,7 @@ from minefield.bots.levels import make_bot
 from minefield.bots.simulate import play_game
 from minefield.cli import main
 from minefield.cli import records as records_cli
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.reader import read_record
 from minefield.records.replay import replay_record
 from minefield.records.writer import write_game

@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from minefield.cli.review import load_review
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import Seat
 from minefield.rules.tiles import kind_str

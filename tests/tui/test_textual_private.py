@@ -5,14 +5,19 @@ A Textual upgrade that renames one of them fails here, by name.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
+from textual.binding import BindingType
 from textual.css.query import NoMatches
 from textual.css.stylesheet import Stylesheet
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Header, Input, Static
+from textual.widgets._footer import FooterKey
 from textual.widgets._header import HeaderTitle
 
 from minefield.tui.textual_private import (
@@ -23,10 +28,12 @@ from minefield.tui.textual_private import (
     close_now,
     default_exception_handler,
     follow_driver_environment,
+    footer_key_styled,
     mount_offstage,
     parsed_css,
     screen_lines,
 )
+from minefield.tui.widgets.footer import FitFooter, KeysFooter
 
 
 class Tiny(App[None]):
@@ -227,3 +234,55 @@ async def test_an_ordered_input_takes_keys_arriving_together_in_their_order(
         await pilot.pause()
         await pilot.pause()
         assert plain.value != value
+
+
+class Keyed(App[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        (key, f"pick('{name}')", name) for key, name in
+        (("a", "Alpha"), ("b", "Bravo"), ("c", "Charlie"), ("d", "Delta"))]
+
+    def __init__(self, footer: type[KeysFooter]) -> None:
+        super().__init__()
+        self.footer = footer
+
+    def action_pick(self, name: str) -> None:
+        self.notify(name)
+
+    def compose(self) -> ComposeResult:
+        yield Static("keys below")
+        yield self.footer()
+
+
+@pytest.mark.parametrize(("footer_type", "width", "compact"),
+                         [(FitFooter, 120, False), (FitFooter, 47, True), (KeysFooter, 47, False)])
+async def test_footer_keys_are_made_in_the_footers_style_and_never_restyled(
+        monkeypatch: pytest.MonkeyPatch, footer_type: type[KeysFooter], width: int,
+        compact: bool) -> None:
+    """Textual's footer keys start compact and took the footer's style when mounted, the
+    whole stylesheet applied again to each key for each change: footer_key_styled makes them
+    in the footer's style (the command palette's key compact, as Textual leaves it), so none
+    is restyled, whether the footer is compact or not."""
+    restyled: list[object] = []
+    update_styles = App.update_styles
+
+    def counted(app: App[None], node: DOMNode, animate: bool = True) -> None:
+        if isinstance(node, FooterKey):
+            restyled.append(node)
+        update_styles(app, node, animate)
+
+    monkeypatch.setattr(App, "update_styles", counted)
+    app = Keyed(footer_type)
+    async with app.run_test(size=(width, 5)) as pilot:
+        await pilot.pause()
+        footer = app.query_one(footer_type)
+        footer.refresh(recompose=True)  # as a change of the bindings does
+        await pilot.pause()
+        palette = footer.query_one("FooterKey.-command-palette", FooterKey)
+        keys = [key for key in footer.query(FooterKey) if key is not palette]
+        assert footer.compact is compact and palette.compact and palette.has_class("-compact")
+        assert len(keys) == 4
+        assert all(key.has_class("-compact") is compact and key.compact is compact
+                   for key in keys)
+        assert "Charlie" in "\n".join(screen_lines(app.screen))
+    assert restyled == []
+    assert not footer_key_styled(Static("not a key"), True)

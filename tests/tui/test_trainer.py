@@ -19,15 +19,17 @@ from minefield.defense.estimate import estimate, feedback, percent
 from minefield.defense.position import Position
 from minefield.paths import progress_path
 from minefield.protocol.messages import PlayerInfo
-from minefield.records.format import Players
+from minefield.records.header import Players
 from minefield.records.writer import write_game
 from minefield.rules.game import ChooseHand, Discard, Game, PlayerView, Seat
 from minefield.rules.names import name_text
 from minefield.rules.prepared import game_with_hands
 from minefield.rules.tiles import kind_str, parse_tiles
 from minefield.session import LocalSession
-from minefield.trainer.drills import Drill, answer, make_drill, reader_lines
-from minefield.trainer.progress import DiscardRecord, DrillRecord, GameRecord, open_progress
+from minefield.trainer.drill_answers import answer
+from minefield.trainer.drills import Drill, make_drill, reader_lines
+from minefield.trainer.progress import open_progress
+from minefield.trainer.progress_records import DiscardRecord, DrillRecord, GameRecord
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.review_app import ReviewApp

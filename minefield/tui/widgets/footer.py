@@ -14,6 +14,8 @@ from textual.app import ComposeResult
 from textual.events import Resize
 from textual.widgets import Footer
 
+from minefield.tui.textual_private import footer_key_styled
+
 #: Cells of a key beyond its key and description: the normal style pads both, the compact
 #: style puts one cell between them and one after.
 NORMAL_PADDING, COMPACT_PADDING = 3, 2
@@ -21,7 +23,19 @@ NORMAL_PADDING, COMPACT_PADDING = 3, 2
 PALETTE_PADDING = 2
 
 
-class FitFooter(Footer):
+class KeysFooter(Footer):
+    """Textual's footer, its keys made in its style (:func:`footer_key_styled`): Textual's own
+    restyles each key with the whole stylesheet once or twice when it is mounted, and makes
+    its keys anew at every change of the bindings (a key pressed, a screen shown)."""
+
+    def compose(self) -> ComposeResult:
+        compact = self.compact
+        for widget in super().compose():
+            footer_key_styled(widget, compact)
+            yield widget
+
+
+class FitFooter(KeysFooter):
     """A footer whose keys are whole at any width (see the module's docstring)."""
 
     _fitted_width = 0
@@ -63,4 +77,4 @@ class FitFooter(Footer):
             self.call_after_refresh(self.recompose)
 
 
-__all__ = ["FitFooter"]
+__all__ = ["FitFooter", "KeysFooter"]
