@@ -15,6 +15,7 @@ from textual.app import App
 if TYPE_CHECKING:
     from minefield.session import Session
     from minefield.tui.app_preferences import AppPreferences
+    from minefield.tui.config import Preferences
     from minefield.tui.games import BotFactory
     from minefield.tui.screens.bot_watch import WatchChoice
     from minefield.tui.screens.rooms import ServerAddress
@@ -35,6 +36,11 @@ class MenuDoors:
         self._record_folder = record_folder
         self.server = server
         self._play_room = play_room
+
+    @property
+    def preferences(self) -> Preferences:
+        """The player's preferences (the new-game form starts from them)."""
+        return self._prefs.preferences
 
     async def games(self) -> None:
         """The saved games and matches: replay one, review its defense, filter by mode."""

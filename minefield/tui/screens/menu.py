@@ -13,7 +13,6 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from minefield.tui.host import preferences_of
 from minefield.tui.screens.rooms import ROOM_ENTRIES
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.footer import FitFooter
@@ -93,7 +92,7 @@ class MenuScreen(Screen[None]):
             from minefield.tui.screens.new_game import NewGameScreen
 
             mode: GameMode = "practice" if choice == "practice" else "hotseat"
-            await self.app.push_screen(NewGameScreen(mode, preferences_of(self.app)),
+            await self.app.push_screen(NewGameScreen(mode, self.doors.preferences),
                                        self._chosen)
         elif choice == "help":
             await self.app.run_action("app.help")
