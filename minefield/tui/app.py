@@ -397,7 +397,7 @@ class MinefieldApp(App[int]):
 
     async def action_review_game(self) -> None:
         """Review the finished game's defense (the result screen's key)."""
-        await self.trainer_doors.review_game(self.table)
+        await self.trainer_doors.review(self.table)
 
     def action_toggle_feedback(self) -> None:
         """Feedback after each of your discards on or off (the game screen's key); saved."""

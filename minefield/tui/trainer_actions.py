@@ -65,7 +65,7 @@ class TrainerDoors:
         self._app.notify(problem, title="Progress", severity="warning", timeout=10,
                          markup=False)
 
-    async def review_game(self, table: TableController | None) -> None:
+    async def review(self, table: TableController | None) -> None:
         """Review the defense of the game finished on ``table``: each discard with its danger,
         the opponent's hand revealed (the local seats; hot-seat: both)."""
         from minefield.trainer.defense_review import ReviewError
