@@ -46,7 +46,8 @@ from minefield.trainer.game_drills import (
     answer_game_drill,
     next_game_drill,
 )
-from minefield.trainer.progress import DrillRecord, ProgressError
+from minefield.trainer.progress import ProgressError
+from minefield.trainer.progress_records import DrillRecord
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.textual_private import OrderedInput, SteadyHeader
 from minefield.tui.widgets.footer import KeysFooter

@@ -1,6 +1,6 @@
 """The trainer's progress: games, deal-in rate and points lost (what happened), the danger taken
 against the least possible (agreement with the estimate) over time, and drill accuracy by kind
-in words, drawn as bars from a :class:`~minefield.trainer.progress.ProgressSummary`."""
+in words, drawn as bars from a :class:`~minefield.trainer.progress_summary.ProgressSummary`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from minefield.trainer.progress import DefenseStats, DrillStats, ProgressSummary
+from minefield.trainer.progress_summary import DefenseStats, DrillStats, ProgressSummary
 from minefield.trainer.words import kind_words
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.footer import KeysFooter
