@@ -1,4 +1,4 @@
-// The browser door's passkey page (minefield/frontdoor/web_door.py, web_passkeys.py): sign up
+// The browser door's passkey page (minefield/frontdoor/web_sign_in.py, web_passkeys.py): sign up
 // with a name and a new passkey, or sign in with one. The server checks everything; this only
 // carries the options to the browser's WebAuthn and its answer back.
 const b64u = {

@@ -1,4 +1,4 @@
-// The browser door's page (minefield/frontdoor/web_door.py). textual.js (textual-serve's
+// The browser door's page (minefield/frontdoor/web_pages.py). textual.js (textual-serve's
 // client) does the terminal; this script focuses it as soon as it is there (an app without
 // focus hides its footer's keys, and the player's first key would be lost), and offers
 // "Start again" once a session has ended.

@@ -14,12 +14,8 @@ import pytest
 
 from minefield.cli import main
 from minefield.paths import PROGRESS_FILE
-from minefield.trainer.progress import (
-    DiscardRecord,
-    DrillRecord,
-    GameRecord,
-    open_progress,
-)
+from minefield.trainer.progress import open_progress
+from minefield.trainer.progress_records import DiscardRecord, DrillRecord, GameRecord
 
 ROOT = Path(__file__).resolve().parent.parent
 WHEN = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)

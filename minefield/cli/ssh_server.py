@@ -74,7 +74,7 @@ def _keepalive(text: str) -> float:
 
 
 def _public_url(text: str) -> str:
-    from minefield.frontdoor.web_door import PublicUrl, WebDoorError
+    from minefield.frontdoor.public_url import PublicUrl, WebDoorError
 
     try:
         return PublicUrl.parse(text).origin

@@ -25,7 +25,7 @@ from minefield.paths import DATA_ENV
 from minefield.trainer.words import kind_words
 
 if TYPE_CHECKING:
-    from minefield.trainer.progress import DefenseStats, DrillStats, ProgressSummary
+    from minefield.trainer.progress_summary import DefenseStats, DrillStats, ProgressSummary
 
 COMMANDS = ("stats",)
 BAR_WIDTH = 20

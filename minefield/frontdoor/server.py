@@ -47,12 +47,13 @@ from minefield.frontdoor.embedded_daemon import DaemonHandle
 from minefield.frontdoor.limits import Gate
 from minefield.frontdoor.metrics import DoorMetrics
 from minefield.frontdoor.moderation import Moderator, ThreadModerators
+from minefield.frontdoor.public_url import PublicUrl, WebDoorError
 from minefield.frontdoor.ratings import RatingScanner, ThreadRaters
 from minefield.frontdoor.review_pages import ReviewPages
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError
 from minefield.frontdoor.ssh_connection import DoorConnection
 from minefield.frontdoor.ssh_session import DoorSession
-from minefield.frontdoor.web_door import PublicUrl, WebDoor, WebDoorError
+from minefield.frontdoor.web_door import WebDoor
 from minefield.paths import CONFIG_ENV, DATA_ENV
 from minefield.protocol.address import WEB_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig

@@ -284,12 +284,25 @@ class Rated(_Message):
     players: list[RatingChange] = Field(min_length=2, max_length=2)
 
 
+class RulesChosen(_Message):
+    """The rules preset the game's rules were chosen from (the table's settings hold every
+    setting, what was changed over the preset included), so that they are shown as chosen.
+    The game server sends it after each welcome. A client older than it skips the line, and a
+    client of a server older than it guesses the preset from the settings."""
+
+    type: Literal["rules"] = "rules"
+    seat: Seat
+    preset: str = Field(min_length=1, max_length=20)
+
+
 ServerMessage = Annotated[
-    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated,
+    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated
+    | RulesChosen,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[
     Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated
+    | RulesChosen
 ] = TypeAdapter(ServerMessage, config=ConfigDict(defer_build=True))
 
 
@@ -343,7 +356,7 @@ def parse_client_message(data: str | bytes) -> ClientMessageType:
 
 
 ServerMessageType = (Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed
-                     | Rated)
+                     | Rated | RulesChosen)
 ClientMessageType = SendCommand | Draft | Leave
 
 

@@ -30,6 +30,7 @@ from minefield.protocol.messages import (
     Presence,
     Rated,
     Rejected,
+    RulesChosen,
     ServerMessageType,
     Snapshot,
 )
@@ -42,8 +43,8 @@ AnyServerMessage = ServerMessageType | WireServerMessage
 
 
 SERVER_WIRE_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(Annotated[
-    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | Welcome
-    | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
+    Snapshot | Applied | Rejected | Clocks | Presence | Link | Notice | Closed | Rated | RulesChosen
+    | Welcome | WireError | Pong | RoomState | LobbyState | Invitation | Matching | Seated
     | TournamentRound | Motd | Profile | RecordPart | Games, Field(discriminator="type")])
 
 

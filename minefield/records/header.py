@@ -172,13 +172,18 @@ class RecordHeader(BaseModel):
     started: UtcTime
     match: MatchHeader | None = None
     table: TableHeader | None = None
+    #: The rules preset the players chose (``rules`` holds every setting, changes included);
+    #: older records have none (the preset is guessed from ``rules`` then).
+    preset: str | None = Field(None, min_length=1, max_length=20)
+    #: The id of the game this one follows at its table (a rematch's, a match's next
+    #: game); none for a table's first game and in records written before games were linked.
     follows: str | None = Field(None, pattern=GAME_ID_PATTERN)
 
     @model_serializer(mode="wrap")
     def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
                        info: SerializationInfo) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        for key in ("match", "table", "follows"):
+        for key in ("match", "table", "preset", "follows"):
             if data.get(key, False) is None:
                 del data[key]  # a single game's header (a local game's) is as before
         return data
@@ -199,16 +204,18 @@ class RecordHeader(BaseModel):
                  started: datetime | None = None, *,
                  match: MatchHeader | None = None,
                  table: TableHeader | None = None,
+                 preset: str | None = None,
                  follows: str | None = None) -> RecordHeader:
         """The header of ``game`` (its seed and rules), started now unless given; ``match``
         for a game of a match (ValueError when it is not this game's: other terms or seed);
-        ``table``: where a network game is played; ``follows``: the id of the game this one
-        follows at its table (a rematch's, a match's next game)."""
+        ``table``: where a network game is played; ``preset``: the rules preset chosen;
+        ``follows``: the id of the game this one follows at its table (a rematch's, a
+        match's next game)."""
         if match is not None and match.terms != game.terms:
             raise ValueError(f"the game's terms {game.terms!r} are not the match's "
                              f"{match.terms!r}: start games with Match.new_game")
         return cls(seed=game.seed, rules=game.settings, mode=mode, players=players,
-                   started=started or utc_now(), match=match, table=table,
+                   started=started or utc_now(), match=match, table=table, preset=preset,
                    follows=follows)
 
     def shown_names(self) -> dict[Seat, str]:

@@ -139,14 +139,16 @@ class RecordWriter:
 
     @classmethod
     def start(cls, game: Game, mode: Mode, players: Players, folder: Path | None = None, *,
-              clock: Clock = utc_now, match: MatchHeader | None = None) -> RecordWriter:
+              clock: Clock = utc_now, match: MatchHeader | None = None,
+              preset: str | None = None) -> RecordWriter:
         """The record of ``game`` (its seed and rules), started now, in ``folder``.
 
         ``match`` for a game of a match: ``MatchHeader.of_match(match)`` taken before the game
         (``players`` must be its seats); then write the result with the game's settlement.
+        ``preset``: the rules preset the players chose (the header's ``preset``).
         """
-        return cls.create(RecordHeader.for_game(game, mode, players, clock(), match=match),
-                          folder, clock=clock)
+        return cls.create(RecordHeader.for_game(game, mode, players, clock(), match=match,
+                                                preset=preset), folder, clock=clock)
 
     @classmethod
     def resume(cls, path: Path | str, *, clock: Clock = utc_now

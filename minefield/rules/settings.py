@@ -12,7 +12,7 @@ that names the field.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -163,6 +163,55 @@ def rule_arguments(settings: RuleSettings, preset: str = "standard") -> list[str
     base = RuleSettings.preset(preset)
     return [f"{name}={rule_value_text(getattr(settings, name))}" for name in rule_names()
             if getattr(settings, name) != getattr(base, name)]
+
+
+class ChosenRules(NamedTuple):
+    """The rules of a game as a player chose them: a preset and the ``NAME=VALUE`` settings
+    changed over it. ``str()`` gives them as ``host`` asks for them (``beginner red_fives=on``).
+    """
+
+    preset: str
+    changes: tuple[str, ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        """True for the preset itself, nothing changed over it."""
+        return not self.changes
+
+    def __str__(self) -> str:
+        return " ".join([self.preset, *self.changes])
+
+
+def without_clocks(settings: RuleSettings) -> RuleSettings:
+    """``settings`` with R25's clocks off: a preset never sets them, so they are left out of
+    what a game's rules are called."""
+    return settings.model_copy(update=dict.fromkeys(CLOCK_SETTINGS))
+
+
+def chosen_rules(settings: RuleSettings, preset: str | None = None, *,
+                 match: bool | None = None) -> ChosenRules:
+    """The preset a game's ``settings`` were chosen from and what was changed over it.
+
+    ``preset`` is the name carried from where the rules were chosen (the new-game form,
+    ``--rules``, a room, a record's header, the wire's ``rules`` line): the rules are shown
+    as chosen. Only when it is missing or unknown (a record, a server or a client older than
+    the name) is the preset guessed, here and nowhere else: the nearest one (the fewest
+    settings changed, the first in RULES.md's order on a tie), among the match presets for
+    a match and the others for a single game when ``match`` says which.
+
+    >>> beginner = RuleSettings.preset("beginner")
+    >>> chosen_rules(beginner), chosen_rules(beginner, "standard")
+    (ChosenRules(preset='beginner', changes=()), ChosenRules(preset='standard', \
+changes=('minimum=none',)))
+    >>> str(chosen_rules(RuleSettings.chosen("beginner", ["red_fives=on"]), match=False))
+    'beginner red_fives=on'
+    """
+    if preset is not None and preset in PRESETS:
+        return ChosenRules(preset, tuple(rule_arguments(settings, preset)))
+    names = [name for name in PRESETS
+             if match is None or (name in MATCH_PRESETS) == match] or list(PRESETS)
+    guess = min(names, key=lambda name: len(rule_arguments(settings, name)))
+    return ChosenRules(guess, tuple(rule_arguments(settings, guess)))
 
 
 def parse_rule(text: str) -> tuple[str, bool | int | str | None]:

@@ -30,8 +30,7 @@ from minefield.records.header import PUBLIC_KINDS, RecordHeader, TableKind
 from minefield.records.reader import MAX_RECORD_BYTES, ReadRecord, RecordError, read_record
 from minefield.records.writer import RECORD_SUFFIX
 from minefield.rules.game import Seat
-from minefield.rules.presets import MATCH_PRESETS, PRESETS
-from minefield.rules.settings import CLOCK_SETTINGS, rule_arguments
+from minefield.rules.settings import chosen_rules, without_clocks
 from minefield.server.durable import FINISHED_FOLDER
 from minefield.server.identity import display_name
 
@@ -118,8 +117,9 @@ class KeptGame:
 
 
 def rules_name(header: RecordHeader) -> str:
-    """The rules of a game as ``host`` would ask for them: the nearest preset (a match's
-    for a game of a match) and the settings that differ, clocks left out.
+    """The rules of a game as ``host`` would ask for them: the preset chosen (the header's
+    ``preset``; a record older than it: the nearest preset, a match's for a game of a match)
+    and the settings changed over it, clocks left out.
 
     >>> from minefield.records.header import Players
     >>> from minefield.rules.game import Game
@@ -128,11 +128,8 @@ def rules_name(header: RecordHeader) -> str:
     >>> rules_name(RecordHeader.for_game(game, "network", Players(east="a", west="b")))
     'beginner red_fives=on'
     """
-    settings = header.rules.model_copy(update=dict.fromkeys(CLOCK_SETTINGS))
-    presets = [name for name in PRESETS
-               if (name in MATCH_PRESETS) == (header.match is not None)] or list(PRESETS)
-    best = min(presets, key=lambda name: len(rule_arguments(settings, name)))
-    return " ".join([best, *rule_arguments(settings, best)])
+    return str(chosen_rules(without_clocks(header.rules), header.preset,
+                            match=header.match is not None))
 
 
 def kept_from_record(game: str, record: ReadRecord) -> KeptGame | None:

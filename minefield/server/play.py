@@ -89,6 +89,11 @@ class Stage(Protocol):
         """What the records say of the room's table."""
         ...
 
+    @property
+    def rules_name(self) -> str:
+        """The rules preset the room was hosted with (the records' ``preset``)."""
+        ...
+
     def game_ended(self) -> None:
         """The game has ended, its result recorded (the daemon keeps it, rates it)."""
         ...
@@ -216,7 +221,8 @@ class Play:
         """The record of a single game this room starts (the series' recorder factory)."""
         return self._new_record(RecordHeader.for_game(
             game, "network", Players(east=seats[Seat.EAST], west=seats[Seat.WEST]),
-            table=self.stage.table_header(), follows=self.follows))
+            table=self.stage.table_header(), preset=self.stage.rules_name,
+            follows=self.follows))
 
     def match_record(self, game: Game, match: Match) -> Recorder | None:
         """The record of a game of this room's match (the series' recorder factory)."""
@@ -224,6 +230,7 @@ class Play:
         return self._new_record(RecordHeader.for_game(game, "network", players,
                                                       match=MatchHeader.of_match(match),
                                                       table=self.stage.table_header(),
+                                                      preset=self.stage.rules_name,
                                                       follows=self.follows))
 
     # -- inside: a move ----------------------------------------------------------------------------

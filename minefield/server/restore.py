@@ -24,6 +24,7 @@ from minefield.records.replay import replay_match, replay_record
 from minefield.records.writer import RECORD_SUFFIX, RecordWriter, ensure_folder
 from minefield.rules.game import Game, Seat
 from minefield.rules.match import Match
+from minefield.rules.settings import chosen_rules, without_clocks
 from minefield.server.durable import FINISHED_FOLDER
 from minefield.server.identity import display_name
 from minefield.server.room import Room, Services
@@ -152,6 +153,9 @@ def restore_room(services: Services, records: Sequence[ReadRecord]) -> Room:
     seats = {seat: seated_from_record(record.header.players.of(seat), grace, now)
              for seat in Seat}
     room = Room(services, path.name.removesuffix(RECORD_SUFFIX), seats)
+    # The preset its host chose, for the lobby and its next records (older records: guessed).
+    room.rules_name = chosen_rules(without_clocks(record.header.rules), record.header.preset,
+                                   match=record.header.match is not None).preset
     table_header = record.header.table
     if table_header is not None:  # older records: a private table's, rated (R36)
         room.kind, room.rated_games = table_header.kind, table_header.rated

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from minefield.protocol.messages import (
     Closed,
     Rated,
+    RulesChosen,
     SeatClock,
     ServerMessageType,
     Snapshot,
@@ -278,6 +279,7 @@ class Room:
             seated.arrive(client, now)
             self.play.sync_clock(seat, now, returned)
             client.send(self._welcome(seat, resumed))
+            client.send(RulesChosen(seat=seat, preset=self.rules_name))  # kept for rematches
             if self.series is None and all(s.taken for s in self.seats.values()):
                 await self.begin("first")
                 return

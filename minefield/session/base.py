@@ -111,6 +111,18 @@ class RoomSession(Protocol):
 
 
 @runtime_checkable
+class ChosenPreset(Protocol):
+    """A session that knows the rules preset its player chose (a local game: the new-game
+    form's, ``--rules``'); a network game's arrives in a
+    :class:`~minefield.protocol.messages.RulesChosen` update instead."""
+
+    @property
+    def preset(self) -> str | None:
+        """The preset chosen (None: not said; it is guessed from the settings then)."""
+        ...
+
+
+@runtime_checkable
 class SharedKeyboard(Protocol):
     """A session whose two seats share one keyboard (hot-seat): a seat's clock (R25) runs only
     once its player says they are at the keyboard."""

@@ -87,16 +87,18 @@ class LocalRecord:
 
 
 def start_record(game: Game, mode: SessionMode, players: dict[Seat, PlayerInfo],
-                 folder: Path | None, match: Match | None = None
+                 folder: Path | None, match: Match | None = None, preset: str | None = None
                  ) -> tuple[RecordWriter | None, str | None]:
     """A record for ``game`` in ``folder`` (None: no record), or why it cannot be written.
-    ``match``: the game is the next game of this match (the header's match object)."""
+    ``match``: the game is the next game of this match (the header's match object);
+    ``preset``: the rules preset chosen (the header's)."""
     if folder is None:
         return None, None
     names = Players(east=players[Seat.EAST].name, west=players[Seat.WEST].name)
     header = MatchHeader.of_match(match) if match is not None else None
     try:
-        return RecordWriter.start(game, mode, names, folder, match=header), None
+        return RecordWriter.start(game, mode, names, folder, match=header,
+                                  preset=preset), None
     except OSError as error:
         return None, (f"This game will not be saved: the record could not be created in "
                       f"{folder} ({error.strerror or error}).")
@@ -111,6 +113,8 @@ class LocalSession:
     its command is applied on the loop. ``record_to`` is the folder where each game's record is
     written (None: not recorded). A failing bot is replaced by the automatic move (R25); the
     failure goes to ``on_failure`` reduced to its type and place (its text may name tiles).
+    ``preset`` is the rules preset the player chose (the settings are the game's), shown and
+    recorded as chosen; None when nobody said (it is guessed from the settings then).
 
     With a :class:`Match`, ``local_seats`` and ``players`` are its first game's (the players'
     names are the match's): the local players keep their names from game to game while their
@@ -123,7 +127,8 @@ class LocalSession:
                  bot: Bot | None = None,
                  think_seconds: float = DEFAULT_THINK_SECONDS,
                  record_to: Path | None = None,
-                 on_failure: FailureHandler | None = None) -> None:
+                 on_failure: FailureHandler | None = None, *,
+                 preset: str | None = None) -> None:
         if mode == "practice" and (bot is None or len(local_seats) != 1):
             raise ValueError("practice needs a bot and exactly one local seat")
         if mode == "hotseat" and (bot is not None or len(local_seats) != 2):
@@ -134,6 +139,7 @@ class LocalSession:
         self.think_seconds = think_seconds
         self._record_to = record_to
         self._record_problem: str | None = None
+        self._preset = preset
         self._local_names = tuple(players[seat].name for seat in self._local_seats)
         #: What this terminal plays: one game, or a match.
         self._series: Series
@@ -161,7 +167,7 @@ class LocalSession:
                  think_seconds: float = DEFAULT_THINK_SECONDS, name: str = "You",
                  record_to: Path | None = None,
                  on_failure: FailureHandler | None = None,
-                 match: bool = False) -> LocalSession:
+                 match: bool = False, preset: str | None = None) -> LocalSession:
         """A game against ``bot``. The human's seat is drawn from the seed unless given (R6).
 
         ``match``: a whole match (R30) from ``seed`` with ``settings`` (default: the ``match``
@@ -173,20 +179,20 @@ class LocalSession:
             players = {seat: PlayerInfo(name=player, kind="human" if player == name else "bot")
                        for seat, player in whole.seats.items()}
             return cls(whole, "practice", (whole.seat_of(name),), players, bot, think_seconds,
-                       record_to, on_failure)
+                       record_to, on_failure, preset=preset)
         game = Game(seed, settings)
         if human is None:
             human = Seat.EAST if game.deal.east_player == 0 else Seat.WEST
         players = {human: PlayerInfo(name=name),
                    human.other: PlayerInfo(name=bot_called, kind="bot")}
         return cls(game, "practice", (human,), players, bot, think_seconds, record_to,
-                   on_failure)
+                   on_failure, preset=preset)
 
     @classmethod
     def hotseat(cls, seed: int | str, settings: RuleSettings | None = None,
                 names: dict[Seat, str] | None = None,
                 record_to: Path | None = None, trainer_aids: bool = False,
-                match: bool = False) -> LocalSession:
+                match: bool = False, preset: str | None = None) -> LocalSession:
         """A game for two players at one terminal; ``trainer_aids`` when both agreed to the
         defense trainer's aids.
 
@@ -204,7 +210,8 @@ class LocalSession:
             names = names or {seat: seat.value.title() for seat in Seat}
             players = {seat: PlayerInfo(name=names[seat]) for seat in Seat}
             game = Game(seed, settings)
-        session = cls(game, "hotseat", (Seat.EAST, Seat.WEST), players, record_to=record_to)
+        session = cls(game, "hotseat", (Seat.EAST, Seat.WEST), players, record_to=record_to,
+                      preset=preset)
         session.trainer_aids = trainer_aids
         return session
 
@@ -223,14 +230,14 @@ class LocalSession:
         """The record of a single game (a problem is told when the game starts)."""
         players = {seat: PlayerInfo(name=name) for seat, name in seats.items()}
         writer, self._record_problem = start_record(game, self._mode, players,
-                                                    self._record_to)
+                                                    self._record_to, preset=self._preset)
         return LocalRecord(writer) if writer is not None else None
 
     def _match_record(self, game: Game, match: Match) -> Recorder | None:
         """The record of one game of the match (a problem is told when the game starts)."""
         players = {seat: PlayerInfo(name=name) for seat, name in match.seats.items()}
         writer, self._record_problem = start_record(game, self._mode, players,
-                                                    self._record_to, match)
+                                                    self._record_to, match, self._preset)
         if writer is None:
             return None
         return LocalRecord(writer, lambda: self._series.settlement)
@@ -273,6 +280,12 @@ class LocalSession:
     def settings(self) -> RuleSettings:
         """The rules of this game."""
         return self._table.game.settings
+
+    @property
+    def preset(self) -> str | None:
+        """The rules preset the player chose (None: not said; it is guessed from the
+        settings then)."""
+        return self._preset
 
     async def open(self) -> None:
         """Start: a snapshot for each local seat; the bot and the clocks begin."""

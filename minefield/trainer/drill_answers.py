@@ -44,7 +44,7 @@ from minefield.trainer._drill_positions import (
     TablePosition,
 )
 from minefield.trainer.drills import Drill, DrillError, DrillKind, seat_name
-from minefield.trainer.progress import DrillRecord
+from minefield.trainer.progress_records import DrillRecord
 
 #: A safest answer within this much estimated danger of the least available is right.
 SAFEST_TOLERANCE = 0.01

@@ -18,7 +18,7 @@ from minefield.trainer.drills import (
     DrillKind,
     make_drill,
 )
-from minefield.trainer.progress import DrillRecord
+from minefield.trainer.progress_records import DrillRecord
 
 __all__ = ["BOX_INTERVALS", "PatternBox", "Scheduler"]
 

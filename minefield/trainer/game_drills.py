@@ -61,7 +61,7 @@ from minefield.trainer.defense_review import (
 from minefield.trainer.drill_answers import DrillAnswer, DrillTruth, HandRating, rate_hand
 from minefield.trainer.drill_schedule import BOX_INTERVALS
 from minefield.trainer.drills import Drill, DrillError
-from minefield.trainer.progress import DrillRecord
+from minefield.trainer.progress_records import DrillRecord
 from minefield.trainer.regrets import cheapest, regrets
 from minefield.trainer.review_parts import review_of_record
 

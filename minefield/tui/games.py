@@ -74,11 +74,11 @@ def open_session(request: GameRequest, preferences: Preferences, *, bot_factory:
 
     seed = parse_seed(request.seed) if request.seed is not None else random_seed()
     problem = None
+    preset = request.rules or ("match" if request.match else preferences.rules)
     try:
-        settings = RuleSettings.chosen(
-            request.rules or ("match" if request.match else preferences.rules), request.rule)
+        settings = RuleSettings.chosen(preset, request.rule)
     except SettingsError as error:
-        problem, settings = str(error), RuleSettings()
+        problem, settings, preset = str(error), RuleSettings(), "standard"
     if request.mode == "practice":
         level = request.level or preferences.bot_level
         session: Session = LocalSession.practice(
@@ -87,12 +87,13 @@ def open_session(request: GameRequest, preferences: Preferences, *, bot_factory:
             human=request.seat, settings=settings,
             think_seconds=DEFAULT_THINK_SECONDS if think_seconds is None else think_seconds,
             record_to=record_to, on_failure=on_failure, match=request.match,
-            name=request.player or "You")
+            name=request.player or "You", preset=preset)
     else:
         names = (dict(zip(Seat, request.players, strict=True)) if request.players is not None
                  else None)
         session = LocalSession.hotseat(seed, settings, names=names, record_to=record_to,
-                                       trainer_aids=request.aids, match=request.match)
+                                       trainer_aids=request.aids, match=request.match,
+                                       preset=preset)
     return session, problem
 
 

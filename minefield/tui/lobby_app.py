@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Checkbox, DataTable, Footer, Input, Static
+from textual.widgets import Checkbox, DataTable, Input, Static
 
 from minefield.protocol.lobby import (
     AnswerInvitation,
@@ -47,6 +47,7 @@ from minefield.tui.screens.profile import PlayerPickScreen, ProfileReplayScreen,
 from minefield.tui.screens.replay import ReplayScreen
 from minefield.tui.textual_private import FieldFirstScreen, OrderedInput, SteadyHeader
 from minefield.tui.viewer_app import ViewerApp
+from minefield.tui.widgets.footer import KeysFooter
 
 #: What the lobby's link gives (:class:`~minefield.session.lobby_link.LobbyLink`).
 LobbyEvent = (LobbyState | Invitation | Matching | Seated | TournamentRound | Motd | Profile
@@ -81,7 +82,7 @@ class InviteScreen(FieldFirstScreen[tuple[str, bool] | None]):
                            id="invite-rated")
             yield Static("In the lobby: " + (", ".join(self.names) or "nobody else"),
                          classes="hint", markup=False)
-        yield Footer()
+        yield KeysFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -160,7 +161,7 @@ class LobbyScreen(Screen[None]):
         table.add_columns("Table", "Host", "Rules", "Players", "Watching")
         yield table
         yield Static("", id="lobby-hint")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.title = "Minefield"
@@ -223,9 +224,10 @@ class LobbyScreen(Screen[None]):
 
     def action_profile(self) -> None:
         """A player's profile: one online (chosen in a list) or any name typed."""
-        if not self._lobby_only() or self.send is None:
-            return
         send = self.send
+        if send is None:
+            self.notify("This server does not offer profiles.", severity="warning")
+            return
         names = [p.name for p in (self.state.online if self.state else [])]
 
         def open_profile(name: str | None) -> None:

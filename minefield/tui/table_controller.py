@@ -34,13 +34,20 @@ from minefield.protocol.messages import (
     Presence,
     Rated,
     Rejected,
+    RulesChosen,
     ServerMessageType,
     Snapshot,
     TableView,
 )
 from minefield.rules.game import TOTAL_DISCARDS, ChooseHand, Discard, Discarded, PlayerView, Seat
-from minefield.rules.settings import PRESETS, RuleSettings
-from minefield.session.base import MatchSession, RoomSession, Session, SharedKeyboard
+from minefield.rules.settings import chosen_rules, without_clocks
+from minefield.session.base import (
+    ChosenPreset,
+    MatchSession,
+    RoomSession,
+    Session,
+    SharedKeyboard,
+)
 from minefield.tui.games import HintSource
 from minefield.tui.host import TableHost
 from minefield.tui.messages import (
@@ -123,6 +130,9 @@ class TableController:
         self._prebuilds: dict[Seat, _Prebuild] = {}
         #: The ratings of the game that has just ended (a server that rates sends them).
         self.rated: Rated | None = None
+        #: The rules preset the player chose: the local session's, or the game server's
+        #: ``rules`` line (None: an older server; the subtitle guesses it from the settings).
+        self.preset = session.preset if isinstance(session, ChosenPreset) else None
         self.closed = False
 
     def __repr__(self) -> str:
@@ -245,10 +255,6 @@ class TableController:
         elif isinstance(message, Applied):
             self.tables[message.seat] = message.table
             self._hold_after_own_discard(message)
-        elif isinstance(message, Rejected):
-            if self.game_screen is not None:
-                self.game_screen.typing_status(f"Not allowed: {message.reason}")
-            return
         elif isinstance(message, Clocks | Presence):
             table = self.tables.get(message.seat)
             if table is not None:
@@ -259,20 +265,8 @@ class TableController:
                     else {"players": message.players} if message.clocks is None
                     else {"players": message.players, "clocks": message.clocks})
                 self.tables[message.seat] = table.model_copy(update=change)
-        elif isinstance(message, Notice):
-            if message.seat is self.session.local_seats[0]:  # hot-seat: once, not per seat
-                self.app.notify(message.text, severity=message.severity, markup=False,
-                                timeout=8)
-            return
-        elif isinstance(message, Link):
-            await self._show_link(message)
-            return
-        elif isinstance(message, Rated):
-            self.rated = message
-            if isinstance(self.app.screen, ResultScreen):
-                self.app.screen.show_ratings(message)
-            return
-        else:  # closed
+        else:
+            await self._aside(message)
             return
         if self.ready:
             title = self.subtitle()
@@ -280,13 +274,32 @@ class TableController:
                 self.app.sub_title = title
             await self.show()
 
+    async def _aside(self, message: ServerMessageType) -> None:
+        """A message that leaves the tables as they are: a refusal, a notice, the link, the
+        ratings, the rules preset, the end."""
+        if isinstance(message, Rejected):
+            if self.game_screen is not None:
+                self.game_screen.typing_status(f"Not allowed: {message.reason}")
+        elif isinstance(message, Notice):
+            if message.seat is self.session.local_seats[0]:  # hot-seat: once, not per seat
+                self.app.notify(message.text, severity=message.severity, markup=False,
+                                timeout=8)
+        elif isinstance(message, Link):
+            await self._show_link(message)
+        elif isinstance(message, Rated):
+            self.rated = message
+            if isinstance(self.app.screen, ResultScreen):
+                self.app.screen.show_ratings(message)
+        elif isinstance(message, RulesChosen):
+            self.preset = message.preset
+            if self.ready:
+                self.app.sub_title = self.subtitle()
+
     def subtitle(self) -> str:
         """The header's line: who plays whom, under which rules (and the room code while a
         network room waits for its second player)."""
-        untimed = self.session.settings.model_copy(  # clocks are not part of a preset
-            update={"hand_seconds": None, "discard_seconds": None})
-        preset = next((name for name in PRESETS if RuleSettings.preset(name) == untimed),
-                      "custom")
+        chosen = chosen_rules(without_clocks(self.session.settings), self.preset)
+        preset = chosen.preset if chosen.exact else "custom"
         rules = "" if preset == "standard" else f" · {preset} rules"
         if rules == " · match rules" and self.tables[self.session.local_seats[0]].match:
             rules = ""  # the scoreboard says it is a match

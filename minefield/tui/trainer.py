@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from minefield.defense.position import DangerReport
     from minefield.rules.game import GameEnded, PlayerView
     from minefield.session.base import SessionTraits
-    from minefield.trainer.progress import DiscardRecord, Progress, Result
+    from minefield.trainer.progress import Progress
+    from minefield.trainer.progress_records import DiscardRecord, Result
 
 Notify = Callable[[str], None]
 
@@ -103,7 +104,7 @@ class Trainer:
             return None
         number = view.discards_made + 1
         from minefield.defense.estimate import feedback
-        from minefield.trainer.progress import DiscardRecord
+        from minefield.trainer.progress_records import DiscardRecord
 
         kept = self.discards[view.seat]
         if kept and kept[-1].number >= number:
@@ -148,7 +149,8 @@ class Trainer:
         self._reports = {}
         if self.mode != "practice" or len(self.local_seats) != 1:
             return False
-        from minefield.trainer.progress import DiscardRecord, GameRecord, ProgressError
+        from minefield.trainer.progress import ProgressError
+        from minefield.trainer.progress_records import DiscardRecord, GameRecord
 
         seat = self.local_seats[0]
         result: Result = "draw"

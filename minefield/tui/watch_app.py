@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from minefield.protocol.watching import WatchTable
 from minefield.rules.game import DISCARDS_PER_SEAT, TOTAL_DISCARDS, Seat
@@ -28,6 +28,7 @@ from minefield.tui.host import washizu_on
 from minefield.tui.screens.replay import end_text
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.viewer_app import ViewerApp
+from minefield.tui.widgets.footer import KeysFooter
 from minefield.tui.widgets.log import GameLog
 from minefield.tui.widgets.panels import DeadWall, DiscardRow
 from minefield.tui.widgets.replay import SeatTiles
@@ -91,7 +92,7 @@ class WatchTableScreen(Screen[None]):
                 yield SeatTiles(id="watch-east")
                 yield SeatTiles(id="watch-west")
             yield GameLog(id="watch-log")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.title = "Minefield"

@@ -14,8 +14,9 @@ import pytest
 
 from minefield.frontdoor.accounts import Accounts
 from minefield.frontdoor.club import Club
+from minefield.frontdoor.public_url import PublicUrl
 from minefield.frontdoor.review_pages import REVIEW_POLICY
-from minefield.frontdoor.web_door import PublicUrl, WebDoor
+from minefield.frontdoor.web_door import WebDoor
 from minefield.rules.seats import Seat
 from minefield.server.kept_games import KeptGames
 from minefield.trainer.review_page import STYLE_HASH, review_page

@@ -1,5 +1,6 @@
-"""The browser door without a browser (:mod:`minefield.frontdoor.web_door`): the public URL,
-the Content-Security-Policy, the per-address limit, and ``ssh-server --web``'s refusals."""
+"""The browser door without a browser (:mod:`minefield.frontdoor.web_door`): the public URL
+and the Content-Security-Policy (:mod:`minefield.frontdoor.public_url`), the per-address limit,
+and ``ssh-server --web``'s refusals."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from minefield.frontdoor.web_door import PublicUrl, WebDoorError, content_policy
+from minefield.frontdoor.public_url import PublicUrl, WebDoorError, content_policy
 from tests.e2e.harness import free_port, minefield_command
 
 

@@ -74,6 +74,7 @@ class Stage:
         self.sent: list[ServerMessageType | RoomState] = []
         self.closed_for: list[str] = []
         self.play: Play | None = None
+        self.rules_name = "standard"
 
     def send(self, messages: Sequence[ServerMessageType | RoomState]) -> None:
         self.sent.extend(messages)

@@ -47,7 +47,8 @@ from minefield.trainer.drills import (
     pattern_words,
     reader_lines,
 )
-from minefield.trainer.progress import DrillRecord, ProgressStore
+from minefield.trainer.progress import ProgressStore
+from minefield.trainer.progress_records import DrillRecord
 
 #: A pinfu tanyao hand waiting on 2s-5s (ryanmen 34s): riichi, tanyao, pinfu = 3 han 30 fu.
 PINFU = "234m456p678s34s55p"

@@ -29,7 +29,7 @@ from minefield.trainer.game_drills import (
     game_drill_from_id,
     next_game_drill,
 )
-from minefield.trainer.progress import DrillRecord
+from minefield.trainer.progress_records import DrillRecord
 from minefield.trainer.regrets import cheapest, regrets
 from tests.records.conftest import RON_SEED, played
 

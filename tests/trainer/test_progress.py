@@ -19,17 +19,19 @@ from minefield.rules.game import Game, Seat
 from minefield.trainer.progress import (
     FILE_MODE,
     SCHEMA_VERSION,
-    DiscardRecord,
-    DrillRecord,
-    GameRecord,
     NullProgress,
     ProgressError,
     ProgressStore,
-    Result,
     open_progress,
-    progress_of_game,
-    week_of,
 )
+from minefield.trainer.progress_records import (
+    DiscardRecord,
+    DrillRecord,
+    GameRecord,
+    Result,
+    progress_of_game,
+)
+from minefield.trainer.progress_summary import week_of
 
 MONDAY = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)  # ISO week 2026-W48
 
@@ -248,7 +250,8 @@ def test_reading_a_missing_file_creates_nothing(path: Path) -> None:
 WRITER = """
 import sys
 from pathlib import Path
-from minefield.trainer.progress import DiscardRecord, GameRecord, ProgressStore
+from minefield.trainer.progress import ProgressStore
+from minefield.trainer.progress_records import DiscardRecord, GameRecord
 store = ProgressStore(Path(sys.argv[1]))
 while True:
     game_id = store.record_game(

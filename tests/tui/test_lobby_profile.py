@@ -247,3 +247,14 @@ def test_profile_80x24(snap_compare: Any, tmp_path: Path) -> None:
 
     assert snap_compare(LobbyApp(server.states, server.send, me="Ann"), terminal_size=(80, 24),
                         run_before=run_before)
+
+
+def test_profile_pick_80x24(snap_compare: Any, club: Club) -> None:
+    """``p``: the players online, the one chosen shown (here: Ann, this player)."""
+    server = Server(club)
+
+    async def run_before(pilot: Any) -> None:
+        await open_profile(pilot)
+
+    assert snap_compare(LobbyApp(server.states, server.send, me="Ann"), terminal_size=(80, 24),
+                        run_before=run_before)

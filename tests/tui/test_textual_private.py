@@ -33,7 +33,7 @@ from minefield.tui.textual_private import (
     parsed_css,
     screen_lines,
 )
-from minefield.tui.widgets.footer import FitFooter
+from minefield.tui.widgets.footer import FitFooter, KeysFooter
 
 
 class Tiny(App[None]):
@@ -241,17 +241,23 @@ class Keyed(App[None]):
         (key, f"pick('{name}')", name) for key, name in
         (("a", "Alpha"), ("b", "Bravo"), ("c", "Charlie"), ("d", "Delta"))]
 
+    def __init__(self, footer: type[KeysFooter]) -> None:
+        super().__init__()
+        self.footer = footer
+
     def action_pick(self, name: str) -> None:
         self.notify(name)
 
     def compose(self) -> ComposeResult:
         yield Static("keys below")
-        yield FitFooter()
+        yield self.footer()
 
 
-@pytest.mark.parametrize(("width", "compact"), [(120, False), (47, True)])
+@pytest.mark.parametrize(("footer_type", "width", "compact"),
+                         [(FitFooter, 120, False), (FitFooter, 47, True), (KeysFooter, 47, False)])
 async def test_footer_keys_are_made_in_the_footers_style_and_never_restyled(
-        monkeypatch: pytest.MonkeyPatch, width: int, compact: bool) -> None:
+        monkeypatch: pytest.MonkeyPatch, footer_type: type[KeysFooter], width: int,
+        compact: bool) -> None:
     """Textual's footer keys start compact and took the footer's style when mounted, the
     whole stylesheet applied again to each key for each change: footer_key_styled makes them
     in the footer's style (the command palette's key compact, as Textual leaves it), so none
@@ -265,10 +271,10 @@ async def test_footer_keys_are_made_in_the_footers_style_and_never_restyled(
         update_styles(app, node, animate)
 
     monkeypatch.setattr(App, "update_styles", counted)
-    app = Keyed()
+    app = Keyed(footer_type)
     async with app.run_test(size=(width, 5)) as pilot:
         await pilot.pause()
-        footer = app.query_one(FitFooter)
+        footer = app.query_one(footer_type)
         footer.refresh(recompose=True)  # as a change of the bindings does
         await pilot.pause()
         palette = footer.query_one("FooterKey.-command-palette", FooterKey)

@@ -28,7 +28,8 @@ from minefield.rules.tiles import kind_str, parse_tiles
 from minefield.session import LocalSession
 from minefield.trainer.drill_answers import answer
 from minefield.trainer.drills import Drill, make_drill, reader_lines
-from minefield.trainer.progress import DiscardRecord, DrillRecord, GameRecord, open_progress
+from minefield.trainer.progress import open_progress
+from minefield.trainer.progress_records import DiscardRecord, DrillRecord, GameRecord
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.review_app import ReviewApp

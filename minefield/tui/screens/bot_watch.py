@@ -28,7 +28,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Label, Select, Static
+from textual.widgets import Button, Label, Select, Static
 from textual.worker import Worker, WorkerState
 
 from minefield.bots.base import LEVELS, Bot, Level, bot_name
@@ -43,6 +43,7 @@ from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.screens.replay import end_text
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import SAFEST_SHOWN, shade
+from minefield.tui.widgets.footer import KeysFooter
 from minefield.tui.widgets.log import GameLog
 from minefield.tui.widgets.panels import DeadWall, DiscardRow
 from minefield.tui.widgets.replay import SeatTiles
@@ -113,7 +114,7 @@ class WatchSetupScreen(ModalScreen[WatchChoice | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Start", id="start", variant="primary", compact=True)
                 yield Button("Back", id="back", compact=True)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#east", Select).focus()  # the first field; s or Start starts
@@ -195,7 +196,7 @@ class WatchScreen(Screen[None]):
                 yield SeatTiles(id="watch-mover")
                 yield SeatTiles(id="watch-other")
             yield GameLog(id="watch-log")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = (f"watching {self.names[Seat.EAST]}, East v "

@@ -8,10 +8,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from minefield.rules.seats import Seat
 from minefield.tui.messages import CurtainLifted
+from minefield.tui.widgets.footer import KeysFooter
 
 #: The smallest terminal the game is laid out for.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -52,7 +53,7 @@ class CurtainScreen(Screen[None]):
             yield Static(self.reason, id="curtain-reason")
             with Center():
                 yield Button("Ready", id="ready", variant="primary")
-        yield Footer()
+        yield KeysFooter()
 
     def action_ready(self) -> None:
         """The next player is at the keyboard."""
@@ -85,7 +86,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(classes="buttons"):
                 yield Button(self._labels[0], id="yes", variant="warning")
                 yield Button(self._labels[1], id="no", variant="primary")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one(self._first, Button).focus()
@@ -115,7 +116,7 @@ class MessageScreen(ModalScreen[None]):
             yield Static(self.message, classes="question", markup=False)  # paths, as written
             with Horizontal(classes="buttons"):
                 yield Button("OK", id="ok", variant="primary")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#ok", Button).focus()

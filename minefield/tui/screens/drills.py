@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, Select, Static
+from textual.widgets import Input, Label, Select, Static
 from textual.worker import Worker, WorkerState
 
 from minefield.defense.estimate import percent
@@ -46,9 +46,11 @@ from minefield.trainer.game_drills import (
     answer_game_drill,
     next_game_drill,
 )
-from minefield.trainer.progress import DrillRecord, ProgressError
+from minefield.trainer.progress import ProgressError
+from minefield.trainer.progress_records import DrillRecord
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.textual_private import OrderedInput, SteadyHeader
+from minefield.tui.widgets.footer import KeysFooter
 from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.tiles import named
 
@@ -152,7 +154,7 @@ class DrillsScreen(Screen[None]):
             yield PhraseStatic(id="drill-answer")
             yield PhraseStatic(id="drill-question")
         yield OrderedInput(placeholder="", id="drill-input")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Defense drills"

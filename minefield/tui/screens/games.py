@@ -22,7 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Select, Static
+from textual.widgets import OptionList, Select, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
@@ -36,6 +36,7 @@ from minefield.trainer.defense_review import ReviewError, opponent_of, review_of
 from minefield.tui.screens.replay import ReplayScreen
 from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.footer import KeysFooter
 from minefield.tui.widgets.tiles import named
 
 Entry = HistoryEntry | MatchEntry
@@ -180,7 +181,7 @@ class GamesScreen(Screen[None]):
                 yield Static(id="games-scoreboard")
                 yield Static(id="games-info")
             yield OptionList(id="games-list")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Saved games" if self.match is None else (

@@ -15,7 +15,9 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown, TabbedContent, TabPane
+from textual.widgets import Markdown, TabbedContent, TabPane
+
+from minefield.tui.widgets.footer import KeysFooter
 
 
 def asset_text(name: str) -> str:
@@ -82,7 +84,7 @@ class HelpScreen(ModalScreen[None]):
             with TabPane("Rule book", id="rulebook"), VerticalScroll(classes="help-box"):
                 yield Markdown(asset_text("rulebook.md"), id="rulebook-text")
                 yield Markdown(asset_text("match_decisions.md"), id="match-decisions-text")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._focus_tab()

@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.markup import escape
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from minefield.bots.base import LEVELS, Level
 from minefield.rules.game import Seat
@@ -33,6 +33,7 @@ from minefield.tui.messages import GameChosen
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.screens.rules import RulesScreen
 from minefield.tui.textual_private import OrderedInput
+from minefield.tui.widgets.footer import KeysFooter
 from minefield.tui.widgets.tickbox import TickBox
 
 #: Each rule preset in one line (the help's "Rule presets" says the same at more length).
@@ -158,7 +159,7 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Start", id="start", variant="primary", compact=True)
                 yield Button("Back", id="back", compact=True)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         # The first field (Tab Tab Enter no longer starts a game unseen); s or Start starts.

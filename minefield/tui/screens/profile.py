@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, OptionList, Static
+from textual.widgets import DataTable, Input, OptionList, Static
 
 from minefield.protocol.profiles import (
     AskProfile,
@@ -37,6 +37,7 @@ from minefield.records.replay import replay_record
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.screens.replay import ReplayScreen
 from minefield.tui.textual_private import FieldFirstScreen, OrderedInput, SteadyHeader
+from minefield.tui.widgets.footer import KeysFooter
 
 #: Sends a lobby request to the server.
 Send = Callable[[BaseModel], None]
@@ -179,7 +180,7 @@ class ProfileScreen(Screen[None]):
                                               zebra_stripes=True)
             table.add_columns("Ended (UTC)", "East", "West", "Result", "Points", "Table")
             yield table
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.title = "Minefield"
@@ -317,7 +318,7 @@ class PlayerPickScreen(FieldFirstScreen[str | None]):
             players = OptionList(*self.names, id="pick-players")
             players.can_focus = False
             yield players
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         players = self.query_one("#pick-players", OptionList)

@@ -21,7 +21,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from minefield.bots.base import player_seat
 from minefield.records.format import CommandLine
@@ -39,10 +39,11 @@ from minefield.rules.game import (
     PlayerView,
     Seat,
 )
-from minefield.rules.settings import PRESETS, RuleSettings, rule_value_words
+from minefield.rules.settings import RuleSettings, chosen_rules, rule_value_words
 from minefield.rules.tiles import Tile
 from minefield.tui.screens.result import value_lines
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.footer import KeysFooter
 from minefield.tui.widgets.panels import DeadWall, DiscardRow
 from minefield.tui.widgets.replay import SeatTiles
 from minefield.tui.widgets.tiles import TileRow, named
@@ -86,19 +87,30 @@ def replay_steps(header: RecordHeader, commands: Sequence[CommandLine]) -> list[
     return steps
 
 
-def rules_text(settings: RuleSettings) -> str:
+def rules_text(settings: RuleSettings, preset: str | None = None) -> str:
     """A preset's name (``standard rules``), or the settings that differ from the standard.
+    ``preset`` is the one the players chose (a record's header says it; older records do
+    not, and the preset is guessed): rules that equal another preset are still custom, and
+    a preset changed back to the standard's settings says what was changed over it.
 
     >>> rules_text(RuleSettings()), rules_text(RuleSettings(red_fives=True, hand_seconds=60))
     ('standard rules', 'custom rules: red fives on, hand clock 60 s')
+    >>> rules_text(RuleSettings(), "beginner")
+    'custom rules: beginner with minimum value mangan'
     """
-    preset = next((name for name in PRESETS if RuleSettings.preset(name) == settings), None)
-    if preset is not None:
-        return f"{preset} rules"
-    standard = RuleSettings().model_dump(mode="json")
-    changed = [rule_value_words(name, value) for name, value in
-               settings.model_dump(mode="json").items() if value != standard[name]]
-    return "custom rules: " + ", ".join(changed)
+    chosen = chosen_rules(settings, preset)
+    if chosen.exact:
+        return f"{chosen.preset} rules"
+    changed = _changed_words(settings, "standard") or (
+        f"{chosen.preset} with {_changed_words(settings, chosen.preset)}")
+    return f"custom rules: {changed}"
+
+
+def _changed_words(settings: RuleSettings, preset: str) -> str:
+    """The settings that differ from ``preset``, in words (empty when none do)."""
+    base = RuleSettings.preset(preset).model_dump(mode="json")
+    return ", ".join(rule_value_words(name, value) for name, value in
+                     settings.model_dump(mode="json").items() if value != base[name])
 
 
 #: A record's mode in words (the record keeps its own word: ``hotseat``).
@@ -186,7 +198,7 @@ class ReplayScreen(Screen[None]):
             yield Static(id="replay-end")
             yield SeatTiles(id="near-seat")
             yield SeatTiles(id="far-seat")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#replay-body").focus()
@@ -287,7 +299,7 @@ class ReplayScreen(Screen[None]):
                  else "\n" + escape(match_line(header.match, header.rules)))
         return (f"{where}\n{seen} · {mode_words(header.mode)} · "
                 f"{header.started:%Y-%m-%d %H:%M} UTC\n"
-                f"{rules_text(header.rules)} · seed {header.seed}{match}")
+                f"{rules_text(header.rules, header.preset)} · seed {header.seed}{match}")
 
     def watch_step(self) -> None:
         self._show()

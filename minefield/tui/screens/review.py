@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
 from textual.screen import Screen
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 from textual.worker import get_current_worker
 
 from minefield.defense.calibration import DEFAULT_OPPONENT, Opponent
@@ -48,6 +48,7 @@ from minefield.trainer.regrets import (
 from minefield.trainer.sections import Section
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.danger import shade
+from minefield.tui.widgets.footer import KeysFooter
 from minefield.tui.widgets.phrases import PhraseStatic, leading_indent
 from minefield.tui.widgets.tiles import TileRow, named
 
@@ -165,7 +166,7 @@ class ReviewScreen(Screen[None]):
             detail = PhraseStatic(id="review-detail")
             detail.hanging = bullet_indent  # a wrapped bullet goes on under its text
             yield detail
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Defense review"

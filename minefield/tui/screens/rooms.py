@@ -15,10 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from minefield.protocol.codes import normalize_code
 from minefield.tui.textual_private import OrderedInput
+from minefield.tui.widgets.footer import KeysFooter
 
 #: The menu's network entries (key, label), first in the menu when there is a server.
 ROOM_ENTRIES = (
@@ -52,7 +53,7 @@ class CodeScreen(ModalScreen[str | None]):
                          classes="question")
             yield OrderedInput(placeholder="K7Q3PX", max_length=16, id="code")
             yield Static("", id="code-problem")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

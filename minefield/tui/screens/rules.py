@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from minefield.rules.settings import (
     RuleSettings,
@@ -28,6 +28,7 @@ from minefield.rules.settings import (
 )
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.textual_private import OrderedInput
+from minefield.tui.widgets.footer import KeysFooter
 
 #: The on/off choices of a yes-or-no setting.
 ON_OFF = (("on", "on"), ("off", "off"))
@@ -75,7 +76,7 @@ class RulesScreen(ModalScreen[tuple[str, ...] | None]):
                 yield Button("Done", id="done", variant="primary", compact=True)
                 yield Button("Preset", id="reset", compact=True)
                 yield Button("Back", id="back", compact=True)
-        yield Footer()
+        yield KeysFooter()
 
     def _editor(self, name: str) -> Select[str] | Input:
         """A choice for on/off settings and the minimum, a text field for numbers."""

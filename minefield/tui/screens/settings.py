@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, Select, Static
+from textual.widgets import Label, Select, Static
 
 from minefield.bots.base import LEVELS
 from minefield.rules.names import HONOR_NAMES
@@ -21,6 +21,7 @@ from minefield.rules.settings import PRESETS
 from minefield.tui.config import Preferences
 from minefield.tui.render import TILE_STYLES
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
+from minefield.tui.widgets.footer import KeysFooter
 
 HINTS = (("off", "off"), ("practice", "in practice"), ("always", "always (also hot-seat)"))
 HONOR_CHOICES = {"letters": "letters: E S W N Wh Gr Rd", "kanji": "kanji: 東 南 西 北 白 發 中",
@@ -89,7 +90,7 @@ class SettingsScreen(ModalScreen[None]):
                     yield Select(choices, value=value, allow_blank=False, id=key, compact=True)
             yield Static("Changes are saved at once; rules and bot level apply to the next game.",
                          classes="note")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#tile_style", Select).focus()

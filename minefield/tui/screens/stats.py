@@ -1,6 +1,6 @@
 """The trainer's progress: games, deal-in rate and points lost (what happened), the danger taken
 against the least possible (agreement with the estimate) over time, and drill accuracy by kind
-in words, drawn as bars from a :class:`~minefield.trainer.progress.ProgressSummary`."""
+in words, drawn as bars from a :class:`~minefield.trainer.progress_summary.ProgressSummary`."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
-from minefield.trainer.progress import DefenseStats, DrillStats, ProgressSummary
+from minefield.trainer.progress_summary import DefenseStats, DrillStats, ProgressSummary
 from minefield.trainer.words import kind_words
 from minefield.tui.textual_private import SteadyHeader
+from minefield.tui.widgets.footer import KeysFooter
 
 BAR_WIDTH = 20
 _EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -127,7 +128,7 @@ class StatsScreen(Screen[None]):
             if self.problem:
                 yield Static(Text(self.problem), id="stats-problem")
             yield Static(summary_renderable(self.summary), id="stats-text")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Defense progress"

@@ -23,7 +23,19 @@ NORMAL_PADDING, COMPACT_PADDING = 3, 2
 PALETTE_PADDING = 2
 
 
-class FitFooter(Footer):
+class KeysFooter(Footer):
+    """Textual's footer, its keys made in its style (:func:`footer_key_styled`): Textual's own
+    restyles each key with the whole stylesheet once or twice when it is mounted, and makes
+    its keys anew at every change of the bindings (a key pressed, a screen shown)."""
+
+    def compose(self) -> ComposeResult:
+        compact = self.compact
+        for widget in super().compose():
+            footer_key_styled(widget, compact)
+            yield widget
+
+
+class FitFooter(KeysFooter):
     """A footer whose keys are whole at any width (see the module's docstring)."""
 
     _fitted_width = 0
@@ -46,7 +58,6 @@ class FitFooter(Footer):
     def compose(self) -> ComposeResult:
         width = self.app.size.width
         self._fitted_width = width
-        fit_compact = False
         if self._bindings_ready:
             keys = [cell_len(key) + cell_len(description) for key, description in
                     self.shown_keys()]
@@ -58,9 +69,7 @@ class FitFooter(Footer):
             self.set_class(fit_compact, "-compact")
             self.set_reactive(Footer.show_command_palette,
                               compact + palette - 1 <= width if fit_compact else True)
-        for widget in super().compose():
-            footer_key_styled(widget, fit_compact)  # each key made in the footer's style
-            yield widget
+        yield from super().compose()
 
     def on_resize(self, event: Resize) -> None:
         """Lay the keys out again for a terminal of another width."""
@@ -68,4 +77,4 @@ class FitFooter(Footer):
             self.call_after_refresh(self.recompose)
 
 
-__all__ = ["FitFooter"]
+__all__ = ["FitFooter", "KeysFooter"]
