@@ -15,7 +15,8 @@ id of the game it follows in its header (``follows``), the seats as the series g
 (R31), then a welcome and a snapshot for each player.
 
 **A room is not its game.** The room keeps its :attr:`Room.key` (the id of the first game it
-played, or of the game a restart took up) for its whole life: the daemon knows it by that.
+played, or after a restart the oldest its records name) for its whole life: the daemon (and
+a tournament's pairing) knows it by that.
 Each game it plays has an id of its own (:attr:`Room.id`, the name of its record) linked to
 the last; every earlier id of the room's games still reaches the room (``resume``, ``watch``),
 and its watchers are moved to each new game.
@@ -431,8 +432,11 @@ class Room:
         """Take up ``series`` where its records left it (:mod:`~minefield.server.restore`):
         its game is on the table and goes on writing with ``writer`` (None: its record has
         its result), its next games and rematches are recorded by this room; ``earlier_ids``
-        and ``record_paths``: the series' earlier games and records (a match's)."""
+        (oldest first) and ``record_paths``: the series' earlier games (a match's, the game
+        before a rematch) and records. The room's key is the oldest of its games' ids, as it
+        was before the restart."""
         self.plan, self.earlier_ids = None, [i for i in earlier_ids if i != self.id]
+        self.key = self.earlier_ids[0] if self.earlier_ids else self.id
         self.play.adopt(series, writer, record_paths)
 
     # -- closing -----------------------------------------------------------------------------------

@@ -149,6 +149,7 @@ async def test_after_a_restart_the_id_before_a_rematch_still_resumes(short_dir: 
         await server.stop()
     server = await start_daemon(short_dir)  # the rematch is taken up from its record
     try:
+        assert list(server.rooms) == [first]  # the room's key, as before the restart
         again = await resume(socket=server.config.socket, player="bob", game=first)
         assert again.game_id == current
         await again.close()
