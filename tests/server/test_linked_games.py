@@ -15,7 +15,8 @@ from minefield.records.reader import read_record
 from minefield.records.writer import RECORD_SUFFIX
 from minefield.rules.settings import RuleSettings
 from minefield.server.daemon import Daemon
-from minefield.session.remote import RemoteSession, host, join, resume
+from minefield.session.remote import RemoteSession
+from minefield.session.remote_start import host, join, resume
 from tests.server.conftest import Raw, autoplay, next_of, start_daemon
 from tests.server.test_lobby_state import until_lobby
 
