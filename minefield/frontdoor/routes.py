@@ -40,7 +40,8 @@ from minefield.frontdoor.web_door import web_answer
 from minefield.frontdoor.wire_link import wire_route
 from minefield.rules.seats import Seat
 from minefield.server.identity import Identity
-from minefield.server.tournaments import TournamentError, Tournaments
+from minefield.server.tournament_terms import TournamentError
+from minefield.server.tournaments import Tournaments
 
 if TYPE_CHECKING:
     from minefield.frontdoor.ssh_session import DoorSession
