@@ -101,7 +101,8 @@ class MenuDoors:
 
     async def _connect(self, server: ServerAddress, kind: str, code: str = "") -> None:
         """Connect to the game server and play; a refusal is one line on the menu."""
-        from minefield.session.remote import RemoteError, host, join, resume
+        from minefield.session.daemon_socket import RemoteError
+        from minefield.session.remote_start import host, join, resume
 
         try:
             if kind == "host":
