@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from textual.binding import Binding
-from textual.pilot import Pilot
 from textual.widgets import Markdown
 
-from minefield.rules.auto import auto_command
+from minefield.protocol.messages import PlayerInfo
+from minefield.rules.game import Seat
 from minefield.session import LocalSession
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
@@ -15,7 +15,8 @@ from minefield.tui.screens.dialogs import ConfirmScreen, CurtainScreen
 from minefield.tui.screens.help import HelpScreen
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.screens.result import ResultScreen
-from tests.tui.conftest import make_app, screen_text, settle, stand_in
+from tests.tui.conftest import StandInBot, make_app, screen_text, settle, stand_in
+from tests.tui.test_snapshots import ron_game
 
 
 async def test_ctrl_q_in_a_practice_game_asks_first() -> None:
@@ -73,28 +74,18 @@ async def test_ctrl_q_at_the_menu_quits_at_once() -> None:
         assert app.return_code == 0
 
 
-async def play_to_the_end(pilot: Pilot[int]) -> None:
-    """Play the practice game out with the automatic move, then show the result."""
-    app = pilot.app
-    assert isinstance(app, MinefieldApp) and app.session is not None
-    session, seat = app.session, app.session.local_seats[0]
-    assert isinstance(session, LocalSession)
-    for _ in range(40):  # a hand and 17 discards at most
-        await settle(pilot)
-        view = session.view(seat)
-        if view.phase == "ended":
-            break
-        if view.own_hand is None or view.my_turn:
-            await session.send(seat, auto_command(view))
-    await settle(pilot)
-
-
 async def test_ctrl_q_on_the_result_screen_quits_at_once() -> None:
+    """A practice game over (a ron on the first discards, R16), its result on screen: Ctrl+Q
+    quits without a question."""
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
-        await play_to_the_end(pilot)
-        assert isinstance(app.screen, ResultScreen)
+        players = {seat: PlayerInfo(name=seat.value.title()) for seat in Seat}
+        session = LocalSession(ron_game(), "practice", (Seat.EAST,), players, bot=StandInBot(),
+                               think_seconds=0)
+        await app.play(session)
+        await settle(pilot)
+        assert isinstance(app.screen, ResultScreen) and session.view(Seat.EAST).phase == "ended"
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert app.return_code == 0
