@@ -15,7 +15,7 @@ from minefield.cli.game import request_from_args
 from minefield.cli.network import host_rules
 from minefield.records.reader import read_record
 from minefield.rules.settings import RuleSettings
-from minefield.session.remote import RemoteError
+from minefield.session.daemon_socket import RemoteError
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

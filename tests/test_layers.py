@@ -138,7 +138,7 @@ def test_the_daemon_never_imports_a_client(tmp_path: Path) -> None:
     (tmp_path / "minefield" / "server").mkdir(parents=True)
     (tmp_path / "minefield" / "server" / "audience.py").write_text(
         "from minefield.protocol.watching import public_table\n"
-        "from minefield.session.remote import RemoteError\n")
+        "from minefield.session.daemon_socket import RemoteError\n")
     assert upward_imports(tmp_path / "minefield") == [
         "minefield/server/audience.py imports ['session']"]
 

@@ -25,7 +25,9 @@ from minefield.rules.settings import (
 )
 from minefield.server import serve_command as server_commands
 from minefield.server.config import SOCKET_ENV
-from minefield.session.remote import RemoteError, RemoteSession, host, join, resume
+from minefield.session.daemon_socket import RemoteError
+from minefield.session.remote import RemoteSession
+from minefield.session.remote_start import host, join, resume
 
 CLIENT_COMMANDS = ("host", "join", "resume")
 COMMANDS = (*server_commands.SERVE_COMMANDS, *CLIENT_COMMANDS)
@@ -95,7 +97,7 @@ def add_client_parsers(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 async def connect(args: argparse.Namespace) -> RemoteSession:
     """A connected session for parsed ``host``, ``join`` or ``resume`` arguments; raises
-    :class:`~minefield.session.remote.RemoteError` (one line) when the server refuses."""
+    :class:`~minefield.session.daemon_socket.RemoteError` (one line) when the server refuses."""
     if args.command == "host":
         match = bool(getattr(args, "match", False)) or args.rules in MATCH_PRESETS
         rules = args.rules or ("match" if match else "standard")

@@ -175,8 +175,8 @@ def _history(player: str | None, socket: Path | None, key: str | None, as_json: 
 
     from minefield.frontdoor.club import games_table
     from minefield.protocol.profiles import HISTORY_GAMES
+    from minefield.session.daemon_socket import RemoteError
     from minefield.session.lobby_link import own_games
-    from minefield.session.remote import RemoteError
 
     try:
         games = asyncio.run(own_games(socket, player, HISTORY_GAMES, key))

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _watch(args: argparse.Namespace) -> int:
     from minefield.protocol.watching import WatchTable
-    from minefield.session.remote import RemoteError
+    from minefield.session.daemon_socket import RemoteError
     from minefield.session.watch_link import WatchLink
 
     try:

@@ -8,68 +8,41 @@ names stay the account's (nobody else can take them, and the records that carry 
 point at its player); an older one is released, as an operator may release one
 (:meth:`Accounts.release`).
 
-A second key joins an account only with proof that its holder wants it: the account offers it a
-single-use code (:meth:`Accounts.offer_key`, valid :data:`CODE_SECONDS`), and only a login with
-that key that gives the code adds it (:meth:`Accounts.confirm_key`). The codes are kept here
-(their SHA-256 only), so a restart does not lose a pending one and a used one stays used.
+What a name may be is :mod:`.account_names`'s to say. A second key joins an account only with
+proof that its holder wants it, a code: :attr:`Accounts.keys`, the keys' side of this file
+(:class:`.account_keys.AccountKeys`).
 
->>> check_name("Ann_2")
-'Ann_2'
->>> check_name("strong")
-Traceback (most recent call last):
-...
-minefield.frontdoor.accounts.NameRefused: 'strong' is reserved: choose another name
 >>> accounts = Accounts(":memory:")
 >>> ann = accounts.claim("SHA256:aaa", "Ann")
 >>> accounts.claim("SHA256:bbb", "ANN")
 Traceback (most recent call last):
 ...
-minefield.frontdoor.accounts.NameRefused: the name 'ANN' is taken: choose another
+minefield.frontdoor.account_names.NameRefused: the name 'ANN' is taken: choose another
 >>> accounts.by_key("SHA256:aaa").name, accounts.by_name("ann").fingerprints
 ('Ann', ('SHA256:aaa',))
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
-import secrets
 import sqlite3
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from minefield.bots.base import LEVELS
-from minefield.errors import MinefieldError
+from minefield.frontdoor.account_keys import AccountKeys
+from minefield.frontdoor.account_names import NameRefused, check_name
 
-#: What a name may be (ASCII only: no look-alike letters from other scripts).
-NAME = re.compile(r"[A-Za-z0-9_-]{2,16}")
-#: Names nobody may take: bots, the front door's commands, and words that mislead.
-RESERVED = frozenset({
-    *LEVELS, "bot", "bots", "ai", "cpu", "computer", "admin", "administrator", "root", "system",
-    "server", "minefield", "moderator", "mod", "operator", "guest", "nobody", "anonymous",
-    "waiting", "host", "join", "resume", "watch", "history", "whoami", "who", "ladder", "name",
-    "key", "keys", "lobby", "help", "me", "you", "everyone", "all", "games", "record", "stats",
-})
 #: A new player's Glicko-2 rating, deviation and volatility (the usual starting values).
 START_RATING, START_DEVIATION, START_VOLATILITY = 1500.0, 350.0, 0.06
 #: A rating, its deviation and volatility.
 Rating = tuple[float, float, float]
-#: How many keys one account may hold (those waiting for their code count too).
-MAX_KEYS = 8
 #: How many times a name may be changed in any 24 hours.
 RENAMES_PER_DAY = 5
 #: How many former names an account keeps reserved (the oldest is released past this).
 KEPT_NAMES = 3
-#: How long a key's code is valid, in seconds.
-CODE_SECONDS = 600
-#: The letters of a key's code: no 0/O, 1/I/L, so it is read and typed without doubt.
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-#: How long a key's code is (31 ** 10: about 8e14 codes).
-CODE_LENGTH = 10
+#: A day, in seconds (the name changes' window).
 DAY = 86400.0
 
 _SCHEMA = """
@@ -129,20 +102,8 @@ CREATE INDEX IF NOT EXISTS game_ratings_by_account ON game_ratings (account);
 Change = tuple[str, float, float, float]
 
 
-class NameRefused(MinefieldError, ValueError):
-    """A name that cannot be taken (the message says why, on one line)."""
-
-
 class RenameLimited(NameRefused):
     """A name change past :data:`RENAMES_PER_DAY` (the message says when the next may be)."""
-
-
-class KeyRefused(MinefieldError, ValueError):
-    """A key that cannot be added, confirmed or removed (the message says why, on one line)."""
-
-
-class CodeRefused(KeyRefused):
-    """A key's code that is wrong, expired or used (the message says which, on one line)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,60 +119,6 @@ class Account:
     games: int
 
 
-@dataclass(frozen=True, slots=True)
-class KeyOffer:
-    """A key an account has offered to take: its code, for that key's login to give."""
-
-    fingerprint: str
-    code: str
-    expires: float
-
-
-@dataclass(frozen=True, slots=True)
-class AccountKey:
-    """One key of an account (``pending``: offered, waiting for its code; ``since`` is when it
-    was added, or when its code expires)."""
-
-    fingerprint: str
-    since: float
-    pending: bool = False
-
-
-def character(ch: str) -> str:
-    """A character as a message names it.
-
-    >>> character("\u0430")
-    'U+0430 CYRILLIC SMALL LETTER A'
-    """
-    return f"U+{ord(ch):04X} {unicodedata.name(ch, 'UNNAMED CHARACTER')}"
-
-
-def _invisible(ch: str) -> bool:
-    """True for a character that shows nothing, or only space (marks, spaces, format...)."""
-    return unicodedata.category(ch) in ("Cf", "Cn", "Co", "Cs", "Zs", "Zl", "Zp")
-
-
-def check_name(text: str) -> str:
-    """``text`` if it may be a name (case kept), else :class:`NameRefused`, whose one line
-    says why: a look-alike letter from another script or an invisible character is named."""
-    if any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in text):
-        raise NameRefused("a name has no control characters: letters, digits, '-' and '_'")
-    hidden = next((ch for ch in text if ord(ch) > 0x7F and _invisible(ch)), None)
-    if hidden is not None:
-        raise NameRefused(f"a name has no invisible characters (it has {character(hidden)}):"
-                          " letters, digits, '-' and '_'")
-    if not NAME.fullmatch(text):
-        shown = text if len(text) <= 20 else text[:17] + "..."
-        foreign = next((ch for ch in text if ord(ch) > 0x7F), None)
-        if foreign is not None:
-            raise NameRefused(f"{shown!r} is not a name: it has {character(foreign)}, not a "
-                              "plain ASCII letter (2 to 16 letters, digits, '-' or '_')")
-        raise NameRefused(f"{shown!r} is not a name: 2 to 16 letters, digits, '-' or '_'")
-    if text.casefold() in RESERVED:
-        raise NameRefused(f"{text!r} is reserved: choose another name")
-    return text
-
-
 def utc(moment: float) -> str:
     """A moment as players read it, to the minute.
 
@@ -219,19 +126,6 @@ def utc(moment: float) -> str:
     '1970-01-01 00:00 UTC'
     """
     return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def normalize_code(text: str) -> str:
-    """A key's code as typed (any case, dashes and spaces left out) in its stored form.
-
-    >>> normalize_code("k7qp-3xwm 2b")
-    'K7QP3XWM2B'
-    """
-    return "".join(ch for ch in text.upper() if ch not in "- ")
-
-
-def _digest(code: str) -> str:
-    return hashlib.sha256(normalize_code(code).encode()).hexdigest()
 
 
 class Accounts:
@@ -246,6 +140,8 @@ class Accounts:
         self.db.execute("PRAGMA busy_timeout=5000")
         self._migrate()
         self.db.executescript(_SCHEMA)
+        #: The accounts' keys after their first: offered a code, confirmed, listed, removed.
+        self.keys = AccountKeys(self)
 
     def _migrate(self) -> None:
         """A file made before former names were counted: mark them (their order is the order
@@ -265,7 +161,8 @@ class Accounts:
         """Close the database."""
         self.db.close()
 
-    def _account(self, account_id: int) -> Account:
+    def account(self, account_id: int) -> Account:
+        """The account with this id (one that exists)."""
         row = self.db.execute("SELECT id, name, rating, deviation, volatility, games "
                               "FROM accounts WHERE id = ?", (account_id,)).fetchone()
         keys = tuple(k for (k,) in self.db.execute(
@@ -277,21 +174,21 @@ class Accounts:
         """The account with this id (None: there is none, e.g. a browser session's account
         that was since removed)."""
         if self.db.execute("SELECT 1 FROM accounts WHERE id = ?", (account_id,)).fetchone():
-            return self._account(account_id)
+            return self.account(account_id)
         return None
 
     def by_key(self, fingerprint: str) -> Account | None:
         """The account of a key's fingerprint, None for a key not seen before."""
         row = self.db.execute("SELECT account FROM keys WHERE fingerprint = ?",
                               (fingerprint,)).fetchone()
-        return None if row is None else self._account(row[0])
+        return None if row is None else self.account(row[0])
 
     def by_name(self, name: str) -> Account | None:
         """The account that holds ``name`` (or holds it reserved, a former name), in any
         case."""
         row = self.db.execute("SELECT account FROM names WHERE folded = ?",
                               (name.casefold(),)).fetchone()
-        return None if row is None else self._account(row[0])
+        return None if row is None else self.account(row[0])
 
     def former_names(self, account_id: int) -> list[str]:
         """The account's reserved former names (folded), the latest given up first."""
@@ -353,7 +250,7 @@ class Accounts:
             self._take_name(account_id, name)
             self.db.execute("INSERT INTO keys (fingerprint, account, added) VALUES (?, ?, ?)",
                             (fingerprint, account_id, self.clock()))
-        return self._account(account_id)
+        return self.account(account_id)
 
     def next_rename(self, account_id: int) -> float | None:
         """When the account may change its name again (None: now)."""
@@ -371,7 +268,7 @@ class Accounts:
         check_name(name)
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            old = self._account(account_id).name
+            old = self.account(account_id).name
             if name == old:
                 raise NameRefused(f"you are already {name!r}")
             allowed = self.next_rename(account_id) if limited else None
@@ -388,7 +285,7 @@ class Accounts:
             self.db.execute("INSERT INTO renames (account, at, old, new) VALUES (?, ?, ?, ?)",
                             (account_id, self.clock(), old, name))
             released = self._release_old_names(account_id)
-        return self._account(account_id), released
+        return self.account(account_id), released
 
     def release(self, name: str) -> Account:
         """Release a reserved former name (an operator's ``release NAME``), so that anyone may
@@ -400,126 +297,18 @@ class Accounts:
                                   (name.casefold(),)).fetchone()
             if row is None:
                 raise NameRefused(f"nobody holds the name {name!r}")
-            account = self._account(row[0])
+            account = self.account(row[0])
             if row[1] is None:
                 raise NameRefused(f"{account.name!r} is a player's name now, not a former one: "
                                   "only former names are released")
             self.db.execute("DELETE FROM names WHERE folded = ?", (name.casefold(),))
         return account
 
-    # -- keys ----------------------------------------------------------------------------------
-
-    def _purge_codes(self) -> None:
-        """Forget the codes expired a day ago (until then a used or expired code is told
-        apart from a wrong one)."""
-        self.db.execute("DELETE FROM key_codes WHERE expires < ?", (self.clock() - DAY,))
-
-    def offer_key(self, account_id: int, fingerprint: str, asked_by: str) -> KeyOffer:
-        """A code for the key ``fingerprint`` to join the account with, asked for by the
-        account's key ``asked_by``: the key joins only when a login with it gives the code
-        (:meth:`confirm_key`). A key of another player is refused; a new offer for the same
-        key replaces the last."""
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            self._purge_codes()
-            owner = self.db.execute("SELECT account FROM keys WHERE fingerprint = ?",
-                                    (fingerprint,)).fetchone()
-            if owner is not None:
-                raise KeyRefused("that key is already yours" if owner[0] == account_id
-                                 else "that key already belongs to another player")
-            now = self.clock()
-            self.db.execute("DELETE FROM key_codes WHERE account = ? AND fingerprint = ? AND "
-                            "used IS NULL", (account_id, fingerprint))
-            keys = self.db.execute("SELECT count(*) FROM keys WHERE account = ?",
-                                   (account_id,)).fetchone()[0]
-            waiting = self.db.execute(
-                "SELECT count(DISTINCT fingerprint) FROM key_codes WHERE account = ? AND "
-                "used IS NULL AND expires > ? AND fingerprint NOT IN (SELECT fingerprint FROM "
-                "keys)", (account_id, now)).fetchone()[0]
-            if keys + waiting >= MAX_KEYS:
-                raise KeyRefused(f"an account holds at most {MAX_KEYS} keys (with those "
-                                 "waiting for their code): key remove one first")
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            expires = now + CODE_SECONDS
-            self.db.execute("INSERT INTO key_codes (digest, account, fingerprint, asked_by, "
-                            "expires) VALUES (?, ?, ?, ?, ?)",
-                            (_digest(code), account_id, fingerprint, asked_by, expires))
-        return KeyOffer(fingerprint, code, expires)
-
-    def confirm_key(self, fingerprint: str, code: str) -> tuple[Account, str]:
-        """Add the key ``fingerprint`` to the account that offered it ``code``; that account,
-        and the key that asked. :class:`CodeRefused` for a code that is not this key's, has
-        expired or was used (each code serves once); :class:`KeyRefused` for a key that is a
-        player's already."""
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            row = self.db.execute("SELECT account, fingerprint, asked_by, expires, used FROM "
-                                  "key_codes WHERE digest = ?", (_digest(code),)).fetchone()
-            if row is None or row[1] != fingerprint:
-                raise CodeRefused("that code is not one for this key: check it, or ask for "
-                                  "a new one with key add")
-            account_id, _, asked_by, expires, used = row
-            if used is not None:
-                raise CodeRefused("that code has been used already: a code serves once")
-            if self.clock() >= expires:
-                raise CodeRefused(f"that code has expired (a code lasts {CODE_SECONDS // 60} "
-                                  "minutes): ask for a new one with key add")
-            owner = self.by_key(fingerprint)
-            if owner is not None:
-                raise KeyRefused(f"this key already logs in as {owner.name}" +
-                                 ("" if owner.id == account_id else
-                                  ": it cannot join another player"))
-            keys = self.db.execute("SELECT count(*) FROM keys WHERE account = ?",
-                                   (account_id,)).fetchone()[0]
-            if keys >= MAX_KEYS:
-                raise KeyRefused(f"{self._account(account_id).name} holds {MAX_KEYS} keys "
-                                 "already: they must key remove one first")
-            self.db.execute("UPDATE key_codes SET used = ? WHERE digest = ?",
-                            (self.clock(), _digest(code)))
-            self.db.execute("INSERT INTO keys (fingerprint, account, added) VALUES (?, ?, ?)",
-                            (fingerprint, account_id, self.clock()))
-        return self._account(account_id), asked_by
-
-    def keys_of(self, account_id: int) -> list[AccountKey]:
-        """The account's keys, oldest first, then those waiting for their code (and not
-        another player's since)."""
-        keys = [AccountKey(fingerprint, added) for fingerprint, added in self.db.execute(
-            "SELECT fingerprint, added FROM keys WHERE account = ? ORDER BY added",
-            (account_id,))]
-        keys += [AccountKey(fingerprint, expires, pending=True)
-                 for fingerprint, expires in self.db.execute(
-                     "SELECT fingerprint, max(expires) FROM key_codes WHERE account = ? AND "
-                     "used IS NULL AND expires > ? AND fingerprint NOT IN (SELECT fingerprint "
-                     "FROM keys) GROUP BY fingerprint ORDER BY 2",
-                     (account_id, self.clock()))]
-        return keys
-
-    def remove_key(self, account_id: int, fingerprint: str) -> bool:
-        """Remove a key from the account (True), or withdraw a key's waiting code (False).
-        :class:`KeyRefused` for the account's last key and for a key not its own."""
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            keys = [k for (k,) in self.db.execute(
-                "SELECT fingerprint FROM keys WHERE account = ?", (account_id,))]
-            if fingerprint in keys:
-                if len(keys) == 1:
-                    raise KeyRefused("that is your last key: add another (key add) before "
-                                     "removing it")
-                self.db.execute("DELETE FROM keys WHERE fingerprint = ?", (fingerprint,))
-                return True
-            withdrawn = self.db.execute(
-                "DELETE FROM key_codes WHERE account = ? AND fingerprint = ? AND used IS NULL "
-                "AND expires > ?", (account_id, fingerprint, self.clock())).rowcount
-            if not withdrawn:
-                raise KeyRefused(f"the key {fingerprint} is not one of yours (key list shows "
-                                 "them)")
-            return False
-
     def ladder(self) -> list[Account]:
         """The players who have played a rated game, best rating first."""
         ids = [i for (i,) in self.db.execute(
             "SELECT id FROM accounts WHERE games > 0 ORDER BY rating DESC, name")]
-        return [self._account(i) for i in ids]
+        return [self.account(i) for i in ids]
 
     def rating_history(self, account_id: int) -> dict[str, float]:
         """The account's rating after each of its rated games, by game id."""
@@ -549,7 +338,7 @@ class Accounts:
                     "SELECT name, before, after, deviation FROM game_ratings WHERE game = ? "
                     "ORDER BY place", (game,)).fetchall()
                 return (tuple(rows[0]), tuple(rows[1])) if len(rows) == 2 else None
-            one, two = self._account(first), self._account(second)
+            one, two = self.account(first), self.account(second)
             after_one, after_two = new(one, two)
             self.db.execute("INSERT INTO rated_games (game, rated) VALUES (?, ?)",
                             (game, self.clock()))
@@ -577,7 +366,5 @@ class Accounts:
                                 (rating, deviation, volatility, account_id))
 
 
-__all__ = ["CODE_SECONDS", "KEPT_NAMES", "MAX_KEYS", "NAME", "RENAMES_PER_DAY", "RESERVED",
-           "Account", "AccountKey", "Accounts", "Change", "CodeRefused", "KeyOffer",
-           "KeyRefused", "NameRefused", "Rating", "RenameLimited", "character", "check_name",
-           "normalize_code", "utc"]
+__all__ = ["DAY", "KEPT_NAMES", "RENAMES_PER_DAY", "Account", "Accounts", "Change", "Rating",
+           "RenameLimited", "utc"]

@@ -68,15 +68,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from minefield.frontdoor.accounts import (
-    CODE_SECONDS,
-    KEPT_NAMES,
-    NAME,
-    RENAMES_PER_DAY,
-    NameRefused,
-    check_name,
-    normalize_code,
-)
+from minefield.frontdoor.account_keys import CODE_SECONDS, normalize_code
+from minefield.frontdoor.account_names import NAME, NameRefused, check_name
+from minefield.frontdoor.accounts import KEPT_NAMES, RENAMES_PER_DAY
 from minefield.frontdoor.grammar import (
     GAME_ID,
     EntryCommand,

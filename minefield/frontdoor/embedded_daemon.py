@@ -142,7 +142,7 @@ class DaemonHandle:
     async def tournaments(self, work: Callable[[Tournaments], Awaitable[_T]]) -> _T | None:
         """``work(tournaments)`` done in the daemon's loop (the tournaments are the daemon's,
         :mod:`~minefield.server.tournaments`); None when the daemon does not run. What it
-        raises (a :class:`~minefield.server.tournaments.TournamentError`) comes back."""
+        raises (a :class:`~minefield.server.tournament_terms.TournamentError`) comes back."""
 
         async def question(daemon: Daemon) -> _T:
             if daemon.tournaments is None:

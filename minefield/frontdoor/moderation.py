@@ -34,7 +34,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from minefield.errors import MinefieldError
-from minefield.frontdoor.accounts import Account, Accounts, NameRefused, check_name, utc
+from minefield.frontdoor.account_names import NameRefused, check_name
+from minefield.frontdoor.accounts import Account, Accounts, utc
 from minefield.server.identity import Identity
 from minefield.server.moderation_store import Ban, ModerationStore
 

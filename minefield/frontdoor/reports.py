@@ -12,7 +12,8 @@ import json
 from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 
-from minefield.frontdoor.accounts import Account, AccountKey, utc
+from minefield.frontdoor.account_keys import AccountKey
+from minefield.frontdoor.accounts import Account, utc
 from minefield.protocol.lobby import LobbyState, LobbyTable
 
 

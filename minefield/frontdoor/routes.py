@@ -28,7 +28,9 @@ import asyncssh
 
 from minefield.errors import MinefieldError
 from minefield.frontdoor import reports
-from minefield.frontdoor.accounts import Account, KeyRefused, NameRefused, RenameLimited, utc
+from minefield.frontdoor.account_keys import KeyRefused
+from minefield.frontdoor.account_names import NameRefused
+from minefield.frontdoor.accounts import Account, RenameLimited, utc
 from minefield.frontdoor.club import Club, ClubRefused
 from minefield.frontdoor.commands import HELP, Action, FrontCommand
 from minefield.frontdoor.moderation_commands import AdminRoute
@@ -38,7 +40,8 @@ from minefield.frontdoor.web_door import web_answer
 from minefield.frontdoor.wire_link import wire_route
 from minefield.rules.seats import Seat
 from minefield.server.identity import Identity
-from minefield.server.tournaments import TournamentError, Tournaments
+from minefield.server.tournament_terms import TournamentError
+from minefield.server.tournaments import Tournaments
 
 if TYPE_CHECKING:
     from minefield.frontdoor.ssh_session import DoorSession
@@ -171,7 +174,7 @@ async def key_list(session: DoorSession, command: FrontCommand) -> str:
     """``key list``: the player's keys, and those offered a code."""
     account = session.account
     assert account is not None
-    keys = session.door.accounts.keys_of(account.id)
+    keys = session.door.accounts.keys.listed(account.id)
     return reports.key_list(account, keys, session.fingerprint, command.json)
 
 
@@ -181,7 +184,7 @@ async def key_remove(session: DoorSession, command: FrontCommand) -> str:
     door, account, fingerprint = session.door, session.account, session.fingerprint
     assert account is not None and command.key is not None
     try:
-        removed = door.accounts.remove_key(account.id, command.key)
+        removed = door.accounts.keys.remove(account.id, command.key)
     except KeyRefused as refusal:
         raise CommandRefused(str(refusal)) from None
     if not removed:
@@ -209,7 +212,7 @@ async def key_add(session: DoorSession, command: FrontCommand) -> str:
         raise CommandRefused("that is not a public key: key add ssh-ed25519 AAAA...") from None
     new = key.get_fingerprint("sha256")
     try:
-        offer = door.accounts.offer_key(account.id, new, fingerprint)
+        offer = door.accounts.keys.offer(account.id, new, fingerprint)
     except KeyRefused as refusal:
         raise CommandRefused(str(refusal)) from None
     log.info("%s offered the key %s a code (key %s from %s)", account.name, new,
@@ -227,7 +230,7 @@ async def key_confirm(session: DoorSession, command: FrontCommand) -> str:
     fingerprint, address = session.fingerprint, session.connection.address
     assert command.code is not None
     try:
-        account, asked_by = session.door.accounts.confirm_key(fingerprint, command.code)
+        account, asked_by = session.door.accounts.keys.confirm(fingerprint, command.code)
     except KeyRefused as refusal:
         log.info("key %s from %s: key confirm refused (%s)", fingerprint, address, refusal)
         raise CommandRefused(str(refusal)) from None

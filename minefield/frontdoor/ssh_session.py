@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from minefield.frontdoor.accounts import Account, NameRefused
+from minefield.frontdoor.account_names import NameRefused
+from minefield.frontdoor.accounts import Account
 from minefield.frontdoor.commands import ALLOWED, BadName, FrontCommand, parse_command
 from minefield.frontdoor.door_config import (
     FALLBACK_TERM,

@@ -33,7 +33,7 @@ from typing import Any, Literal, cast
 from minefield.frontdoor.grammar import Refused, _rule_setting, _shown
 from minefield.rules.settings import PRESETS, parse_rule
 from minefield.server.tournament_pairing import Format
-from minefield.server.tournaments import (
+from minefield.server.tournament_terms import (
     MAX_PLAYERS,
     NewTournament,
     RuleValue,

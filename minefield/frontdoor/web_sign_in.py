@@ -139,7 +139,7 @@ class SignIn:
 
     async def _passkey_step(self, request: web.Request, step: str,
                             asked: dict[str, Any]) -> web.Response:
-        from minefield.frontdoor.accounts import NameRefused, check_name
+        from minefield.frontdoor.account_names import NameRefused, check_name
 
         passkeys, accounts = self.door.passkeys, self.door.front.accounts
         assert passkeys is not None
@@ -197,7 +197,8 @@ class SignIn:
         the code, and the command the new key runs with it, as over SSH."""
         import asyncssh
 
-        from minefield.frontdoor.accounts import KeyRefused, utc
+        from minefield.frontdoor.account_keys import KeyRefused
+        from minefield.frontdoor.accounts import utc
 
         door = self.door
         found = door.signed_in(request)
@@ -209,7 +210,7 @@ class SignIn:
         try:
             key = asyncssh.import_public_key(str(form.get("key", "")).strip())
             new = key.get_fingerprint("sha256")
-            offer = door.front.accounts.offer_key(account.id, new, session.tag)
+            offer = door.front.accounts.keys.offer(account.id, new, session.tag)
         except (asyncssh.KeyImportError, ValueError) as error:
             why = str(error) if isinstance(error, KeyRefused) else (
                 "that is not a public key (ssh-ed25519 AAAA...)")

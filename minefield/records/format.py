@@ -22,7 +22,9 @@ match seed, hidden in every repr: it deals every game), ``hand`` (the hand numbe
 A network game's header also says what table it was played at: ``"table": {"kind":
 "public", "rated": true}`` (:class:`~minefield.records.header.TableHeader`; ``"tournament":
 NAME`` for a game of a tournament). Records written before tables were rated or casual lack it
-(they were rated).
+(they were rated). A network game that follows another at the same table (a rematch, a
+match's next game) names it: ``"follows": "<game id>"`` (the record's name without its
+suffix); a table's first game, and every record written before games were linked, has none.
 
 Times are ISO 8601 in UTC (``2025-01-02T03:04:05.678Z``); tiles are mpsz. The dead wall is
 written tile by tile in its order (``"1m5p7z..."``, each tile with its own suit letter, which

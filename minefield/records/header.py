@@ -151,9 +151,15 @@ class TableHeader(BaseModel):
         return self.kind in PUBLIC_KINDS
 
 
+#: A game id as the daemon names a record (``<time>-network-<random>``, no suffix).
+GAME_ID_PATTERN: Final = r"^[0-9A-Za-z][0-9A-Za-z._-]{0,99}$"
+
+
 class RecordHeader(BaseModel):
     """Line 1: what is needed to deal the game again (R2) and who played it; ``match`` for a
-    game of a match (absent for a single game)."""
+    game of a match (absent for a single game); ``follows``: the id of the game this one
+    follows at the same table (a rematch's first game, a match's next game), absent for a
+    table's first game and in every record written before games were linked."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
@@ -169,12 +175,15 @@ class RecordHeader(BaseModel):
     #: The rules preset the players chose (``rules`` holds every setting, changes included);
     #: older records have none (the preset is guessed from ``rules`` then).
     preset: str | None = Field(None, min_length=1, max_length=20)
+    #: The id of the game this one follows at its table (a rematch's, a match's next
+    #: game); none for a table's first game and in records written before games were linked.
+    follows: str | None = Field(None, pattern=GAME_ID_PATTERN)
 
     @model_serializer(mode="wrap")
     def _drop_no_match(self, handler: SerializerFunctionWrapHandler,
                        info: SerializationInfo) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        for key in ("match", "table", "preset"):
+        for key in ("match", "table", "preset", "follows"):
             if data.get(key, False) is None:
                 del data[key]  # a single game's header (a local game's) is as before
         return data
@@ -195,15 +204,19 @@ class RecordHeader(BaseModel):
                  started: datetime | None = None, *,
                  match: MatchHeader | None = None,
                  table: TableHeader | None = None,
-                 preset: str | None = None) -> RecordHeader:
+                 preset: str | None = None,
+                 follows: str | None = None) -> RecordHeader:
         """The header of ``game`` (its seed and rules), started now unless given; ``match``
         for a game of a match (ValueError when it is not this game's: other terms or seed);
-        ``table``: where a network game is played; ``preset``: the rules preset chosen."""
+        ``table``: where a network game is played; ``preset``: the rules preset chosen;
+        ``follows``: the id of the game this one follows at its table (a rematch's, a
+        match's next game)."""
         if match is not None and match.terms != game.terms:
             raise ValueError(f"the game's terms {game.terms!r} are not the match's "
                              f"{match.terms!r}: start games with Match.new_game")
         return cls(seed=game.seed, rules=game.settings, mode=mode, players=players,
-                   started=started or utc_now(), match=match, table=table, preset=preset)
+                   started=started or utc_now(), match=match, table=table, preset=preset,
+                   follows=follows)
 
     def shown_names(self) -> dict[Seat, str]:
         """Each seat's player as the players know them: a network game's record names a
@@ -229,6 +242,7 @@ class RecordHeader(BaseModel):
 
 
 __all__ = [
+    "GAME_ID_PATTERN",
     "MODES",
     "PUBLIC_KINDS",
     "RECORD_NAME",

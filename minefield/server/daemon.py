@@ -96,6 +96,8 @@ class Daemon:
         rates a finished game and tells the lobby the players' ratings; None: no ratings."""
         self.config = config
         self.bots = BotPool(config.bot_workers)
+        #: The open rooms by their key (:attr:`Room.key <minefield.server.room.Room.key>`,
+        #: which a room keeps while it plays game after game).
         self.rooms: dict[str, Room] = {}
         self.by_player: dict[str, set[Room]] = {}
         #: Which room and seat each hello gets, and the room codes
@@ -137,7 +139,7 @@ class Daemon:
 
     def room_closed(self, room: Room) -> None:
         """Forget a closed room."""
-        self.rooms.pop(room.id, None)
+        self.rooms.pop(room.key, None)
         self.desk.room_closed(room)
         for seated in room.seats.values():
             if seated.identity is not None:
@@ -162,11 +164,6 @@ class Daemon:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(_log_failure("a tournament's work"))
-
-    def room_renamed(self, room: Room, old_id: str) -> None:
-        """A rematch: the room plays a new game under a new id."""
-        self.rooms.pop(old_id, None)
-        self.rooms[room.id] = room
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -356,7 +353,7 @@ class Daemon:
         self._register(room)
 
     def _register(self, room: Room) -> None:
-        self.rooms[room.id] = room
+        self.rooms[room.key] = room
         for seated in room.seats.values():
             if seated.identity is not None:
                 self.by_player.setdefault(seated.identity.key, set()).add(room)

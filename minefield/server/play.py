@@ -113,6 +113,9 @@ class Play:
         self.stage: Stage = weakref.proxy(stage)
         #: The id of the game on the table (the name of its record).
         self.id = game_id
+        #: The id of the game this one follows at the room (a rematch's, a match's next
+        #: game), written in its record's header; None for the room's first game.
+        self.follows: str | None = None
         self.lock = lock
         #: What the room plays (None while it waits for its second player).
         self.series: Series | None = None
@@ -218,7 +221,8 @@ class Play:
         """The record of a single game this room starts (the series' recorder factory)."""
         return self._new_record(RecordHeader.for_game(
             game, "network", Players(east=seats[Seat.EAST], west=seats[Seat.WEST]),
-            table=self.stage.table_header(), preset=self.stage.rules_name))
+            table=self.stage.table_header(), preset=self.stage.rules_name,
+            follows=self.follows))
 
     def match_record(self, game: Game, match: Match) -> Recorder | None:
         """The record of a game of this room's match (the series' recorder factory)."""
@@ -226,7 +230,8 @@ class Play:
         return self._new_record(RecordHeader.for_game(game, "network", players,
                                                       match=MatchHeader.of_match(match),
                                                       table=self.stage.table_header(),
-                                                      preset=self.stage.rules_name))
+                                                      preset=self.stage.rules_name,
+                                                      follows=self.follows))
 
     # -- inside: a move ----------------------------------------------------------------------------
 

@@ -161,10 +161,23 @@ def restore_room(services: Services, records: Sequence[ReadRecord]) -> Room:
         room.kind, room.rated_games = table_header.kind, table_header.rated
         room.tournament = table_header.tournament
         room.public = table_header.kind == "public"
-    room.adopt(series, writer,
-               [Path(r.name).name.removesuffix(RECORD_SUFFIX) for r in earlier],
+    room.play.follows = record.header.follows
+    room.adopt(series, writer, _earlier_ids([*earlier, record]),
                [Path(r.name) for r in (*earlier, record)])
     return room
+
+
+def _earlier_ids(records: Sequence[ReadRecord]) -> list[str]:
+    """The ids a resume may still name for the series whose records are ``records``: each
+    game's before the last, and the game each one follows (its header's ``follows``: the
+    game before a rematch), oldest first."""
+    ids: list[str] = []
+    for record in records:
+        own = Path(record.name).name.removesuffix(RECORD_SUFFIX)
+        for game in (record.header.follows, own):
+            if game is not None and game not in ids:
+                ids.append(game)
+    return ids[:-1]
 
 
 def _match_of(path: Path) -> str | None:

@@ -10,8 +10,16 @@ for ``join`` with its code. What the room plays is a
 **Where a game starts: :meth:`Room.begin`, the one start path.** The first game (both seats
 taken), a match's next game (both players asked, R30; a bot always has) and a rematch (a
 new series, linked to the old by id: seats swapped, or a new match) all begin there: a new
-game id, the record created (in a record thread, before anyone hears of the game), the
-seats as the series gives them (R31), then a welcome and a snapshot for each player.
+game id, the record created (in a record thread, before anyone hears of the game) with the
+id of the game it follows in its header (``follows``), the seats as the series gives them
+(R31), then a welcome and a snapshot for each player.
+
+**A room is not its game.** The room keeps its :attr:`Room.key` (the id of the first game it
+played, or after a restart the oldest its records name) for its whole life: the daemon (and
+a tournament's pairing) knows it by that.
+Each game it plays has an id of its own (:attr:`Room.id`, the name of its record) linked to
+the last; every earlier id of the room's games still reaches the room (``resume``, ``watch``),
+and its watchers are moved to each new game.
 
 Every change goes through the series' :class:`~minefield.table.game_table.GameTable` under the
 room's lock (one writer per game), on the event loop; its record line is appended and fsynced
@@ -71,14 +79,10 @@ BOT_LEFT = "You left the game against the bot: it is closed (it cannot be resume
 
 class Services(Engine, Protocol):
     """What a room needs from the daemon: its play's :class:`~minefield.server.play.Engine`,
-    and to be told when the room closes, plays under a new id, or a game ends."""
+    and to be told when the room closes or a game ends."""
 
     def room_closed(self, room: Room) -> None:
-        """Forget ``room`` (its code, its id, its players' entries)."""
-        ...
-
-    def room_renamed(self, room: Room, old_id: str) -> None:
-        """``room`` plays a new game under a new id (a next game, a rematch)."""
+        """Forget ``room`` (its code, its key, its players' entries)."""
         ...
 
     def game_ended(self, room: Room) -> None:
@@ -99,7 +103,10 @@ class Room:
         self.lock = asyncio.Lock()
         #: The game in play (its series once both seats are taken), under the room's lock.
         self.play = Play(services, self, game_id, self.lock)
-        #: The ids of the series' earlier games (a resume may name them).
+        #: The room's own name, for its whole life (the daemon's key): its first game's id.
+        self.key = game_id
+        #: The ids of the room's earlier games, oldest first: a match's, and those before a
+        #: rematch (a resume or a watch may name them).
         self.earlier_ids: list[str] = []
         self.code: str | None = None
         self.code_expires: float | None = None
@@ -192,7 +199,8 @@ class Room:
 
     @property
     def game_ids(self) -> set[str]:
-        """The ids a ``resume`` may name for this room: its game, and a match's earlier ones."""
+        """The ids a ``resume`` or a ``watch`` may name for this room: its game, and every
+        earlier game it played (a match's, before a rematch)."""
         return {self.id, *self.earlier_ids}
 
     def table_header(self) -> TableHeader:
@@ -364,17 +372,19 @@ class Room:
         """Start a game (lock held): the room's ``first`` (both seats taken), a match's
         ``next`` (both players asked) or a ``rematch`` (a new series, linked to the old).
 
-        Every game a room plays starts here: a new game id (but the first, which keeps the
-        room's), the game dealt by the series (:meth:`Series.next_game
+        Every game a room plays starts here: a new game id (but the first, which is the
+        room's key), the game dealt by the series (:meth:`Series.next_game
         <minefield.table.series.Series.next_game>` or a new series), its record created in
-        a record thread before anyone hears of it, the seats as the series gives them (R31)
-        with a fresh grace budget each (R25b), then a welcome and a snapshot for each player.
+        a record thread before anyone hears of it (its header ``follows`` the last game's
+        id), the seats as the series gives them (R31) with a fresh grace budget each (R25b),
+        then a welcome and a snapshot for each player. The room keeps its key and every
+        earlier id (a resume may name any of them).
         """
         play = self.play
         if how != "first":
             old_id, play.id = play.id, new_game_id(self.config)
-            self.earlier_ids = [*self.earlier_ids, old_id] if how == "next" else []
-            self.services.room_renamed(self, old_id)
+            play.follows = old_id
+            self.earlier_ids = [*self.earlier_ids, old_id]
         if how == "first":
             assert self.plan is not None
             play.series = self.plan.first_series(
@@ -422,8 +432,11 @@ class Room:
         """Take up ``series`` where its records left it (:mod:`~minefield.server.restore`):
         its game is on the table and goes on writing with ``writer`` (None: its record has
         its result), its next games and rematches are recorded by this room; ``earlier_ids``
-        and ``record_paths``: the series' earlier games and records (a match's)."""
-        self.plan, self.earlier_ids = None, earlier_ids
+        (oldest first) and ``record_paths``: the series' earlier games (a match's, the game
+        before a rematch) and records. The room's key is the oldest of its games' ids, as it
+        was before the restart."""
+        self.plan, self.earlier_ids = None, [i for i in earlier_ids if i != self.id]
+        self.key = self.earlier_ids[0] if self.earlier_ids else self.id
         self.play.adopt(series, writer, record_paths)
 
     # -- closing -----------------------------------------------------------------------------------

@@ -3,11 +3,10 @@
 The daemon is the one writer of its tournaments, as of the club's other memory: the
 organizer, the players (with their rating at the start), the rounds (when each started), the
 pairings with their games, results and forfeits, all in the club's SQLite file
-(:attr:`~minefield.server.config.ServerConfig.database_path`, WAL; every change committed
-before anyone hears of it), so a restart, ``kill -9`` included,
-loses nothing: :meth:`Tournaments.resume` takes up every running tournament, the rooms of its
-round (a game already begun comes back from its record; one nobody had sat at yet gets a new
-room) and its forfeit alarm.
+(:mod:`~minefield.server.tournament_store`; every change committed before anyone hears of
+it), so a restart, ``kill -9`` included, loses nothing: :meth:`Tournaments.resume` takes up
+every running tournament, the rooms of its round (a game already begun comes back from its
+record; one nobody had sat at yet gets a new room) and its forfeit alarm.
 
 A round begins (:meth:`Tournaments._begin_round`) with its pairings (pure,
 :mod:`~minefield.server.tournament_pairing`): a bye is scored at once; every other pairing
@@ -18,6 +17,9 @@ them. :data:`~minefield.server.config.ServerConfig.tournament_forfeit_seconds` a
 round began, a player who has not sat down loses by forfeit (both absent: both lose) and the
 room is closed. When every game of the round has ended the next round begins, or the
 tournament is finished.
+
+What a new tournament may be is checked by :mod:`~minefield.server.tournament_terms`; what
+``tournament show`` and ``tournaments`` say, by :mod:`~minefield.server.tournament_reports`.
 
 Everything here runs in the daemon's event loop; SQLite's writes are small and few (a round's
 pairings, a result), so they are made there, in order, under the loop.
@@ -31,170 +33,36 @@ import logging
 import math
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from minefield.errors import MinefieldError
 from minefield.protocol.lobby import LobbyTournament, TournamentRound
 from minefield.rules.game import Seat
 from minefield.rules.seed import random_seed
-from minefield.rules.settings import CLOCK_SETTINGS, RuleSettings, SettingsError
+from minefield.rules.settings import RuleSettings
 from minefield.server.identity import Identity
 from minefield.server.room import Room
 from minefield.server.tournament_pairing import (
-    Format,
-    Game,
     Pairing,
     Result,
     round_robin,
     standings,
     swiss_round,
 )
+from minefield.server.tournament_reports import listed, shown
+from minefield.server.tournament_store import Board, Store
+from minefield.server.tournament_terms import (
+    MAX_NAME,
+    NewTournament,
+    TournamentError,
+    check_name,
+    check_terms,
+)
 
 if TYPE_CHECKING:
     from minefield.server.daemon import Daemon
 
 log = logging.getLogger("minefield.server")
-
-#: A tournament's name: what a player types after ``tournament show``.
-NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-MAX_NAME = 40
-#: The most players a tournament may have (``--max-players`` is at most this).
-MAX_PLAYERS = 256
-Status = Literal["open", "running", "finished"]
-#: A ``--rule NAME=VALUE`` setting's value, typed (:func:`~minefield.rules.settings.parse_rule`).
-RuleValue = bool | int | str | None
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tournaments (
-    name TEXT PRIMARY KEY COLLATE NOCASE, organizer TEXT NOT NULL, format TEXT NOT NULL,
-    rules TEXT NOT NULL, rule TEXT NOT NULL, match INTEGER NOT NULL, casual INTEGER NOT NULL,
-    max_players INTEGER, rounds INTEGER, status TEXT NOT NULL, round INTEGER NOT NULL,
-    created REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS players (
-    tournament TEXT NOT NULL COLLATE NOCASE, key TEXT NOT NULL, name TEXT NOT NULL,
-    joined REAL NOT NULL, rating REAL, seed INTEGER, PRIMARY KEY (tournament, key));
-CREATE TABLE IF NOT EXISTS rounds (
-    tournament TEXT NOT NULL COLLATE NOCASE, round INTEGER NOT NULL, started REAL NOT NULL,
-    ended REAL, PRIMARY KEY (tournament, round));
-CREATE TABLE IF NOT EXISTS pairings (
-    tournament TEXT NOT NULL COLLATE NOCASE, round INTEGER NOT NULL, board INTEGER NOT NULL,
-    east TEXT NOT NULL, west TEXT, game TEXT, result TEXT, forfeit INTEGER NOT NULL DEFAULT 0,
-    points INTEGER NOT NULL DEFAULT 0, east_seated INTEGER NOT NULL DEFAULT 0,
-    west_seated INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (tournament, round, board));
-"""
-
-
-class TournamentError(MinefieldError):
-    """A tournament command that cannot be done (one line, saying why)."""
-
-
-@dataclass(slots=True)
-class Board:
-    """A pairing as stored (players by identity key)."""
-
-    round: int
-    board: int
-    east: str
-    west: str | None
-    game: str | None
-    result: Result | None
-    forfeit: bool
-    points: int
-    east_seated: bool
-    west_seated: bool
-
-    def as_game(self) -> Game:
-        """The pairing as the standings see it."""
-        return Game(self.round, self.east, self.west, self.result, self.forfeit, self.points)
-
-
-class Store:
-    """The tournaments' SQLite database (WAL; ``synchronous=FULL``: a commit survives a
-    crash)."""
-
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(_SCHEMA)
-
-    def close(self) -> None:
-        """Close the database."""
-        self.db.close()
-
-    def tournament(self, name: str) -> sqlite3.Row | None:
-        """The tournament called ``name`` (any case), or None."""
-        row: sqlite3.Row | None = self.db.execute(
-            "SELECT * FROM tournaments WHERE name = ?", (name,)).fetchone()
-        return row
-
-    def all(self) -> list[sqlite3.Row]:
-        """Every tournament, newest first."""
-        return list(self.db.execute("SELECT * FROM tournaments ORDER BY created DESC"))
-
-    def players(self, name: str) -> list[sqlite3.Row]:
-        """A tournament's players: by their seed once it started, by joining before."""
-        return list(self.db.execute(
-            "SELECT * FROM players WHERE tournament = ? ORDER BY seed, joined", (name,)))
-
-    def pairings(self, name: str) -> list[Board]:
-        """Every pairing of a tournament, round by round, board by board."""
-        rows = self.db.execute("SELECT * FROM pairings WHERE tournament = ? "
-                               "ORDER BY round, board", (name,))
-        return [Board(r["round"], r["board"], r["east"], r["west"], r["game"], r["result"],
-                         bool(r["forfeit"]), r["points"], bool(r["east_seated"]),
-                         bool(r["west_seated"])) for r in rows]
-
-    def round_started(self, name: str, number: int) -> float | None:
-        """When round ``number`` began (wall clock), or None."""
-        row = self.db.execute("SELECT started FROM rounds WHERE tournament = ? AND round = ?",
-                              (name, number)).fetchone()
-        return float(row["started"]) if row is not None else None
-
-    def execute(self, sql: str, *args: Any) -> None:
-        """One change, committed."""
-        self.db.execute(sql, args)
-
-    def transaction(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> None:
-        """Several changes committed together (all or none)."""
-        with self.db:
-            self.db.execute("BEGIN")
-            for sql, args in statements:
-                self.db.execute(sql, args)
-
-
-@dataclass(frozen=True, slots=True)
-class NewTournament:
-    """What ``tournament new`` asks for."""
-
-    name: str
-    format: Format
-    rounds: int | None = None
-    rules: str = "standard"
-    rule: tuple[tuple[str, RuleValue], ...] = ()
-    match: bool = False
-    casual: bool = False
-    max_players: int | None = None
-
-
-def check_name(name: str) -> None:
-    """A tournament's name: 1-40 letters, digits, ``-``, ``_`` or ``.``."""
-    if not name or len(name) > MAX_NAME or not set(name) <= NAME_CHARS:
-        raise TournamentError("a tournament's name is 1 to 40 letters, digits, '-', '_' or "
-                              "'.'")
-
-
-def _key(rows: Iterable[sqlite3.Row], name: str) -> str | None:
-    folded = name.casefold()
-    for row in rows:
-        if row["name"].casefold() == folded or row["key"] == name:
-            return str(row["key"])
-    return None
 
 
 class Tournaments:
@@ -224,21 +92,7 @@ class Tournaments:
         check_name(asked.name)
         if self.store.tournament(asked.name) is not None:
             raise TournamentError(f"a tournament called {asked.name} exists already")
-        rule = dict(asked.rule)
-        try:
-            if CLOCK_SETTINGS & rule.keys():
-                raise SettingsError("the clocks of a network game are the server's (R25): "
-                                    "leave hand_seconds and discard_seconds out")
-            RuleSettings.preset(asked.rules, **rule)
-        except SettingsError as error:
-            raise TournamentError(str(error)) from None
-        if asked.rounds is not None and not 1 <= asked.rounds <= 50:
-            raise TournamentError("--rounds is a number from 1 to 50")
-        if asked.rounds is not None and asked.format == "round-robin":
-            raise TournamentError("a round robin has as many rounds as it needs (every pair "
-                                  "meets once): leave --rounds out")
-        if asked.max_players is not None and not 2 <= asked.max_players <= MAX_PLAYERS:
-            raise TournamentError(f"--max-players is a number from 2 to {MAX_PLAYERS}")
+        rule = check_terms(asked)
         self.store.execute(
             "INSERT INTO tournaments (name, organizer, format, rules, rule, match, casual, "
             "max_players, rounds, status, round, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
@@ -331,42 +185,11 @@ class Tournaments:
     def show(self, name: str) -> dict[str, Any]:
         """``tournament show NAME --json``."""
         row = self._open(name)
-        players = self.store.players(row["name"])
-        names = {p["key"]: p["name"] for p in players}
-        pairings = self.store.pairings(row["name"])
-        table = standings([p["key"] for p in players], [p.as_game() for p in pairings],
-                          row["format"], {p["key"]: p["rating"] or 0.0 for p in players})
-        return {
-            "name": row["name"], "format": row["format"], "rules": self._rules(row),
-            "status": row["status"], "round": row["round"], "rounds": row["rounds"],
-            "players": [p["name"] for p in players],
-            "pairings": [{"round": p.round, "east": names.get(p.east, p.east),
-                          "west": names.get(p.west) if p.west is not None else None,
-                          "game": p.game, "result": p.result if p.result != "none" else None,
-                          "forfeit": p.forfeit} for p in pairings],
-            "standings": [{"rank": s.rank, "name": names.get(s.name, s.name), "score": s.score,
-                           "tiebreak": s.tiebreak, "points": s.points} for s in table],
-        }
-
-    @staticmethod
-    def _rules(row: sqlite3.Row) -> str:
-        rule = json.loads(row["rule"])
-        words = [row["rules"], *(f"{k}={_rule_word(v)}" for k, v in sorted(rule.items()))]
-        if row["match"]:
-            words.append("match")
-        if row["casual"]:
-            words.append("casual")
-        return " ".join(words)
+        return shown(row, self.store.players(row["name"]), self.store.pairings(row["name"]))
 
     def listing(self) -> list[dict[str, Any]]:
         """``tournaments --json``: every tournament, newest first."""
-        out = []
-        for row in self.store.all():
-            out.append({"name": row["name"], "format": row["format"],
-                        "rules": self._rules(row), "status": row["status"],
-                        "round": row["round"], "rounds": row["rounds"],
-                        "players": len(self.store.players(row["name"]))})
-        return out
+        return [listed(row, len(self.store.players(row["name"]))) for row in self.store.all()]
 
     def running(self) -> list[LobbyTournament]:
         """The running tournaments and their round, newest first (the lobby lists them;
@@ -598,13 +421,6 @@ class Tournaments:
             await self._after_result(name)
 
 
-def _rule_word(value: RuleValue) -> str:
-    """A setting's value as ``--rule`` takes it (``on``, ``off``, ``none``, a number)."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return "none" if value is None else str(value)
-
-
 def _outcome(room: Room, pairing: Board) -> tuple[Result, int]:
     """Who won ``room``'s game (a match: on the final scores, R30) and what was paid."""
     east_key = pairing.east
@@ -628,5 +444,4 @@ def _outcome(room: Room, pairing: Board) -> tuple[Result, int]:
     return ("east" if end.winner is seat_of_east else "west"), points
 
 
-__all__ = ["MAX_PLAYERS", "NewTournament", "RuleValue", "Store", "TournamentError",
-           "Tournaments", "check_name"]
+__all__ = ["Tournaments"]

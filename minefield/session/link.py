@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from minefield.protocol.wire import Hello, Ping, encode
-from minefield.session.remote import PING_SECONDS, open_socket
+from minefield.session.daemon_socket import PING_SECONDS, open_socket
 
 
 class LineLink:

@@ -5,7 +5,7 @@
 ... # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-minefield.session.remote.RemoteError: no game server at /nonexistent/minefield.sock: ...
+minefield.session.daemon_socket.RemoteError: no game server at /nonexistent/minefield.sock: ...
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from minefield.protocol.messages import PROTOCOL_VERSION
 from minefield.protocol.profiles import AskGames, Games, Profile, ProfileGame, RecordPart
 from minefield.protocol.server_lines import parse_server_line
 from minefield.protocol.wire import Hello, WireError, WireProblem
+from minefield.session.daemon_socket import RemoteError
 from minefield.session.link import LineLink
-from minefield.session.remote import RemoteError
 
 #: What the lobby sends: its state, an invitation as it stands, a quick match as it stands,
 #: a room made for you, a tournament's round, the message of the day, a profile or a part of a

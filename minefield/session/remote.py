@@ -3,9 +3,9 @@
 :class:`RemoteSession` has the interface of
 :class:`~minefield.session.local.LocalSession`: ``open()``, ``updates()``, ``send()``,
 ``draft()``, ``close()``. The daemon runs the game; this session only carries messages.
-Connect with :func:`host`, :func:`join` or :func:`resume`: each returns a connected session or
-raises :class:`RemoteError` with one line for the player (no server, permission denied,
-another protocol version, a wrong room code...).
+Connect with :func:`~minefield.session.remote_start.host`, ``join`` or ``resume``
+(:mod:`.remote_start`): each returns a connected session or raises
+:class:`~minefield.session.daemon_socket.RemoteError` with one line for the player.
 
 Once open, nothing raises into the app: the server's errors arrive as
 :class:`~minefield.protocol.messages.Notice` or
@@ -39,11 +39,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from minefield.errors import MinefieldError
-from minefield.protocol.address import player_command, socket_path
-from minefield.protocol.codes import normalize_code
 from minefield.protocol.messages import (
-    MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     Applied,
     Closed,
@@ -71,13 +67,12 @@ from minefield.protocol.wire import (
     encode,
 )
 from minefield.rules.game import ChooseHand, Discard, IllegalCommand, PlayerView, Seat
-from minefield.rules.settings import RuleSettings, describe_validation_error
+from minefield.rules.settings import RuleSettings
 from minefield.session.base import SessionTraits
+from minefield.session.daemon_socket import PING_SECONDS, RemoteError, open_socket
 
 log = logging.getLogger(__name__)
 
-#: Seconds between pings (the server closes a connection silent for 45 s).
-PING_SECONDS = 10.0
 #: A link silent for this long is taken as lost (a pong comes every ping).
 SILENT_SECONDS = 30.0
 #: How long to keep trying to reconnect before giving up.
@@ -86,14 +81,6 @@ RECONNECT_SECONDS = 120.0
 HANDSHAKE_SECONDS = 15.0
 #: Errors after which reconnecting cannot help.
 _FINAL_ERRORS = frozenset({"version", "no_game", "not_allowed", "bad_code", "handshake"})
-
-
-class RemoteError(MinefieldError):
-    """The game server could not be reached or refused: a one-line message for the player."""
-
-    def __init__(self, message: str, code: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 @dataclass(slots=True)
@@ -105,8 +92,8 @@ class _Pending:
 
 
 class RemoteSession:
-    """A session whose game runs on the daemon. Build it with :func:`host`, :func:`join` or
-    :func:`resume`; then :meth:`open` and read :meth:`updates`."""
+    """A session whose game runs on the daemon. Build it with ``host``, ``join`` or ``resume``
+    (:mod:`.remote_start`); then :meth:`open` and read :meth:`updates`."""
 
     def __init__(self, path: Path, player: str | None = None, *,
                  reconnect_seconds: float = RECONNECT_SECONDS,
@@ -452,23 +439,6 @@ class RemoteSession:
         yield "tiles", "<hidden>"
 
 
-async def open_socket(path: Path) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """Connect to the daemon's socket (a player's session, the lobby, a watcher);
-    :class:`RemoteError` saying why not, in one line."""
-    try:
-        return await asyncio.open_unix_connection(str(path), limit=MAX_LINE_BYTES + 2)
-    except (FileNotFoundError, ConnectionRefusedError):
-        raise RemoteError(f"no game server at {path}: start one with `minefield serve`",
-                          "unreachable") from None
-    except PermissionError:
-        raise RemoteError(f"cannot reach the game server at {path}: permission denied "
-                          "(its group may play: ask its admin)", "permission") from None
-    except OSError as error:
-        reason = (error.strerror or str(error)).lower()
-        raise RemoteError(f"cannot reach the game server at {path}: {reason}",
-                          "unreachable") from None
-
-
 async def _read_message(reader: asyncio.StreamReader) -> Any:
     """The next message from the server, None at the end; bad lines are skipped."""
     while True:
@@ -484,57 +454,4 @@ async def _read_message(reader: asyncio.StreamReader) -> Any:
             log.warning("a message from the server was not understood (%s)", problem.code)
 
 
-def _hello(action: str, **fields: Any) -> Hello:
-    try:
-        return Hello(version=PROTOCOL_VERSION, action=action, **fields)
-    except ValidationError as error:
-        raise RemoteError(describe_validation_error(error, "option"), "bad_message") from None
-
-
-async def host(*, bot: str | None = None, rules: str | None = None,
-               socket: str | Path | None = None, player: str | None = None,
-               seed: str | None = None, match: bool = False,
-               rule: dict[str, bool | int | str | None] | None = None, public: bool = False,
-               rated: bool | None = None, **options: Any) -> RemoteSession:
-    """Host a game on the daemon (against a bot on the server with ``bot``); the session.
-
-    Without a bot the room waits for a second player: share ``session.code``, or with
-    ``public`` let the lobby list it for anyone. ``match``: a whole match (R30-R35) rather than
-    one game (so does ``rules="match"`` or ``"club"``).
-    ``rule``: settings over the preset by name (``--rule``; the clocks are the server's).
-    ``rated``: False for a casual table (R36; None: the server's default, rated).
-    ``seed`` is for tests (the daemon accepts it only with ``--test-seeds``).
-    """
-    hello = _hello("host", bot=bot, rules=rules, player=player, seed=seed, match=match,
-                   rule=rule or {}, public=public, rated=rated)
-    return await RemoteSession.connect(hello, socket_path(socket), **options)
-
-
-async def join(code: str, *, socket: str | Path | None = None, player: str | None = None,
-               **options: Any) -> RemoteSession:
-    """Take the free seat of the room with ``code``; the session."""
-    if normalize_code(code) is None:
-        shown = code if len(code) <= 20 else code[:20] + "..."
-        raise RemoteError(f"{shown!r} is not a room code: 6 letters and digits, such as K7Q3PX",
-                          "bad_code")
-    hello = _hello("join", code=code, player=player)
-    return await RemoteSession.connect(hello, socket_path(socket), **options)
-
-
-async def resume(*, socket: str | Path | None = None, player: str | None = None,
-                 game: str | None = None, **options: Any) -> RemoteSession:
-    """Go back to this player's unfinished game (or the game ``game``); the session. With no
-    game to go back to, the error says how to host or join one, as this player reaches the
-    server (``minefield host``, or over SSH ``ssh -t -p PORT HOST host``)."""
-    hello = _hello("resume", player=player, game=game)
-    try:
-        return await RemoteSession.connect(hello, socket_path(socket), **options)
-    except RemoteError as error:
-        if error.code != "no_game" or game is not None or "host one" in str(error):
-            raise
-        command = player_command(player)
-        raise RemoteError(f"{error}: host one ({command} host) or join one ({command} join "
-                          "CODE)", error.code) from None
-
-
-__all__ = ["RemoteError", "RemoteSession", "host", "join", "resume"]
+__all__ = ["RemoteSession"]

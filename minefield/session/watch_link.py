@@ -7,7 +7,7 @@ public table it is sent (:mod:`minefield.protocol.watching` says what a watcher 
 ... # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-minefield.session.remote.RemoteError: no game server at /nonexistent/minefield.sock: ...
+minefield.session.daemon_socket.RemoteError: no game server at /nonexistent/minefield.sock: ...
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from minefield.protocol.address import socket_path
 from minefield.protocol.messages import PROTOCOL_VERSION
 from minefield.protocol.watching import WatchClosed, WatchState, WatchTable, parse_watcher_line
 from minefield.protocol.wire import Hello, WireError, WireProblem
+from minefield.session.daemon_socket import RemoteError
 from minefield.session.link import LineLink
-from minefield.session.remote import RemoteError
 
 
 class WatchLink(LineLink):

@@ -7,16 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from minefield.frontdoor.accounts import (
-    CODE_SECONDS,
-    MAX_KEYS,
-    Accounts,
-    CodeRefused,
-    KeyRefused,
-    NameRefused,
-    RenameLimited,
-    check_name,
-)
+from minefield.frontdoor.account_keys import CODE_SECONDS, MAX_KEYS, CodeRefused, KeyRefused
+from minefield.frontdoor.account_names import NameRefused, check_name
+from minefield.frontdoor.accounts import Accounts, RenameLimited
 
 
 class Clock:
@@ -78,32 +71,32 @@ def test_a_second_key_logs_in_as_the_player_only_once_it_gives_its_code(tmp_path
     accounts = Accounts(tmp_path / "p.sqlite")
     ann = accounts.claim("SHA256:a", "Ann")
     bob = accounts.claim("SHA256:b", "Bob")
-    offer = accounts.offer_key(ann.id, "SHA256:a2", asked_by="SHA256:a")
+    offer = accounts.keys.offer(ann.id, "SHA256:a2", asked_by="SHA256:a")
     assert len(offer.code) >= 8
     assert accounts.by_key("SHA256:a2") is None  # offered, not yet Ann's
     with pytest.raises(CodeRefused, match="not one for this key"):
-        accounts.confirm_key("SHA256:someone", offer.code)  # the code is that key's only
+        accounts.keys.confirm("SHA256:someone", offer.code)  # the code is that key's only
     with pytest.raises(CodeRefused, match="not one for this key"):
-        accounts.confirm_key("SHA256:a2", "WRONGCODE2")
-    joined, asked_by = accounts.confirm_key("SHA256:a2", offer.code.lower())
+        accounts.keys.confirm("SHA256:a2", "WRONGCODE2")
+    joined, asked_by = accounts.keys.confirm("SHA256:a2", offer.code.lower())
     assert joined.fingerprints == ("SHA256:a", "SHA256:a2") and asked_by == "SHA256:a"
     assert accounts.by_key("SHA256:a2") == accounts.by_key("SHA256:a")
     with pytest.raises(CodeRefused, match="used already"):
-        accounts.confirm_key("SHA256:a2", offer.code)
+        accounts.keys.confirm("SHA256:a2", offer.code)
     with pytest.raises(KeyRefused, match="another player"):
-        accounts.offer_key(ann.id, "SHA256:b", asked_by="SHA256:a")
+        accounts.keys.offer(ann.id, "SHA256:b", asked_by="SHA256:a")
     with pytest.raises(KeyRefused, match="already yours"):
-        accounts.offer_key(ann.id, "SHA256:a2", asked_by="SHA256:a")
+        accounts.keys.offer(ann.id, "SHA256:a2", asked_by="SHA256:a")
     # A key that took a name of its own after the offer cannot join with it.
-    late = accounts.offer_key(ann.id, "SHA256:c", asked_by="SHA256:a")
+    late = accounts.keys.offer(ann.id, "SHA256:c", asked_by="SHA256:a")
     accounts.claim("SHA256:c", "Cat")
     with pytest.raises(KeyRefused, match="already logs in as Cat: it cannot join"):
-        accounts.confirm_key("SHA256:c", late.code)
+        accounts.keys.confirm("SHA256:c", late.code)
     # Keys waiting for their code count toward the most an account holds.
     for number in range(MAX_KEYS - 2):
-        accounts.offer_key(ann.id, f"SHA256:more{number}", asked_by="SHA256:a")
+        accounts.keys.offer(ann.id, f"SHA256:more{number}", asked_by="SHA256:a")
     with pytest.raises(KeyRefused, match=f"at most {MAX_KEYS} keys"):
-        accounts.offer_key(ann.id, "SHA256:onetoomany", asked_by="SHA256:a")
+        accounts.keys.offer(ann.id, "SHA256:onetoomany", asked_by="SHA256:a")
     assert accounts.by_key("SHA256:b") == bob
 
 
@@ -111,15 +104,15 @@ def test_a_code_expires_after_ten_minutes_and_survives_a_restart(tmp_path: Path)
     clock = Clock()
     accounts = Accounts(tmp_path / "p.sqlite", clock=clock)
     ann = accounts.claim("SHA256:a", "Ann")
-    first = accounts.offer_key(ann.id, "SHA256:x", asked_by="SHA256:a")
-    second = accounts.offer_key(ann.id, "SHA256:y", asked_by="SHA256:a")
+    first = accounts.keys.offer(ann.id, "SHA256:x", asked_by="SHA256:a")
+    second = accounts.keys.offer(ann.id, "SHA256:y", asked_by="SHA256:a")
     accounts.close()
     clock.now += CODE_SECONDS - 1
     again = Accounts(tmp_path / "p.sqlite", clock=clock)  # the server started again
-    assert again.confirm_key("SHA256:x", first.code)[0].name == "Ann"
+    assert again.keys.confirm("SHA256:x", first.code)[0].name == "Ann"
     clock.now += 1
     with pytest.raises(CodeRefused, match=r"expired \(a code lasts 10 minutes\)"):
-        again.confirm_key("SHA256:y", second.code)
+        again.keys.confirm("SHA256:y", second.code)
     assert again.by_key("SHA256:y") is None
     # The code itself is not in the file (only its SHA-256).
     stored = sqlite3.connect(tmp_path / "p.sqlite").execute(
@@ -130,33 +123,33 @@ def test_a_code_expires_after_ten_minutes_and_survives_a_restart(tmp_path: Path)
 def test_a_new_offer_replaces_the_last_for_that_key(tmp_path: Path) -> None:
     accounts = Accounts(tmp_path / "p.sqlite")
     ann = accounts.claim("SHA256:a", "Ann")
-    old = accounts.offer_key(ann.id, "SHA256:x", asked_by="SHA256:a")
-    new = accounts.offer_key(ann.id, "SHA256:x", asked_by="SHA256:a")
+    old = accounts.keys.offer(ann.id, "SHA256:x", asked_by="SHA256:a")
+    new = accounts.keys.offer(ann.id, "SHA256:x", asked_by="SHA256:a")
     with pytest.raises(CodeRefused, match="not one for this key"):
-        accounts.confirm_key("SHA256:x", old.code)
-    assert accounts.confirm_key("SHA256:x", new.code)[0].id == ann.id
+        accounts.keys.confirm("SHA256:x", old.code)
+    assert accounts.keys.confirm("SHA256:x", new.code)[0].id == ann.id
 
 
 def test_keys_are_listed_and_removed_but_never_the_last(tmp_path: Path) -> None:
     clock = Clock()
     accounts = Accounts(tmp_path / "p.sqlite", clock=clock)
     ann = accounts.claim("SHA256:a", "Ann")
-    accounts.confirm_key("SHA256:b", accounts.offer_key(ann.id, "SHA256:b", "SHA256:a").code)
+    accounts.keys.confirm("SHA256:b", accounts.keys.offer(ann.id, "SHA256:b", "SHA256:a").code)
     clock.now += 5
-    offer = accounts.offer_key(ann.id, "SHA256:c", "SHA256:a")
-    listed = accounts.keys_of(ann.id)
+    offer = accounts.keys.offer(ann.id, "SHA256:c", "SHA256:a")
+    listed = accounts.keys.listed(ann.id)
     assert [(k.fingerprint, k.pending) for k in listed] == [
         ("SHA256:a", False), ("SHA256:b", False), ("SHA256:c", True)]
     assert listed[2].since == offer.expires
-    assert accounts.remove_key(ann.id, "SHA256:c") is False  # a waiting code withdrawn
+    assert accounts.keys.remove(ann.id, "SHA256:c") is False  # a waiting code withdrawn
     with pytest.raises(CodeRefused):
-        accounts.confirm_key("SHA256:c", offer.code)
+        accounts.keys.confirm("SHA256:c", offer.code)
     with pytest.raises(KeyRefused, match="not one of yours"):
-        accounts.remove_key(ann.id, "SHA256:zzz")
-    assert accounts.remove_key(ann.id, "SHA256:a") is True
+        accounts.keys.remove(ann.id, "SHA256:zzz")
+    assert accounts.keys.remove(ann.id, "SHA256:a") is True
     assert accounts.by_key("SHA256:a") is None
     with pytest.raises(KeyRefused, match="that is your last key"):
-        accounts.remove_key(ann.id, "SHA256:b")
+        accounts.keys.remove(ann.id, "SHA256:b")
     assert accounts.by_key("SHA256:b") is not None
 
 

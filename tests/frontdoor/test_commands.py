@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from minefield.frontdoor.accounts import NameRefused, check_name
+from minefield.frontdoor.account_names import NameRefused, check_name
 from minefield.frontdoor.commands import BadName, FrontCommand, parse_command
 from minefield.frontdoor.grammar import EntryCommand, Refused
 

@@ -18,7 +18,8 @@ from minefield.rules.game import Game, Seat
 from minefield.server.audience import CANNOT_PLAY
 from minefield.server.connection import Connection
 from minefield.server.daemon import Daemon
-from minefield.session.remote import RemoteSession, host, join
+from minefield.session.remote import RemoteSession
+from minefield.session.remote_start import host, join
 from minefield.session.watch_link import WatchLink
 from tests.server.conftest import Raw, autoplay, start_daemon
 from tests.server.test_lobby_state import until_lobby

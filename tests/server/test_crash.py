@@ -14,7 +14,8 @@ import pytest
 
 from minefield.protocol.messages import Applied, Link, Snapshot
 from minefield.rules.game import Seat
-from minefield.session.remote import RemoteSession, host, join
+from minefield.session.remote import RemoteSession
+from minefield.session.remote_start import host, join
 from tests.server.conftest import LIMIT, ME, autoplay, next_of
 from tests.server.test_daemon import SEED, local_result
 

@@ -22,7 +22,8 @@ from minefield.records.reader import read_record
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Discarded, Game, GameEnded, Seat
 from minefield.server.daemon import Daemon
-from minefield.session.remote import RemoteError, host, join, resume
+from minefield.session.daemon_socket import RemoteError
+from minefield.session.remote_start import host, join, resume
 from tests.server.conftest import ME, Raw, autoplay, moved_aside, next_of, start_daemon
 
 SEED = "5"

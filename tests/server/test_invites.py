@@ -11,7 +11,7 @@ import pytest
 from minefield.protocol.messages import Snapshot
 from minefield.server import invites
 from minefield.server.daemon import Daemon
-from minefield.session.remote import resume
+from minefield.session.remote_start import resume
 from tests.server.conftest import Raw, next_of, start_daemon
 
 

@@ -16,7 +16,7 @@ from minefield.server.daemon import Daemon
 from minefield.server.identity import Identity
 from minefield.server.kept_games import KeptGame, KeptGames, Outcome
 from minefield.server.profiles import profile
-from minefield.session.remote import host, join
+from minefield.session.remote_start import host, join
 from tests.server.conftest import autoplay, start_daemon
 from tests.server.kept_records import played, write_record
 from tests.server.test_daemon import SEED, local_result

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from minefield.server.daemon import Daemon
-from minefield.session.remote import host, join
+from minefield.session.remote_start import host, join
 from tests.server.conftest import ME, Raw, autoplay, start_daemon
 
 

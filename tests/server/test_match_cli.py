@@ -15,7 +15,8 @@ from minefield.frontdoor.grammar import EntryCommand, Refused, parse_original_co
 from minefield.protocol.messages import PROTOCOL_VERSION, Snapshot
 from minefield.protocol.wire import Hello, encode, parse_hello
 from minefield.server.daemon import Daemon
-from minefield.session.remote import RemoteError, RemoteSession
+from minefield.session.daemon_socket import RemoteError
+from minefield.session.remote import RemoteSession
 from tests.server.conftest import next_of
 
 

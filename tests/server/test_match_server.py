@@ -31,7 +31,8 @@ from minefield.rules.match import Match, Settlement
 from minefield.rules.seed import parse_seed
 from minefield.rules.settings import RuleSettings
 from minefield.server.daemon import Daemon
-from minefield.session.remote import RemoteSession, host, join, resume
+from minefield.session.remote import RemoteSession
+from minefield.session.remote_start import host, join, resume
 from tests.server.conftest import LIMIT, ME, Raw, autoplay, moved_aside, next_of, start_daemon
 from tests.server.test_crash import DaemonProcess
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from minefield.paths import CACHE_ENV
-from minefield.session.remote import host, join
+from minefield.session.remote_start import host, join
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen

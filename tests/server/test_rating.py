@@ -12,7 +12,7 @@ from minefield.rules.game import Seat
 from minefield.server import rating
 from minefield.server.daemon import Daemon
 from minefield.server.rating import RateGame
-from minefield.session.remote import host, join, resume
+from minefield.session.remote_start import host, join, resume
 from tests.server.conftest import autoplay, next_of, start_daemon
 from tests.server.test_daemon import SEED, local_result
 

@@ -15,7 +15,7 @@ from minefield.protocol.messages import Applied, Notice
 from minefield.records.writer import RecordWriter
 from minefield.rules.game import Seat
 from minefield.server.daemon import Connection, Daemon
-from minefield.session.remote import host, join
+from minefield.session.remote_start import host, join
 from tests.server.conftest import LIMIT, autoplay
 from tests.server.test_daemon import SEED
 

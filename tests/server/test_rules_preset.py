@@ -39,7 +39,7 @@ from minefield.records.reader import read_record
 from minefield.rules.settings import RuleSettings
 from minefield.server.daemon import Daemon
 from minefield.session import remote
-from minefield.session.remote import host, join
+from minefield.session.remote_start import host, join
 from tests.server.conftest import LIMIT, Raw, make_config, next_of, start_daemon
 
 #: What a client older than the ``rules`` line parses a server's line with: every message

@@ -19,7 +19,8 @@ from minefield.records.reader import read_record
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Game, Seat
 from minefield.server.seats import RETURN_SECONDS
-from minefield.session.remote import RemoteSession, host, join, resume
+from minefield.session.remote import RemoteSession
+from minefield.session.remote_start import host, join, resume
 from tests.server.conftest import LIMIT, start_daemon
 
 SEED = "5"

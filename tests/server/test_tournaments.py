@@ -18,8 +18,8 @@ from typing import Any
 from minefield.protocol.messages import MatchView
 from minefield.server.daemon import Daemon
 from minefield.server.identity import Identity
-from minefield.server.tournaments import NewTournament, TournamentError
-from minefield.session.remote import resume
+from minefield.server.tournament_terms import NewTournament, TournamentError
+from minefield.session.remote_start import resume
 from tests.server.conftest import ME, Raw, autoplay, start_daemon
 from tests.server.test_match_server import last_table, next_game_snapshot, play
 

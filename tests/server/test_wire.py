@@ -15,7 +15,7 @@ from minefield.protocol.messages import MAX_LINE_BYTES, Applied, Snapshot
 from minefield.protocol.wire import WireProblem, parse_hello, parse_in_game
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Game, Seat
-from minefield.session.remote import host, join
+from minefield.session.remote_start import host, join
 from tests.server.conftest import ME, Raw, autoplay, moved_aside, start_daemon
 
 SEED = "5"

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from minefield.protocol.lobby import LobbyState
+from minefield.session.daemon_socket import RemoteError
 from minefield.session.lobby_link import LobbyEvent, LobbyLink
-from minefield.session.remote import RemoteError, host
+from minefield.session.remote_start import host
 from tests.server.conftest import start_daemon
 
 

@@ -10,7 +10,8 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("module", ["minefield.session.remote", "minefield.protocol.wire",
+@pytest.mark.parametrize("module", ["minefield.session.remote", "minefield.session.remote_start",
+                                    "minefield.protocol.wire",
                                     "minefield.protocol.address", "minefield.protocol.codes"])
 def test_the_client_side_does_not_import_the_server(module: str) -> None:
     """Importing a client module in a fresh interpreter loads no module of the server."""

@@ -13,7 +13,8 @@ import pytest
 
 from minefield.cli.ssh_server import connect_hint
 from minefield.protocol.address import DOOR_ENV
-from minefield.session.remote import RemoteError, host, resume
+from minefield.session.daemon_socket import RemoteError
+from minefield.session.remote_start import host, resume
 from minefield.tui.app import MinefieldApp
 from minefield.tui.screens.builder import HandBuilderScreen
 from tests.server.conftest import make_config, short_dir, start_daemon  # noqa: F401

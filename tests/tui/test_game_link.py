@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import Static
 
 from minefield.protocol.address import WEB_ENV
-from minefield.session.remote import host, join
+from minefield.session.remote_start import host, join
 from minefield.tui.app import MinefieldApp
 from minefield.tui.screens.result import ResultScreen
 from tests.server.conftest import (

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from minefield.rules.game import Seat
 from minefield.rules.tiles import Tile
-from minefield.session.remote import host
+from minefield.session.remote_start import host
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen

@@ -14,7 +14,8 @@ from textual.pilot import Pilot
 from minefield.protocol.messages import Presence
 from minefield.rules.auto import auto_command
 from minefield.rules.game import Seat
-from minefield.session.remote import RemoteError, host, join, resume
+from minefield.session.daemon_socket import RemoteError
+from minefield.session.remote_start import host, join, resume
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.link_watch import LinkWatch

@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.widgets import Input, Static
 
-from minefield.session.remote import host
+from minefield.session.remote_start import host
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.screens.builder import HandBuilderScreen

@@ -20,7 +20,7 @@ from minefield.rules.settings import RuleSettings
 from minefield.server.connection import Connection
 from minefield.server.kept_games import rules_name
 from minefield.session import LocalSession
-from minefield.session.remote import host
+from minefield.session.remote_start import host
 from minefield.tui.app import MinefieldApp
 from minefield.tui.config import Preferences
 from minefield.tui.games import GameRequest
