@@ -249,7 +249,7 @@ async def main():
         for _ in range(3):
             await pilot.pause()
         print(gc.isenabled(), gc.get_freeze_count() > 0,
-              "minefield.tui.screens.new_game" in sys.modules, app._preferences is not None)
+              "minefield.tui.screens.new_game" in sys.modules, app.prefs.model_built)
 asyncio.run(main())
 """
     env = {key: value for key, value in os.environ.items() if not key.startswith("MINEFIELD")}

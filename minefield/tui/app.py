@@ -2,26 +2,28 @@
 
 A game on this terminal is a :class:`~minefield.tui.table_controller.TableController` (the
 session, its updates, which screen shows which seat), opened from a :class:`~minefield.tui.games.
-GameRequest`; unexpected errors are handled by :class:`~minefield.tui.crash.RecoveringApp`.
+GameRequest`; unexpected errors are handled by its :class:`~minefield.tui.crash.CrashRecovery`.
 Screens post intents (:mod:`minefield.tui.messages`) and ask the app for what they need through
 the protocols of :mod:`minefield.tui.host`; they never touch a game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on
+from textual.actions import ActionParseResult
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.screen import Screen
 
-from minefield.tui.app_preferences import PreferencesApp
+from minefield.tui.app_preferences import AppPreferences
 from minefield.tui.command_palette import ScreenActions, app_commands
-from minefield.tui.crash import RecoveringApp, log_failure
+from minefield.tui.crash import CrashRecovery
 from minefield.tui.games import (
     BotFactory,
     GameRequest,
@@ -29,9 +31,9 @@ from minefield.tui.games import (
     hint_source,
     open_session,
 )
-from minefield.tui.link_watch import LinkWatch, LinkWatchingApp
+from minefield.tui.link_watch import LinkWatch, TerminalWatch
 from minefield.tui.look import STYLESHEET
-from minefield.tui.menu_actions import MenuActions
+from minefield.tui.menu_actions import MenuDoors
 from minefield.tui.messages import (
     GameChosen,
     MenuRequested,
@@ -39,18 +41,20 @@ from minefield.tui.messages import (
     SessionUpdate,
     TableIntent,
 )
+from minefield.tui.render import TileStyle
 from minefield.tui.scores import RunningScore
 from minefield.tui.screens.dialogs import ConfirmScreen, cover_if_too_small
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.textual_private import forget_gone_widgets
 from minefield.tui.trainer import Trainer
-from minefield.tui.trainer_actions import TrainerActions
+from minefield.tui.trainer_actions import TrainerDoors
 
 # What only a game, a key or a menu entry needs is imported there, not here: the menu's first
 # frame waits for every import of this module (the bots, the session and its wire
 # models, the help's Markdown, the drills' SQLite and the other screens come later).
 if TYPE_CHECKING:
-    from minefield.session import SeatFailed, Session
+    from minefield.rules.seats import Seat
+    from minefield.session import Session
     from minefield.tui.config import Preferences
     from minefield.tui.screens.rooms import ServerAddress
     from minefield.tui.screens.settings import SettingsScreen
@@ -59,8 +63,7 @@ if TYPE_CHECKING:
 __all__ = ["MinefieldApp"]
 
 
-class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
-                   RecoveringApp):
+class MinefieldApp(App[int]):
     """Minefield in the terminal.
 
     ``request`` starts a game at once (else the menu shows). ``think_seconds`` is the bot's
@@ -92,11 +95,15 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
                  catch_errors: bool = True, record_folder: Path | None = None,
                  session: Session | None = None, link_watch: LinkWatch | None = None,
                  server: ServerAddress | None = None, lobby: bool = False) -> None:
-        super().__init__(catch_errors)
-        self._link_watch_given = link_watch  # over SSH: is the terminal there? (link_watch.py)
+        super().__init__()
+        self.crash = CrashRecovery(self, self, catch_errors)  # keeps the game through a bug
+        self._link_watch_given = link_watch
+        #: Over SSH: is the terminal there? (link_watch.py)
+        self.terminal_watch = TerminalWatch(self, self.close_for_lost_link)
         self.server = server
         self.lobby = lobby
-        self.read_preferences(preferences)  # the saved ones unless given (app_preferences.py)
+        #: The saved preferences unless given, and their look (app_preferences.py).
+        self.prefs = AppPreferences(self, preferences)
         self.request = request
         self._first_session = session
         self.think_seconds = think_seconds
@@ -109,22 +116,27 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         self._base_depth = 0
         self._quit_question: ConfirmScreen | None = None
         self.trainer = Trainer()  # the defense trainer: overlay, feedback, progress
+        #: The trainer's screens: review, progress, drills (trainer_actions.py).
+        self.trainer_doors = TrainerDoors(self, self.trainer, self.prefs)
+        #: The menu's saved games, bots to watch and rooms (menu_actions.py).
+        self.menu_doors = MenuDoors(self, self.prefs, self._bot_factory, record_folder, server,
+                                    self._play_room)
 
     async def on_mount(self) -> None:
         try:
-            self.show_first_look()
-            await self.push_screen(MenuScreen(rooms=self.server is not None))
+            self.prefs.show_first_look()
+            await self.push_screen(MenuScreen(self.menu_doors, rooms=self.server is not None))
             self._base_depth = len(self.screen_stack)
-            if self._startup_problem:
-                self._warn(self._startup_problem, "Settings")
+            if self.prefs.startup_problem:
+                self._warn(self.prefs.startup_problem, "Settings")
             if self._first_session is not None:
                 await self.play(self._first_session)
             elif self.request is not None:
                 await self.start_game(self.request)
             cover_if_too_small(self)
-            self.watch_link(self._link_watch_given)
+            self.terminal_watch.start(self._link_watch_given)
         finally:  # even after an error here: the collector must come back on
-            self.call_after_refresh(self._after_first_frame)
+            self.call_after_refresh(lambda: self.prefs.after_first_frame(self.table is not None))
 
     async def close_for_lost_link(self) -> None:
         """The terminal is gone: close the game's connection (not a leave: the seat waits for
@@ -133,9 +145,23 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         if table is not None:
             await table.close()
 
+    def on_cursor_position(self, event: events.CursorPosition) -> None:
+        """The terminal answered the link watch's question."""
+        self.terminal_watch.answered()
+
     def _warn(self, text: str, title: str) -> None:
         # Not markup: reports quote files and errors, brackets and all.
         self.notify(text, title=title, severity="warning", timeout=10, markup=False)
+
+    @property
+    def preferences(self) -> Preferences:
+        """The player's preferences (:class:`~minefield.tui.app_preferences.AppPreferences`)."""
+        return self.prefs.preferences
+
+    @property
+    def tile_style(self) -> TileStyle:
+        """How tiles are drawn now."""
+        return self.prefs.tile_style
 
     # -- games -----------------------------------------------------------------------------------
 
@@ -156,7 +182,7 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         session, problem = open_session(
             request, prefs, bot_factory=self._bot_factory, think_seconds=self.think_seconds,
             record_to=(self._record_folder or records_dir()) if prefs.save_records else None,
-            on_failure=self._seat_failed)
+            on_failure=self.crash.seat_failed)
         if problem:
             self.notify(problem, title="Rules", severity="error", markup=False)
         await self.play(session, form)
@@ -169,16 +195,11 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         await self._leave_game(another=True, keep=form)
         forget_gone_widgets(self)  # the game before's screens (or the app before's)
         self.tally_game = None
-        self.recovery.reset()
+        self.crash.new_game()
         self.trainer.new_game(session.traits, session.local_seats)
         self.table = TableController(self, session, self, lambda: hint_source(
             self.preferences, session, self._bot_factory))
         await self.table.start()
-
-    def _seat_failed(self, failure: SeatFailed) -> None:
-        """The bot failed (its session played the automatic move): log where, not its text."""
-        log_failure(failure)
-        self.errors.append(failure.kind)
 
     async def show_game_screen(self, screen: Screen[None]) -> None:
         """Show ``screen`` in place of the game's screen, straight: the screen it replaces goes
@@ -206,6 +227,35 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         if ending:
             self.exit()
 
+    async def _play_room(self, session: Session) -> None:
+        """Play a room of the game server (another room: its own tally; a resume finds its
+        own in :meth:`room_tally`)."""
+        self.scores = RunningScore()
+        await self.play(session)
+
+    def room_tally(self, table: TableController, before: bool) -> None:
+        """A network room's running score survives a resume: it is kept on disk under each
+        of the room's game ids (:mod:`minefield.tui.room_scores`). ``before`` an update: a
+        game id seen for the first time takes the tally kept for it (a resume), or keeps the
+        tally so far under it (a new room starts at nothing, a rematch carries it on); after
+        a game's end: the tally with that game is kept."""
+        game_id = getattr(table.session, "game_id", None)
+        if table.session.traits.mode != "network" or not isinstance(game_id, str):
+            return
+        from minefield.tui import room_scores
+
+        if before:
+            if game_id == self.tally_game:
+                return
+            if self.tally_game is None and (kept := room_scores.load(game_id)) is not None:
+                self.scores = RunningScore.from_dict(kept)
+            self.tally_game = game_id
+        room_scores.save(game_id, self.scores.to_dict())
+
+    def feedback_notes(self, seats: tuple[Seat, ...]) -> dict[int, str]:
+        """The trainer's feedback lines of ``seats``' discards, for the result's log."""
+        return self.trainer_doors.feedback_notes(seats)
+
     def has_game(self) -> bool:
         """A game is kept here (an unexpected error does not end the app)."""
         return self.table is not None
@@ -221,6 +271,26 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         while len(self.screen_stack) > self._base_depth:
             await self.pop_screen()
 
+    # -- unexpected errors: Textual's hooks hand them to the crash recovery (crash.py) -----------
+
+    async def run_action(self, action: str | ActionParseResult,
+                         default_namespace: DOMNode | None = None,
+                         namespaces: Mapping[str, DOMNode] | None = None) -> bool:
+        """Run an action; a bug in a screen's action becomes a message, not a dead app."""
+        return await self.crash.guard(super().run_action(action, default_namespace, namespaces))
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's hook for an error nothing caught (a handler, a worker)."""
+        self.crash.recover_from(error)
+
+    def recover_from(self, error: Exception) -> None:
+        """An unexpected error at the table: log it, tell the player, keep the game."""
+        self.crash.recover_from(error)
+
+    def _fatal_error(self) -> None:
+        """Exit after an error, with a traceback that shows no local variables (hidden tiles)."""
+        self.crash.exit_with_report()
+
     # -- messages from the session and the screens (the table turns them into commands) ----------
 
     async def on_session_update(self, message: SessionUpdate) -> None:
@@ -230,7 +300,7 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
             await table.update(message.update)
             # The table read before the update: leaving the game may clear self.table meanwhile.
             if table.ready and (end := table.first_view().end) is not None:
-                self.trainer.game_ended(end, self.tell_progress_problem)
+                self.trainer.game_ended(end, self.trainer_doors.tell_progress_problem)
                 self.room_tally(table, before=False)
 
     @on(TableIntent)
@@ -260,7 +330,7 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
         await self.action_menu()  # asks first while a match goes on
 
     def on_settings_screen_changed(self, message: SettingsScreen.Changed) -> None:
-        self.apply_preferences(message.preferences)
+        self.prefs.apply(message.preferences)
 
     async def action_menu(self) -> None:
         """Back to the menu (asks first while a game is on)."""
@@ -298,6 +368,44 @@ class MinefieldApp(PreferencesApp, MenuActions, TrainerActions, LinkWatchingApp,
                                             yes=question.removesuffix("?").replace(
                                                 "Quit Minefield", "Quit"), no="Keep playing")
         await self.push_screen(self._quit_question, answered)
+
+    # -- the app-wide doors (keys, the menu, the palette): the screens come from their holders ----
+
+    def action_help(self) -> None:
+        """The rules in brief and every key."""
+        from minefield.tui.command_palette import game_key_sections
+        from minefield.tui.screens.help import HelpScreen, keys_markdown
+
+        if not isinstance(self.screen, HelpScreen):
+            sections = game_key_sections(list(self.BINDINGS))
+            self.push_screen(HelpScreen(keys_markdown(self, sections)))
+
+    def action_settings(self) -> None:
+        """Tile style, theme, hint, bot level and rules."""
+        from minefield.tui.screens.settings import SettingsScreen
+
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
+
+    async def action_stats(self) -> None:
+        """The trainer's progress: games, deal-ins, danger over time, drills."""
+        await self.trainer_doors.stats()
+
+    async def action_drills(self) -> None:
+        """Defense drills: questions from seeded games, each answer saved in your progress."""
+        await self.trainer_doors.drills()
+
+    async def action_review_game(self) -> None:
+        """Review the finished game's defense (the result screen's key)."""
+        await self.trainer_doors.review(self.table)
+
+    def action_toggle_feedback(self) -> None:
+        """Feedback after each of your discards on or off (the game screen's key); saved."""
+        self.trainer_doors.toggle_feedback()
+
+    async def action_watch_again(self) -> None:
+        """Another game between the bots being watched (the watch screen's key)."""
+        await self.menu_doors.watch_again()
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette's app commands (:func:`~minefield.tui.command_palette.app_commands`)."""

@@ -1,5 +1,5 @@
-"""The app's preferences, its look and its first frame (a part of
-:class:`~minefield.tui.app.MinefieldApp`).
+"""The game app's preferences, its look and its first frame: :class:`AppPreferences`, held by
+:class:`~minefield.tui.app.MinefieldApp`.
 
 The saved preferences are read without pydantic when the file is one the model takes as it is
 (:mod:`minefield.tui.saved_settings`), and the model is built when first asked for, so the
@@ -11,7 +11,7 @@ kept is loaded before the first parse and saved after the first frame
 from __future__ import annotations
 
 import gc
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
@@ -23,40 +23,40 @@ from minefield.tui.widgets.tiles import TileWidget
 
 if TYPE_CHECKING:
     from minefield.tui.config import Preferences
-    from minefield.tui.table_controller import TableController
 
-__all__ = ["PreferencesApp"]
+__all__ = ["AppPreferences"]
 
 
-class PreferencesApp(App[int]):
-    """An app with the player's ``preferences`` (read at start by :meth:`read_preferences`),
-    their look on every tile, and the work its first frame leaves for after it."""
+class AppPreferences:
+    """``app``'s player preferences: ``preferences`` if given, else the saved ones (without
+    pydantic when the file allows; a problem with the file is kept in :attr:`startup_problem`
+    to be told), their look on every tile of ``app``, and the work its first frame leaves for
+    after it. Made before the app's first parse of its stylesheet: what earlier starts parsed
+    of it is loaded here."""
 
-    tile_style: TileStyle
-    table: TableController | None
-    _preferences: Preferences | None
-    _saved: SavedSettings | None
-    _startup_problem: str | None
-
-    def read_preferences(self, preferences: Preferences | None) -> None:
-        """At start: ``preferences`` if given, else the saved ones (without pydantic when the
-        file allows; a problem with the file is kept in ``_startup_problem`` to be told);
-        then what earlier starts parsed of the stylesheet, loaded before the first parse."""
+    def __init__(self, app: App[Any], preferences: Preferences | None) -> None:
+        self._app = app
         self._preferences = preferences
-        self._saved = None
-        self._startup_problem = None
+        self._saved: SavedSettings | None = None
+        self.startup_problem: str | None = None
         if preferences is None and (saved := read_saved_settings()) is not None:
             self._saved = saved
         elif preferences is None:
             from minefield.tui.config import load_preferences
 
-            self._preferences, self._startup_problem = load_preferences()
+            self._preferences, self.startup_problem = load_preferences()
         look = self._saved or self._preferences
         assert look is not None
-        self.tile_style = look.tile_style
+        #: How tiles are drawn now.
+        self.tile_style: TileStyle = look.tile_style
         self._theme_name = look.theme
-        self._css_variables = self.get_css_variables()
-        self._css_loaded = css_cache.load(self.stylesheet, self._css_variables)
+        self._css_variables = app.get_css_variables()
+        self._css_loaded = css_cache.load(app.stylesheet, self._css_variables)
+
+    @property
+    def model_built(self) -> bool:
+        """True once the preferences model is built (the menu's first frame does without)."""
+        return self._preferences is not None
 
     @property
     def preferences(self) -> Preferences:
@@ -69,40 +69,37 @@ class PreferencesApp(App[int]):
             self._preferences = Preferences.model_validate(dict(self._saved.values))
         return self._preferences
 
-    @preferences.setter
-    def preferences(self, preferences: Preferences) -> None:
-        self._preferences = preferences
-
     def show_first_look(self) -> None:
         """On mount: the saved look, and the theme chosen anywhere saved from now on."""
         self._show_look(self.tile_style, self._theme_name)
-        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self._app.theme_changed_signal.subscribe(self._app, self._theme_changed)
 
-    def _after_first_frame(self) -> None:
+    def after_first_frame(self, game_on: bool) -> None:
         """Once the first frame is drawn: the garbage collector back on if the command turned
         it off for the start (``minefield.cli.game.run``), with what the start made frozen
         (never scanned again: later passes are shorter); the parsed stylesheet kept for the
         next start if something was new (:mod:`minefield.tui.css_cache`; not when the theme
-        changed meanwhile); and with the menu on screen, what its first keys want, which the
-        first frame did without: the preferences model and the new-game form (pydantic and
-        the rules)."""
+        changed meanwhile); and with the menu on screen (no ``game_on``), what its first keys
+        want, which the first frame did without: the preferences model and the new-game form
+        (pydantic and the rules)."""
         if not gc.isenabled():
             gc.freeze()
             gc.enable()
-        if self.get_css_variables() == self._css_variables:  # parsed with these variables
-            css_cache.save(self.stylesheet, self._css_variables, self._css_loaded)
-        if self.table is None:
+        app = self._app
+        if app.get_css_variables() == self._css_variables:  # parsed with these variables
+            css_cache.save(app.stylesheet, self._css_variables, self._css_loaded)
+        if not game_on:
             import minefield.tui.screens.new_game  # noqa: F401  (loaded for what it loads)
 
             _ = self.preferences
 
-    def apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
+    def apply(self, preferences: Preferences, save: bool = True) -> None:
         """Use ``preferences`` now (the look, every tile) and save them."""
         renamed = preferences.honor_names != self.preferences.honor_names
-        self.preferences = preferences
+        self._preferences = preferences
         self._show_look(preferences.tile_style, preferences.theme)
         if renamed:  # sentences already shown name the honors again (tiles redraw themselves)
-            for screen in self.screen_stack:
+            for screen in self._app.screen_stack:
                 rename = getattr(screen, "honors_renamed", None)
                 if callable(rename):
                     rename()
@@ -110,15 +107,15 @@ class PreferencesApp(App[int]):
             from minefield.tui.config import save_preferences
 
             if problem := save_preferences(preferences):
-                self.notify(problem, title="Settings", severity="error", markup=False)
+                self._app.notify(problem, title="Settings", severity="error", markup=False)
 
     def _show_look(self, tile_style: TileStyle, theme: str) -> None:
         self.tile_style = tile_style
-        apply_look(self, tile_style, theme)
-        for screen in self.screen_stack:
+        apply_look(self._app, tile_style, theme)
+        for screen in self._app.screen_stack:
             for tile in screen.query(TileWidget):
                 tile.refresh(layout=True)
 
     def _theme_changed(self, theme: object) -> None:
-        if self.theme != self.preferences.theme:
-            self.apply_preferences(self.preferences.model_copy(update={"theme": self.theme}))
+        if self._app.theme != self.preferences.theme:
+            self.apply(self.preferences.model_copy(update={"theme": self._app.theme}))

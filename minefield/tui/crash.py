@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import math
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from time import monotonic
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from textual.actions import ActionParseResult
 from textual.app import App
-from textual.dom import DOMNode
 from textual.worker import WorkerFailed
 
 from minefield.paths import error_log_path
@@ -120,80 +118,95 @@ def exit_with_report(app: App[Any]) -> None:
     close_now(app)
 
 
-class RecoveringApp(App[int]):
-    """An app that keeps its game through an unexpected error: the error is logged, the player
-    told, and the game's screen rebuilt from its session (:meth:`rebuild_game`). Without a game
-    (:meth:`has_game`), with ``catch_errors`` off (tests), or in a crash loop
-    (:class:`RecoveryCounter`), it exits with a report that shows no local variables."""
-
-    def __init__(self, catch_errors: bool = True) -> None:
-        super().__init__()
-        self.catch_errors = catch_errors
-        self.recovery = RecoveryCounter()
-        #: The names of the errors met (and of the other seat's failures), for tests and notes.
-        self.errors: list[str] = []
+class GameKeeper(Protocol):
+    """What :class:`CrashRecovery` asks of the app it keeps alive."""
 
     def has_game(self) -> bool:
         """True while a game is kept here (an error then does not end the app)."""
-        return False
+        ...
 
     async def rebuild_game(self) -> None:
         """Show the game again from its session after an error."""
+        ...
 
     async def leave_broken_screen(self) -> None:
         """After an error without a game: close the screens over the menu (the one whose
         handler failed no longer answers its keys)."""
+        ...
 
-    async def run_action(self, action: str | ActionParseResult,
-                         default_namespace: DOMNode | None = None,
-                         namespaces: Mapping[str, DOMNode] | None = None) -> bool:
+
+class CrashRecovery:
+    """Keeps ``app``'s game through an unexpected error: the error is logged, the player told,
+    and the game's screen rebuilt from its session (``keeper``'s :meth:`~GameKeeper.
+    rebuild_game`). Without a game, with ``catch_errors`` off (tests), or in a crash loop
+    (:class:`RecoveryCounter`), the app exits with a report that shows no local variables.
+
+    The app hands it what Textual's hooks catch (:meth:`guard` around ``run_action``,
+    :meth:`recover_from` for ``_handle_exception``, :meth:`exit_with_report` for
+    ``_fatal_error``)."""
+
+    def __init__(self, app: App[Any], keeper: GameKeeper, catch_errors: bool = True) -> None:
+        self._app = app
+        self._keeper = keeper
+        self.catch_errors = catch_errors
+        self.counter = RecoveryCounter()
+        #: The names of the errors met (and of the other seat's failures), for tests and notes.
+        self.errors: list[str] = []
+
+    def new_game(self) -> None:
+        """A new game starts with a clean count of recoveries."""
+        self.counter.reset()
+
+    async def guard(self, action: Awaitable[bool]) -> bool:
         """Run an action; a bug in a screen's action becomes a message, not a dead app (key
         bindings run actions on the app's own message loop, which an error would stop)."""
         try:
-            return await super().run_action(action, default_namespace, namespaces)
+            return await action
         except Exception as error:
             if not self.catch_errors:
                 raise
             self.recover_from(error)
             return True
 
-    def _handle_exception(self, error: Exception) -> None:
-        """Textual's hook for an error nothing caught (a handler, a worker)."""
-        self.recover_from(error)
-
     def recover_from(self, error: Exception) -> None:
         """An unexpected error: log it, tell the player, and rebuild the game's screen from the
         session, which still holds the game (without a game, as in the drills, back to the
-        menu: :meth:`leave_broken_screen`). In a crash loop the app exits with a report, the
-        error logged too. With ``catch_errors`` off (tests) Textual's own handling: exit with
-        the traceback."""
+        menu: :meth:`~GameKeeper.leave_broken_screen`). In a crash loop the app exits with a
+        report, the error logged too. With ``catch_errors`` off (tests) Textual's own handling:
+        exit with the traceback."""
         if not self.catch_errors:
-            default_exception_handler(self, error)
+            default_exception_handler(self._app, error)
             return
         original = error
         if isinstance(error, WorkerFailed) and isinstance(error.error, Exception):
             error = error.error  # the session worker's own error, with its traceback
         where = log_error(error)
         self.errors.append(type(error).__name__)
-        if not self.recovery.may_recover():
-            default_exception_handler(self, original)
+        if not self.counter.may_recover():
+            default_exception_handler(self._app, original)
             return
-        self.call_later(self._recover, type(error).__name__, where, self.has_game())
+        self._app.call_later(self._recover, type(error).__name__, where,
+                             self._keeper.has_game())
+
+    def seat_failed(self, failure: SeatFailed) -> None:
+        """The bot failed (its session played the automatic move): log where, not its text."""
+        log_failure(failure)
+        self.errors.append(failure.kind)
 
     async def _recover(self, name: str, where: str, game: bool) -> None:
         kept = ("Your game is kept and goes on." if game
                 else "What you were doing was not finished: you are back at the menu.")
         try:
             if game:
-                await self.rebuild_game()
+                await self._keeper.rebuild_game()
             else:
-                await self.leave_broken_screen()
+                await self._keeper.leave_broken_screen()
         finally:
-            await self.push_screen(MessageScreen(
+            await self._app.push_screen(MessageScreen(
                 "Something went wrong",
                 f"An unexpected error ({name}) happened. {kept}\n"
                 f"Details were written to {where}."))
 
-    def _fatal_error(self) -> None:
+    def exit_with_report(self) -> None:
         """Exit after an error, with a traceback that shows no local variables (hidden tiles)."""
-        exit_with_report(self)
+        exit_with_report(self._app)

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
-from textual import events
 from textual.app import App
 
 #: How often the terminal is asked.
@@ -73,45 +73,48 @@ class LinkWatch:
         return not self.dead
 
 
-class LinkWatchingApp(App[int]):
-    """An app that watches its terminal with a :class:`LinkWatch` (over SSH by default) and,
-    when the link is dead, closes its game's connection (:meth:`close_for_lost_link`: not a
-    leave, the seat waits for its player) and exits."""
+class TerminalWatch:
+    """Watches ``app``'s terminal with a :class:`LinkWatch` (over SSH by default) and, when the
+    link is dead, awaits ``close_game`` (close the game's connection: not a leave, the seat
+    waits for its player) and exits the app. The app hands it the terminal's answers
+    (:meth:`answered`, from its ``on_cursor_position``)."""
 
-    _link_watch: LinkWatch | None = None
+    def __init__(self, app: App[Any], close_game: Callable[[], Awaitable[None]]) -> None:
+        self._app = app
+        self._close_game = close_game
+        self._watch: LinkWatch | None = None
 
-    def watch_link(self, watch: LinkWatch | None) -> None:
+    def start(self, watch: LinkWatch | None) -> None:
         """Start watching with ``watch`` (None: over SSH a default one, else none)."""
-        self._link_watch = watch if watch is not None else (LinkWatch() if over_ssh() else None)
-        if self._link_watch is not None:
-            self.set_interval(self._link_watch.probe, self._probe_link)
-            self._probe_link()
+        self._watch = watch if watch is not None else (LinkWatch() if over_ssh() else None)
+        if self._watch is not None:
+            self._app.set_interval(self._watch.probe, self._probe)
+            self._probe()
 
-    async def close_for_lost_link(self) -> None:
-        """Close the game's connection before the app exits (the grace period starts)."""
+    def answered(self) -> None:
+        """The terminal answered the question (a cursor position report arrived)."""
+        if self._watch is not None:
+            self._watch.answered()
 
-    def _probe_link(self) -> None:
+    def _probe(self) -> None:
         """Ask the terminal where its cursor is; leave if it has stopped answering."""
-        watch = self._link_watch
+        watch = self._watch
         if watch is None:
             return
         if watch.tick():
-            if self._driver is not None:
-                self._driver.write(CURSOR_POSITION_REQUEST)
+            driver = self._app._driver  # Textual has no public way to write to the terminal
+            if driver is not None:
+                driver.write(CURSOR_POSITION_REQUEST)
             return
-        self._link_watch = None
-        self.run_worker(self._link_lost(), group="link")
+        self._watch = None
+        self._app.run_worker(self._lost(), group="link")
 
-    async def _link_lost(self) -> None:
-        await self.close_for_lost_link()
-        self.exit(return_code=3, message="minefield: the terminal stopped answering (the link "
-                  "is down): the game waits for you; come back with `ssh -t HOST resume`.")
-
-    def on_cursor_position(self, event: events.CursorPosition) -> None:
-        """The terminal answered the link watch's question."""
-        if self._link_watch is not None:
-            self._link_watch.answered()
+    async def _lost(self) -> None:
+        await self._close_game()
+        self._app.exit(return_code=3, message="minefield: the terminal stopped answering (the "
+                       "link is down): the game waits for you; come back with `ssh -t HOST "
+                       "resume`.")
 
 
 __all__ = ["CURSOR_POSITION_REQUEST", "PROBE_SECONDS", "SILENCE_SECONDS", "LinkWatch",
-           "LinkWatchingApp", "over_ssh"]
+           "TerminalWatch", "over_ssh"]

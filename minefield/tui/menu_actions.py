@@ -1,78 +1,64 @@
-"""The menu's other doors in the game app: help, settings, the saved games, watching two bots,
-and (over SSH) the game server's rooms with their running score kept across a resume. Key
-bindings, the menu and the palette run these actions."""
+"""The menu's other doors in the game app: the saved games, watching two bots, and (over SSH)
+the game server's rooms. :class:`MenuDoors` is made by the app with what they need and held by
+the :class:`~minefield.tui.screens.menu.MenuScreen`, whose entries and keys open them."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
-
-from minefield.tui.scores import RunningScore
 
 # The screens, the session and the bots load when first asked for, not with the menu.
 if TYPE_CHECKING:
     from minefield.session import Session
+    from minefield.tui.app_preferences import AppPreferences
     from minefield.tui.config import Preferences
     from minefield.tui.games import BotFactory
     from minefield.tui.screens.bot_watch import WatchChoice
     from minefield.tui.screens.rooms import ServerAddress
-    from minefield.tui.table_controller import TableController
-    from minefield.tui.trainer import Trainer
 
 
-class MenuActions(App[int]):
-    """The saved games, the bots to watch and the rooms of an app that has ``preferences``, a
-    ``trainer``, a bot factory, a record folder, a running score and (over SSH) a ``server``;
-    :meth:`play` plays a session."""
+class MenuDoors:
+    """The saved games (in ``record_folder``, else the user's records folder), the bots to
+    watch (built by ``bot_factory``, their levels and rules first from ``prefs``) and the rooms
+    of ``server`` (None: no game server), shown by ``app``; a room's session is played by
+    ``play_room``."""
 
-    preferences: Preferences
-    trainer: Trainer
-    scores: RunningScore
-    server: ServerAddress | None
-    tally_game: str | None
-    _bot_factory: BotFactory
-    _record_folder: Path | None
+    def __init__(self, app: App[Any], prefs: AppPreferences, bot_factory: BotFactory,
+                 record_folder: Path | None, server: ServerAddress | None,
+                 play_room: Callable[[Session], Awaitable[None]]) -> None:
+        self._app = app
+        self._prefs = prefs
+        self._bot_factory = bot_factory
+        self._record_folder = record_folder
+        self.server = server
+        self._play_room = play_room
 
-    async def play(self, session: Session) -> None:
-        """Play ``session`` here."""
-        raise NotImplementedError
+    @property
+    def preferences(self) -> Preferences:
+        """The player's preferences (the new-game form starts from them)."""
+        return self._prefs.preferences
 
-    def action_help(self) -> None:
-        """The rules in brief and every key."""
-        from minefield.tui.command_palette import game_key_sections
-        from minefield.tui.screens.help import HelpScreen, keys_markdown
-
-        if not isinstance(self.screen, HelpScreen):
-            sections = game_key_sections(list(self.BINDINGS))
-            self.push_screen(HelpScreen(keys_markdown(self, sections)))
-
-    def action_settings(self) -> None:
-        """Tile style, theme, hint, bot level and rules."""
-        from minefield.tui.screens.settings import SettingsScreen
-
-        if not isinstance(self.screen, SettingsScreen):
-            self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
-
-    async def action_games(self) -> None:
+    async def games(self) -> None:
         """The saved games and matches: replay one, review its defense, filter by mode."""
         from minefield.paths import records_dir
         from minefield.tui.screens.games import GamesScreen
 
-        if not isinstance(self.screen, GamesScreen):
-            await self.push_screen(GamesScreen(self._record_folder or records_dir()))
+        if not isinstance(self._app.screen, GamesScreen):
+            await self._app.push_screen(GamesScreen(self._record_folder or records_dir()))
 
-    async def action_watch(self) -> None:
+    async def watch(self) -> None:
         """Two bots of chosen levels play on the table at a chosen pace."""
         from minefield.tui.screens.bot_watch import WatchScreen, WatchSetupScreen
 
-        if isinstance(self.screen, WatchScreen | WatchSetupScreen):
+        if isinstance(self._app.screen, WatchScreen | WatchSetupScreen):
             return
-        prefs = self.preferences
-        await self.push_screen(WatchSetupScreen(prefs.bot_level, prefs.rules),
-                               self._watch_chosen)
+        prefs = self._prefs.preferences
+        await self._app.push_screen(WatchSetupScreen(prefs.bot_level, prefs.rules),
+                                    self._watch_chosen)
 
     async def _watch_chosen(self, choice: WatchChoice | None) -> None:
         if choice is not None:
@@ -83,21 +69,21 @@ class MenuActions(App[int]):
         from minefield.tui.screens.bot_watch import WatchScreen, make_bots
 
         seed = seed if seed is not None else random_seed()
-        await self.push_screen(WatchScreen(choice, make_bots(choice, seed, self._bot_factory),
-                                           seed))
+        await self._app.push_screen(WatchScreen(
+            choice, make_bots(choice, seed, self._bot_factory), seed))
 
-    async def action_watch_again(self) -> None:
+    async def watch_again(self) -> None:
         """Another game between the bots being watched, at the pace and with the hands as
         they are now."""
         from minefield.tui.screens.bot_watch import WatchScreen
 
-        screen = self.screen
+        screen = self._app.screen
         if isinstance(screen, WatchScreen):
             choice = replace(screen.choice, pace=screen.pace, shown=screen.shown)
-            await self.pop_screen()
+            await self._app.pop_screen()
             await self._watch(choice)
 
-    async def action_room(self, kind: str) -> None:
+    async def room(self, kind: str) -> None:
         """The menu's room entries: host a room, join one (its code asked first), resume."""
         server = self.server
         if server is None or kind not in ("host", "join", "resume"):
@@ -109,7 +95,7 @@ class MenuActions(App[int]):
 
             from minefield.tui.screens.rooms import CodeScreen
 
-            await self.push_screen(CodeScreen(), chosen)
+            await self._app.push_screen(CodeScreen(), chosen)
             return
         await self._connect(server, kind)
 
@@ -126,30 +112,10 @@ class MenuActions(App[int]):
             else:
                 session = await resume(socket=server.socket, player=server.player)
         except RemoteError as error:
-            self.notify(str(error), title="Game server", severity="error", timeout=10,
-                        markup=False)
+            self._app.notify(str(error), title="Game server", severity="error", timeout=10,
+                             markup=False)
             return
-        self.scores = RunningScore()  # another room: its own tally (a resume finds its own)
-        await self.play(session)
-
-    def room_tally(self, table: TableController, before: bool) -> None:
-        """A network room's running score survives a resume: it is kept on disk under each
-        of the room's game ids (:mod:`minefield.tui.room_scores`). ``before`` an update: a
-        game id seen for the first time takes the tally kept for it (a resume), or keeps the
-        tally so far under it (a new room starts at nothing, a rematch carries it on); after
-        a game's end: the tally with that game is kept."""
-        game_id = getattr(table.session, "game_id", None)
-        if table.session.traits.mode != "network" or not isinstance(game_id, str):
-            return
-        from minefield.tui import room_scores
-
-        if before:
-            if game_id == self.tally_game:
-                return
-            if self.tally_game is None and (kept := room_scores.load(game_id)) is not None:
-                self.scores = RunningScore.from_dict(kept)
-            self.tally_game = game_id
-        room_scores.save(game_id, self.scores.to_dict())
+        await self._play_room(session)
 
 
-__all__ = ["MenuActions"]
+__all__ = ["MenuDoors"]

@@ -1,10 +1,11 @@
-"""The defense trainer's actions in the game app: the review of the game just played, the
-progress (stats) and the drills, each screen built from the app's
-:class:`~minefield.tui.trainer.Trainer`. Key bindings, the menu and the palette run them."""
+"""The defense trainer's doors in the game app: the review of the game just played, the
+progress (stats), the drills and the feedback switch, each screen built from the app's
+:class:`~minefield.tui.trainer.Trainer`. :class:`TrainerDoors` is held by the app, whose
+keys, menu and palette open them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
@@ -12,7 +13,7 @@ from textual.app import App
 if TYPE_CHECKING:
     from minefield.rules.game import Seat
     from minefield.trainer.defense_review import GameReview
-    from minefield.tui.config import Preferences
+    from minefield.tui.app_preferences import AppPreferences
     from minefield.tui.screens.review import ReviewScreen
     from minefield.tui.table_controller import TableController
     from minefield.tui.trainer import Trainer
@@ -36,67 +37,66 @@ def review_screen(table: TableController, trainer: Trainer) -> ReviewScreen | No
     return ReviewScreen(reviews, trainer.opponent, table.names()) if reviews else None
 
 
-class TrainerActions(App[int]):
-    """The trainer's actions of an app that has a ``trainer`` and maybe a game (``table``)."""
+class TrainerDoors:
+    """The screens of ``trainer`` shown by ``app``, with the player's ``prefs`` (feedback)."""
 
-    trainer: Trainer
-    table: TableController | None
-    preferences: Preferences
-
-    def apply_preferences(self, preferences: Preferences, save: bool = True) -> None:
-        """Use ``preferences`` now and save them."""
-        raise NotImplementedError
+    def __init__(self, app: App[Any], trainer: Trainer, prefs: AppPreferences) -> None:
+        self._app = app
+        self.trainer = trainer
+        self._prefs = prefs
 
     def feedback_notes(self, seats: tuple[Seat, ...]) -> dict[int, str]:
         """The feedback lines of ``seats``' discards in this game (none while feedback is off),
         kept for the result's log."""
-        if not self.preferences.discard_feedback:
+        if not self._prefs.preferences.discard_feedback:
             return {}
         return {number: line for seat in seats
                 for number, line in self.trainer.notes_of(seat).items()}
 
-    def action_toggle_feedback(self) -> None:
+    def toggle_feedback(self) -> None:
         """Feedback after each of your discards (in the game log) on or off; saved."""
-        on = not self.preferences.discard_feedback
-        self.apply_preferences(self.preferences.model_copy(update={"discard_feedback": on}))
-        self.notify(f"Feedback after each discard: {'on' if on else 'off'}.", markup=False)
+        preferences = self._prefs.preferences
+        on = not preferences.discard_feedback
+        self._prefs.apply(preferences.model_copy(update={"discard_feedback": on}))
+        self._app.notify(f"Feedback after each discard: {'on' if on else 'off'}.", markup=False)
 
     def tell_progress_problem(self, problem: str) -> None:
         """The progress store cannot be used (told once per app by the trainer)."""
-        self.notify(problem, title="Progress", severity="warning", timeout=10, markup=False)
+        self._app.notify(problem, title="Progress", severity="warning", timeout=10,
+                         markup=False)
 
-    async def action_review_game(self) -> None:
-        """Review the finished game's defense: each discard with its danger, the opponent's
-        hand revealed (the local seats; hot-seat: both)."""
+    async def review(self, table: TableController | None) -> None:
+        """Review the defense of the game finished on ``table``: each discard with its danger,
+        the opponent's hand revealed (the local seats; hot-seat: both)."""
         from minefield.trainer.defense_review import ReviewError
         from minefield.tui.screens.review import ReviewScreen
 
-        if self.table is None or isinstance(self.screen, ReviewScreen):
+        if table is None or isinstance(self._app.screen, ReviewScreen):
             return
         try:
-            screen = review_screen(self.table, self.trainer)
+            screen = review_screen(table, self.trainer)
         except ReviewError as error:
-            self.notify(str(error), title="Review", severity="error", markup=False)
+            self._app.notify(str(error), title="Review", severity="error", markup=False)
             return
         if screen is not None:
-            await self.push_screen(screen)
+            await self._app.push_screen(screen)
 
-    async def action_stats(self) -> None:
+    async def stats(self) -> None:
         """The trainer's progress: games, deal-ins, danger over time, drills."""
         from minefield.tui.screens.stats import StatsScreen
 
-        if not isinstance(self.screen, StatsScreen):
+        if not isinstance(self._app.screen, StatsScreen):
             summary = self.trainer.progress(self.tell_progress_problem).summary()
-            await self.push_screen(StatsScreen(summary))
+            await self._app.push_screen(StatsScreen(summary))
 
-    async def action_drills(self) -> None:
+    async def drills(self) -> None:
         """Defense drills: questions from seeded games, each answer saved in your progress."""
         from minefield.tui.screens.drills import DrillsScreen, store_recorder
 
-        if not isinstance(self.screen, DrillsScreen):
+        if not isinstance(self._app.screen, DrillsScreen):
             store = self.trainer.progress(self.tell_progress_problem)
-            await self.push_screen(DrillsScreen(store_recorder(store.record_drill),
-                                                store.drill_history))
+            await self._app.push_screen(DrillsScreen(store_recorder(store.record_drill),
+                                                     store.drill_history))
 
 
-__all__ = ["TrainerActions", "review_screen"]
+__all__ = ["TrainerDoors", "review_screen"]

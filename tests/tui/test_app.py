@@ -37,7 +37,7 @@ async def test_an_unexpected_error_is_a_message_and_the_game_goes_on(
             patch.setattr(HandBuilderScreen, "toggle", broken_toggle)
             await pilot.press("space")
             await pilot.pause()
-        assert failures and app.errors == ["RuntimeError"]
+        assert failures and app.crash.errors == ["RuntimeError"]
         assert isinstance(app.screen, MessageScreen)
         await pilot.pause()
         text = screen_text(app)
@@ -197,7 +197,7 @@ async def test_a_failing_hint_is_no_error() -> None:
         await settle(pilot)
         await pilot.pause()
         assert "the bot found no hand to suggest" in screen_text(app)
-        assert isinstance(app.screen, HandBuilderScreen) and app.errors == []
+        assert isinstance(app.screen, HandBuilderScreen) and app.crash.errors == []
 
 
 async def test_ctrl_z_suspends_like_other_terminal_programs(

@@ -101,7 +101,7 @@ async def test_an_error_inside_a_drill_answer_is_logged_without_hidden_tiles_and
         await pilot.press("5", "m", "enter")
         await pilot.pause()
         await pilot.pause()
-        assert app.is_running and hidden and app.errors == ["KeyError"]
+        assert app.is_running and hidden and app.crash.errors == ["KeyError"]
         assert isinstance(app.screen, MessageScreen)
         text = screen_text(app)
         assert "Something went wrong" in text and "(KeyError)" in text, text
@@ -136,7 +136,7 @@ async def test_the_drill_follows_the_honor_names_when_the_setting_changes() -> N
         assert isinstance(drill, Drill) and drill.position is not None
         honors = [k for k in drill.position.pool_kinds if k >= 27]
         assert honors  # this seed's pool holds E, W and Gr
-        app.apply_preferences(app.preferences.model_copy(update={"honor_names": "kanji"}),
+        app.prefs.apply(app.preferences.model_copy(update={"honor_names": "kanji"}),
                               save=False)
         await pilot.pause()
         renamed = str(screen.query_one("#drill-question").render())

@@ -53,7 +53,7 @@ async def test_spaced_out_errors_never_end_the_game(monkeypatch: pytest.MonkeyPa
             await pilot.press("enter")
             await pilot.pause()
         assert app.is_running and app.session is session
-        assert app.errors == ["RuntimeError"] * (MAX_RECOVERIES + 2)
+        assert app.crash.errors == ["RuntimeError"] * (MAX_RECOVERIES + 2)
         assert isinstance(app.screen, HandBuilderScreen)
 
 
@@ -76,7 +76,7 @@ async def test_a_tight_crash_loop_still_ends_the_app(monkeypatch: pytest.MonkeyP
                 await pilot.pause()
     assert app.return_code == 1
     # The error that ends the app is logged too (it used to leave no errors.log).
-    assert app.errors == ["RuntimeError"] * (MAX_RECOVERIES + 1)
+    assert app.crash.errors == ["RuntimeError"] * (MAX_RECOVERIES + 1)
     lines = error_log_path().read_text().splitlines()
     entries = [line for line in lines if line.startswith("--- ")]
     assert len(entries) == MAX_RECOVERIES + 1
@@ -138,10 +138,10 @@ async def test_a_bot_that_always_fails_still_finishes_the_game_without_its_text(
                 break
             await settle(pilot)
             await pilot.press("enter")
-        assert app.is_running and app.errors and set(app.errors) == {"RuntimeError"}
+        assert app.is_running and app.crash.errors and set(app.crash.errors) == {"RuntimeError"}
         assert bot.hidden not in screen_text(app)
     log = error_log_path().read_text()
-    assert log.count("RuntimeError") == len(app.errors) and bot.hidden not in log
+    assert log.count("RuntimeError") == len(app.crash.errors) and bot.hidden not in log
 
 
 async def test_the_error_message_shows_a_log_path_with_brackets(
@@ -155,4 +155,4 @@ async def test_the_error_message_shows_a_log_path_with_brackets(
         await pilot.press("space")
         await pilot.pause()
         assert isinstance(app.screen, MessageScreen)
-        assert "[/odd]" in screen_text(app) and app.errors == ["RuntimeError"]
+        assert "[/odd]" in screen_text(app) and app.crash.errors == ["RuntimeError"]

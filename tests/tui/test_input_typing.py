@@ -43,7 +43,7 @@ async def test_a_superscript_two_in_the_builder_is_no_tile_and_no_error() -> Non
         for _ in range(6):  # each was an error, and six ended the app
             await pilot.press("²", "m")
         await pilot.pause()
-        assert app.is_running and app.errors == [] and screen.chosen == []
+        assert app.is_running and app.crash.errors == [] and screen.chosen == []
         assert app.screen is screen
         tile = screen.own_tiles[0]
         await pilot.press(*str(tile))  # typing still works afterwards
@@ -58,7 +58,7 @@ async def test_a_superscript_two_on_the_play_screen_is_no_tile_and_no_error() ->
         cursor = play.cursor
         await pilot.press("²", "m", "٣", "p")  # other Unicode digits neither
         await pilot.pause()
-        assert app.errors == [] and app.screen is play and play.cursor == cursor
+        assert app.crash.errors == [] and app.screen is play and play.cursor == cursor
 
 
 async def test_an_upper_case_suit_types_the_tile_in_the_builder() -> None:

@@ -120,7 +120,7 @@ async def test_discarding_out_of_turn_is_disabled_not_an_error() -> None:
         await pilot.pause()
         assert screen.view.discards_made == 1 and screen.view.my_turn
         assert screen.check_action("discard", ()) is True
-        assert isinstance(app, MinefieldApp) and app.errors == []
+        assert isinstance(app, MinefieldApp) and app.crash.errors == []
 
 
 def test_the_seeded_hand_is_what_the_test_expects() -> None:

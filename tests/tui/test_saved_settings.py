@@ -145,7 +145,7 @@ async def test_the_app_shows_the_saved_look_and_builds_the_model_later(config_di
     (config_dir / "settings.json").write_text(json.dumps(
         {"tile_style": "text", "theme": "nord", "bot_level": "strong", "washizu": True}))
     app = MinefieldApp(think_seconds=0, catch_errors=False)
-    assert app._preferences is None  # read by the fast path: no model yet
+    assert not app.prefs.model_built  # read by the fast path: no model yet
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert app.theme == "nord" and app.has_class("-tiles-text")

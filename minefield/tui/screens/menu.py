@@ -13,13 +13,13 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from minefield.tui.host import preferences_of
 from minefield.tui.screens.rooms import ROOM_ENTRIES
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.footer import FitFooter
 
 if TYPE_CHECKING:
     from minefield.tui.games import GameMode
+    from minefield.tui.menu_actions import MenuDoors
     from minefield.tui.messages import GameChosen
 
 MENU = (
@@ -56,9 +56,11 @@ class MenuScreen(Screen[None]):
         Binding("q", "choose('quit')", "Quit"),
     ]
 
-    def __init__(self, rooms: bool = False) -> None:
-        """``rooms``: the app has a game server; the menu starts with host, join, resume."""
+    def __init__(self, doors: MenuDoors, rooms: bool = False) -> None:
+        """``doors`` open the saved games, the bots to watch and the rooms; ``rooms``: the app
+        has a game server; the menu starts with host, join, resume."""
         super().__init__()
+        self.doors = doors
         self.rooms = rooms
 
     def compose(self) -> ComposeResult:
@@ -90,16 +92,20 @@ class MenuScreen(Screen[None]):
             from minefield.tui.screens.new_game import NewGameScreen
 
             mode: GameMode = "practice" if choice == "practice" else "hotseat"
-            await self.app.push_screen(NewGameScreen(mode, preferences_of(self.app)),
+            await self.app.push_screen(NewGameScreen(mode, self.doors.preferences),
                                        self._chosen)
         elif choice == "help":
             await self.app.run_action("app.help")
         elif choice == "settings":
             await self.app.run_action("app.settings")
-        elif choice in ("stats", "drills", "games", "watch"):
+        elif choice in ("stats", "drills"):
             await self.app.run_action(f"app.{choice}")
+        elif choice == "games":
+            await self.doors.games()
+        elif choice == "watch":
+            await self.doors.watch()
         elif choice in ("host", "join", "resume") and self.rooms:
-            await self.app.run_action(f"app.room('{choice}')")
+            await self.doors.room(choice)
         elif choice == "quit":
             self.app.exit(0)
 
