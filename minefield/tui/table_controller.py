@@ -12,20 +12,16 @@ whether the other seat is a bot, a person at this keyboard or one far away: only
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import gc
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, Literal
 
 from textual.app import App
 from textual.css.query import NoMatches
 from textual.screen import Screen
 
-from minefield.protocol.address import game_link, player_command
+from minefield.protocol.address import game_link
 from minefield.protocol.messages import (
-    WAITING_NAME,
     Applied,
     Clocks,
     Link,
@@ -40,7 +36,6 @@ from minefield.protocol.messages import (
     TableView,
 )
 from minefield.rules.game import TOTAL_DISCARDS, ChooseHand, Discard, Discarded, PlayerView, Seat
-from minefield.rules.settings import chosen_rules, without_clocks
 from minefield.session.base import (
     ChosenPreset,
     MatchSession,
@@ -50,6 +45,7 @@ from minefield.session.base import (
 )
 from minefield.tui.games import HintSource
 from minefield.tui.host import TableHost
+from minefield.tui.hotseat_screens import HotseatScreens, empty_screen
 from minefield.tui.messages import (
     CommandChosen,
     CurtainLifted,
@@ -62,41 +58,14 @@ from minefield.tui.messages import (
 from minefield.tui.screens.base import SeatScreen
 from minefield.tui.screens.builder import HandBuilderScreen
 from minefield.tui.screens.dialogs import CurtainScreen, LinkScreen
-from minefield.tui.screens.play import PlayScreen, public_table
+from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
-from minefield.tui.textual_private import lay_out_offstage, mount_offstage
+from minefield.tui.table_subtitle import table_subtitle
 from minefield.tui.trainer import Trainer
 
 ScreenKind = Literal["build", "play", "result", "curtain"]
 ScreenKey = tuple[ScreenKind, Seat]
 HintFactory = Callable[[], HintSource | None]
-
-
-@dataclass
-class _Prebuild:
-    """Hot-seat: a seat's play screen to be built behind its curtain, once the curtain has been
-    drawn (``started``: the building has begun; ``done``: it is over, built or not)."""
-
-    started: bool = False
-    done: asyncio.Event = field(default_factory=asyncio.Event)
-
-
-def join_command(code: str, player: str | None = None,
-                 environ: Mapping[str, str] | None = None, user: str | None = None,
-                 host: str | None = None) -> str:
-    """What the friend types to join the room ``code`` (:func:`~minefield.protocol.address.
-    player_command`, then ``join CODE``).
-
-    >>> join_command("K7Q3PX", "ann", {}, user="ann", host="box")
-    'minefield join K7Q3PX'
-    >>> join_command("K7Q3PX", "ann", {"SSH_CONNECTION": "1"}, user="ann", host="box")
-    'ssh -t box join K7Q3PX'
-    >>> join_command("K7Q3PX", "alice", {"SSH_CONNECTION": "1"}, user="mahjong", host="box")
-    'ssh -t mahjong@box join K7Q3PX'
-    >>> join_command("K7Q3PX", "ann", {"MINEFIELD_DOOR": "ssh -t -p 2222 box"})
-    'ssh -t -p 2222 box join K7Q3PX'
-    """
-    return f"{player_command(player, environ, user, host)} join {code}"
 
 
 class TableController:
@@ -122,12 +91,8 @@ class TableController:
         self._clock_moved = False
         self._link: LinkScreen | None = None
         self._ready: Seat | None = None  # hot-seat: the seat whose curtain was lifted
-        #: Hot-seat: each player's play screen, emptied behind the curtain and filled again on
-        #: their turn (building a screen anew is most of a hand-over's time).
-        self._kept: dict[ScreenKey, SeatScreen] = {}
-        self._released: list[SeatScreen] = []  # kept screens to remove once out of the stack
-        #: Hot-seat: the play screens being built behind their curtain, by seat.
-        self._prebuilds: dict[Seat, _Prebuild] = {}
+        #: Hot-seat: each player's play screen, kept between turns and built behind the curtain.
+        self.hotseat = HotseatScreens(self)
         #: The ratings of the game that has just ended (a server that rates sends them).
         self.rated: Rated | None = None
         #: The rules preset the player chose: the local session's, or the game server's
@@ -161,7 +126,7 @@ class TableController:
         self.closed = True
         self.app.workers.cancel_group(self.app, "session")
         if self.game_screen is not None:
-            _empty(self.game_screen)
+            empty_screen(self.game_screen)
         self.forget_screen()
         if on_purpose and self.against_bot:
             from minefield.session.remote import RemoteSession
@@ -298,20 +263,8 @@ class TableController:
     def subtitle(self) -> str:
         """The header's line: who plays whom, under which rules (and the room code while a
         network room waits for its second player)."""
-        chosen = chosen_rules(without_clocks(self.session.settings), self.preset)
-        preset = chosen.preset if chosen.exact else "custom"
-        rules = "" if preset == "standard" else f" · {preset} rules"
-        if rules == " · match rules" and self.tables[self.session.local_seats[0]].match:
-            rules = ""  # the scoreboard says it is a match
-        if self.session.traits.shared_screen:
-            return f"Hot-seat{rules}"
-        other = self.session.local_seats[0].other
-        code = self.session.code if isinstance(self.session, RoomSession) else None
-        seated = self.tables[self.session.local_seats[0]].players[other]
-        if code and seated.kind == "human" and not seated.present and seated.name == WAITING_NAME:
-            player = getattr(self.session, "player", None)
-            return f"Room {code} · to join: {join_command(code, player)}{rules}"
-        return f"Playing against {self.names()[other]}{rules}"
+        return table_subtitle(self.session, self.tables[self.session.local_seats[0]],
+                              self.preset)
 
     def _new_game_check(self, snapshot: Snapshot) -> None:
         """A snapshot of another game (a rematch in the same room, maybe in the other seat):
@@ -468,12 +421,9 @@ class TableController:
             curtain = CurtainScreen(seat, reason, name)
             await self._replace(curtain, ("curtain", seat))
             if kind == "play":  # the seat's screen built (if new) and the garbage collected
-                prebuild = self._prebuilds[seat] = _Prebuild()
-                curtain.call_after_refresh(self._start_prebuild, seat, prebuild)
+                self.hotseat.curtain_drawn(seat, curtain)
             return
-        building = self._prebuilds.pop(seat, None)
-        if building is not None and building.started:
-            await building.done.wait()  # the screen is being built: it is ready in a moment
+        await self.hotseat.built(seat)
         if previous is not None and previous[0] == "curtain" and gc.isenabled():
             # The hand-over: no collection pause between Enter and the table (a full one takes
             # 100 ms and more once the app has grown); collected behind the curtain instead.
@@ -490,7 +440,7 @@ class TableController:
         table = self.tables[seat]
         view, names = table.view, self.names()
         screen: SeatScreen
-        kept = self._kept.get(key)
+        kept = self.hotseat.kept.get(key)
         if isinstance(kept, PlayScreen):
             kept.hold = self._holding is not None
             kept.clock_moved = self._clock_moved
@@ -507,55 +457,8 @@ class TableController:
             screen.shared_screen = self.session.traits.shared_screen
             screen.clock_moved = self._clock_moved
             if self.session.traits.shared_screen:
-                self._kept[key] = screen
-                self.app.install_screen(screen, f"minefield-{kind}-{seat.value}-{id(self)}")
+                self.hotseat.keep(key, screen)
         await self._replace(screen, key)
-
-    def _start_prebuild(self, seat: Seat, prebuild: _Prebuild) -> None:
-        """The curtain is drawn: build the seat's play screen behind it if it has none yet, in
-        the app's idle time (building it is most of a first hand-over's time)."""
-        if self._prebuilds.get(seat) is prebuild and not self.closed:
-            prebuild.started = True
-            self.app.run_worker(self._prebuild(seat, prebuild), group="prebuild")
-        else:
-            prebuild.done.set()
-
-    async def _prebuild(self, seat: Seat, prebuild: _Prebuild) -> None:
-        """Build and mount the seat's play screen out of the screen stack, from the public part
-        of its table only: its tiles fill it when its player is at the keyboard. Nothing of
-        the seat is in it while the curtain is up (R26). Then, the curtain still up, a full
-        garbage collection, so that none falls inside the hand-over or the next turn."""
-        key: ScreenKey = ("play", seat)
-        try:
-            table = self.tables.get(seat)
-            if (self._screen_key != ("curtain", seat) or key in self._kept or table is None
-                    or table.view.phase != "discarding"):
-                return
-            public = public_table(table)
-            screen = PlayScreen(public.view, self.names(), announce_furiten=False, table=public)
-            screen.shared_screen = True  # kept behind the curtain: hot-seat only
-            self._kept[key] = screen
-            self.app.install_screen(screen, f"minefield-play-{seat.value}-{id(self)}")
-            await mount_offstage(self.app, screen)
-            screen.clear_private()  # as a screen kept behind the curtain is: no log either
-            lay_out_offstage(screen)
-        except Exception:  # the screen is built when shown instead
-            kept = self._kept.pop(key, None)
-            if kept is not None:
-                self._released.append(kept)
-                self._remove_released()
-        finally:
-            if self._screen_key == ("curtain", seat):
-                # The keyboard is changing hands: a full collection now (the curtain does not
-                # move) rather than in the middle of the next player's turn.
-                gc.collect()
-            prebuild.done.set()
-
-    async def prebuilt(self) -> None:
-        """Wait until the play screens being built behind a curtain are (tests, benchmarks)."""
-        for prebuild in list(self._prebuilds.values()):
-            if prebuild.started:
-                await prebuild.done.wait()
 
     async def _replace(self, screen: Screen[None], key: ScreenKey) -> None:
         """Show ``screen`` in place of the game's current one."""
@@ -565,41 +468,28 @@ class TableController:
         await self.host.show_game_screen(screen)
         self._screen_key = key
         self.game_screen = screen if isinstance(screen, SeatScreen) else None
-        self._remove_released()
+        self.hotseat.remove_released()
+
+    @property
+    def screen_key(self) -> ScreenKey | None:
+        """The screen shown now, for which seat (None: none yet)."""
+        return self._screen_key
 
     @property
     def kept_screens(self) -> tuple[SeatScreen, ...]:
         """Hot-seat: the players' play screens kept between their turns (emptied of every
         private tile while the other player or the curtain is shown)."""
-        return tuple(self._kept.values())
+        return tuple(self.hotseat.kept.values())
+
+    async def prebuilt(self) -> None:
+        """Wait until the play screens being built behind a curtain are (tests, benchmarks)."""
+        await self.hotseat.prebuilt()
 
     def forget_screen(self) -> None:
         """The screen is gone (an error is being recovered from, a new game starts, the game is
         left): the next update builds a new one (in hot-seat behind the curtain)."""
         self._screen_key = None
         self.game_screen = None
-        self._released.extend(self._kept.values())
-        self._kept = {}
-        for prebuild in self._prebuilds.values():  # a screen being built is released with it
-            if not prebuild.started:
-                prebuild.done.set()
-        self._prebuilds = {}
-        self._remove_released()
-
-    def _remove_released(self) -> None:
-        """Remove the screens no longer kept that are out of the stack (emptied first)."""
-        stack = self.app.screen_stack
-        for screen in [s for s in self._released if s not in stack]:
-            self._released.remove(screen)
-            _empty(screen)
-            self.app.uninstall_screen(screen)
-            if screen.is_attached:
-                screen.remove()
+        self.hotseat.forget()
 
 
-def _empty(screen: SeatScreen) -> None:
-    """Empty a screen's private widgets, if it still has them (a screen already removed has
-    none left)."""
-    if screen.is_attached:
-        with contextlib.suppress(NoMatches):  # its widgets are being removed
-            screen.clear_private()
