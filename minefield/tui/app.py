@@ -403,10 +403,6 @@ class MinefieldApp(App[int]):
         """Feedback after each of your discards on or off (the game screen's key); saved."""
         self.trainer_doors.toggle_feedback()
 
-    async def action_watch_again(self) -> None:
-        """Another game between the bots being watched (the watch screen's key)."""
-        await self.menu_doors.watch_again()
-
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette's app commands (:func:`~minefield.tui.command_palette.app_commands`)."""
         return app_commands(self, super().get_system_commands(screen))

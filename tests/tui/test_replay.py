@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.app import App
+from textual.dom import DOMNode
 from textual.pilot import Pilot
 from textual.widgets import Label, Markdown
 
@@ -202,6 +204,36 @@ async def test_each_seat_sees_only_its_own_tiles_until_the_end(tmp_path: Path) -
             assert {tuple(shown(panel.query_one(".replay-hand"))) for panel in panels} == {
                 tuple(hands[Seat.EAST]), tuple(hands[Seat.WEST])}
             assert "face down" not in screen_text(app)
+
+
+async def test_a_seats_new_look_restyles_its_tiles_once(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat panel turning from face down to open (``b``: both hands) or back (``e``) gets its
+    look's classes at once: the panel and its 68 tile places are restyled once, not once per
+    class changed, and each panel shows what it should."""
+    restyled: list[object] = []
+    update_styles = App.update_styles
+
+    def counted(app: App[Any], node: DOMNode, animate: bool = True) -> None:
+        if isinstance(node, SeatTiles):
+            restyled.append(node)
+        update_styles(app, node, animate)
+
+    path = record_file(tmp_path, RON_SEED)
+    app = viewer(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(6):
+            await pilot.press("right")
+        await pilot.pause()
+        game = game_at(path, 6)
+        east, west = open_tiles(game, Seat.EAST), open_tiles(game, Seat.WEST)
+        monkeypatch.setattr(App, "update_styles", counted)
+        for key, expected, changed in (("b", east + west, 1), ("e", east, 1), ("e", east, 0)):
+            restyled.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            assert panel_tiles(app) == expected, key
+            assert len(restyled) == changed, key  # West's panel: -hidden to -open, and back
 
 
 async def test_a_seat_sees_its_own_furiten_with_its_cause(tmp_path: Path) -> None:

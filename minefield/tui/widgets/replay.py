@@ -90,10 +90,15 @@ class SeatTiles(Widget):
             self._show_face_down(view, seat, wind, name)
 
     def _set_look(self, look: str, furiten: bool = False, new: bool = False) -> None:
-        for css_class in ("-hidden", "-choosing", "-open"):
-            self.set_class(css_class == look, css_class)
-        self.set_class(furiten, "-furiten")
-        self.set_class(new, "-new")
+        """Set the look's classes and restyle the seat's widgets once, if they changed (each
+        class set alone restyled the seat and its 68 tile places again)."""
+        wanted = {"-hidden": look == "-hidden", "-choosing": look == "-choosing",
+                  "-open": look == "-open", "-furiten": furiten, "-new": new}
+        before = set(self.classes)
+        self.remove_class(*(name for name, on in wanted.items() if not on), update=False)
+        self.add_class(*(name for name, on in wanted.items() if on), update=False)
+        if set(self.classes) != before:
+            self.update_node_styles()
 
     def _show_choosing(self, wind: str, tiles: list[Tile]) -> None:
         self._set_look("-choosing")
