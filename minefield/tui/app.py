@@ -2,9 +2,15 @@
 
 A game on this terminal is a :class:`~minefield.tui.table_controller.TableController` (the
 session, its updates, which screen shows which seat), opened from a :class:`~minefield.tui.games.
-GameRequest`; unexpected errors are handled by its :class:`~minefield.tui.crash.CrashRecovery`.
-Screens post intents (:mod:`minefield.tui.messages`) and ask the app for what they need through
-the protocols of :mod:`minefield.tui.host`; they never touch a game.
+GameRequest`. The app is one :class:`~textual.app.App` that holds its parts: the preferences and
+their look (:class:`~minefield.tui.app_preferences.AppPreferences`), the crash recovery
+(:class:`~minefield.tui.crash.CrashRecovery`), the watch on an SSH terminal
+(:class:`~minefield.tui.link_watch.TerminalWatch`), the running score
+(:class:`~minefield.tui.scores.ScoreKeeper`), the trainer's screens
+(:class:`~minefield.tui.trainer_actions.TrainerDoors`) and the menu's
+(:class:`~minefield.tui.menu_actions.MenuDoors`, given to the menu screen). Screens post intents
+(:mod:`minefield.tui.messages`) and ask the app for what they need through the protocols of
+:mod:`minefield.tui.host`; they never touch a game.
 """
 
 from __future__ import annotations
