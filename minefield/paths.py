@@ -11,10 +11,19 @@ shared SSH account points them at a player's own folders):
 
 A third, the cache folder (``MINEFIELD_CACHE_DIR``, else the platform's user cache folder),
 holds only what can be made again: the parsed stylesheet (``minefield.tui.css_cache``).
+
+The game servers' places are here too: the daemon's socket (``$MINEFIELD_SOCKET``, else
+``$XDG_RUNTIME_DIR/minefield/minefield.sock``, else ``/tmp/minefield-$UID/minefield.sock``),
+``minefield ssh-server``'s data folder (``ssh-server/`` in the data folder) with its embedded
+daemon's socket (``run/daemon.sock`` in it, or in ``/tmp`` when that path is too long), and
+the two layouts of a player's own folders: ``players/NAME`` inside both roots on the OpenSSH
+door's shared account (:func:`use_player_folders`), ``players/ID/{data,config}`` in
+``ssh-server``'s data folder (:func:`door_player_home`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -31,6 +40,16 @@ PROGRESS_FILE = "progress.sqlite3"
 SERVER_FOLDER = "server"
 #: A shared account's players each have ``players/NAME`` inside both roots.
 PLAYERS_FOLDER = "players"
+#: Where a client finds the game daemon's socket (the daemon listens there), when set.
+SOCKET_ENV = "MINEFIELD_SOCKET"
+SOCKET_NAME = "minefield.sock"
+#: ``minefield ssh-server``'s data folder, inside the data folder, when ``--data`` is not given.
+SSH_SERVER_FOLDER = "ssh-server"
+#: A player's own folders in ``ssh-server``'s ``players/ID``: their data, their settings.
+PLAYER_DATA_FOLDER = "data"
+PLAYER_CONFIG_FOLDER = "config"
+#: The longest a Unix socket path may be (sun_path is 108 bytes with its NUL).
+MAX_SOCKET_PATH = 100
 
 _APP = "minefield"
 
@@ -86,6 +105,52 @@ def server_data_dir() -> Path:
     return data_dir() / SERVER_FOLDER
 
 
+def default_socket_path() -> Path:
+    """The socket when none is given: ``$MINEFIELD_SOCKET``, the runtime folder, or /tmp."""
+    explicit = os.environ.get(SOCKET_ENV)
+    if explicit:
+        return Path(explicit)
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and Path(runtime).is_dir():
+        return Path(runtime) / "minefield" / SOCKET_NAME
+    return Path(f"/tmp/minefield-{os.getuid()}") / SOCKET_NAME
+
+
+def ssh_server_data_dir() -> Path:
+    """``minefield ssh-server``'s data folder when ``--data`` is not given: ``ssh-server/`` in
+    the data folder."""
+    return data_dir() / SSH_SERVER_FOLDER
+
+
+def daemon_socket_path(data: Path) -> Path:
+    """``ssh-server``'s embedded daemon's socket, for its data folder ``data``: in it, or in
+    /tmp when that path is too long for a Unix socket."""
+    path = data / "run" / "daemon.sock"
+    if len(str(path)) <= MAX_SOCKET_PATH:
+        return path
+    tag = hashlib.sha256(str(data).encode()).hexdigest()[:12]
+    return Path(f"/tmp/minefield-ssh-{os.getuid()}-{tag}") / "daemon.sock"
+
+
+def door_player_home(data: Path, account: int) -> Path:
+    """The home of ``ssh-server``'s player ``account`` (their account's id), for its data
+    folder ``data``: ``players/ID``, holding ``data/`` and ``config/`` (the two roots of the
+    player's client, :func:`door_player_roots`)."""
+    return data / PLAYERS_FOLDER / str(account)
+
+
+def door_player_roots(home: Path) -> dict[str, str]:
+    """The environment that points a client's two roots at a door player's folders in
+    ``home`` (:func:`door_player_home`)."""
+    return {DATA_ENV: str(home / PLAYER_DATA_FOLDER), CONFIG_ENV: str(home / PLAYER_CONFIG_FOLDER)}
+
+
+def make_door_player_folders(home: Path) -> None:
+    """Make a door player's two folders in ``home`` (private to the server's account)."""
+    for folder in (PLAYER_DATA_FOLDER, PLAYER_CONFIG_FOLDER):
+        (home / folder).mkdir(parents=True, exist_ok=True, mode=0o700)
+
+
 def use_player_folders(player: str) -> None:
     """Point both roots at ``players/NAME`` inside the current ones, for this process and its
     children (a shared SSH account keeps each person's settings and games apart)."""
@@ -94,7 +159,9 @@ def use_player_folders(player: str) -> None:
 
 
 __all__ = [
-    "CACHE_ENV", "CONFIG_ENV", "DATA_ENV", "cache_dir", "config_dir", "data_dir",
-    "error_log_path", "progress_path", "records_dir", "server_data_dir", "settings_path",
+    "CACHE_ENV", "CONFIG_ENV", "DATA_ENV", "MAX_SOCKET_PATH", "SOCKET_ENV", "SOCKET_NAME",
+    "cache_dir", "config_dir", "daemon_socket_path", "data_dir", "default_socket_path",
+    "door_player_home", "door_player_roots", "error_log_path", "make_door_player_folders",
+    "progress_path", "records_dir", "server_data_dir", "settings_path", "ssh_server_data_dir",
     "use_player_folders",
 ]

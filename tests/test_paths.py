@@ -11,13 +11,19 @@ import pytest
 from minefield.paths import (
     CONFIG_ENV,
     DATA_ENV,
+    SOCKET_ENV,
     config_dir,
+    daemon_socket_path,
     data_dir,
+    default_socket_path,
+    door_player_home,
+    door_player_roots,
     error_log_path,
     progress_path,
     records_dir,
     server_data_dir,
     settings_path,
+    ssh_server_data_dir,
     use_player_folders,
 )
 
@@ -59,3 +65,37 @@ def test_no_other_module_finds_a_folder_of_its_own() -> None:
     readers = [Path(line).relative_to(ROOT).as_posix() for line in found.stdout.split()]
     assert "minefield/paths.py" in readers
     assert [path for path in readers if path != "minefield/paths.py"] == []
+
+
+def test_the_game_servers_places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daemon's socket ($MINEFIELD_SOCKET, the runtime folder, /tmp), ssh-server's data
+    folder, its embedded daemon's socket (/tmp when the path is too long for a Unix socket)
+    and its players' folders: the same places as before they moved here."""
+    monkeypatch.setenv(SOCKET_ENV, "/run/m/game.sock")
+    assert default_socket_path() == Path("/run/m/game.sock")
+    monkeypatch.delenv(SOCKET_ENV)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    assert default_socket_path() == tmp_path / "minefield" / "minefield.sock"
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "missing"))
+    assert default_socket_path() == Path(f"/tmp/minefield-{os.getuid()}/minefield.sock")
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "d"))
+    assert ssh_server_data_dir() == tmp_path / "d" / "ssh-server"
+    assert daemon_socket_path(Path("/srv/mf")) == Path("/srv/mf/run/daemon.sock")
+    long = Path("/srv/" + "x" * 100)
+    fallback = daemon_socket_path(long)
+    assert fallback.parent.name.startswith(f"minefield-ssh-{os.getuid()}-")
+    assert fallback.parent.parent == Path("/tmp") and fallback.name == "daemon.sock"
+    assert fallback == daemon_socket_path(long)  # the same folder every start
+    home = door_player_home(Path("/srv/mf"), 7)
+    assert home == Path("/srv/mf/players/7")
+    assert door_player_roots(home) == {DATA_ENV: "/srv/mf/players/7/data",
+                                       CONFIG_ENV: "/srv/mf/players/7/config"}
+
+
+def test_no_other_module_makes_a_place_in_tmp() -> None:
+    """The /tmp fallbacks (the daemon's socket, ssh-server's embedded daemon's) are made in
+    minefield/paths.py only."""
+    found = subprocess.run(["grep", "-rlE", r"Path\(f?\"/tmp", str(ROOT / "minefield"),
+                            "--include=*.py"], capture_output=True, text=True, check=False)
+    makers = [Path(line).relative_to(ROOT).as_posix() for line in found.stdout.split()]
+    assert makers == ["minefield/paths.py"]

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from minefield.cli.common import Subparsers, UsageError
-from minefield.paths import data_dir
+from minefield.paths import ssh_server_data_dir
 
 COMMANDS = ("ssh-server",)
 
@@ -104,7 +104,7 @@ def web_public_url(web: tuple[str, int], public_url: str | None) -> str:
 
 def default_data() -> Path:
     """The front door's data folder when ``--data`` is not given."""
-    return data_dir() / "ssh-server"
+    return ssh_server_data_dir()
 
 
 def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:

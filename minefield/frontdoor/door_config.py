@@ -6,7 +6,6 @@ Nothing here listens or runs: :mod:`.server` starts the door from a :class:`Fron
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -17,6 +16,8 @@ import asyncssh
 
 from minefield.errors import MinefieldError
 from minefield.frontdoor.limits import Limits
+from minefield.paths import MAX_SOCKET_PATH as MAX_SOCKET_PATH  # re-exported
+from minefield.paths import daemon_socket_path as daemon_socket_path  # re-exported
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 ACCOUNTS_NAME = "players.sqlite"
@@ -27,8 +28,6 @@ RATING_PERIOD = 2.0
 NAME_TRIES = 5
 #: Connections refused with words at once; past this, a flood: they are cut without any.
 MAX_REFUSING = 1000
-#: The longest a Unix socket path may be (sun_path is 108 bytes with its NUL).
-MAX_SOCKET_PATH = 100
 #: Keepalives left unanswered before a connection is taken for dead: asyncssh asks after a
 #: silent interval, asks again each interval, and closes at the interval after the last one
 #: (so a client is given ``keepalive`` seconds: ``(KEEPALIVE_UNANSWERED + 1)`` intervals).
@@ -128,16 +127,6 @@ def check_allow_file(path: Path) -> None:
     except OSError as error:
         raise FrontDoorError(f"--allow {path}: cannot read it "
                              f"({(error.strerror or str(error)).lower()})") from None
-
-
-def daemon_socket_path(data: Path) -> Path:
-    """The embedded daemon's socket: in the data folder, or in /tmp when that path is too long
-    for a Unix socket."""
-    path = data / "run" / "daemon.sock"
-    if len(str(path)) <= MAX_SOCKET_PATH:
-        return path
-    tag = hashlib.sha256(str(data).encode()).hexdigest()[:12]
-    return Path(f"/tmp/minefield-ssh-{os.getuid()}-{tag}") / "daemon.sock"
 
 
 __all__ = ["ACCOUNTS_NAME", "FrontDoorConfig", "FrontDoorError", "check_allow_file",

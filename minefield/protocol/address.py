@@ -16,25 +16,16 @@ import socket
 from collections.abc import Mapping
 from pathlib import Path
 
-SOCKET_ENV = "MINEFIELD_SOCKET"
-SOCKET_NAME = "minefield.sock"
+from minefield.paths import SOCKET_ENV as SOCKET_ENV  # re-exported: where it always was
+from minefield.paths import SOCKET_NAME as SOCKET_NAME
+from minefield.paths import default_socket_path as default_socket_path
+
 #: What a player of ``minefield ssh-server`` types to reach it (``ssh -t -p 2222 box``): set by
 #: that front door in the environment of each session's client, for the hints it shows.
 DOOR_ENV = "MINEFIELD_DOOR"
 #: The browser door's public URL (``https://mahjong.example.org``): set by ``minefield
 #: ssh-server --web`` in the environment of each session's client, for the game links it shows.
 WEB_ENV = "MINEFIELD_WEB_URL"
-
-
-def default_socket_path() -> Path:
-    """The socket when none is given: ``$MINEFIELD_SOCKET``, the runtime folder, or /tmp."""
-    explicit = os.environ.get(SOCKET_ENV)
-    if explicit:
-        return Path(explicit)
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    if runtime and Path(runtime).is_dir():
-        return Path(runtime) / "minefield" / SOCKET_NAME
-    return Path(f"/tmp/minefield-{os.getuid()}") / SOCKET_NAME
 
 
 def socket_path(explicit: str | Path | None = None) -> Path:

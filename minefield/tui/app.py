@@ -42,7 +42,7 @@ from minefield.tui.messages import (
     TableIntent,
 )
 from minefield.tui.render import TileStyle
-from minefield.tui.scores import RunningScore
+from minefield.tui.scores import RunningScore, ScoreKeeper
 from minefield.tui.screens.dialogs import ConfirmScreen, cover_if_too_small
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.textual_private import forget_gone_widgets
@@ -111,8 +111,8 @@ class MinefieldApp(App[int]):
         self._record_folder = record_folder
         self.table: TableController | None = None
         self._last_request: GameRequest | None = None
-        self.scores = RunningScore()  # over "play again"; a game chosen anew starts afresh
-        self.tally_game: str | None = None  # the network game whose tally is kept on disk
+        #: The running score over "play again" (a room's kept on disk: scores.py).
+        self.score_keeper = ScoreKeeper()
         self._base_depth = 0
         self._quit_question: ConfirmScreen | None = None
         self.trainer = Trainer()  # the defense trainer: overlay, feedback, progress
@@ -194,7 +194,7 @@ class MinefieldApp(App[int]):
 
         await self._leave_game(another=True, keep=form)
         forget_gone_widgets(self)  # the game before's screens (or the app before's)
-        self.tally_game = None
+        self.score_keeper.new_session()
         self.crash.new_game()
         self.trainer.new_game(session.traits, session.local_seats)
         self.table = TableController(self, session, self, lambda: hint_source(
@@ -229,28 +229,14 @@ class MinefieldApp(App[int]):
 
     async def _play_room(self, session: Session) -> None:
         """Play a room of the game server (another room: its own tally; a resume finds its
-        own in :meth:`room_tally`)."""
-        self.scores = RunningScore()
+        own: :meth:`~minefield.tui.scores.ScoreKeeper.room_tally`)."""
+        self.score_keeper.start_afresh()
         await self.play(session)
 
-    def room_tally(self, table: TableController, before: bool) -> None:
-        """A network room's running score survives a resume: it is kept on disk under each
-        of the room's game ids (:mod:`minefield.tui.room_scores`). ``before`` an update: a
-        game id seen for the first time takes the tally kept for it (a resume), or keeps the
-        tally so far under it (a new room starts at nothing, a rematch carries it on); after
-        a game's end: the tally with that game is kept."""
-        game_id = getattr(table.session, "game_id", None)
-        if table.session.traits.mode != "network" or not isinstance(game_id, str):
-            return
-        from minefield.tui import room_scores
-
-        if before:
-            if game_id == self.tally_game:
-                return
-            if self.tally_game is None and (kept := room_scores.load(game_id)) is not None:
-                self.scores = RunningScore.from_dict(kept)
-            self.tally_game = game_id
-        room_scores.save(game_id, self.scores.to_dict())
+    @property
+    def scores(self) -> RunningScore:
+        """The running score the next result joins (a resumed room's is read from disk)."""
+        return self.score_keeper.scores
 
     def feedback_notes(self, seats: tuple[Seat, ...]) -> dict[int, str]:
         """The trainer's feedback lines of ``seats``' discards, for the result's log."""
@@ -296,12 +282,12 @@ class MinefieldApp(App[int]):
     async def on_session_update(self, message: SessionUpdate) -> None:
         table = self.table
         if message.table is table and table is not None:
-            self.room_tally(table, before=True)
+            self.score_keeper.room_tally(table.session, before=True)
             await table.update(message.update)
             # The table read before the update: leaving the game may clear self.table meanwhile.
             if table.ready and (end := table.first_view().end) is not None:
                 self.trainer.game_ended(end, self.trainer_doors.tell_progress_problem)
-                self.room_tally(table, before=False)
+                self.score_keeper.room_tally(table.session, before=False)
 
     @on(TableIntent)
     async def _table_intent(self, message: TableIntent) -> None:
@@ -314,7 +300,7 @@ class MinefieldApp(App[int]):
         if message.again and self._last_request is not None:
             await self.start_game(replace(self._last_request, seed=None))
             return
-        self.scores = RunningScore()
+        self.score_keeper.start_afresh()
         if message.mode in ("practice", "hotseat"):
             await self.start_game(GameRequest("practice" if message.mode == "practice"
                                               else "hotseat"))
@@ -322,7 +308,7 @@ class MinefieldApp(App[int]):
     async def on_game_chosen(self, message: GameChosen) -> None:
         from minefield.tui.screens.new_game import NewGameScreen  # loaded: the form sent it
 
-        self.scores = RunningScore()
+        self.score_keeper.start_afresh()
         form = self.screen if isinstance(self.screen, NewGameScreen) else None
         await self.start_game(message.request, form)
 
@@ -402,10 +388,6 @@ class MinefieldApp(App[int]):
     def action_toggle_feedback(self) -> None:
         """Feedback after each of your discards on or off (the game screen's key); saved."""
         self.trainer_doors.toggle_feedback()
-
-    async def action_watch_again(self) -> None:
-        """Another game between the bots being watched (the watch screen's key)."""
-        await self.menu_doors.watch_again()
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette's app commands (:func:`~minefield.tui.command_palette.app_commands`)."""

@@ -5,7 +5,6 @@ the :class:`~minefield.tui.screens.menu.MenuScreen`, whose entries and keys open
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,18 +69,13 @@ class MenuDoors:
 
         seed = seed if seed is not None else random_seed()
         await self._app.push_screen(WatchScreen(
-            choice, make_bots(choice, seed, self._bot_factory), seed))
+            choice, make_bots(choice, seed, self._bot_factory), seed, again=self._watch_again))
 
-    async def watch_again(self) -> None:
-        """Another game between the bots being watched, at the pace and with the hands as
-        they are now."""
-        from minefield.tui.screens.bot_watch import WatchScreen
-
-        screen = self._app.screen
-        if isinstance(screen, WatchScreen):
-            choice = replace(screen.choice, pace=screen.pace, shown=screen.shown)
-            await self._app.pop_screen()
-            await self._watch(choice)
+    async def _watch_again(self, choice: WatchChoice) -> None:
+        """Another game between the bots of the game just watched (its screen, on top, goes),
+        at the pace and with the hands as they are now (``choice``)."""
+        await self._app.pop_screen()
+        await self._watch(choice)
 
     async def room(self, kind: str) -> None:
         """The menu's room entries: host a room, join one (its code asked first), resume."""

@@ -15,6 +15,7 @@ from minefield.tui.render import YOU
 
 if TYPE_CHECKING:
     from minefield.rules.game import GameEnded
+    from minefield.session import Session
 
 
 def payment(end: GameEnded, names: Mapping[Seat, str]) -> tuple[Seat, Seat, int] | None:
@@ -84,3 +85,40 @@ class RunningScore:
 
 
 __all__ = ["RunningScore", "payment"]
+
+
+class ScoreKeeper:
+    """The running score of this terminal's games (:attr:`scores`): it goes on over "play
+    again", starts afresh for a game chosen anew (:meth:`start_afresh`), and for a network
+    room survives a resume (:meth:`room_tally`)."""
+
+    def __init__(self) -> None:
+        self.scores = RunningScore()
+        self._room_game: str | None = None  # the network game whose tally is kept on disk
+
+    def start_afresh(self) -> None:
+        """A game chosen anew (or another room): a new running score."""
+        self.scores = RunningScore()
+
+    def new_session(self) -> None:
+        """Another session is played here: its room's tally is not known yet."""
+        self._room_game = None
+
+    def room_tally(self, session: Session, before: bool) -> None:
+        """A network room's running score survives a resume: it is kept on disk under each
+        of the room's game ids (:mod:`minefield.tui.room_scores`). ``before`` an update: a
+        game id seen for the first time takes the tally kept for it (a resume), or keeps the
+        tally so far under it (a new room starts at nothing, a rematch carries it on); after
+        a game's end: the tally with that game is kept."""
+        game_id = getattr(session, "game_id", None)
+        if session.traits.mode != "network" or not isinstance(game_id, str):
+            return
+        from minefield.tui import room_scores
+
+        if before:
+            if game_id == self._room_game:
+                return
+            if self._room_game is None and (kept := room_scores.load(game_id)) is not None:
+                self.scores = RunningScore.from_dict(kept)
+            self._room_game = game_id
+        room_scores.save(game_id, self.scores.to_dict())

@@ -165,6 +165,35 @@ async def test_shown_hands_carry_the_danger_overlay_of_the_seat_to_discard() -> 
         assert pool_of(screen, "#watch-mover").tiles == []
 
 
+async def test_another_game_from_the_menu_keeps_the_pace_and_the_hands_as_they_are_now() -> None:
+    app = MinefieldApp(think_seconds=0, catch_errors=False, preferences=Preferences(hint="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, WatchSetupScreen)
+        form.query_one("#pace", Select).value = 0.25
+        form.query_one("#shown", Select).value = True
+        await pilot.press("s")
+        await pilot.pause()
+        first = app.screen
+        assert isinstance(first, WatchScreen) and first.shown
+        await pilot.press("h")  # the hands hidden now: the next game keeps them hidden
+        while not first.watched.over:
+            await pilot.pause(0.05)
+        await first.workers.wait_for_complete()
+        await pilot.press("a")
+        await pilot.pause()
+        second = app.screen
+        assert isinstance(second, WatchScreen) and second is not first
+        assert second.pace == 0.25 and not second.shown and not second.watched.over
+        assert first not in app.screen_stack and len(app.screen_stack) == 3  # default, menu
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
 async def test_a_deal_in_shows_what_the_estimate_said() -> None:
     app = watch_app(WatchChoice(east="easy", west="easy", shown=True), paused=False)
     async with app.run_test(size=(80, 40)) as pilot:

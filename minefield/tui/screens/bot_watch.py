@@ -18,8 +18,8 @@ each with its own view only. What shows:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -169,8 +169,10 @@ class WatchScreen(Screen[None]):
     ]
 
     def __init__(self, choice: WatchChoice, bots: dict[Seat, Bot],
-                 seed: int | str | None = None, paused: bool = False) -> None:
+                 seed: int | str | None = None, paused: bool = False,
+                 again: Callable[[WatchChoice], Awaitable[None]] | None = None) -> None:
         super().__init__()
+        self._again = again  # another game of the choice as it is now (the menu's doors)
         self.choice = choice
         self.seed = parse_seed(seed) if seed is not None else random_seed()
         self.watched = WatchedGame(self.seed, bots, RuleSettings.preset(choice.rules))
@@ -398,8 +400,8 @@ class WatchScreen(Screen[None]):
 
     async def action_again(self) -> None:
         """Another game between the same levels (a new seed)."""
-        if self.watched.over:
-            await self.app.run_action("app.watch_again")
+        if self.watched.over and self._again is not None:
+            await self._again(replace(self.choice, pace=self.pace, shown=self.shown))
 
     def action_close(self) -> None:
         """Back to the menu (the bots stop)."""
