@@ -37,6 +37,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from minefield.errors import MinefieldError
 from minefield.protocol.messages import MAX_LINE_BYTES
 
 #: A player's name, as a lobby request gives it (the wire's ``PlayerName``).
@@ -152,7 +153,7 @@ class Games(_Wire):
     refused: str | None = Field(None, max_length=500)
 
 
-class RecordTooLong(ValueError):
+class RecordTooLong(MinefieldError, ValueError):
     """A record with a line that does not fit in a part."""
 
 
