@@ -175,3 +175,19 @@ def test_each_fact_has_one_home(fact: str, home: str) -> None:
     homes = [path.relative_to(ROOT).as_posix() for path in sorted(ROOT.glob("minefield/**/*.py"))
              if fact in path.read_text(encoding="utf-8")]
     assert homes == [home]
+
+
+#: The modules that may be longer than :data:`MODULE_LINES`: the scorer (one table of yaku and
+#: fu, read top to bottom beside RULES.md) and the generated suit tables.
+LONG_MODULES = {"minefield/rules/score.py", "minefield/rules/_suit_tables.py"}
+#: A module's length above which it is split by job.
+MODULE_LINES = 500
+
+
+def test_no_module_is_longer_than_a_reader_takes_in() -> None:
+    long = {str(path.relative_to(ROOT)): len(path.read_text().splitlines())
+            for path in (ROOT / "minefield").rglob("*.py")}
+    over = {path: lines for path, lines in long.items()
+            if lines > MODULE_LINES and path not in LONG_MODULES}
+    assert not over, f"split by job (over {MODULE_LINES} lines): {over}"
+    assert all(path in long for path in LONG_MODULES)  # the exceptions still exist
