@@ -19,6 +19,7 @@ from minefield.tui.screens.dialogs import MessageScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.table_controller import TableController
 from tests.tui.conftest import StandInBot, make_app, screen_text, settle
+from tests.waiting import LOOKS, PAUSE_SECONDS
 
 
 class Clock:
@@ -70,10 +71,10 @@ async def test_a_tight_crash_loop_still_ends_the_app(monkeypatch: pytest.MonkeyP
             monkeypatch.setattr(TableController, "target", cannot_show)
             assert app.table is not None
             await app.table.show()  # fails, and so does every recovery
-            for _ in range(3 * MAX_RECOVERIES):
-                if not app.is_running:
+            for _ in range(LOOKS):  # a safety net: each recovery takes a few turns of the
+                if not app.is_running:  # loop, more on a loaded machine
                     break
-                await pilot.pause()
+                await pilot.pause(PAUSE_SECONDS)
     assert app.return_code == 1
     # The error that ends the app is logged too (it used to leave no errors.log).
     assert app.crash.errors == ["RuntimeError"] * (MAX_RECOVERIES + 1)
