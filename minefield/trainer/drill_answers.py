@@ -30,6 +30,7 @@ from minefield.rules.report import WaitReport
 from minefield.rules.score import WinValue
 from minefield.rules.tiles import (
     NUM_KINDS,
+    Tile,
     TileError,
     counts_of,
     kind_from_str,
@@ -312,6 +313,18 @@ def rate_hand(deal: DealtTiles, hand: Sequence[int]) -> HandRating:
                       pool_danger=round(evaluator.pool_risk(hand, hand_waits), 4))
 
 
+def hand_from_deal(deal: DealtTiles, tiles: Sequence[Tile]) -> list[int]:
+    """The counts of ``tiles`` as a hand built from ``deal``: :class:`DrillError` (one line)
+    unless they are 13 tiles (R7) that the deal holds."""
+    if len(tiles) != HAND_SIZE:
+        raise DrillError(f"hand: {len(tiles)} tiles, a hand is {HAND_SIZE} (R7)")
+    counts = counts_of(tiles)
+    over = [k for k in range(NUM_KINDS) if counts[k] > deal.counts[k]]
+    if over:
+        raise DrillError(f"hand: you hold only {deal.counts[over[0]]} of {kind_str(over[0])}")
+    return counts
+
+
 def answer_safe_hand(drill: Drill, hand: str) -> DrillAnswer:
     """Grade a ``safe_hand`` answer: your 13 tiles rated beside the strong bot's best (value,
     chance to win, pool danger). Right when your value is within 5% (at least 200 points) of
@@ -324,12 +337,7 @@ def answer_safe_hand(drill: Drill, hand: str) -> DrillAnswer:
         tiles = parse_tiles(hand)
     except TileError as error:
         raise DrillError(f"hand: {error}") from None
-    if len(tiles) != HAND_SIZE:
-        raise DrillError(f"hand: {len(tiles)} tiles, a hand is {HAND_SIZE} (R7)")
-    counts = counts_of(tiles)
-    over = [k for k in range(NUM_KINDS) if counts[k] > deal.counts[k]]
-    if over:
-        raise DrillError(f"hand: you hold only {deal.counts[over[0]]} of {kind_str(over[0])}")
+    counts = hand_from_deal(deal, tiles)
     yours = rate_hand(deal, counts)
     best = rate_hand(deal, found.best.hand)
     gap = best.value - yours.value

@@ -37,13 +37,11 @@ from minefield.records.history import list_history
 from minefield.records.reader import RecordError, read_record
 from minefield.records.writer import RECORD_SUFFIX
 from minefield.rules.game import Seat
-from minefield.rules.hand import HAND_SIZE, Hand
+from minefield.rules.hand import Hand
 from minefield.rules.names import to_mpsz
 from minefield.rules.tiles import (
-    NUM_KINDS,
     Tile,
     TileError,
-    counts_of,
     kind_str,
     kinds_to_str,
     parse_tiles,
@@ -58,7 +56,13 @@ from minefield.trainer.defense_review import (
     assess,
     opponent_of,
 )
-from minefield.trainer.drill_answers import DrillAnswer, DrillTruth, HandRating, rate_hand
+from minefield.trainer.drill_answers import (
+    DrillAnswer,
+    DrillTruth,
+    HandRating,
+    hand_from_deal,
+    rate_hand,
+)
 from minefield.trainer.drill_schedule import BOX_INTERVALS
 from minefield.trainer.drills import Drill, DrillError
 from minefield.trainer.progress_records import DrillRecord
@@ -395,12 +399,7 @@ def _rating_line(label: str, rating: HandRating) -> str:
 def _answer_build(drill: GameDrill, tiles: list[Tile]) -> DrillAnswer:
     deal, review = drill._secret.deal, drill._secret.review
     assert deal is not None
-    if len(tiles) != HAND_SIZE:
-        raise DrillError(f"hand: {len(tiles)} tiles, a hand is {HAND_SIZE} (R7)")
-    counts = counts_of(tiles)
-    over = [k for k in range(NUM_KINDS) if counts[k] > deal.counts[k]]
-    if over:
-        raise DrillError(f"hand: you hold only {deal.counts[over[0]]} of {kind_str(over[0])}")
+    counts = hand_from_deal(deal, tiles)
     yours = rate_hand(deal, counts)
     best = rate_hand(deal, drill._secret.best)
     played = rate_hand(deal, Hand.parse(review.end.hands.get(review.seat) or "").counts)
