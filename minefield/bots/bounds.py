@@ -61,17 +61,8 @@ def suit_features(counts: Counts, suit: int) -> tuple[int, ...]:
     11. whether the suit alone is nine gates but for one tile, with a terminal triplet (chuuren).
     """
     shift = 9 * suit
-    one = two = three = four = 0
-    for index, count in enumerate(counts):
-        if count:
-            bit = 1 << index
-            one |= bit
-            if count >= 2:
-                two |= bit
-                if count >= 3:
-                    three |= bit
-                    if count == 4:
-                        four |= bit
+    shape = Shape.of(counts)
+    one, two, three, four = shape.one, shape.two, shape.three, shape.four
     doubles = 0
     quads = whole_runs = short_runs = 0
     ittsu = chuuren = False
