@@ -143,19 +143,26 @@ def _two_pairs_played(tmp_path: Path) -> tuple[Path, Path]:
     return path, games
 
 
+def _reads_held(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """The rater's record reads held until the test sets the second event (``reading``: one
+    has begun); a safety net of 10 s, the test releases them."""
+    reading, release = threading.Event(), threading.Event()
+
+    def held_read(record: Path) -> ReadRecord:
+        reading.set()
+        release.wait(10.0)
+        return read_record(record)
+
+    monkeypatch.setattr(ratings, "read_record", held_read)
+    return reading, release
+
+
 def test_the_front_doors_scan_reads_records_while_the_event_loop_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The front door's periodic scan (a first start reads thousands of records for seconds)
     runs in a thread of its own: the loop that answers every player goes on meanwhile."""
     path, games = _two_pairs_played(tmp_path)
-    reading, release = threading.Event(), threading.Event()
-
-    def held_read(record: Path) -> ReadRecord:
-        reading.set()
-        release.wait(10.0)  # a safety net: the test releases it
-        return read_record(record)
-
-    monkeypatch.setattr(ratings, "read_record", held_read)
+    reading, release = _reads_held(monkeypatch)
     scanner = RatingScanner(path, games, ACCOUNT)
 
     async def scan_while_the_loop_goes_on() -> tuple[bool, int, int]:
@@ -183,14 +190,7 @@ def test_the_front_doors_scan_reads_records_while_the_event_loop_goes_on(
 def test_stopping_the_scanner_ends_a_long_scan_between_two_records(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path, games = _two_pairs_played(tmp_path)
-    reading, release = threading.Event(), threading.Event()
-
-    def held_read(record: Path) -> ReadRecord:
-        reading.set()
-        release.wait(10.0)
-        return read_record(record)
-
-    monkeypatch.setattr(ratings, "read_record", held_read)
+    reading, release = _reads_held(monkeypatch)
     scanner = RatingScanner(path, games, ACCOUNT)
 
     async def stop_mid_scan() -> int:
