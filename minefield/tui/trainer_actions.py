@@ -1,7 +1,8 @@
 """The defense trainer's doors in the game app: the review of the game just played, the
 progress (stats), the drills and the feedback switch, each screen built from the app's
-:class:`~minefield.tui.trainer.Trainer`. :class:`TrainerDoors` is held by the app, whose
-keys, menu and palette open them."""
+:class:`~minefield.tui.trainer.Trainer`. :class:`TrainerDoors` is made by the app and given
+to the screens that own the doors: the menu (drills, progress), the play screen (the feedback
+switch) and the result screen (the review; the palette's drills and progress)."""
 
 from __future__ import annotations
 
