@@ -2,10 +2,10 @@
 
 A screen never reaches into the app by attribute names (``getattr(self.app, ...)``): what a
 game's screens need (the trainer's doors, the preferences as a :class:`PreferencesSource`) is
-passed to them, and a widget drawn in any app asks it for its look through :class:`LookHost`
-(a screen shown by another app, the replay and review viewers or a test's bare app, gets the
-defaults). :class:`~minefield.tui.app.MinefieldApp` is a :class:`LookHost` and a
-:class:`TableHost`; :class:`~minefield.tui.viewer_app.ViewerApp` is a :class:`LookHost`.
+passed to them, and a widget drawn in any app asks that app for its look through
+:class:`LookHost` (an app that is none, a test's bare app, gives the defaults).
+:class:`~minefield.tui.app.MinefieldApp` is a :class:`LookHost` and a :class:`TableHost`;
+:class:`~minefield.tui.viewer_app.ViewerApp` is a :class:`LookHost`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from textual.screen import Screen
 
 from minefield.tui.render import TileStyle
 
-if TYPE_CHECKING:  # a type only: the viewers, which import this, never load pydantic first
+if TYPE_CHECKING:  # types only: the preferences' model (pydantic) loads when first asked for
     from minefield.tui.config import Preferences
     from minefield.tui.scores import RunningScore
 
@@ -28,6 +28,14 @@ class PreferencesSource(Protocol):
     @property
     def preferences(self) -> Preferences:
         """The player's saved preferences."""
+        ...
+
+
+class PreferencesKeeper(PreferencesSource, Protocol):
+    """The player's preferences, which a screen's key may change (and save)."""
+
+    def apply(self, preferences: Preferences, save: bool = True) -> None:
+        """Use ``preferences`` from now on (and save them unless ``save`` is False)."""
         ...
 
 
@@ -72,10 +80,5 @@ def tile_style_of(app: object) -> TileStyle:
     return app.tile_style if isinstance(app, LookHost) else "box"
 
 
-def washizu_on(app: object) -> bool:
-    """True when ``app``'s preferences show Washizu's stakes (cc of blood) beside points."""
-    return preferences_of(app).washizu
-
-
-__all__ = ["LookHost", "PreferencesSource", "TableHost", "preferences_of", "tile_style_of",
-           "washizu_on"]
+__all__ = ["LookHost", "PreferencesKeeper", "PreferencesSource", "TableHost", "preferences_of",
+           "tile_style_of"]

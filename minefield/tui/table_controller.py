@@ -397,14 +397,12 @@ class TableController:
         key: ScreenKey = (kind, seat)
         if kind == "result":
             if self._screen_key != key and view.end is not None:
-                doors = self.trainer_doors
-                result = ResultScreen(
-                    view.end, names, self.session.traits.mode, view.dora_indicator,
-                    view.discards, self.host.scores, match=table.match,
-                    washizu=self.prefs.preferences.washizu, rated=self.rated,
-                    notes=doors.feedback_notes(self.session.local_seats),
-                    link=self._game_link(), trainer=doors, review=partial(doors.review, self))
-                await self._replace(result, key)
+                doors, prefs = self.trainer_doors, self.prefs.preferences
+                await self._replace(ResultScreen(
+                    view.end, names, self.session.traits.mode, view.dora_indicator, view.discards,
+                    self.host.scores, match=table.match, washizu=prefs.washizu, rated=self.rated,
+                    notes=doors.feedback_notes(self.session.local_seats), link=self._game_link(),
+                    trainer=doors, review=partial(doors.review, self)), key)
             return
         if key == self._screen_key and self.game_screen is not None:
             if isinstance(self.game_screen, PlayScreen):
@@ -452,7 +450,8 @@ class TableController:
             kept.update_table(table)
             screen = kept
         elif kind == "build":
-            screen = HandBuilderScreen(view, names, self._hint_factory(), table=table)
+            screen = HandBuilderScreen(view, names, self._hint_factory(), table=table,
+                                       prefs=self.prefs)
             screen.shared_screen = self.session.traits.shared_screen
         else:
             screen = PlayScreen(view, names, trainer=self.trainer_doors, prefs=self.prefs,

@@ -9,16 +9,23 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Static
 
+from minefield.rules.game import Seat
+from minefield.session.base import SessionTraits
 from minefield.tui.app import MinefieldApp
 from minefield.tui.command_palette import ScreenActions
+from minefield.tui.config import Preferences
 from minefield.tui.screens.drills import DrillsScreen
 from minefield.tui.screens.menu import MenuScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.screens.review import ReviewScreen
 from minefield.tui.screens.stats import StatsScreen
+from minefield.tui.trainer import Trainer
+from minefield.tui.trainer_actions import TrainerDoors
 from tests.tui.conftest import on_top, settle
 from tests.tui.test_trainer import fast_app, practice, prepared, text_of
 
@@ -128,3 +135,58 @@ async def test_the_result_screen_opens_the_review_and_between_games_the_progress
         await pilot.press("v")  # the result screen's own key opens the same review
         await settle(pilot)
         assert isinstance(on_top(app), ReviewScreen)
+
+
+class KeptPreferences:
+    """Preferences kept in memory (a :class:`~minefield.tui.host.PreferencesKeeper`)."""
+
+    def __init__(self, preferences: Preferences) -> None:
+        self.preferences = preferences
+        self.applied: list[Preferences] = []
+
+    def apply(self, preferences: Preferences, save: bool = True) -> None:
+        """Use ``preferences`` from now on."""
+        self.preferences = preferences
+        self.applied.append(preferences)
+
+
+class BareApp(App[None]):
+    """A Textual app that is not Minefield's: it has no trainer and no preferences of its
+    own, only what it gives the play screen (East to discard on the prepared deal)."""
+
+    def __init__(self, preferences: Preferences) -> None:
+        super().__init__()
+        self.kept = KeptPreferences(preferences)
+        self.trainer = Trainer()
+        self.trainer.new_game(SessionTraits("practice", shared_screen=False, hints_allowed=False,
+                                            resumable=False, trainer_aids=True,
+                                            bot_level="easy"), (Seat.EAST,))
+        self.doors = TrainerDoors(self, self.trainer, self.kept)
+
+    async def on_mount(self) -> None:
+        names = {Seat.EAST: "You", Seat.WEST: "Bot (easy)"}
+        await self.push_screen(PlayScreen(prepared().view(Seat.EAST), names,
+                                          trainer=self.doors, prefs=self.kept))
+
+
+async def test_a_play_screen_works_from_the_trainer_and_preferences_it_is_given() -> None:
+    """No key of the play screen asks its app for anything: in an app that is not the game's,
+    the danger key shades the pool with the trainer given, the feedback key changes the
+    preferences given, and "confirm discards" is read from them as they are now."""
+    app = BareApp(Preferences(hint="off"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and not screen.has_class("-danger")
+        await pilot.press("d")
+        await pilot.pause()
+        assert app.trainer.overlay and screen.has_class("-danger")
+        await pilot.press("f")
+        await pilot.pause()
+        assert [p.discard_feedback for p in app.kept.applied] == [True]
+        app.kept.preferences = app.kept.preferences.model_copy(
+            update={"confirm_discards": True})
+        await pilot.press("enter")  # with "confirm discards" on: armed, not discarded
+        await pilot.pause()
+        assert screen.armed == screen.cursor
+        assert "again discards it" in str(screen.query_one("#status", Static).render())

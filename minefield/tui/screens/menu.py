@@ -98,7 +98,7 @@ class MenuScreen(Screen[None]):
             from minefield.tui.screens.new_game import NewGameScreen
 
             mode: GameMode = "practice" if choice == "practice" else "hotseat"
-            await self.app.push_screen(NewGameScreen(mode, self.doors.preferences),
+            await self.app.push_screen(NewGameScreen(mode, self.doors),
                                        self._chosen)
         elif choice == "help":
             await self.app.run_action("app.help")

@@ -97,9 +97,8 @@ class PlayScreen(SeatScreen):
     def __init__(self, view: PlayerView, names: dict[Seat, str], *, trainer: TrainerDoors,
                  prefs: PreferencesSource, hold: bool = False, announce_furiten: bool = True,
                  table: TableView | None = None) -> None:
-        super().__init__(view, names, table)
+        super().__init__(view, names, table, prefs=prefs)
         self._doors = trainer
-        self._prefs = prefs
         self.hold = hold
         #: While holding: the discard was made by the clock (R25), not by the player.
         self.clock_moved = False
@@ -342,7 +341,7 @@ class PlayScreen(SeatScreen):
         if not self.selected:
             self.set_status(self._status_text(self.view))
             return
-        if self._prefs.preferences.confirm_discards and self.armed != self.cursor:
+        if self.prefs.preferences.confirm_discards and self.armed != self.cursor:
             self.armed = self.cursor
             self.set_status(self._status_text(self.view))
             return
