@@ -54,7 +54,7 @@ async def run_from_palette(pilot: Pilot[Any], title: str) -> None:
 
 
 async def test_the_app_holds_no_trainer_actions() -> None:
-    """The trainer's keys are the screens' (issue 25): none is an app action any more."""
+    """The trainer's keys are the screens': none is an app action any more."""
     for action in ("action_stats", "action_drills", "action_review_game",
                    "action_toggle_feedback"):
         assert not hasattr(MinefieldApp, action), action
