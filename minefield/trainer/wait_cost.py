@@ -13,7 +13,13 @@ the seat could still win on it (not furiten, R15; a ron that reaches mangan, R14
 * the excess (``chance - usual``, when positive) is how much more they had reason to hold the
   wait back than a tile they knew nothing about; times what the seat's ron on it would have
   paid (the engine's own scorer, R14, R16, R17, R23, no ura) it is the **expected points**
-  the readable wait cost at that discard. Summed over their discards it is the game's cost.
+  the readable wait cost at that discard.
+
+A game's readable-wait position is its costliest such moment (:func:`wait_moment`), priced at
+that one discard: the sum over all their discards is no expectation of points, since it
+exceeds what the hand can pay (West in seed 6 of the tests' bot games: 19,972 summed over 30
+ratings, for a hand whose best ron pays 12,000), while one moment's cost is, like a regret's,
+a chance difference times what the ron pays.
 
 Which discard gave the wait away is asked of the estimate too: the seat's discards so far
 are taken out of their view one at a time (the tile unseen again, the discard count kept),

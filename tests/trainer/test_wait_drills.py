@@ -101,6 +101,36 @@ def test_the_obvious_waits_drill_grades_by_the_estimate() -> None:
         answer_wait(question, [Tile.parse("6s")], review, "id")
 
 
+def test_a_suji_discard_hid_the_wait_and_the_explanation_says_so() -> None:
+    """R15a, R26: West waits on 5s 8s and threw 2s at discard 6; to East's view 5s is half
+    suji (no ryanmen 34s), so taking the 2s out of their view raises the wait's excess: it hid
+    the wait, and an answer naming it is wrong and told so."""
+    throws = ("1m", "9m", "2s", "1p", "9p", "2m", "8m", "3p")
+    game = game_with_hands(EAST_HAND, "123s456s67s555z11z", east_pool="5s",
+                           west_pool="".join(throws), dora="2z")
+    for index, tile in enumerate(["4z"] * 4 + ["6z"] * 4 + ["5s"]):
+        game.apply(Seat.EAST, Discard(tile=tile))
+        if game.phase == "ended":
+            break
+        game.apply(Seat.WEST, Discard(tile=throws[index]))
+    review = review_of_game(game, Seat.WEST)
+    assert review.waits == ("5s", "8s")
+    costs = {c.number: c for c in wait_costs(review, "person")}
+    assert costs[7].chance < costs[5].chance  # the 2s (discard 6) lowered the rating
+    moment = wait_moment(review, "person")
+    assert moment is not None and moment.cost.wait == "5s"
+    hid = next(e for e in moment.effects if e.tile == "2s")
+    assert hid.points < 0 and hid.chance > moment.cost.chance
+    question = wait_question(review, moment, "Your game", "intermediate", "id")
+    answer = answer_wait(question, [Tile.parse("2s")], review, "id")
+    assert not answer.correct and answer.score == 0.0
+    assert "expected points more on a ron worth 8000" in answer.explanation[0]
+    assert "Your 2s made 5s look suji: that hid it (a ryanmen on it would have been furiten, " \
+           "R15a)." in answer.explanation
+    assert any(line.startswith("East's view of 5s: half suji: 2s is safe")
+               for line in answer.explanation)
+
+
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Eight practice games of normal bots, the player West."""
