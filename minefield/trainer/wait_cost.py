@@ -43,7 +43,7 @@ from minefield.rules.score import analyze
 from minefield.rules.tiles import Tile, kind_from_str, kind_str
 from minefield.trainer.defense_review import GameReview, ReviewStep
 
-__all__ = ["MIN_SHOWN", "DiscardEffect", "WaitCost", "WaitMoment", "discard_effects",
+__all__ = ["MIN_CLUE", "MIN_SHOWN", "DiscardEffect", "WaitCost", "WaitMoment", "discard_effects",
            "excess_of", "ron_points", "wait_costs", "wait_moment"]
 
 
@@ -218,6 +218,10 @@ class WaitMoment:
 #: A moment is asked only when the seat had made at least this many discards by then (one
 #: discard is no choice).
 MIN_SHOWN = 3
+#: ... and when the discard that gave the wait away most did at least this many expected
+#: points more than the one that did least, and at least this many in all (else no answer is
+#: wrong, or none matters).
+MIN_CLUE = 50
 
 
 def wait_moment(review: GameReview, reader: Opponent, number: int | None = None
@@ -225,7 +229,8 @@ def wait_moment(review: GameReview, reader: Opponent, number: int | None = None
     """The moment of ``review`` at the opponent's discard ``number`` (None: the costliest one
     where some discard of the seat gave the wait away), or None when there is none: the seat
     was not tenpai, no wait was held or read above the usual then, fewer than
-    :data:`MIN_SHOWN` of the seat's discards were seen, or none of them gave it away."""
+    :data:`MIN_SHOWN` of the seat's discards were seen, or none of them gave it away by
+    :data:`MIN_CLUE` expected points more than another."""
     costs = [c for c in wait_costs(review, reader) if c.cost > 0]
     readings = len({c.number for c in costs})
     chosen = sorted((c for c in costs if number is None or c.number == number),
@@ -236,7 +241,8 @@ def wait_moment(review: GameReview, reader: Opponent, number: int | None = None
         if len(step.position.discards.get(review.seat, ())) < MIN_SHOWN:
             continue
         effects = tuple(discard_effects(review, step, reader, cost.wait, cost.points))
-        if max(e.points for e in effects) <= 0:
+        most = max(e.points for e in effects)
+        if most < MIN_CLUE or most - min(e.points for e in effects) < MIN_CLUE:
             continue
         report = estimate(step.position, reader)
         return WaitMoment(cost, effects, step.position, report.of(cost.wait).reasons,

@@ -131,6 +131,24 @@ def test_a_suji_discard_hid_the_wait_and_the_explanation_says_so() -> None:
                for line in answer.explanation)
 
 
+def test_a_wait_no_discard_gave_away_is_no_drill() -> None:
+    """West throws four Rd and nothing else: East's view still rates 6s above the usual (their
+    own tiles leave souzu unseen, R26), but no discard did more than another, so there is no
+    discard to name and no position is made."""
+    throws = ("7z",) * 4
+    game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="6s", west_pool="".join(throws),
+                           dora="2z")
+    for index, tile in enumerate(["4z"] * 4 + ["6s"]):
+        game.apply(Seat.EAST, Discard(tile=tile))
+        if game.phase == "ended":
+            break
+        game.apply(Seat.WEST, Discard(tile=throws[index]))
+    review = review_of_game(game, Seat.WEST)
+    costs = wait_costs(review, "person")
+    assert len(costs) == 5 and all(c.cost > 0 for c in costs)
+    assert wait_moment(review, "person") is None
+
+
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Eight practice games of normal bots, the player West."""
