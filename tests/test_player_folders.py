@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -136,6 +137,25 @@ def test_a_player_of_before_keeps_everything_after_the_first_start(
     monkeypatch.setenv(CONFIG_ENV, str(config))
     assert use_player_folders("alice") is None  # the next start: nothing moves again
     assert snapshot(tmp_path) == moved
+
+
+def test_a_config_folder_on_another_device_is_copied_whole_then_removed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The config root on another file system (a rename cannot cross it): its player's folder
+    is copied into the home, then removed."""
+    other = Path("/dev/shm")
+    if not other.is_dir() or other.stat().st_dev == tmp_path.stat().st_dev:
+        pytest.skip("no second file system to put the config folder on")
+    data, config = tmp_path / "d", Path(tempfile.mkdtemp(dir=other))
+    try:
+        monkeypatch.setenv(DATA_ENV, str(data))
+        monkeypatch.setenv(CONFIG_ENV, str(config))
+        old_player(data, config)
+        assert use_player_folders("alice") is None
+        assert_everything_in_the_home(data)
+        assert list((config / "players").iterdir()) == []
+    finally:
+        shutil.rmtree(config)
 
 
 def test_a_new_player_gets_an_empty_home(roots: tuple[Path, Path]) -> None:
