@@ -90,6 +90,9 @@ def test_the_obvious_waits_drill_grades_by_the_estimate() -> None:
     best = answer_wait(question, [Tile.parse(moment.best.tile)], review, "id")
     assert best.correct and best.score == 1.0 and best.explanation[0].startswith("Right")
     assert any("makes souzu look kept" in line for line in best.explanation)
+    ranked = sorted(moment.effects, key=lambda e: (-e.points, e.index))
+    assert ("What each discard gave away, in expected points (below 0: it hid the wait): "
+            + " · ".join(f"{e.tile} {e.points}" for e in ranked) + ".") in best.explanation
     assert best.explanation[-1] == "You won on discard 17."
     worst = min(moment.effects, key=lambda e: e.points)
     assert worst.points < RIGHT_SHARE * moment.best.points
