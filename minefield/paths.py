@@ -1,7 +1,7 @@
 """Every folder and file Minefield keeps things in, named in one place (no Textual here).
 
-Two roots, each movable by an environment variable (tests point them at temporary folders; a
-shared SSH account points them at a player's own folders):
+Two roots, each movable by an environment variable (tests point them at temporary folders;
+the SSH doors point them at a player's home):
 
 - the config folder (``MINEFIELD_CONFIG_DIR``, else the platform's user config folder):
   ``settings.json`` and ``errors.log``;
@@ -199,25 +199,28 @@ def open_player_home(data: Path, config: Path, key: str) -> PlayerFolders:
     config folder copied in (so it may be on another device; a copy is made whole, then
     renamed), then the old data folder renamed in (same folder: atomic), then the whole
     renamed to ``players/KEY``; only then is the old config folder removed. A start that
-    finds a home of before cut short by a crash takes it up where it stopped. When a step
-    fails (a full disk, a permission), what was done is undone: the player plays from their
-    folders of before, with ``problem`` saying so, and the next start tries again.
+    finds a move cut short by a crash takes it up where it stopped. When a step fails (a full
+    disk, a permission) before the home is whole, what was done is undone: the player plays
+    from their folders of before, with ``problem`` saying so, and the next start tries again.
     """
     home = player_home(data, key)
+    whole = PlayerFolders(home / PLAYER_DATA_FOLDER, home / PLAYER_CONFIG_FOLDER)
     if _is_home(home) and not (home / MOVED_MARK).exists():
-        return PlayerFolders(home / PLAYER_DATA_FOLDER, home / PLAYER_CONFIG_FOLDER)
+        return whole
     move = _MoveIn(home, config / PLAYERS_FOLDER / key)
     try:
         home.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         with _locked(home.with_name(key + LOCK_SUFFIX)):
             move.run()
     except OSError as error:
+        if _is_home(home):  # what is left of before goes at the next start
+            return whole
         now_data, now_config = move.where_now()
         reason = error.strerror or "it failed"
         return PlayerFolders(now_data, now_config, (
             f"your saved games and settings stay where they were ({reason} while moving them "
             f"to {PLAYERS_FOLDER}/{key}/); the next start tries again"))
-    return PlayerFolders(home / PLAYER_DATA_FOLDER, home / PLAYER_CONFIG_FOLDER)
+    return whole
 
 
 def use_player_folders(player: str) -> str | None:
@@ -336,8 +339,6 @@ class _MoveIn:
     def where_now(self) -> tuple[Path, Path]:
         """The roots to play from when the home could not be made: the folders of before,
         or the new home's if a crash moved the data there and it could not be finished."""
-        if _is_home(self.home):
-            return self.home / PLAYER_DATA_FOLDER, self.home / PLAYER_CONFIG_FOLDER
         staged = self.stage / PLAYER_DATA_FOLDER
         if not self.home.is_dir() and staged.is_dir():
             return staged, self.stage / PLAYER_CONFIG_FOLDER

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -138,6 +139,25 @@ def test_a_player_of_before_keeps_everything_after_the_first_start(
     assert snapshot(tmp_path) == moved
 
 
+def test_a_config_folder_on_another_device_is_copied_whole_then_removed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The config root on another file system (a rename cannot cross it): its player's folder
+    is copied into the home, then removed."""
+    other = Path("/dev/shm")
+    if not other.is_dir() or other.stat().st_dev == tmp_path.stat().st_dev:
+        pytest.skip("no second file system to put the config folder on")
+    data, config = tmp_path / "d", Path(tempfile.mkdtemp(dir=other))
+    try:
+        monkeypatch.setenv(DATA_ENV, str(data))
+        monkeypatch.setenv(CONFIG_ENV, str(config))
+        old_player(data, config)
+        assert use_player_folders("alice") is None
+        assert_everything_in_the_home(data)
+        assert list((config / "players").iterdir()) == []
+    finally:
+        shutil.rmtree(config)
+
+
 def test_a_new_player_gets_an_empty_home(roots: tuple[Path, Path]) -> None:
     assert use_player_folders("bob") is None
     home = roots[0] / "players" / "bob"
@@ -187,11 +207,12 @@ def test_a_second_session_waits_for_the_first_and_moves_nothing_again(
 
 
 Step = tuple[str, tuple[Any, ...]]
-#: The file operations of a whole move of a player of before with two roots: two files of
-#: settings copied, the copy renamed into the new home, the mark of a move touched, the old
-#: data folder renamed in, the new home renamed into place, the old config folder removed, the
-#: mark removed.
-STEPS = 8
+#: The file operations of a whole move of a player of before: two files of settings copied,
+#: the copy renamed into the new home, the mark of a move touched, the old data folder renamed
+#: in, the new home renamed into place; then, with two roots, the old config folder removed,
+#: with one, the settings' two old copies removed from ``data/``; the mark removed.
+STEPS = {"two roots": 8, "one root": 9}
+MOVES = [(roots, at) for roots, count in STEPS.items() for at in range(count)]
 
 
 def steps_failing(monkeypatch: pytest.MonkeyPatch, at: int | None,
@@ -216,35 +237,43 @@ def steps_failing(monkeypatch: pytest.MonkeyPatch, at: int | None,
     return done
 
 
-@pytest.fixture
-def whole_move(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Step]:
-    """The steps of one whole move of a player of before with two roots (done aside)."""
+def player_of_before(folder: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+                     ) -> tuple[Path, Path]:
+    """The roots (``kind``: two roots, or one for both) of a player of before made in
+    ``folder``, set for this test."""
+    data = folder / "d"
+    config = data if kind == "one root" else folder / "c"
+    monkeypatch.setenv(DATA_ENV, str(data))
+    monkeypatch.setenv(CONFIG_ENV, str(config))
+    old_player(data, config)
+    return data, config
+
+
+def whole_move(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> list[Step]:
+    """The steps of one whole move of a player of before (done aside, then removed)."""
     aside = tmp_path / "aside"
     with monkeypatch.context() as patch:
-        patch.setenv(DATA_ENV, str(aside / "d"))
-        patch.setenv(CONFIG_ENV, str(aside / "c"))
-        old_player(aside / "d", aside / "c")
+        player_of_before(aside, patch, kind)
         done = steps_failing(patch, None, Crash)
         assert use_player_folders("alice") is None
     shutil.rmtree(aside)
+    assert len(done) == STEPS[kind], done  # every step of a whole move is tried
     return done
 
 
-def _commit_step(steps: list[Step]) -> int:
-    """Which step makes the new home whole: the rename onto ``players/alice``."""
-    return next(i for i, (name, args) in enumerate(steps)
-                if name == "rename" and Path(args[1]).name == "alice")
+def nothing_of_before(data: Path, config: Path) -> None:
+    assert_everything_in_the_home(data)
+    if config != data:
+        assert list((config / "players").iterdir()) == []
 
 
-@pytest.mark.parametrize("at", range(STEPS))
+@pytest.mark.parametrize(("kind", "at"), MOVES)
 def test_a_start_cut_short_by_a_crash_is_finished_by_the_next(
-        tmp_path: Path, roots: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch,
-        whole_move: list[Step], at: int) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, at: int) -> None:
     """A crash at any step leaves every file of the player somewhere (the folders of before
     or the new home being made); the next start finishes the move, and nothing is lost."""
-    assert len(whole_move) == STEPS, whole_move  # every step of a whole move is tried
-    data, config = roots
-    old_player(data, config)
+    whole_move(tmp_path, monkeypatch, kind)
+    data, config = player_of_before(tmp_path, monkeypatch, kind)
     with monkeypatch.context() as patch:
         steps_failing(patch, at, Crash)
         with pytest.raises(Crash):
@@ -254,24 +283,24 @@ def test_a_start_cut_short_by_a_crash_is_finished_by_the_next(
     monkeypatch.setenv(DATA_ENV, str(data))
     monkeypatch.setenv(CONFIG_ENV, str(config))
     assert use_player_folders("alice") is None
-    assert_everything_in_the_home(data)
-    assert list((config / "players").iterdir()) == []
+    nothing_of_before(data, config)
 
 
-@pytest.mark.parametrize("at", range(STEPS))
+@pytest.mark.parametrize(("kind", "at"), MOVES)
 def test_a_move_that_fails_leaves_the_folders_of_before_as_they_were(
-        tmp_path: Path, roots: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch,
-        whole_move: list[Step], at: int) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, at: int) -> None:
     """A full disk at any step: before the home is whole, what was done is undone, the
     player plays from their folders of before and one line says so; after, the player plays
     from the home. The next start finishes the move either way."""
-    data, config = roots
-    old_player(data, config)
+    steps = whole_move(tmp_path, monkeypatch, kind)
+    commit = next(i for i, (name, args) in enumerate(steps)  # the new home put in place
+                  if name == "rename" and Path(args[1]).name == "alice")
+    data, config = player_of_before(tmp_path, monkeypatch, kind)
     before = snapshot(tmp_path)
     with monkeypatch.context() as patch:
         steps_failing(patch, at, lambda: OSError(errno.ENOSPC, "No space left on device"))
         problem = use_player_folders("alice")
-    if at <= _commit_step(whole_move):
+    if at <= commit:
         assert problem is not None and "\n" not in problem
         assert "No space left on device" in problem and str(tmp_path) not in problem
         assert snapshot(tmp_path) == before
@@ -283,7 +312,7 @@ def test_a_move_that_fails_leaves_the_folders_of_before_as_they_were(
     monkeypatch.setenv(DATA_ENV, str(data))
     monkeypatch.setenv(CONFIG_ENV, str(config))
     assert use_player_folders("alice") is None
-    assert_everything_in_the_home(data)
+    nothing_of_before(data, config)
 
 
 def test_the_ssh_entry_says_a_failed_move_in_one_line_and_the_game_runs(

@@ -14,7 +14,7 @@ Three kinds of position are found, by the measures of the game review:
   as the review's "How readable your wait was") feared the player's wait most above the other
   tiles they could fear, asked as "which of your discards gave your wait away?"
   (:mod:`minefield.trainer.wait_drill`). It costs the excess chance times what the player's
-  ron would have paid (:mod:`minefield.trainer.wait_cost`).
+  ron would have paid, at that discard of theirs (:mod:`minefield.trainer.wait_cost`).
 
 The saved games are the records folder's (:func:`~minefield.paths.records_dir`): the player's
 seat of each practice game and both seats of a hot-seat game (both players sat at this

@@ -13,7 +13,13 @@ the seat could still win on it (not furiten, R15; a ron that reaches mangan, R14
 * the excess (``chance - usual``, when positive) is how much more they had reason to hold the
   wait back than a tile they knew nothing about; times what the seat's ron on it would have
   paid (the engine's own scorer, R14, R16, R17, R23, no ura) it is the **expected points**
-  the readable wait cost at that discard. Summed over their discards it is the game's cost.
+  the readable wait cost at that discard.
+
+A game's readable-wait position is its costliest such moment (:func:`wait_moment`), priced at
+that one discard: the sum over all their discards is no expectation of points, since it
+exceeds what the hand can pay (West in seed 6 of the tests' bot games: 19,972 summed over 30
+ratings, for a hand whose best ron pays 12,000), while one moment's cost is, like a regret's,
+a chance difference times what the ron pays.
 
 Which discard gave the wait away is asked of the estimate too: the seat's discards so far
 are taken out of their view one at a time (the tile unseen again, the discard count kept),
@@ -37,7 +43,7 @@ from minefield.rules.score import analyze
 from minefield.rules.tiles import Tile, kind_from_str, kind_str
 from minefield.trainer.defense_review import GameReview, ReviewStep
 
-__all__ = ["MIN_SHOWN", "DiscardEffect", "WaitCost", "WaitMoment", "discard_effects",
+__all__ = ["MIN_CLUE", "MIN_SHOWN", "DiscardEffect", "WaitCost", "WaitMoment", "discard_effects",
            "excess_of", "ron_points", "wait_costs", "wait_moment"]
 
 
@@ -212,6 +218,10 @@ class WaitMoment:
 #: A moment is asked only when the seat had made at least this many discards by then (one
 #: discard is no choice).
 MIN_SHOWN = 3
+#: ... and when the discard that gave the wait away most did at least this many expected
+#: points more than the one that did least, and at least this many in all (else no answer is
+#: wrong, or none matters).
+MIN_CLUE = 50
 
 
 def wait_moment(review: GameReview, reader: Opponent, number: int | None = None
@@ -219,7 +229,8 @@ def wait_moment(review: GameReview, reader: Opponent, number: int | None = None
     """The moment of ``review`` at the opponent's discard ``number`` (None: the costliest one
     where some discard of the seat gave the wait away), or None when there is none: the seat
     was not tenpai, no wait was held or read above the usual then, fewer than
-    :data:`MIN_SHOWN` of the seat's discards were seen, or none of them gave it away."""
+    :data:`MIN_SHOWN` of the seat's discards were seen, or none of them gave it away by
+    :data:`MIN_CLUE` expected points more than another."""
     costs = [c for c in wait_costs(review, reader) if c.cost > 0]
     readings = len({c.number for c in costs})
     chosen = sorted((c for c in costs if number is None or c.number == number),
@@ -230,7 +241,8 @@ def wait_moment(review: GameReview, reader: Opponent, number: int | None = None
         if len(step.position.discards.get(review.seat, ())) < MIN_SHOWN:
             continue
         effects = tuple(discard_effects(review, step, reader, cost.wait, cost.points))
-        if max(e.points for e in effects) <= 0:
+        most = max(e.points for e in effects)
+        if most < MIN_CLUE or most - min(e.points for e in effects) < MIN_CLUE:
             continue
         report = estimate(step.position, reader)
         return WaitMoment(cost, effects, step.position, report.of(cost.wait).reasons,

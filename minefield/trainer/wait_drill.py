@@ -136,6 +136,9 @@ def answer_wait(question: WaitQuestion, tiles: list[Tile], review: GameReview,
         lines = [f"{verdict}: {_effect_line(chosen, cost.wait, cost)}.",
                  f"The one that gave it away most: {_effect_line(best, cost.wait, cost)}."]
     lines.append(f"Why {best.tile}: {_why(best, cost.wait)}")
+    ranked = sorted(effects.values(), key=lambda e: (-e.points, e.index))
+    lines.append("What each discard gave away, in expected points (below 0: it hid the wait): "
+                 + " · ".join(f"{e.tile} {e.points}" for e in ranked) + ".")
     them = seat_name(review.seat.other)
     lines.extend(f"{them}'s view of {cost.wait}: {reason}" for reason in moment.reasons[:3])
     hid = sorted({e.tile for e in moment.effects if suji_covers(e.tile, cost.wait)})

@@ -90,6 +90,9 @@ def test_the_obvious_waits_drill_grades_by_the_estimate() -> None:
     best = answer_wait(question, [Tile.parse(moment.best.tile)], review, "id")
     assert best.correct and best.score == 1.0 and best.explanation[0].startswith("Right")
     assert any("makes souzu look kept" in line for line in best.explanation)
+    ranked = sorted(moment.effects, key=lambda e: (-e.points, e.index))
+    assert ("What each discard gave away, in expected points (below 0: it hid the wait): "
+            + " · ".join(f"{e.tile} {e.points}" for e in ranked) + ".") in best.explanation
     assert best.explanation[-1] == "You won on discard 17."
     worst = min(moment.effects, key=lambda e: e.points)
     assert worst.points < RIGHT_SHARE * moment.best.points
@@ -99,6 +102,54 @@ def test_the_obvious_waits_drill_grades_by_the_estimate() -> None:
     assert missed.truth.pattern == "game_wait" and missed.truth.report is not None
     with pytest.raises(DrillError, match="6s is not one of your discards so far"):
         answer_wait(question, [Tile.parse("6s")], review, "id")
+
+
+def test_a_suji_discard_hid_the_wait_and_the_explanation_says_so() -> None:
+    """R15a, R26: West waits on 5s 8s and threw 2s at discard 6; to East's view 5s is half
+    suji (no ryanmen 34s), so taking the 2s out of their view raises the wait's excess: it hid
+    the wait, and an answer naming it is wrong and told so."""
+    throws = ("1m", "9m", "2s", "1p", "9p", "2m", "8m", "3p")
+    game = game_with_hands(EAST_HAND, "123s456s67s555z11z", east_pool="5s",
+                           west_pool="".join(throws), dora="2z")
+    for index, tile in enumerate(["4z"] * 4 + ["6z"] * 4 + ["5s"]):
+        game.apply(Seat.EAST, Discard(tile=tile))
+        if game.phase == "ended":
+            break
+        game.apply(Seat.WEST, Discard(tile=throws[index]))
+    review = review_of_game(game, Seat.WEST)
+    assert review.waits == ("5s", "8s")
+    costs = {c.number: c for c in wait_costs(review, "person")}
+    assert costs[7].chance < costs[5].chance  # the 2s (discard 6) lowered the rating
+    moment = wait_moment(review, "person")
+    assert moment is not None and moment.cost.wait == "5s"
+    hid = next(e for e in moment.effects if e.tile == "2s")
+    assert hid.points < 0 and hid.chance > moment.cost.chance
+    question = wait_question(review, moment, "Your game", "intermediate", "id")
+    answer = answer_wait(question, [Tile.parse("2s")], review, "id")
+    assert not answer.correct and answer.score == 0.0
+    assert "expected points more on a ron worth 8000" in answer.explanation[0]
+    assert "Your 2s made 5s look suji: that hid it (a ryanmen on it would have been furiten, " \
+           "R15a)." in answer.explanation
+    assert any(line.startswith("East's view of 5s: half suji: 2s is safe")
+               for line in answer.explanation)
+
+
+def test_a_wait_no_discard_gave_away_is_no_drill() -> None:
+    """West throws four Rd and nothing else: East's view still rates 6s above the usual (their
+    own tiles leave souzu unseen, R26), but no discard did more than another, so there is no
+    discard to name and no position is made."""
+    throws = ("7z",) * 4
+    game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="6s", west_pool="".join(throws),
+                           dora="2z")
+    for index, tile in enumerate(["4z"] * 4 + ["6s"]):
+        game.apply(Seat.EAST, Discard(tile=tile))
+        if game.phase == "ended":
+            break
+        game.apply(Seat.WEST, Discard(tile=throws[index]))
+    review = review_of_game(game, Seat.WEST)
+    costs = wait_costs(review, "person")
+    assert len(costs) == 5 and all(c.cost > 0 for c in costs)
+    assert wait_moment(review, "person") is None
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ from minefield.records.header import Players
 from minefield.records.writer import write_game
 from minefield.rules.names import name_text
 from minefield.trainer.game_drills import GameDrill, find_positions
+from minefield.trainer.progress import open_progress
 from minefield.trainer.regrets import cheapest
 from minefield.tui.screens.drills import DrillsScreen
 from tests.records.conftest import played
@@ -129,3 +130,10 @@ async def test_a_readable_wait_is_asked_and_the_discard_that_gave_it_away_is_rig
         assert "Right, it gave" in shown and "Their view of their pool" in shown
         assert "your readable wait" in shown
     assert saved_drills() == ["from_games"]
+    store, _ = open_progress()
+    try:
+        (saved,) = store.drill_history()
+    finally:
+        store.close()
+    assert (saved.position, saved.pattern, saved.correct) == (drill.id, "game_wait", True)
+    assert saved.position.endswith(":west:wait7")  # the sort of position, in its id
