@@ -1,7 +1,7 @@
 """Every folder and file Minefield keeps things in, named in one place (no Textual here).
 
-Two roots, each movable by an environment variable (tests point them at temporary folders; a
-shared SSH account points them at a player's own folders):
+Two roots, each movable by an environment variable (tests point them at temporary folders;
+the SSH doors point them at a player's home):
 
 - the config folder (``MINEFIELD_CONFIG_DIR``, else the platform's user config folder):
   ``settings.json`` and ``errors.log``;
@@ -16,15 +16,23 @@ The game servers' places are here too: the daemon's socket (``$MINEFIELD_SOCKET`
 ``$XDG_RUNTIME_DIR/minefield/minefield.sock``, else ``/tmp/minefield-$UID/minefield.sock``),
 ``minefield ssh-server``'s data folder (``ssh-server/`` in the data folder) with its embedded
 daemon's socket (``run/daemon.sock`` in it, or in ``/tmp`` when that path is too long), and
-the two layouts of a player's own folders: ``players/NAME`` inside both roots on the OpenSSH
-door's shared account (:func:`use_player_folders`), ``players/ID/{data,config}`` in
-``ssh-server``'s data folder (:func:`door_player_home`).
+a player's home when many people play from one account (:func:`player_home`):
+``players/KEY/`` in a data folder, holding the player's two roots ``data/`` and ``config/``;
+KEY is the account's id in ``ssh-server``'s data folder, the player's name in the data folder
+of the OpenSSH door's shared account (whose homes of before, ``players/NAME`` inside both
+roots, move in at the player's next start: :func:`open_player_home`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import hashlib
 import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
@@ -38,16 +46,24 @@ ERROR_LOG = "errors.log"
 RECORDS_FOLDER = "records"
 PROGRESS_FILE = "progress.sqlite3"
 SERVER_FOLDER = "server"
-#: A shared account's players each have ``players/NAME`` inside both roots.
+#: Where the players' homes are, in a data folder (:func:`player_home`).
 PLAYERS_FOLDER = "players"
 #: Where a client finds the game daemon's socket (the daemon listens there), when set.
 SOCKET_ENV = "MINEFIELD_SOCKET"
 SOCKET_NAME = "minefield.sock"
 #: ``minefield ssh-server``'s data folder, inside the data folder, when ``--data`` is not given.
 SSH_SERVER_FOLDER = "ssh-server"
-#: A player's own folders in ``ssh-server``'s ``players/ID``: their data, their settings.
+#: The two folders of a player's home: their data, their settings.
 PLAYER_DATA_FOLDER = "data"
 PLAYER_CONFIG_FOLDER = "config"
+#: Next to a home in ``players/`` (no name or id has a ``~``): the lock its sessions take
+#: while folders of before move in, and the new home being made (renamed to the home's name
+#: once whole). In it, while its config folder is copied: the copy.
+LOCK_SUFFIX = "~lock"
+STAGE_SUFFIX = "~new"
+PART_SUFFIX = "~part"
+#: In a home just made from folders of before, until what is left of them is removed.
+MOVED_MARK = "~moved"
 #: The longest a Unix socket path may be (sun_path is 108 bytes with its NUL).
 MAX_SOCKET_PATH = 100
 
@@ -132,36 +148,243 @@ def daemon_socket_path(data: Path) -> Path:
     return Path(f"/tmp/minefield-ssh-{os.getuid()}-{tag}") / "daemon.sock"
 
 
-def door_player_home(data: Path, account: int) -> Path:
-    """The home of ``ssh-server``'s player ``account`` (their account's id), for its data
-    folder ``data``: ``players/ID``, holding ``data/`` and ``config/`` (the two roots of the
-    player's client, :func:`door_player_roots`)."""
-    return data / PLAYERS_FOLDER / str(account)
+def player_home(data: Path, key: str | int) -> Path:
+    """A player's home in the data folder ``data``: ``players/KEY``, holding ``data/`` and
+    ``config/`` (the two roots of the player's client, :func:`player_roots`). KEY is the
+    account's id for ``minefield ssh-server``, the player's name (``ssh-entry --player``) for
+    the OpenSSH door's shared account; one that is no plain folder name is a ValueError.
+
+    >>> player_home(Path("/srv/mf"), 7)
+    PosixPath('/srv/mf/players/7')
+    """
+    name = str(key)
+    if name in ("", ".", "..") or "/" in name or "~" in name or "\0" in name:
+        raise ValueError(f"{name!r} cannot name a player's folder")
+    return data / PLAYERS_FOLDER / name
 
 
-def door_player_roots(home: Path) -> dict[str, str]:
-    """The environment that points a client's two roots at a door player's folders in
-    ``home`` (:func:`door_player_home`)."""
+def player_roots(home: Path) -> dict[str, str]:
+    """The environment that points a client's two roots at the player's home ``home``
+    (:func:`player_home`)."""
     return {DATA_ENV: str(home / PLAYER_DATA_FOLDER), CONFIG_ENV: str(home / PLAYER_CONFIG_FOLDER)}
 
 
-def make_door_player_folders(home: Path) -> None:
-    """Make a door player's two folders in ``home`` (private to the server's account)."""
+def make_player_home(home: Path) -> None:
+    """Make a player's two folders in ``home`` (private to the server's account)."""
     for folder in (PLAYER_DATA_FOLDER, PLAYER_CONFIG_FOLDER):
         (home / folder).mkdir(parents=True, exist_ok=True, mode=0o700)
 
 
-def use_player_folders(player: str) -> None:
-    """Point both roots at ``players/NAME`` inside the current ones, for this process and its
-    children (a shared SSH account keeps each person's settings and games apart)."""
-    os.environ[DATA_ENV] = str(data_dir() / PLAYERS_FOLDER / player)
-    os.environ[CONFIG_ENV] = str(config_dir() / PLAYERS_FOLDER / player)
+@dataclass(frozen=True, slots=True)
+class PlayerFolders:
+    """A player's two roots; ``problem``: why they are not the home's (one line), None when
+    they are."""
 
+    data: Path
+    config: Path
+    problem: str | None = None
+
+    def environ(self) -> dict[str, str]:
+        """The variables that point a client at these folders."""
+        return {DATA_ENV: str(self.data), CONFIG_ENV: str(self.config)}
+
+
+def open_player_home(data: Path, config: Path, key: str) -> PlayerFolders:
+    """The roots of the player ``key`` of a shared account whose roots are ``data`` and
+    ``config``: their home (:func:`player_home`), made at their first start.
+
+    Their folders of before, ``players/KEY`` in each root (one folder when the roots are one),
+    move in first, under a lock on ``players/KEY~lock`` (a second session of the same player
+    waits, then finds the home made). The new home is made as ``players/KEY~new``: the old
+    config folder copied in (so it may be on another device; a copy is made whole, then
+    renamed), then the old data folder renamed in (same folder: atomic), then the whole
+    renamed to ``players/KEY``; only then is the old config folder removed. A start that
+    finds a move cut short by a crash takes it up where it stopped. When a step fails (a full
+    disk, a permission) before the home is whole, what was done is undone: the player plays
+    from their folders of before, with ``problem`` saying so, and the next start tries again.
+    """
+    home = player_home(data, key)
+    whole = PlayerFolders(home / PLAYER_DATA_FOLDER, home / PLAYER_CONFIG_FOLDER)
+    if _is_home(home) and not (home / MOVED_MARK).exists():
+        return whole
+    move = _MoveIn(home, config / PLAYERS_FOLDER / key)
+    try:
+        home.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with _locked(home.with_name(key + LOCK_SUFFIX)):
+            move.run()
+    except OSError as error:
+        if _is_home(home):  # what is left of before goes at the next start
+            return whole
+        now_data, now_config = move.where_now()
+        reason = error.strerror or "it failed"
+        return PlayerFolders(now_data, now_config, (
+            f"your saved games and settings stay where they were ({reason} while moving them "
+            f"to {PLAYERS_FOLDER}/{key}/); the next start tries again"))
+    return whole
+
+
+def use_player_folders(player: str) -> str | None:
+    """Point both roots at the home of ``player`` (:func:`open_player_home`) in the current
+    data folder, for this process and its children (a shared SSH account keeps each person's
+    settings and games apart); the one line that says why not, None when they are there."""
+    folders = open_player_home(data_dir(), config_dir(), player)
+    os.environ.update(folders.environ())
+    return folders.problem
+
+
+def _is_home(home: Path) -> bool:
+    return (home / PLAYER_DATA_FOLDER).is_dir() and (home / PLAYER_CONFIG_FOLDER).is_dir()
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the file ``path`` (made if missing), waiting for it."""
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
+def _is_config(name: str) -> bool:
+    """A file of the config root (kept apart when both roots were one folder)."""
+    return name in (SETTINGS_FILE, ERROR_LOG) or name.startswith(SETTINGS_FILE + ".")
+
+
+class _MoveIn:
+    """A player's folders of before moved into their new home, step by step: each step is
+    skipped when a start before did it (see :func:`open_player_home`)."""
+
+    def __init__(self, home: Path, old_config: Path) -> None:
+        self.home = home
+        self.old_config = old_config
+        self.stage = home.with_name(home.name + STAGE_SUFFIX)
+        #: Both roots were one folder: the home of before holds the settings too.
+        self.one_root = os.path.abspath(old_config) == os.path.abspath(home)
+        with contextlib.suppress(OSError):
+            self.one_root = self.one_root or os.path.samefile(old_config, home)
+        #: This start renamed the data folder of before into the new home (undone on failure).
+        self.moved_data = False
+
+    def run(self) -> None:
+        """Make the home (the lock is held)."""
+        if not _is_home(self.home):
+            try:
+                self._make()
+            except OSError:
+                self._undo()
+                raise
+        with contextlib.suppress(OSError):  # the home is whole: what is left goes next time
+            self._finish()
+
+    def _make(self) -> None:
+        if self.home.exists() and not self.home.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(self.home))
+        self.stage.mkdir(exist_ok=True, mode=0o700)
+        config = self.stage / PLAYER_CONFIG_FOLDER
+        if not config.is_dir():
+            part = self.stage / (PLAYER_CONFIG_FOLDER + PART_SUFFIX)
+            if part.exists():  # a copy a crash cut short
+                shutil.rmtree(part)
+            self._copy_config(part)
+            _sync_tree(part)
+            os.rename(part, config)
+        (self.stage / MOVED_MARK).touch()
+        data = self.stage / PLAYER_DATA_FOLDER
+        if not data.is_dir():
+            if self.home.is_dir():
+                os.rename(self.home, data)
+                self.moved_data = True
+            else:
+                data.mkdir(mode=0o700)
+        _sync(self.stage)
+        os.rename(self.stage, self.home)
+        with contextlib.suppress(OSError):
+            _sync(self.home.parent)
+
+    def _copy_config(self, part: Path) -> None:
+        if self.one_root:
+            part.mkdir(mode=0o700)
+            if self.home.is_dir():
+                for entry in self.home.iterdir():
+                    if _is_config(entry.name):
+                        _copy(entry, part / entry.name)
+        elif self.old_config.is_dir():
+            _copy(self.old_config, part)
+        else:
+            part.mkdir(mode=0o700)
+
+    def _finish(self) -> None:
+        """Remove what is left of the folders of before, now in the home."""
+        mark = self.home / MOVED_MARK
+        if not mark.exists():
+            return
+        if self.one_root:  # the settings moved to config/: their old copies leave data/
+            for entry in (self.home / PLAYER_DATA_FOLDER).iterdir():
+                if _is_config(entry.name):
+                    _remove(entry)
+        elif self.old_config.is_dir() or self.old_config.is_symlink():
+            _remove(self.old_config)
+        mark.unlink()
+
+    def _undo(self) -> None:
+        """Put back what this start moved; drop the new home if it holds only copies."""
+        with contextlib.suppress(OSError):
+            if self.moved_data and not self.home.exists():
+                os.rename(self.stage / PLAYER_DATA_FOLDER, self.home)
+            if not (self.stage / PLAYER_DATA_FOLDER).exists():
+                shutil.rmtree(self.stage)
+
+    def where_now(self) -> tuple[Path, Path]:
+        """The roots to play from when the home could not be made: the folders of before,
+        or the new home's if a crash moved the data there and it could not be finished."""
+        staged = self.stage / PLAYER_DATA_FOLDER
+        if not self.home.is_dir() and staged.is_dir():
+            return staged, self.stage / PLAYER_CONFIG_FOLDER
+        return self.home, self.old_config
+
+
+def _copy(source: Path, target: Path) -> None:
+    """Copy a file, a link or a folder (what else is there, a FIFO, is left out)."""
+    if source.is_symlink():
+        os.symlink(os.readlink(source), target)
+    elif source.is_dir():
+        target.mkdir(mode=0o700)
+        for entry in source.iterdir():
+            _copy(entry, target / entry.name)
+        shutil.copystat(source, target)
+    elif source.is_file():
+        shutil.copy2(source, target)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def _sync(path: Path) -> None:
+    """Write a file or a folder's entries to the disk (a crash after this keeps them)."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _sync_tree(folder: Path) -> None:
+    for parent, _folders, files in os.walk(folder):
+        for name in files:
+            if not os.path.islink(os.path.join(parent, name)):
+                _sync(Path(parent, name))
+        _sync(Path(parent))
 
 __all__ = [
     "CACHE_ENV", "CONFIG_ENV", "DATA_ENV", "MAX_SOCKET_PATH", "SOCKET_ENV", "SOCKET_NAME",
-    "cache_dir", "config_dir", "daemon_socket_path", "data_dir", "default_socket_path",
-    "door_player_home", "door_player_roots", "error_log_path", "make_door_player_folders",
-    "progress_path", "records_dir", "server_data_dir", "settings_path", "ssh_server_data_dir",
-    "use_player_folders",
+    "PlayerFolders", "cache_dir", "config_dir", "daemon_socket_path", "data_dir",
+    "default_socket_path", "error_log_path", "make_player_home", "open_player_home",
+    "player_home", "player_roots", "progress_path", "records_dir", "server_data_dir",
+    "settings_path", "ssh_server_data_dir", "use_player_folders",
 ]

@@ -222,7 +222,7 @@ def test_history_without_a_game_server_is_one_line(
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("player", ["", "al ice", "../bob", "x" * 33, "bob;id"])
+@pytest.mark.parametrize("player", ["", "al ice", "../bob", "x" * 33, "bob;id", ".", ".."])
 def test_a_bad_player_name_in_the_forced_command_is_one_line(
         player: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ssh-entry", "--player", player]) == 2

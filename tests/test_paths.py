@@ -16,9 +16,9 @@ from minefield.paths import (
     daemon_socket_path,
     data_dir,
     default_socket_path,
-    door_player_home,
-    door_player_roots,
     error_log_path,
+    player_home,
+    player_roots,
     progress_path,
     records_dir,
     server_data_dir,
@@ -52,9 +52,10 @@ def test_a_player_of_a_shared_account_gets_folders_of_their_own(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(CONFIG_ENV, str(tmp_path / "c"))
     monkeypatch.setenv(DATA_ENV, str(tmp_path / "d"))
-    use_player_folders("alice")
-    assert os.environ[CONFIG_ENV] == str(tmp_path / "c" / "players" / "alice")
-    assert records_dir() == tmp_path / "d" / "players" / "alice" / "records"
+    assert use_player_folders("alice") is None
+    home = tmp_path / "d" / "players" / "alice"
+    assert os.environ[CONFIG_ENV] == str(home / "config")
+    assert records_dir() == home / "data" / "records"
 
 
 def test_no_other_module_finds_a_folder_of_its_own() -> None:
@@ -86,10 +87,10 @@ def test_the_game_servers_places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert fallback.parent.name.startswith(f"minefield-ssh-{os.getuid()}-")
     assert fallback.parent.parent == Path("/tmp") and fallback.name == "daemon.sock"
     assert fallback == daemon_socket_path(long)  # the same folder every start
-    home = door_player_home(Path("/srv/mf"), 7)
+    home = player_home(Path("/srv/mf"), 7)
     assert home == Path("/srv/mf/players/7")
-    assert door_player_roots(home) == {DATA_ENV: "/srv/mf/players/7/data",
-                                       CONFIG_ENV: "/srv/mf/players/7/config"}
+    assert player_roots(home) == {DATA_ENV: "/srv/mf/players/7/data",
+                                  CONFIG_ENV: "/srv/mf/players/7/config"}
 
 
 def test_no_other_module_makes_a_place_in_tmp() -> None:

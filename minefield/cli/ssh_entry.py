@@ -62,11 +62,15 @@ def _has_terminal() -> bool:
 
 
 def _per_player_folders(player: str) -> None:
-    """A shared account keeps each person's settings and saved games apart:
-    ``players/NAME`` inside the account's data and config folders."""
+    """A shared account keeps each person's settings and saved games apart: their home
+    ``players/NAME/`` (``data/`` and ``config/``) in the account's data folder, where their
+    folders of before move at their first start; when they cannot, one line says so and the
+    player plays from them."""
     from minefield.paths import use_player_folders
 
-    use_player_folders(player)
+    problem = use_player_folders(player)
+    if problem is not None:
+        print(f"minefield: {problem}", file=sys.stderr)
 
 
 def entry_argv(command: EntryCommand, player: str | None, socket: Path | None) -> list[str]:
@@ -90,7 +94,7 @@ def entry_argv(command: EntryCommand, player: str | None, socket: Path | None) -
 def run(args: argparse.Namespace, environ: Mapping[bytes, bytes] | None = None) -> int:
     """Check ``$SSH_ORIGINAL_COMMAND`` and run it; the exit status (2 when refused)."""
     player: str | None = args.player
-    if player is not None and not PLAYER_NAME.fullmatch(player):
+    if player is not None and (not PLAYER_NAME.fullmatch(player) or player in (".", "..")):
         raise UsageError("ssh-entry --player: 1 to 32 letters, digits, '_', '.' or '-' "
                          "(fix the forced command)")
     env = environ if environ is not None else os.environb

@@ -54,7 +54,7 @@ from minefield.frontdoor.spawner import Child, Spawner, SpawnError
 from minefield.frontdoor.ssh_connection import DoorConnection
 from minefield.frontdoor.ssh_session import DoorSession
 from minefield.frontdoor.web_door import WebDoor
-from minefield.paths import door_player_home, door_player_roots
+from minefield.paths import player_home, player_roots
 from minefield.protocol.address import WEB_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
@@ -313,13 +313,13 @@ class FrontDoor:
                   terminal: bool) -> dict[str, str]:
         """The environment of a session's client: its terminal, its own settings and data
         folders, the daemon's socket; nothing else of the server's."""
-        folder = door_player_home(self.config.data, account.id)
+        folder = player_home(self.config.data, account.id)
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(folder),
             "LANG": "C.UTF-8",
             "TERM": term if terminal and term else "dumb",
-            **door_player_roots(folder),
+            **player_roots(folder),
             SOCKET_ENV: str(self.socket),
         }
         if self.web is not None:  # the result screen gives the game's link

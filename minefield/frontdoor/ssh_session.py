@@ -38,7 +38,7 @@ from minefield.frontdoor.reports import ssh_command
 from minefield.frontdoor.routes import ROUTES
 from minefield.frontdoor.spawner import Child, SpawnError, set_size
 from minefield.frontdoor.wire_link import WireLink, asks_for_wire
-from minefield.paths import make_door_player_folders
+from minefield.paths import make_player_home
 from minefield.protocol.address import DOOR_ENV
 from minefield.protocol.wire import ErrorCode
 
@@ -411,7 +411,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         env = self.door.spawn_env(account, self._term(),
                                   self.chan.get_environment().get("COLORTERM"), self.terminal)
         env[DOOR_ENV] = ssh_command(*self.door_address())  # for the hints the client shows
-        make_door_player_folders(Path(env["HOME"]))
+        make_player_home(Path(env["HOME"]))
         columns, rows = self.size
         try:
             child = await self.door.spawn(argv, env, rows, columns, self.terminal)

@@ -67,6 +67,7 @@ from minefield.frontdoor.web_logins import WebLogins, WebSession
 from minefield.frontdoor.web_pages import client_page, html_response, notice
 from minefield.frontdoor.web_passkeys import Passkeys
 from minefield.frontdoor.web_sign_in import SignIn
+from minefield.paths import make_player_home
 from minefield.protocol.address import DOOR_ENV
 from minefield.rules.seats import Seat
 from minefield.server.limits import TokenBucket
@@ -189,8 +190,7 @@ class WebDoor:
                     "TEXTUAL_COLOR_SYSTEM": "truecolor", "TERM_PROGRAM": "textual",
                     "COLUMNS": str(columns), "ROWS": str(rows)})
         env[DOOR_ENV] = self.ssh_command()
-        for folder in ("data", "config"):
-            (Path(env["HOME"]) / folder).mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_player_home(Path(env["HOME"]))
         return env
 
     # -- requests ------------------------------------------------------------------------------

@@ -3,9 +3,10 @@ while the server runs.
 
 What a data folder holds (:mod:`minefield.frontdoor.door_config`, :mod:`minefield.paths`):
 ``players.sqlite`` (names, keys, ratings, kept games, tournaments, browser sign-ins), the host
-key, the allow-list, each player's own folders (``players/ID/``: settings, saved games, the
-trainer's ``progress.sqlite3``) and the game server's records (``server/games/``, finished ones
-in ``server/games/finished/``). ``run/`` holds only the daemon's socket and is left out.
+key, the allow-list, each player's home (``players/ID/``: settings in ``config/``, saved
+games and the trainer's ``progress.sqlite3`` in ``data/``) and the game server's records
+(``server/games/``, finished ones in ``server/games/finished/``). ``run/`` holds only the
+daemon's socket and is left out.
 
 How the copy stays consistent with a server writing meanwhile:
 

@@ -1,7 +1,7 @@
 """Drills "from my games": the positions of the player's own saved games where their choice
 cost the most expected points, asked again.
 
-Two kinds of position are found, by the measures of the game review:
+Three kinds of position are found, by the measures of the game review:
 
 * **a discard** where a safer tile was there (a regret, :func:`~minefield.trainer.regrets.
   regrets`): the position the seat saw before that discard, asked as "which tile of your pool
@@ -9,7 +9,12 @@ Two kinds of position are found, by the measures of the game review:
   pays, by the estimate fitted for that game's opponent). It costs what the regret cost;
 * **the build**: the 13 kept from the 34 (R7) against the strong bot's choice from the same
   tiles (:func:`~minefield.trainer.build.build_of`), asked as "choose your 13". It costs the
-  difference of their expected values by the strong bot's measure.
+  difference of their expected values by the strong bot's measure;
+* **a readable wait**: the moment the opponent's view (run from their seat on their own pool,
+  as the review's "How readable your wait was") feared the player's wait most above the other
+  tiles they could fear, asked as "which of your discards gave your wait away?"
+  (:mod:`minefield.trainer.wait_drill`). It costs the excess chance times what the player's
+  ron would have paid, at that discard of theirs (:mod:`minefield.trainer.wait_cost`).
 
 The saved games are the records folder's (:func:`~minefield.paths.records_dir`): the player's
 seat of each practice game and both seats of a hot-seat game (both players sat at this
@@ -68,6 +73,8 @@ from minefield.trainer.drills import Drill, DrillError
 from minefield.trainer.progress_records import DrillRecord
 from minefield.trainer.regrets import cheapest, regrets
 from minefield.trainer.review_parts import review_of_record
+from minefield.trainer.wait_cost import wait_moment
+from minefield.trainer.wait_drill import WaitQuestion, answer_wait, wait_question
 
 __all__ = ["FROM_GAMES", "GAMES_LOOKED_AT", "MIN_LOST", "MOST_POSITIONS", "RIGHT_WITHIN",
            "GameDrill", "GamePosition", "NoGameDrills", "answer_game_drill", "find_positions",
@@ -90,7 +97,8 @@ LEVEL_OF: dict[Opponent, Difficulty] = {"easy": "beginner", "normal": "intermedi
 #: What each position asks for, as the answer line's placeholder.
 PLACEHOLDERS = {"discard": "type the tile of your pool that costs least, e.g. 9p or E, then "
                            "Enter",
-                "build": "type your 13 tiles, e.g. 123m456p789s E E S S, then Enter"}
+                "build": "type your 13 tiles, e.g. 123m456p789s E E S S, then Enter",
+                "wait": "type the discard that gave your wait away, e.g. 4p or N, then Enter"}
 
 
 class NoGameDrills(DrillError):
@@ -100,19 +108,30 @@ class NoGameDrills(DrillError):
 @dataclass(frozen=True)
 class GamePosition:
     """A position of a saved game that cost the player ``lost`` expected points: the discard
-    ``number`` of ``seat`` (None: the build) in the record at ``path``."""
+    ``number`` of ``seat`` (None: the build, or with ``reading`` the seat's wait as the
+    opponent read it before their discard ``reading``) in the record at ``path``."""
 
     path: Path
     seat: Seat
     number: int | None
     lost: int
+    reading: int | None = None
+
+    @property
+    def form(self) -> str:
+        """What the position asks: ``discard``, ``build`` or ``wait``."""
+        if self.number is not None:
+            return "discard"
+        return "build" if self.reading is None else "wait"
 
     @property
     def id(self) -> str:
-        """``from_games:RECORD:SEAT:NUMBER`` (``build`` for the build): it rebuilds the drill
-        (:func:`game_drill_from_id`) while the record is saved."""
-        return (f"{FROM_GAMES}:{self.path.name.removesuffix(RECORD_SUFFIX)}:{self.seat.value}:"
-                f"{self.number if self.number is not None else 'build'}")
+        """``from_games:RECORD:SEAT:NUMBER`` (``build`` for the build, ``waitN`` for a
+        readable wait at their discard N): it rebuilds the drill (:func:`game_drill_from_id`)
+        while the record is saved."""
+        last = {"discard": str(self.number), "build": "build",
+                "wait": f"wait{self.reading}"}[self.form]
+        return f"{FROM_GAMES}:{self.path.name.removesuffix(RECORD_SUFFIX)}:{self.seat.value}:{last}"
 
 
 @dataclass(frozen=True)
@@ -123,6 +142,7 @@ class _Secret:
     step: AssessedStep | None = None
     deal: DealtTiles | None = None
     best: tuple[int, ...] = ()
+    wait: WaitQuestion | None = None
 
     def __repr__(self) -> str:
         return "<hidden>"
@@ -132,7 +152,7 @@ class _Secret:
 class GameDrill:
     """A position of the player's own game as a drill: ``drill`` is what the trainee sees (the
     position as the seat saw it, or its 34 tiles), ``lost`` what the choice made in the game
-    cost, ``form`` ``discard`` or ``build``."""
+    cost, ``form`` ``discard``, ``build`` or ``wait``."""
 
     drill: Drill
     position: GamePosition
@@ -187,6 +207,10 @@ def _positions_of(path: Path, seat: Seat) -> tuple[GamePosition, ...]:
         built = build_of(review)
         gap = round(built.bot.value - built.yours.value)
         positions.append(GamePosition(path, seat, None, gap))
+        moment = wait_moment(review, opponent_of(names[seat]))  # whom the opponent was reading
+        if moment is not None:
+            positions.append(GamePosition(path, seat, None, moment.cost.cost,
+                                          reading=moment.cost.number))
         found = _FOUND[key] = tuple(p for p in positions if p.lost > 0)
     return found
 
@@ -237,6 +261,8 @@ def game_drill(position: GamePosition) -> GameDrill:
     level = LEVEL_OF[against]
     when = f" of {header.started:%Y-%m-%d}" if header.started is not None else ""
     game = f"Your game{when} against {names[opponent]}"
+    if position.reading is not None:
+        return _wait_drill(position, review, opponent_of(names[seat]), game, level)
     if position.number is None:
         return _build_drill(position, review, game, level)
     step = next((s for s in assess(review, against) if s.step.number == position.number), None)
@@ -269,21 +295,34 @@ def _build_drill(position: GamePosition, review: GameReview, game: str,
     return GameDrill(drill, position, "build", _Secret(review, deal=deal, best=tuple(best)))
 
 
+def _wait_drill(position: GamePosition, review: GameReview, reader: Opponent, game: str,
+                level: Difficulty) -> GameDrill:
+    moment = wait_moment(review, reader, position.reading)
+    if moment is None:
+        raise DrillError(f"{position.path.name}: no readable wait of {_seat_name(position.seat)}"
+                         f" before discard {position.reading}")
+    question = wait_question(review, moment, game, level, position.id)
+    return GameDrill(question.drill, position, "wait", _Secret(review, wait=question))
+
+
 def game_drill_from_id(drill_id: str, folder: Path | None = None) -> GameDrill:
     """Rebuild a drill from its id (:attr:`GamePosition.id`) and the record it names in
     ``folder`` (default the records folder); :class:`DrillError` for a malformed id or a
     record no longer saved."""
     parts = drill_id.split(":")
+    last = parts[3] if len(parts) == 4 else ""
+    reading = last.removeprefix("wait")
     if len(parts) != 4 or parts[0] != FROM_GAMES or parts[2] not in ("east", "west") or not (
-            parts[3] == "build" or parts[3].isdigit()):
+            last == "build" or last.isdigit() or (reading != last and reading.isdigit())):
         raise DrillError(f"{drill_id!r} is not a drill of your games "
                          "(from_games:RECORD:SEAT:NUMBER)")
     folder = folder if folder is not None else records_dir()
     path = folder / f"{parts[1]}{RECORD_SUFFIX}"
     if "/" in parts[1] or not path.is_file():
         raise DrillError(f"the game of drill {drill_id} is no longer saved")
-    number = None if parts[3] == "build" else int(parts[3])
-    return game_drill(GamePosition(path, Seat(parts[2]), number, 0))
+    number = int(last) if last.isdigit() else None
+    waited = int(reading) if reading != last else None
+    return game_drill(GamePosition(path, Seat(parts[2]), number, 0, reading=waited))
 
 
 def next_game_drill(history: Sequence[DrillRecord], folder: Path | None = None) -> GameDrill:
@@ -297,7 +336,7 @@ def next_game_drill(history: Sequence[DrillRecord], folder: Path | None = None) 
         if not games:
             raise NoGameDrills("No saved games to drill from yet: play a practice game first.")
         raise NoGameDrills(f"Nothing to drill from your {games} saved game"
-                           f"{'s' if games != 1 else ''}: no discard or build in them cost "
+                           f"{'s' if games != 1 else ''}: no discard, build or wait in them cost "
                            f"{MIN_LOST} expected points or more.")
     boxes: dict[str, tuple[int, int]] = {}
     count = 0
@@ -325,12 +364,14 @@ def next_game_drill(history: Sequence[DrillRecord], folder: Path | None = None) 
 
 def answer_game_drill(drill: GameDrill, text: str) -> DrillAnswer:
     """Grade an answer as a person types it: one tile of the pool (honors by any name) for a
-    discard, 13 of the 34 tiles for the build. Anything else raises :class:`DrillError` with a
-    one-line reason; nothing else is raised, whatever the text."""
+    discard, 13 of the 34 tiles for the build, one of the discards shown for a wait. Anything
+    else raises :class:`DrillError` with a one-line reason; nothing else is raised, whatever
+    the text."""
     typed = " ".join(text.split())
     if not typed:
-        what = "one tile of your pool, e.g. 9p or E" if drill.form == "discard" else (
-            "your 13 tiles, e.g. 123m456p789s E E S S")
+        what = {"discard": "one tile of your pool, e.g. 9p or E",
+                "wait": "one of your discards, e.g. 4p or N"}.get(
+            drill.form, "your 13 tiles, e.g. 123m456p789s E E S S")
         raise DrillError(f"Type an answer first: {what}.")
     try:
         tiles = parse_tiles(to_mpsz(typed))
@@ -338,6 +379,8 @@ def answer_game_drill(drill: GameDrill, text: str) -> DrillAnswer:
         raise DrillError(str(error)) from None
     if drill.form == "discard":
         return _answer_discard(drill, tiles)
+    if drill.form == "wait" and drill._secret.wait is not None:
+        return answer_wait(drill._secret.wait, tiles, drill._secret.review, drill.id)
     return _answer_build(drill, tiles)
 
 

@@ -25,7 +25,7 @@ PATTERN_NAMES: dict[str, str] = {
     "no_mangan_wait": "no wait reaches mangan", "noten": "no wait (noten)",
     "seat_wind": "seat wind", "sanshoku_doujun": "sanshoku (sequences)",
     "sanshoku_doukou": "sanshoku (triplets)", "game_discard": "a costly discard of yours",
-    "game_build": "your build",
+    "game_build": "your build", "game_wait": "your readable wait",
 }
 
 

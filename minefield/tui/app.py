@@ -7,10 +7,11 @@ their look (:class:`~minefield.tui.app_preferences.AppPreferences`), the crash r
 (:class:`~minefield.tui.crash.CrashRecovery`), the watch on an SSH terminal
 (:class:`~minefield.tui.link_watch.TerminalWatch`), the running score
 (:class:`~minefield.tui.scores.ScoreKeeper`), the trainer's screens
-(:class:`~minefield.tui.trainer_actions.TrainerDoors`) and the menu's
-(:class:`~minefield.tui.menu_actions.MenuDoors`, given to the menu screen). Screens post intents
-(:mod:`minefield.tui.messages`) and ask the app for what they need through the protocols of
-:mod:`minefield.tui.host`; they never touch a game.
+(:class:`~minefield.tui.trainer_actions.TrainerDoors`, given to the menu, play and result
+screens, whose keys and palette commands open them) and the menu's
+(:class:`~minefield.tui.menu_actions.MenuDoors`, given to the menu screen). Screens get what
+they need passed in (the doors, the preferences), post intents (:mod:`minefield.tui.messages`)
+and never touch a game; the app keeps only the app-wide keys (help, settings, menu, quit).
 """
 
 from __future__ import annotations
@@ -59,7 +60,6 @@ from minefield.tui.trainer_actions import TrainerDoors
 # frame waits for every import of this module (the bots, the session and its wire
 # models, the help's Markdown, the drills' SQLite and the other screens come later).
 if TYPE_CHECKING:
-    from minefield.rules.seats import Seat
     from minefield.session import Session
     from minefield.tui.config import Preferences
     from minefield.tui.screens.rooms import ServerAddress
@@ -131,7 +131,8 @@ class MinefieldApp(App[int]):
     async def on_mount(self) -> None:
         try:
             self.prefs.show_first_look()
-            await self.push_screen(MenuScreen(self.menu_doors, rooms=self.server is not None))
+            await self.push_screen(MenuScreen(self.menu_doors, self.trainer_doors,
+                                              rooms=self.server is not None))
             self._base_depth = len(self.screen_stack)
             if self.prefs.startup_problem:
                 self._warn(self.prefs.startup_problem, "Settings")
@@ -204,7 +205,8 @@ class MinefieldApp(App[int]):
         self.crash.new_game()
         self.trainer.new_game(session.traits, session.local_seats)
         self.table = TableController(self, session, self, lambda: hint_source(
-            self.preferences, session, self._bot_factory))
+            self.preferences, session, self._bot_factory), trainer=self.trainer_doors,
+            prefs=self.prefs)
         await self.table.start()
 
     async def show_game_screen(self, screen: Screen[None]) -> None:
@@ -243,10 +245,6 @@ class MinefieldApp(App[int]):
     def scores(self) -> RunningScore:
         """The running score the next result joins (a resumed room's is read from disk)."""
         return self.score_keeper.scores
-
-    def feedback_notes(self, seats: tuple[Seat, ...]) -> dict[int, str]:
-        """The trainer's feedback lines of ``seats``' discards, for the result's log."""
-        return self.trainer_doors.feedback_notes(seats)
 
     def has_game(self) -> bool:
         """A game is kept here (an unexpected error does not end the app)."""
@@ -298,7 +296,7 @@ class MinefieldApp(App[int]):
     @on(TableIntent)
     async def _table_intent(self, message: TableIntent) -> None:
         if self.table is not None:
-            await self.table.intent(message, self.trainer)
+            await self.table.intent(message)
 
     async def on_new_game_requested(self, message: NewGameRequested) -> None:
         if message.again and self.table is not None and await self.table.rematch():
@@ -379,25 +377,9 @@ class MinefieldApp(App[int]):
         if not isinstance(self.screen, SettingsScreen):
             self.push_screen(SettingsScreen(self.preferences, sorted(self.available_themes)))
 
-    async def action_stats(self) -> None:
-        """The trainer's progress: games, deal-ins, danger over time, drills."""
-        await self.trainer_doors.stats()
-
-    async def action_drills(self) -> None:
-        """Defense drills: questions from seeded games, each answer saved in your progress."""
-        await self.trainer_doors.drills()
-
-    async def action_review_game(self) -> None:
-        """Review the finished game's defense (the result screen's key)."""
-        await self.trainer_doors.review(self.table)
-
-    def action_toggle_feedback(self) -> None:
-        """Feedback after each of your discards on or off (the game screen's key); saved."""
-        self.trainer_doors.toggle_feedback()
-
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette's app commands (:func:`~minefield.tui.command_palette.app_commands`)."""
-        return app_commands(self, super().get_system_commands(screen))
+        return app_commands(self, screen, super().get_system_commands(screen))
 
     def on_resize(self, event: events.Resize) -> None:
         cover_if_too_small(self, event.size.width, event.size.height)

@@ -1,11 +1,12 @@
-"""The command palette lists what the footer lists (the current screen's enabled bindings), and
+"""The command palette lists what the footer lists (the current screen's enabled bindings), the
+app's commands and the commands of the screen it was opened on (:class:`ScreenCommands`), and
 the help lists every screen's keys from the same bindings."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -80,21 +81,40 @@ def game_key_sections(everywhere: list[BindingType]) -> list[tuple[str, list[Bin
     ]
 
 
-#: The app's own palette commands: title, help, action (Help comes from its key binding).
+#: The app's own palette commands, on every screen: title, help, action (Help comes from its
+#: key binding).
 APP_COMMANDS = (
     ("Settings", "Tile style, theme, hint, bot level, rules", "settings"),
-    ("Defense stats", "Your progress as a defender: games, deal-ins, danger taken against the "
-     "least possible, drills", "stats"),
-    ("Defense drills", "Safest tile, read the wait, is it mangan, build a safe hand", "drills"),
 )
 
 
-def app_commands(app: App[Any], textual_commands: Iterable[SystemCommand]
+@runtime_checkable
+class ScreenCommands(Protocol):
+    """A screen with palette commands of its own (the trainer's doors on the menu and after a
+    game), offered only while it is the screen the palette was opened on."""
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """This screen's commands, each run by the screen (or what it was given)."""
+        ...
+
+
+def trainer_commands(stats: Callable[[], Awaitable[None]],
+                     drills: Callable[[], Awaitable[None]]) -> Iterator[SystemCommand]:
+    """The defense trainer's palette commands: its progress (``stats``) and its drills."""
+    yield SystemCommand("Defense stats", "Your progress as a defender: games, deal-ins, danger "
+                        "taken against the least possible, drills", stats)
+    yield SystemCommand("Defense drills", "Safest tile, read the wait, is it mangan, build a "
+                        "safe hand", drills)
+
+
+def app_commands(app: App[Any], screen: object, textual_commands: Iterable[SystemCommand]
                  ) -> Iterator[SystemCommand]:
-    """The palette's app commands: ours, then Textual's without Screenshot (it would write the
-    screen to disk, hidden tiles included)."""
+    """The palette's commands on ``screen``: the app's, the screen's own, then Textual's
+    without Screenshot (it would write the screen to disk, hidden tiles included)."""
     for title, help_text, action in APP_COMMANDS:
         yield SystemCommand(title, help_text, partial(app.run_action, action))
+    if isinstance(screen, ScreenCommands):
+        yield from screen.palette_commands()
     for command in textual_commands:
         if command.title != "Screenshot":
             yield command

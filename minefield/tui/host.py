@@ -1,10 +1,11 @@
 """What screens and the table ask of the app that hosts them, as typed protocols.
 
-A screen never reaches into the app by attribute names (``getattr(self.app, ...)``): it asks
-its host through one of these, and a screen shown by another app (the replay and review
-viewers, a test's bare app) gets the defaults. :class:`~minefield.tui.app.MinefieldApp` is a
-:class:`GameHost` and a :class:`TableHost`; :class:`~minefield.tui.viewer_app.ViewerApp` is a
-:class:`LookHost`.
+A screen never reaches into the app by attribute names (``getattr(self.app, ...)``): what a
+game's screens need (the trainer's doors, the preferences as a :class:`PreferencesSource`) is
+passed to them, and a widget drawn in any app asks that app for its look through
+:class:`LookHost` (an app that is none, a test's bare app, gives the defaults).
+:class:`~minefield.tui.app.MinefieldApp` is a :class:`LookHost` and a :class:`TableHost`;
+:class:`~minefield.tui.viewer_app.ViewerApp` is a :class:`LookHost`.
 """
 
 from __future__ import annotations
@@ -13,23 +14,34 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual.screen import Screen
 
-from minefield.rules.seats import Seat
 from minefield.tui.render import TileStyle
 
-if TYPE_CHECKING:  # a type only: the viewers, which import this, never load the trainer
+if TYPE_CHECKING:  # types only: the preferences' model (pydantic) loads when first asked for
     from minefield.tui.config import Preferences
     from minefield.tui.scores import RunningScore
-    from minefield.tui.trainer import Trainer
 
 
-@runtime_checkable
-class LookHost(Protocol):
-    """Every app of Minefield: the player's preferences and the tile style in use."""
+class PreferencesSource(Protocol):
+    """The player's preferences as they are now (the settings may change them during a game):
+    what a screen given them reads at each use."""
 
     @property
     def preferences(self) -> Preferences:
         """The player's saved preferences."""
         ...
+
+
+class PreferencesKeeper(PreferencesSource, Protocol):
+    """The player's preferences, which a screen's key may change (and save)."""
+
+    def apply(self, preferences: Preferences, save: bool = True) -> None:
+        """Use ``preferences`` from now on (and save them unless ``save`` is False)."""
+        ...
+
+
+@runtime_checkable
+class LookHost(PreferencesSource, Protocol):
+    """Every app of Minefield: the player's preferences and the tile style in use."""
 
     @property
     def tile_style(self) -> TileStyle:
@@ -37,32 +49,12 @@ class LookHost(Protocol):
         ...
 
 
-@runtime_checkable
-class GameHost(LookHost, Protocol):
-    """The game app, as the game's screens see it."""
-
-    @property
-    def trainer(self) -> Trainer:
-        """The defense trainer of this app's games (overlay, feedback, progress)."""
-        ...
-
-
 class TableHost(Protocol):
     """The game app, as the :class:`~minefield.tui.table_controller.TableController` sees it."""
 
     @property
-    def preferences(self) -> Preferences:
-        """The player's saved preferences."""
-        ...
-
-    @property
     def scores(self) -> RunningScore:
         """The running score the next result joins (a resumed room's is read from disk)."""
-        ...
-
-    def feedback_notes(self, seats: tuple[Seat, ...]) -> dict[int, str]:
-        """The trainer's feedback lines of ``seats``' discards in the game on the table, by
-        discard number (empty when feedback is off), for the result's log."""
         ...
 
     async def show_game_screen(self, screen: Screen[None]) -> None:
@@ -88,15 +80,5 @@ def tile_style_of(app: object) -> TileStyle:
     return app.tile_style if isinstance(app, LookHost) else "box"
 
 
-def trainer_of(app: object) -> Trainer | None:
-    """``app``'s defense trainer (None outside the game app)."""
-    return app.trainer if isinstance(app, GameHost) else None
-
-
-def washizu_on(app: object) -> bool:
-    """True when ``app``'s preferences show Washizu's stakes (cc of blood) beside points."""
-    return preferences_of(app).washizu
-
-
-__all__ = ["GameHost", "LookHost", "TableHost", "preferences_of", "tile_style_of", "trainer_of",
-           "washizu_on"]
+__all__ = ["LookHost", "PreferencesKeeper", "PreferencesSource", "TableHost", "preferences_of",
+           "tile_style_of"]

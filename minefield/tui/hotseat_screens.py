@@ -87,7 +87,8 @@ class HotseatScreens:
                     or table.view.phase != "discarding"):
                 return
             public = public_table(table)
-            screen = PlayScreen(public.view, self.table.names(), announce_furiten=False,
+            screen = PlayScreen(public.view, self.table.names(), trainer=self.table.trainer_doors,
+                                prefs=self.table.prefs, announce_furiten=False,
                                 table=public)
             screen.shared_screen = True  # kept behind the curtain: hot-seat only
             self.keep(key, screen)

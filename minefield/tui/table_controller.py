@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
-from typing import Any, Literal
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual.app import App
 from textual.css.query import NoMatches
@@ -44,7 +45,7 @@ from minefield.session.base import (
     SharedKeyboard,
 )
 from minefield.tui.games import HintSource
-from minefield.tui.host import TableHost
+from minefield.tui.host import PreferencesSource, TableHost
 from minefield.tui.hotseat_screens import HotseatScreens, empty_screen
 from minefield.tui.messages import (
     CommandChosen,
@@ -61,7 +62,9 @@ from minefield.tui.screens.dialogs import CurtainScreen, LinkScreen
 from minefield.tui.screens.play import PlayScreen
 from minefield.tui.screens.result import ResultScreen
 from minefield.tui.table_subtitle import table_subtitle
-from minefield.tui.trainer import Trainer
+
+if TYPE_CHECKING:
+    from minefield.tui.trainer_actions import TrainerDoors
 
 ScreenKind = Literal["build", "play", "result", "curtain"]
 ScreenKey = tuple[ScreenKind, Seat]
@@ -72,15 +75,17 @@ class TableController:
     """The game on this terminal: its session, its tables and the screen that shows them.
 
     ``app`` runs the session's worker and shows the screens, as its ``host`` asks (the game
-    app is both); ``hint_factory`` gives the
-    hand builder its hint (None: no hint), as the app decides from the preferences and the
-    session's traits.
+    app is both); ``hint_factory`` gives the hand builder its hint (None: no hint). The play
+    and result screens get the trainer's doors (``trainer``) and the preferences (``prefs``).
     """
 
     def __init__(self, app: App[Any], session: Session, host: TableHost,
-                 hint_factory: HintFactory) -> None:
+                 hint_factory: HintFactory, *, trainer: TrainerDoors,
+                 prefs: PreferencesSource) -> None:
         self.app = app
         self.host = host
+        self.trainer_doors = trainer
+        self.prefs = prefs  # as they are now (the settings may change them during a game)
         self.session = session
         self.tables: dict[Seat, TableView] = {}
         self._hint_factory = hint_factory
@@ -309,11 +314,11 @@ class TableController:
 
     # -- intents from the screens --------------------------------------------------------------
 
-    async def intent(self, intent: TableIntent, trainer: Trainer) -> None:
+    async def intent(self, intent: TableIntent) -> None:
         """What a screen asked for: a command, the hand builder's draft (R25), the hot-seat
-        hand-over, or a match's next game. ``trainer`` keeps the danger a discard took."""
+        hand-over, or a match's next game."""
         if isinstance(intent, CommandChosen):
-            await self.command_chosen(intent.seat, intent.command, trainer)
+            await self.command_chosen(intent.seat, intent.command)
         elif isinstance(intent, DraftChanged):
             await self.session.draft(intent.seat, intent.tiles)
         elif isinstance(intent, TurnPassed):
@@ -323,13 +328,12 @@ class TableController:
         elif isinstance(intent, NextGameRequested):
             await self.next_game()
 
-    async def command_chosen(self, seat: Seat, command: ChooseHand | Discard,
-                             trainer: Trainer) -> None:
-        """A local player chose their hand or a discard (``trainer`` keeps the danger a discard
+    async def command_chosen(self, seat: Seat, command: ChooseHand | Discard) -> None:
+        """A local player chose their hand or a discard (the trainer keeps the danger a discard
         took, for its feedback line and the progress)."""
         table = self.tables.get(seat)
         if isinstance(command, Discard) and table is not None:
-            trainer.discarding(table.view, command.tile)
+            self.trainer_doors.trainer.discarding(table.view, command.tile)
         try:
             await self.session.send(seat, command)
         except Exception as error:
@@ -393,14 +397,12 @@ class TableController:
         key: ScreenKey = (kind, seat)
         if kind == "result":
             if self._screen_key != key and view.end is not None:
-                await self._replace(ResultScreen(view.end, names, self.session.traits.mode,
-                                                 view.dora_indicator, view.discards,
-                                                 self.host.scores, match=table.match,
-                                                 washizu=self.host.preferences.washizu,
-                                                 rated=self.rated,
-                                                 notes=self.host.feedback_notes(
-                                                     self.session.local_seats),
-                                                 link=self._game_link()), key)
+                doors, prefs = self.trainer_doors, self.prefs.preferences
+                await self._replace(ResultScreen(
+                    view.end, names, self.session.traits.mode, view.dora_indicator, view.discards,
+                    self.host.scores, match=table.match, washizu=prefs.washizu, rated=self.rated,
+                    notes=doors.feedback_notes(self.session.local_seats), link=self._game_link(),
+                    trainer=doors, review=partial(doors.review, self)), key)
             return
         if key == self._screen_key and self.game_screen is not None:
             if isinstance(self.game_screen, PlayScreen):
@@ -448,10 +450,12 @@ class TableController:
             kept.update_table(table)
             screen = kept
         elif kind == "build":
-            screen = HandBuilderScreen(view, names, self._hint_factory(), table=table)
+            screen = HandBuilderScreen(view, names, self._hint_factory(), table=table,
+                                       prefs=self.prefs)
             screen.shared_screen = self.session.traits.shared_screen
         else:
-            screen = PlayScreen(view, names, hold=self._holding is not None,
+            screen = PlayScreen(view, names, trainer=self.trainer_doors, prefs=self.prefs,
+                                hold=self._holding is not None,
                                 announce_furiten=not self.session.traits.shared_screen,
                                 table=table)
             screen.shared_screen = self.session.traits.shared_screen

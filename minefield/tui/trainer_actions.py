@@ -1,7 +1,8 @@
 """The defense trainer's doors in the game app: the review of the game just played, the
 progress (stats), the drills and the feedback switch, each screen built from the app's
-:class:`~minefield.tui.trainer.Trainer`. :class:`TrainerDoors` is held by the app, whose
-keys, menu and palette open them."""
+:class:`~minefield.tui.trainer.Trainer`. :class:`TrainerDoors` is made by the app and given
+to the screens that own the doors: the menu (drills, progress), the play screen (the feedback
+switch) and the result screen (the review; the palette's drills and progress)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from textual.app import App
 if TYPE_CHECKING:
     from minefield.rules.game import Seat
     from minefield.trainer.defense_review import GameReview
-    from minefield.tui.app_preferences import AppPreferences
+    from minefield.tui.host import PreferencesKeeper
     from minefield.tui.screens.review import ReviewScreen
     from minefield.tui.table_controller import TableController
     from minefield.tui.trainer import Trainer
@@ -40,7 +41,7 @@ def review_screen(table: TableController, trainer: Trainer) -> ReviewScreen | No
 class TrainerDoors:
     """The screens of ``trainer`` shown by ``app``, with the player's ``prefs`` (feedback)."""
 
-    def __init__(self, app: App[Any], trainer: Trainer, prefs: AppPreferences) -> None:
+    def __init__(self, app: App[Any], trainer: Trainer, prefs: PreferencesKeeper) -> None:
         self._app = app
         self.trainer = trainer
         self._prefs = prefs

@@ -24,7 +24,6 @@ from textual.widgets import Static
 from minefield.protocol.watching import WatchTable
 from minefield.rules.game import DISCARDS_PER_SEAT, TOTAL_DISCARDS, Seat
 from minefield.rules.tiles import Tile
-from minefield.tui.host import washizu_on
 from minefield.tui.screens.replay import end_text
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.viewer_app import ViewerApp
@@ -62,7 +61,8 @@ def clock_text(table: WatchTable, elapsed: float) -> str:
 
 
 class WatchTableScreen(Screen[None]):
-    """A game on the server as a watcher sees it (the app's one screen)."""
+    """A game on the server as a watcher sees it (the app's one screen); ``washizu``: the
+    scoreboard shows Washizu's stakes (cc of blood) beside points, as the preferences ask."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("pagedown", "scroll_body(1)", "Scroll down", show=False),
@@ -70,9 +70,11 @@ class WatchTableScreen(Screen[None]):
         Binding("escape,q", "stop", "Stop watching"),
     ]
 
-    def __init__(self, tables: Tables, closed: Callable[[], str | None]) -> None:
+    def __init__(self, tables: Tables, closed: Callable[[], str | None], *,
+                 washizu: bool = False) -> None:
         super().__init__()
         self.tables = tables
+        self.washizu = washizu
         self.closed_reason = closed
         self.table: WatchTable | None = None
         self.received = 0.0
@@ -138,7 +140,7 @@ class WatchTableScreen(Screen[None]):
         self.query_one("#watch-end", Static).update(
             named(self, end_text(end, names)) if end is not None else "")
         if table.match is not None:
-            self.query_one(Scoreboard).show(table.match, washizu_on(self.app))
+            self.query_one(Scoreboard).show(table.match, self.washizu)
         self.query_one(GameLog).show([
             f"{number:>2} {seat.value.title()} [b]{tile}[/]"
             for number, (seat, tile) in enumerate(discard_order(table.discards), start=1)])
@@ -198,7 +200,7 @@ class WatchApp(ViewerApp):
         self.closed = closed
 
     def get_default_screen(self) -> WatchTableScreen:
-        return WatchTableScreen(self.tables, self.closed)
+        return WatchTableScreen(self.tables, self.closed, washizu=self.preferences.washizu)
 
 
 __all__ = ["WatchApp", "WatchTableScreen", "clock_text", "discard_order"]

@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+import pytest
+
 from tests.e2e.conftest import Site
 from tests.e2e.harness import ME, Terminals, minefield_command, wait_for
 
@@ -231,6 +233,22 @@ def play_to_the_end(alice: Seated, bob: Seated, drop: bool) -> tuple[list[str | 
     raise AssertionError("the game never ended")
 
 
+#: bob's things of before (a version that kept ``players/bob`` inside both roots).
+OLD_RECORD = '{"type": "header", "game": "old"}\n'
+OLD_LOG = "--- an error of before\n"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def bob_of_before(site: Site) -> None:
+    """bob played on this host with a version of before: a saved game in his data folder
+    ``players/bob``, an error log in his config folder ``players/bob``."""
+    for root, relative, content in (("player-data", "records/old.jsonl", OLD_RECORD),
+                                    ("player-config", "errors.log", OLD_LOG)):
+        path = site.folder / root / "players" / "bob" / relative
+        path.parent.mkdir(parents=True)
+        path.write_text(content)
+
+
 def test_two_players_play_a_game_over_ssh_and_one_resumes_after_a_dropped_link(
         site: Site) -> None:
     alice, bob = Player(site, "alice"), Player(site, "bob")
@@ -264,6 +282,14 @@ def test_two_players_play_a_game_over_ssh_and_one_resumes_after_a_dropped_link(
         header = json.loads(record.read_text().splitlines()[0])
         assert sorted(header["players"].values()) == [f"alice@{ME}",
                                                       f"bob@{ME}"]
+
+    # Each player's home is players/NAME/ in the account's data folder, config/ and data/ in
+    # it; bob's folders of before moved in at his first start.
+    homes = site.folder / "player-data" / "players"
+    assert sorted(path.name for path in (homes / "alice").iterdir()) == ["config", "data"]
+    assert (homes / "bob" / "data" / "records" / "old.jsonl").read_text() == OLD_RECORD
+    assert (homes / "bob" / "config" / "errors.log").read_text().startswith(OLD_LOG)
+    assert not (site.folder / "player-config" / "players" / "bob").exists()
 
 
 def _over_ssh(site: Site, *typed: str, options: tuple[str, ...] = ()

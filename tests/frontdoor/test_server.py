@@ -104,6 +104,13 @@ def test_the_first_login_asks_for_a_name_then_shows_the_lobby(
         terminals.keys("cat", "q")
         wait_for("ssh ends with the lobby", lambda: terminals.ended("cat"),
                  lambda: terminals.screen("cat"))
+        # Cat's home (her account's id), the same layout as an OpenSSH shared account's
+        # player's: players/KEY/ with her config/ and data/ (and, being her client's $HOME,
+        # its .cache/).
+        homes = [(home.name, sorted(path.name for path in home.iterdir()))
+                 for home in (door.data / "players").iterdir()]
+        assert len(homes) == 1 and homes[0][0].isdigit(), homes
+        assert {"config", "data"} <= set(homes[0][1]) <= {".cache", "config", "data"}, homes
         # A process server that dies is started again for the next session.
         zygote = door.process_server()
         assert zygote is not None

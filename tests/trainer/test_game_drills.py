@@ -61,7 +61,7 @@ def discard_drill(folder: Path) -> GameDrill:
 
 def build_drill(folder: Path) -> GameDrill:
     positions, _ = find_positions(folder)
-    return game_drill(next(p for p in positions if p.number is None))
+    return game_drill(next(p for p in positions if p.form == "build"))
 
 
 def test_positions_are_the_players_costliest_regrets_and_builds(folder: Path) -> None:
@@ -77,7 +77,7 @@ def test_positions_are_the_players_costliest_regrets_and_builds(folder: Path) ->
     top = regrets(list(assess(review, "normal")))[0]
     assert any(p.number == top.number and p.lost == top.lost and p.seat is Seat.WEST
                for p in positions)
-    assert any(p.number is None for p in positions)  # a build the strong bot did better
+    assert any(p.form == "build" for p in positions)  # a build the strong bot did better
 
 
 def test_the_cheapest_tile_is_right_and_the_tile_played_is_wrong(folder: Path) -> None:
@@ -153,8 +153,8 @@ def test_games_that_cost_nothing_say_so(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(game_drills, "MIN_LOST", 10**6)
     with pytest.raises(NoGameDrills) as refused:
         next_game_drill([], tmp_path)
-    assert str(refused.value) == ("Nothing to drill from your 1 saved game: no discard or "
-                                  "build in them cost 1000000 expected points or more.")
+    assert str(refused.value) == ("Nothing to drill from your 1 saved game: no discard, build "
+                                  "or wait in them cost 1000000 expected points or more.")
 
 
 TYPED = st.one_of(

@@ -8,13 +8,14 @@ import asyncio
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 from minefield.paths import records_dir
 from minefield.records.header import Players
 from minefield.records.writer import write_game
 from minefield.rules.names import name_text
 from minefield.trainer.game_drills import GameDrill, find_positions
+from minefield.trainer.progress import open_progress
 from minefield.trainer.regrets import cheapest
 from minefield.tui.screens.drills import DrillsScreen
 from tests.records.conftest import played
@@ -98,3 +99,41 @@ async def test_with_no_saved_games_it_says_so_in_one_line() -> None:
         await pilot.pause()
         assert app.is_running
     assert saved_drills() == []
+
+
+async def test_a_readable_wait_is_asked_and_the_discard_that_gave_it_away_is_right() -> None:
+    """Seed 5: West's souzu chinitsu, after three manzu discards, is the costliest position
+    (R19, R26); at the 80 x 24 a player may use, the question names the wait and the discards,
+    the discard that gave it away most is right, and the answer is saved under the kind with
+    its own pattern."""
+    save_games(5)
+    app = menu_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await from_my_games(pilot)
+        drill = screen.drill
+        assert isinstance(drill, GameDrill) and drill.form == "wait"
+        assert drill._secret.wait is not None
+        question = question_of(screen)
+        assert "waiting on 5s 6s 8s 9s" in question and "Your discards in order: 8m 7m 6m" in (
+            question)
+        assert "gave your wait away" in question
+        assert screen.query_one("#drill-input", Input).placeholder.startswith(
+            "type the discard that gave your wait away")
+        await pilot.press(*"5s", "enter")  # not one of the discards: one line, nothing saved
+        await pilot.pause()
+        assert screen.result is None and "5s is not one of your discards" in answer_of(screen)
+        best = drill._secret.wait.moment.best
+        await pilot.press("backspace", "backspace", *best.tile, "enter")
+        await pilot.pause()
+        assert screen.result is not None and screen.result.correct
+        shown = answer_of(screen)
+        assert "Right, it gave" in shown and "Their view of their pool" in shown
+        assert "your readable wait" in shown
+    assert saved_drills() == ["from_games"]
+    store, _ = open_progress()
+    try:
+        (saved,) = store.drill_history()
+    finally:
+        store.close()
+    assert (saved.position, saved.pattern, saved.correct) == (drill.id, "game_wait", True)
+    assert saved.position.endswith(":west:wait7")  # the sort of position, in its id

@@ -254,7 +254,7 @@ async def test_a_broken_progress_file_is_told_once_and_the_game_goes_on(tmp_path
         assert isinstance(app.screen, ResultScreen)
         told = [n for n in app._notifications if "progress is not saved" in n.message]
         assert len(told) == 1
-        await app.action_stats()  # the store is not opened again, nor told again
+        await app.trainer_doors.stats()  # the store is not opened again, nor told again
         await pilot.pause()
         assert isinstance(app.screen, StatsScreen)
         assert len([n for n in app._notifications if "progress is not saved" in n.message]) == 1

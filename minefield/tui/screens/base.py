@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from time import monotonic
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.screen import Screen
@@ -14,8 +14,10 @@ from minefield.protocol.messages import WAITING_NAME, MatchView, TableView
 from minefield.rules.game import PlayerView, Seat
 from minefield.rules.names import KANJI, LETTERS, longer_names, name_prefixes, parse_tile_name
 from minefield.rules.tiles import Tile, TileError
-from minefield.tui.host import washizu_on
 from minefield.tui.widgets.scoreboard import Scoreboard
+
+if TYPE_CHECKING:
+    from minefield.tui.host import PreferencesSource
 
 #: Only these are tile digits: ``str.isdigit`` is also true of ``²`` (a key of AZERTY
 #: keyboards) and of other scripts' digits, which are no tiles.
@@ -67,11 +69,13 @@ class SeatScreen(Screen[None]):
     """A screen showing one seat's private view. Its repr never shows tiles.
 
     ``table`` (the players, clocks and match around the view) is shown from the first frame:
-    a screen never appears without its scoreboard."""
+    a screen never appears without its scoreboard. ``prefs``: the player's preferences as they
+    are now (the scoreboard's stakes, each screen's own)."""
 
     def __init__(self, view: PlayerView, names: dict[Seat, str],
-                 table: TableView | None = None) -> None:
+                 table: TableView | None = None, *, prefs: PreferencesSource) -> None:
         super().__init__()
+        self.prefs = prefs
         self.seat = view.seat
         self.view = view
         self.names = names
@@ -120,7 +124,7 @@ class SeatScreen(Screen[None]):
 
     def show_scoreboard(self, match: MatchView) -> None:
         """The match's scoreboard under the header, for the whole game (R30-R35)."""
-        self.query_one(Scoreboard).show(match, washizu_on(self.app))
+        self.query_one(Scoreboard).show(match, self.prefs.preferences.washizu)
 
     def show_table_status(self) -> None:
         """Both clocks and who is away, in the screen's header (nothing when neither)."""

@@ -17,6 +17,7 @@ from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles, tiles_to_str
 from minefield.tui.analysis import HandAnalysis, analyze_choice
 from minefield.tui.games import HintSource
+from minefield.tui.host import PreferencesSource
 from minefield.tui.messages import CommandChosen, DraftChanged
 from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
@@ -48,8 +49,9 @@ class HandBuilderScreen(SeatScreen):
     ]
 
     def __init__(self, view: PlayerView, names: dict[Seat, str],
-                 hint_source: HintSource | None = None, table: TableView | None = None) -> None:
-        super().__init__(view, names, table)
+                 hint_source: HintSource | None = None, table: TableView | None = None, *,
+                 prefs: PreferencesSource) -> None:
+        super().__init__(view, names, table, prefs=prefs)
         self.own_tiles: list[Tile] = parse_tiles(view.own_tiles)
         self.chosen: list[int] = []
         self.cursor = 0

@@ -48,6 +48,7 @@ from minefield.trainer.game_drills import (
 )
 from minefield.trainer.progress import ProgressError
 from minefield.trainer.progress_records import DrillRecord
+from minefield.trainer.wait_drill import PATTERN as WAIT_PATTERN
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.textual_private import OrderedInput, SteadyHeader
 from minefield.tui.widgets.footer import KeysFooter
@@ -91,7 +92,9 @@ def truth_lines(truth: DrillTruth) -> list[str]:
                      f"{' '.join(truth.opponent_waits) or 'none'}")
         lines.append(f"Would deal in: {' '.join(truth.deal_ins) or 'nothing'}")
     if truth.report is not None:
-        lines.append("Estimates: " + " · ".join(
+        # A readable wait's truth is the opponent's view of their own pool then.
+        label = "Their view of their pool" if truth.pattern == WAIT_PATTERN else "Estimates"
+        lines.append(f"{label}: " + " · ".join(
             f"{t.tile} {percent(t.danger)}" for t in sorted(truth.report.tiles,
                                                            key=lambda t: t.danger)))
     if truth.allowed is not None:

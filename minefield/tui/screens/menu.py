@@ -4,15 +4,18 @@ opened: the menu's first frame does without the rule settings and pydantic."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from minefield.tui.command_palette import trainer_commands
 from minefield.tui.screens.rooms import ROOM_ENTRIES
 from minefield.tui.textual_private import SteadyHeader
 from minefield.tui.widgets.footer import FitFooter
@@ -21,6 +24,7 @@ if TYPE_CHECKING:
     from minefield.tui.games import GameMode
     from minefield.tui.menu_actions import MenuDoors
     from minefield.tui.messages import GameChosen
+    from minefield.tui.trainer_actions import TrainerDoors
 
 MENU = (
     ("practice", "Practice against a bot"),
@@ -56,11 +60,13 @@ class MenuScreen(Screen[None]):
         Binding("q", "choose('quit')", "Quit"),
     ]
 
-    def __init__(self, doors: MenuDoors, rooms: bool = False) -> None:
-        """``doors`` open the saved games, the bots to watch and the rooms; ``rooms``: the app
-        has a game server; the menu starts with host, join, resume."""
+    def __init__(self, doors: MenuDoors, trainer: TrainerDoors, rooms: bool = False) -> None:
+        """``doors`` open the saved games, the bots to watch and the rooms, ``trainer`` the
+        defense drills and progress; ``rooms``: the app has a game server; the menu starts
+        with host, join, resume."""
         super().__init__()
         self.doors = doors
+        self.trainer = trainer
         self.rooms = rooms
 
     def compose(self) -> ComposeResult:
@@ -92,14 +98,16 @@ class MenuScreen(Screen[None]):
             from minefield.tui.screens.new_game import NewGameScreen
 
             mode: GameMode = "practice" if choice == "practice" else "hotseat"
-            await self.app.push_screen(NewGameScreen(mode, self.doors.preferences),
+            await self.app.push_screen(NewGameScreen(mode, self.doors),
                                        self._chosen)
         elif choice == "help":
             await self.app.run_action("app.help")
         elif choice == "settings":
             await self.app.run_action("app.settings")
-        elif choice in ("stats", "drills"):
-            await self.app.run_action(f"app.{choice}")
+        elif choice == "stats":
+            await self.trainer.stats()
+        elif choice == "drills":
+            await self.trainer.drills()
         elif choice == "games":
             await self.doors.games()
         elif choice == "watch":
@@ -108,6 +116,12 @@ class MenuScreen(Screen[None]):
             await self.doors.room(choice)
         elif choice == "quit":
             self.app.exit(0)
+
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """The palette's trainer commands (the menu's entries, whose keys the footer leaves
+        out)."""
+        return trainer_commands(partial(self.action_choose, "stats"),
+                                partial(self.action_choose, "drills"))
 
     def _chosen(self, choice: GameChosen | None) -> None:
         if choice is not None:

@@ -28,7 +28,7 @@ from minefield.rules.settings import (
 )
 from minefield.session.names import MAX_PLAYER_NAME, PlayerNameError, player_name, two_names
 from minefield.tui.config import Preferences
-from minefield.tui.host import preferences_of
+from minefield.tui.host import PreferencesSource
 from minefield.tui.messages import GameChosen
 from minefield.tui.screens.dialogs import FORM_FOCUS_KEYS
 from minefield.tui.screens.rules import RulesScreen
@@ -92,7 +92,8 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
     stays up until the game's first screen replaces it; Escape dismisses it with None. The
     clock, the settings changed over the preset and the bot level are remembered in the
     preferences when a game starts, and a form opens with them (the changes of each preset
-    apart). The focus starts on the first field."""
+    apart). The focus starts on the first field. ``prefs``: the player's preferences (the form
+    starts from them as they are when it opens)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Ctrl+S starts and Ctrl+R opens "Rules..." from any field, a text field too (s and r
@@ -105,10 +106,12 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         *FORM_FOCUS_KEYS,
     ]
 
-    def __init__(self, mode: GameMode, preferences: Preferences) -> None:
+    def __init__(self, mode: GameMode, prefs: PreferencesSource) -> None:
         super().__init__()
         self.mode: GameMode = mode
-        self.preferences = preferences
+        self._prefs = prefs
+        #: The preferences when the form opened: it starts from them.
+        self.preferences = preferences = prefs.preferences
         #: The settings changed over the preset with "Rules..." (``NAME=VALUE``), clocks apart.
         self.rule: tuple[str, ...] = preferences.rule_changes.get(preferences.rules, ())
         #: True once Start was pressed: the game is starting and replaces the form.
@@ -282,7 +285,7 @@ class NewGameScreen(ModalScreen[GameChosen | None]):
         changes = {**self.preferences.rule_changes, self.preset: self.rule}
         if not self.rule:
             del changes[self.preset]
-        preferences = preferences_of(self.app)
+        preferences = self._prefs.preferences  # as they are now (the palette's theme, say)
         try:  # checked as a saved file is (a custom clock too long to keep is not kept)
             remembered = Preferences.model_validate(
                 {**preferences.model_dump(), "clock": clock, "rule_changes": changes,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,7 +15,6 @@ from minefield.rules.game import DISCARDS_PER_SEAT, POOL_SIZE, Discard, PlayerVi
 from minefield.rules.hand import HAND_SIZE
 from minefield.rules.tiles import Tile, parse_tiles
 from minefield.tui.analysis import analyze_choice, furiten_detail
-from minefield.tui.host import preferences_of, trainer_of
 from minefield.tui.messages import CommandChosen, TurnPassed
 from minefield.tui.render import HEIGHT_BREAKPOINTS
 from minefield.tui.screens.base import SeatScreen
@@ -33,6 +32,10 @@ from minefield.tui.widgets.panels import (
 from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.scoreboard import Scoreboard
 from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
+
+if TYPE_CHECKING:  # the trainer's doors load with the app, never with this module
+    from minefield.tui.host import PreferencesSource
+    from minefield.tui.trainer_actions import TrainerDoors
 
 
 def _tiles(texts: list[str]) -> list[Tile]:
@@ -62,8 +65,11 @@ def public_table(table: TableView) -> TableView:
 class PlayScreen(SeatScreen):
     """The table for one seat: both discard rows, the own hand and pool, furiten and waits.
 
-    ``hold`` (hot-seat) keeps the screen after the player's discard until they pass the
-    keyboard, so they see what their discard did to them (R27) before the curtain.
+    ``trainer``: the defense trainer's doors (its danger overlay, the feedback after each
+    discard and its switch, ``d`` and ``f``); ``prefs``: the player's preferences as they are
+    now (confirm discards, feedback on). ``hold`` (hot-seat) keeps the screen after the
+    player's discard until they pass the keyboard, so they see what their discard did to them
+    (R27) before the curtain.
     """
 
     VERTICAL_BREAKPOINTS = HEIGHT_BREAKPOINTS
@@ -88,9 +94,11 @@ class PlayScreen(SeatScreen):
         Binding("f", "toggle_feedback", "Feedback"),
     ]
 
-    def __init__(self, view: PlayerView, names: dict[Seat, str], hold: bool = False,
-                 announce_furiten: bool = True, table: TableView | None = None) -> None:
-        super().__init__(view, names, table)
+    def __init__(self, view: PlayerView, names: dict[Seat, str], *, trainer: TrainerDoors,
+                 prefs: PreferencesSource, hold: bool = False, announce_furiten: bool = True,
+                 table: TableView | None = None) -> None:
+        super().__init__(view, names, table, prefs=prefs)
+        self._doors = trainer
         self.hold = hold
         #: While holding: the discard was made by the clock (R25), not by the player.
         self.clock_moved = False
@@ -278,8 +286,7 @@ class PlayScreen(SeatScreen):
         if action == "pass_turn":
             return self.hold
         if action in ("toggle_danger", "toggle_feedback"):
-            trainer = trainer_of(self.app)
-            return trainer is not None and trainer.aids
+            return self._doors.trainer.aids
         if action == "scroll_lower":
             lower = self.query_one("#play-lower", VerticalScroll)
             more = lower.scroll_y < lower.max_scroll_y if parameters == (1,) else (
@@ -334,7 +341,7 @@ class PlayScreen(SeatScreen):
         if not self.selected:
             self.set_status(self._status_text(self.view))
             return
-        if preferences_of(self.app).confirm_discards and self.armed != self.cursor:
+        if self.prefs.preferences.confirm_discards and self.armed != self.cursor:
             self.armed = self.cursor
             self.set_status(self._status_text(self.view))
             return
@@ -342,18 +349,14 @@ class PlayScreen(SeatScreen):
         tile = self._pool[self.cursor]
         self.post_message(CommandChosen(self.seat, Discard(tile=str(tile))))
 
-    # -- the defense trainer (its state is the app's: screens come and go behind the curtain)
+    # -- the defense trainer (its state is the trainer's: screens come and go behind the curtain)
 
     def _trainer_notes(self) -> dict[int, str]:
-        trainer = trainer_of(self.app)
-        wanted = preferences_of(self.app).discard_feedback
-        return trainer.notes_of(self.seat) if trainer is not None and wanted else {}
+        return self._doors.feedback_notes((self.seat,))  # none while feedback is off
 
     def _show_danger(self) -> None:
         """Shade the pool by danger and explain the highlighted tile (overlay on, own turn)."""
-        trainer = trainer_of(self.app)
-        report = (trainer.overlay_report(self.view)
-                  if trainer is not None and not self.hold else None)
+        report = self._doors.trainer.overlay_report(self.view) if not self.hold else None
         shade(self.query_one("#pool", TileRow), self._pool, report)
         tile = (self._pool[self.cursor] if report is not None and self._pool and self.selected
                 else None)
@@ -362,14 +365,14 @@ class PlayScreen(SeatScreen):
 
     def action_toggle_danger(self) -> None:
         """Danger overlay on or off: each pool tile shaded, the reasons beside the pool."""
-        trainer = trainer_of(self.app)
-        if trainer is not None and trainer.aids:
+        trainer = self._doors.trainer
+        if trainer.aids:
             trainer.overlay = not trainer.overlay
             self._show_danger()
 
-    async def action_toggle_feedback(self) -> None:
+    def action_toggle_feedback(self) -> None:
         """Feedback after each discard (in the game log) on or off; saved."""
-        await self.app.run_action("app.toggle_feedback")
+        self._doors.toggle_feedback()
         self.query_one(GameLog).show(with_feedback(
             log_lines(self.view.discards, self.names, {self.seat: self.view.own_furiten},
                       self.view.end), self._trainer_notes()))

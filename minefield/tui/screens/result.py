@@ -5,10 +5,10 @@ words (R31-R33) and the way on: the next game, or the final standings."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar
 
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
@@ -21,6 +21,7 @@ from minefield.rules.hand import HAND_SIZE
 from minefield.rules.names import tile_name
 from minefield.rules.report import WaitReport
 from minefield.rules.tiles import Tile, parse_tiles
+from minefield.tui.command_palette import trainer_commands
 from minefield.tui.messages import MenuRequested, NewGameRequested, NextGameRequested
 from minefield.tui.render import furiten_reason, objective, possessive, seat_name, verb
 from minefield.tui.scores import RunningScore, payment
@@ -32,6 +33,9 @@ from minefield.tui.widgets.panels import DeadWall, yaku_name
 from minefield.tui.widgets.phrases import PhraseStatic
 from minefield.tui.widgets.scoreboard import Scoreboard, payment_lines, scoreboard_text
 from minefield.tui.widgets.tiles import TileRow, current_honor_names, named
+
+if TYPE_CHECKING:  # the trainer's doors load with the app
+    from minefield.tui.trainer_actions import TrainerDoors
 
 
 def value_lines(value: WaitReport) -> list[str]:
@@ -86,7 +90,8 @@ class ResultScreen(Screen[None]):
     state after this game (the scoreboard, the settlement in words; ``washizu``: with cc of
     blood), and ``n`` leads to the next game or to the final standings. ``link``: where the
     finished game can be opened in a browser (a network game at a server with a browser door),
-    shown under the ratings.
+    shown under the ratings. ``review`` opens the finished game's defense review (``v``), and
+    ``trainer`` the trainer's progress and drills (the palette's commands here).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -94,15 +99,19 @@ class ResultScreen(Screen[None]):
         Binding("n", "next_game", "Next game"),
         Binding("n", "standings", "Final standings"),
         Binding("escape,m", "menu", "Menu"),
-        Binding("v", "app.review_game", "Review defense"),
+        Binding("v", "review_game", "Review defense"),
     ]
 
     def __init__(self, end: GameEnded, names: dict[Seat, str], mode: str,
                  dora_indicator: str, discards: Mapping[Seat, Sequence[str]] | None = None,
                  scores: RunningScore | None = None, match: MatchView | None = None,
                  washizu: bool = False, rated: Rated | None = None,
-                 notes: Mapping[int, str] | None = None, link: str | None = None) -> None:
+                 notes: Mapping[int, str] | None = None, link: str | None = None,
+                 trainer: TrainerDoors | None = None,
+                 review: Callable[[], Awaitable[None]] | None = None) -> None:
         super().__init__()
+        self._trainer = trainer
+        self._review = review
         self.rated = rated
         self.link = link
         self.end = end
@@ -247,6 +256,17 @@ class ResultScreen(Screen[None]):
     def action_menu(self) -> None:
         """Back to the menu."""
         self.post_message(MenuRequested())
+
+    async def action_review_game(self) -> None:
+        """Review the game's defense: each discard with its danger, the opponent's hand
+        revealed."""
+        if self._review is not None:
+            await self._review()
+
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """The trainer's progress and drills, between two games."""
+        if self._trainer is not None:
+            yield from trainer_commands(self._trainer.stats, self._trainer.drills)
 
     def __repr__(self) -> str:
         return "ResultScreen(<tiles shown only after the end>)"
