@@ -13,9 +13,10 @@ games and their differences are measured game by game:
 * ``strong-nosuits``: ``strong`` discarding by the danger estimate before the suit reading
   (the fit against ``strong`` on 17 features: ``bench_danger.BEFORE``), the same hand
   search and plan; what the suit reading changes in the bot's defence.
-* ``strong-person``, ``strong-normalfit``: ``strong`` discarding by the shipped estimate
-  against a ``person`` (the mean of the ``normal`` and ``strong`` fits' chances) or against
-  ``normal`` (what knowing the opponent's level would give), the same hand search and plan.
+* ``strong-levelfit``, ``strong-person``, ``strong-normalfit``: ``strong`` discarding by the
+  shipped estimate against ``strong`` (the bot before its own read of issue 28), against a
+  ``person`` (the mean of the ``normal`` and ``strong`` fits' chances) or against ``normal``
+  (what knowing the opponent's level would give), the same hand search and plan.
 * ``strong-savesafe``: ``strong`` keeping its certainly safe tiles (genbutsu, passed) for later
   turns: a live tile rated under ``--save-below`` (1% by default) is discarded before them.
 * ``reference``: the ``strong`` hand with the all-seeing discards of
@@ -70,10 +71,12 @@ from minefield.defense.position import Position
 from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.tiles import NUM_KINDS
 
-DEFENDERS = ("strong", "strong-nosuits", "strong-person", "strong-normalfit", "strong-savesafe",
+DEFENDERS = ("strong", "strong-nosuits", "strong-levelfit", "strong-person", "strong-normalfit",
+             "strong-savesafe",
              "old-strong", "reference", "genbutsu", "random")
 #: ``strong`` discarding by the estimate against another opponent (``fast_dangers``' fits).
-READS: dict[str, Opponent] = {"strong-person": "person", "strong-normalfit": "normal"}
+READS: dict[str, Opponent] = {"strong-levelfit": "strong", "strong-person": "person",
+                              "strong-normalfit": "normal"}
 COMPARE = "strong:strong-nosuits,strong:old-strong"
 BOOTSTRAP = 2000
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from minefield.defense.danger import DEFAULT_PRIORS, DangerPriors, tile_dangers
-from minefield.defense.fast import fast_dangers
+from minefield.defense.fast import bot_dangers
 from minefield.defense.position import Position
 from minefield.rules.game import NEVER_DISCARDED, Discard, IllegalCommand, PlayerView
 from minefield.rules.hand import Hand, waits
@@ -132,9 +132,10 @@ def heuristic_dangers(table: DiscardSituation) -> list[float]:
 
 
 def calibrated_dangers(table: DiscardSituation) -> list[float]:
-    """The chance that each kind deals in now, by the calibrated fast estimate
-    (:mod:`minefield.defense.fast`), from this seat's view only (R26)."""
-    return list(fast_dangers(Position.from_view(table.seat_view)).danger)
+    """The chance that each kind deals in now, by the bot's read of the calibrated fast
+    estimate (:func:`minefield.defense.fast.bot_dangers`: fitted on games against ``normal``
+    and ``strong`` together), from this seat's view only (R26)."""
+    return list(bot_dangers(Position.from_view(table.seat_view)))
 
 
 def keep_plan(copies: Sequence[int], danger: Sequence[float], capacity: int

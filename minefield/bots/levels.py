@@ -6,8 +6,9 @@
 * ``strong``: the hand of highest expected value (:mod:`minefield.bots.hands`), its pool's
   danger included, then a planned discard (:func:`~minefield.bots.discards.planned_discard`):
   the most dangerous whole kinds are kept for the four tiles never discarded (R10) and the
-  least dangerous of the others goes, by the calibrated estimate of
-  :mod:`minefield.defense.fast`.
+  least dangerous of the others goes, by the bot's read of the calibrated estimate of
+  :mod:`minefield.defense.fast` (:func:`~minefield.defense.fast.bot_dangers`: fitted on games
+  against ``normal`` and ``strong`` together, since the bot cannot know whom it plays).
 
 The first ``strong`` policies (before its planned discard) stay reachable as
 :data:`PREVIOUS_STRONG` (for paired benchmarks only; no level plays them).

@@ -53,7 +53,7 @@ class LevelFit:
     bonus_han_value_factor: float
 
 
-def _load() -> tuple[str, dict[FitLevel, LevelFit], dict[FitLevel, float]]:
+def _load() -> tuple[str, dict[FitLevel, LevelFit], dict[FitLevel, float], tuple[float, ...]]:
     """Read and check the shipped data (a wrong file is a packaging bug: fail loudly)."""
     data = json.loads((files("minefield.defense") / DATA_FILE).read_text(encoding="utf-8"))
     if tuple(data["danger_features"]) != DANGER_FEATURES or tuple(
@@ -75,7 +75,10 @@ def _load() -> tuple[str, dict[FitLevel, LevelFit], dict[FitLevel, float]]:
                                     for level in get_args(FitLevel)}
     if abs(sum(blend.values()) - 1.0) > 1e-6:
         raise RuntimeError(f"{DATA_FILE}: the person blend's weights do not add up to 1")
-    return str(data["fit"]), fits, blend
+    bot = tuple(float(c) for c in data["bot_danger"])
+    if len(bot) != len(DANGER_FEATURES):
+        raise RuntimeError(f"{DATA_FILE}: the bot's read has the wrong number of coefficients")
+    return str(data["fit"]), fits, blend, bot
 
 
 #: How the constants were fitted (games, seed, hold-out), as the script wrote it.
@@ -84,7 +87,11 @@ FIT: str
 FITS: dict[FitLevel, LevelFit]
 #: A person's chances: the levels' chances weighted by these shares (they add up to 1).
 PERSON_BLEND: dict[FitLevel, float]
-FIT, FITS, PERSON_BLEND = _load()
+#: The strong bot's own read: danger coefficients fitted on the ``normal`` and ``strong`` games
+#: together (the bot cannot know whom it plays), used by its discards only
+#: (:func:`minefield.defense.fast.bot_dangers`); every screen shows the per-level estimates.
+BOT_DANGER: tuple[float, ...]
+FIT, FITS, PERSON_BLEND, BOT_DANGER = _load()
 
-__all__ = ["DANGER_FEATURES", "DEFAULT_OPPONENT", "FIT", "FITS", "FURITEN_FEATURES",
+__all__ = ["BOT_DANGER", "DANGER_FEATURES", "DEFAULT_OPPONENT", "FIT", "FITS", "FURITEN_FEATURES",
            "OPPONENTS", "PERSON_BLEND", "SUIT_FEATURES", "FitLevel", "LevelFit", "Opponent"]

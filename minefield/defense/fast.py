@@ -331,3 +331,13 @@ def fast_dangers(position: Position, opponent: Opponent = DEFAULT_OPPONENT) -> E
         danger=tuple(sum(w * e.danger[k] for w, e in parts) for k in range(NUM_KINDS)),
         loss=tuple(sum(w * e.loss[k] for w, e in parts) for k in range(NUM_KINDS)),
         opponent_furiten=sum(w * e.opponent_furiten for w, e in parts))
+
+
+def bot_dangers(position: Position) -> tuple[float, ...]:
+    """The strong bot's read of one position: for each of the 34 kinds the chance that it deals
+    in by :data:`~minefield.defense.calibration.BOT_DANGER` (fitted on games against ``normal``
+    and ``strong`` together: a bot cannot know whom it plays), 0 for genbutsu, passed and
+    absolutely impossible kinds."""
+    feats = features(position)
+    return tuple(logistic(calibration.BOT_DANGER, feats.danger_row(kind))
+                 if feats.possible[kind] else 0.0 for kind in range(NUM_KINDS))

@@ -16,7 +16,8 @@ from minefield.bots.discards import (
     safest_discard,
 )
 from minefield.bots.levels import DISCARD_POLICIES, PREVIOUS_STRONG, previous_strong
-from minefield.defense.fast import fast_dangers
+from minefield.defense import calibration
+from minefield.defense.fast import fast_dangers, features, logistic
 from minefield.defense.position import Position
 from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.prepared import choose_hands, game_from_tiles
@@ -129,12 +130,22 @@ def test_strong_discards_in_whole_games() -> None:
     assert checked >= 20
 
 
-def test_calibrated_dangers_are_the_fast_estimate_of_the_view() -> None:
-    """The strong discard uses exactly the fast estimate of what the seat sees."""
+def test_calibrated_dangers_are_the_bots_read_of_the_view() -> None:
+    """The strong discard reads what the seat sees with its own fit (the ``normal`` and
+    ``strong`` games together: it cannot know whom it plays), not the per-level estimate the
+    screens show against ``strong``; genbutsu and passed kinds stay exactly 0 (R13, R15)."""
     game = _east_after(1, ["2z", "3z"], ["9m", "1z"])
     view = game.view(Seat.EAST)
     table = DiscardSituation.from_view(view)
-    assert calibrated_dangers(table) == list(fast_dangers(Position.from_view(view)).danger)
+    position = Position.from_view(view)
+    feats = features(position)
+    expected = [logistic(calibration.BOT_DANGER, feats.danger_row(kind))
+                if feats.possible[kind] else 0.0 for kind in range(NUM_KINDS)]
+    danger = calibrated_dangers(table)
+    assert danger == expected
+    assert danger[K("2z")] == danger[K("3z")] == danger[K("9m")] == 0.0
+    level = fast_dangers(position, "strong").danger
+    assert any(abs(a - b) > 1e-6 for a, b in zip(danger, level, strict=True))
 
 
 def test_previous_strong_is_reachable_and_deterministic() -> None:
