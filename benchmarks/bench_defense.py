@@ -13,6 +13,11 @@ games and their differences are measured game by game:
 * ``strong-nosuits``: ``strong`` discarding by the danger estimate before the suit reading
   (the fit against ``strong`` on 17 features: ``bench_danger.BEFORE``), the same hand
   search and plan; what the suit reading changes in the bot's defence.
+* ``strong-person``, ``strong-normalfit``: ``strong`` discarding by the shipped estimate
+  against a ``person`` (the mean of the ``normal`` and ``strong`` fits' chances) or against
+  ``normal`` (what knowing the opponent's level would give), the same hand search and plan.
+* ``strong-savesafe``: ``strong`` keeping its certainly safe tiles (genbutsu, passed) for later
+  turns: a live tile rated under ``--save-below`` (1% by default) is discarded before them.
 * ``reference``: the ``strong`` hand with the all-seeing discards of
   :mod:`minefield.bots.oracle` (never offered to players): it reads the opponent's hand and
   never deals in while it holds another tile; its deal-ins are the forced ones (five or more
@@ -22,7 +27,7 @@ games and their differences are measured game by game:
 * ``random``: the ``strong`` hand with the ``easy`` discards (a random non-wait).
 
 Usage: ``python benchmarks/bench_defense.py [--games N] [--opponent normal] [--jobs J]
-[--defenders strong,strong-nosuits,...] [--compare strong:strong-nosuits]``.
+[--defenders strong,strong-nosuits,...] [--compare strong:strong-nosuits] [--save-below 0.01]``.
 
 Prints, per defender: wins, deal-ins, draws; the deal-in rate, the win rate and the win share
 (wins over decided games) with 95% Wilson intervals; the CPU milliseconds per discard decision
@@ -51,6 +56,7 @@ from bench_danger import BEFORE
 from minefield.bots.base import Bot
 from minefield.bots.discards import (
     DiscardSituation,
+    calibrated_dangers,
     genbutsu_discard,
     planned_discard,
     random_discard,
@@ -58,12 +64,16 @@ from minefield.bots.discards import (
 from minefield.bots.levels import LevelBot, make_bot, previous_strong
 from minefield.bots.oracle import oracle_discard
 from minefield.bots.simulate import bot_seed, game_seed, share_interval
-from minefield.defense.fast import features, logistic
+from minefield.defense.calibration import Opponent
+from minefield.defense.fast import fast_dangers, features, logistic
 from minefield.defense.position import Position
 from minefield.rules.game import Discard, Game, Seat
 from minefield.rules.tiles import NUM_KINDS
 
-DEFENDERS = ("strong", "strong-nosuits", "old-strong", "reference", "genbutsu", "random")
+DEFENDERS = ("strong", "strong-nosuits", "strong-person", "strong-normalfit", "strong-savesafe",
+             "old-strong", "reference", "genbutsu", "random")
+#: ``strong`` discarding by the estimate against another opponent (``fast_dangers``' fits).
+READS: dict[str, Opponent] = {"strong-person": "person", "strong-normalfit": "normal"}
 COMPARE = "strong:strong-nosuits,strong:old-strong"
 BOOTSTRAP = 2000
 
@@ -89,6 +99,21 @@ def suitless_dangers(table: DiscardSituation) -> list[float]:
             else 0.0 for kind in range(NUM_KINDS)]
 
 
+def read_as(opponent: Opponent, table: DiscardSituation) -> list[float]:
+    """The chances of the shipped estimate against ``opponent``, from this seat's view."""
+    return list(fast_dangers(Position.from_view(table.seat_view), opponent).danger)
+
+
+SAVE_BELOW = 0.01  # strong-savesafe: a tile rated under this goes before a certainly safe one
+
+
+def save_safe(table: DiscardSituation) -> list[float]:
+    """The shipped chances, except that certainly safe kinds (0) rank after the live kinds
+    rated under :data:`SAVE_BELOW`: the safe tiles are kept for later turns."""
+    danger = calibrated_dangers(table)
+    return [SAVE_BELOW if d == 0.0 else d for d in danger]
+
+
 def defender_bot(defender: str, game: Game, seat: Seat, seed: int) -> Bot:
     """The bot of one row of the table, for ``seat`` of ``game``."""
     if defender == "strong":
@@ -98,6 +123,12 @@ def defender_bot(defender: str, game: Game, seat: Seat, seed: int) -> Bot:
     if defender == "strong-nosuits":
         return LevelBot("strong", seed, discard_policy=partial(planned_discard,
                                                                dangers=suitless_dangers))
+    if defender == "strong-savesafe":
+        return LevelBot("strong", seed, discard_policy=partial(planned_discard,
+                                                               dangers=save_safe))
+    if defender in READS:
+        return LevelBot("strong", seed, discard_policy=partial(
+            planned_discard, dangers=partial(read_as, READS[defender])))
     if defender == "reference":
         return LevelBot("strong", seed, discard_policy=oracle_discard(game, seat))
     policies = {"genbutsu": genbutsu_discard, "random": random_discard}
@@ -182,16 +213,20 @@ def _rate(successes: int, trials: int) -> str:
 
 def main() -> int:
     """Run the benchmark and print the tables."""
+    global SAVE_BELOW  # set from --save-below, read by the workers (forked after it is set)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--opponent", default="normal", choices=["easy", "normal", "strong"])
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--defenders", default=",".join(DEFENDERS))
+    parser.add_argument("--save-below", type=float, default=SAVE_BELOW,
+                        help="strong-savesafe: live tiles rated under this go before safe ones")
     parser.add_argument("--compare", default=COMPARE,
                         help="comma-separated pairs first:second of defenders to difference")
     args = parser.parse_args()
     defenders = args.defenders.split(",")
+    SAVE_BELOW = args.save_below
     unknown = [d for d in defenders if d not in DEFENDERS]
     if unknown:
         parser.error(f"unknown defender {unknown[0]!r}: choose among {', '.join(DEFENDERS)}")
