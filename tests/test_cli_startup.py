@@ -259,3 +259,37 @@ asyncio.run(main())
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           env=env, timeout=120, check=True)
     assert done.stdout.split() == ["True", "True", "True", "True"], done.stderr[-2000:]
+
+
+#: What the game servers load only when asked: the browser door and the metrics' HTTP server
+#: (aiohttp, webauthn) with ``--web`` and ``--metrics``, networkx at a tournament's first
+#: pairing.
+ON_DEMAND = ("aiohttp", "webauthn", "networkx")
+
+
+def test_the_servers_load_the_browser_door_metrics_and_pairing_only_when_asked() -> None:
+    """``minefield ssh-server`` and ``minefield serve`` start without the web stack or
+    networkx (a third of a start's CPU); a pairing, a browser door and a metrics listener
+    load them when they are used."""
+    probe = ("import json, sys\n"
+             "import minefield.cli.ssh_server, minefield.cli.network, minefield.frontdoor.server\n"
+             "import minefield.server.daemon\n"
+             "before = sorted(set(sys.modules) & set(json.loads(sys.argv[1])))\n"
+             "from minefield.server.tournament_pairing import swiss_round\n"
+             "from minefield.frontdoor.metrics import DoorMetrics\n"
+             "import asyncio\n"
+             "metrics = DoorMetrics()\n"
+             "async def listen():\n"
+             "    await metrics.start('127.0.0.1', 0)\n"
+             "    await metrics.stop()\n"
+             "asyncio.run(listen())\n"
+             "swiss_round(['a', 'b', 'c'], [])\n"
+             "from minefield.frontdoor import web_door\n"
+             "after = sorted(set(sys.modules) & set(json.loads(sys.argv[1])))\n"
+             "print(json.dumps([before, after]))\n")
+    done = subprocess.run([sys.executable, "-c", probe, json.dumps(ON_DEMAND)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    before, after = json.loads(done.stdout)
+    assert before == []
+    assert after == sorted(ON_DEMAND)  # the probe sees them once they are used

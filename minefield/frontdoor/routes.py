@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -36,7 +37,6 @@ from minefield.frontdoor.commands import HELP, Action, FrontCommand
 from minefield.frontdoor.moderation_commands import AdminRoute
 from minefield.frontdoor.programs import program_ids, programs_named
 from minefield.frontdoor.tournament_commands import list_text, listing_json, show_text
-from minefield.frontdoor.web_door import web_answer
 from minefield.frontdoor.wire_link import wire_route
 from minefield.rules.seats import Seat
 from minefield.server.identity import Identity
@@ -45,6 +45,7 @@ from minefield.server.tournaments import Tournaments
 
 if TYPE_CHECKING:
     from minefield.frontdoor.ssh_session import DoorSession
+    from minefield.frontdoor.web_door import WebDoor
 
 log = logging.getLogger("minefield.frontdoor")
 
@@ -293,6 +294,22 @@ async def _club_source(session: DoorSession, game: str) -> tuple[Path, Seat]:
 async def stats(session: DoorSession, command: FrontCommand) -> str:
     """``stats [NAME] [--json]``: a player's profile."""
     return await _club(session, lambda club, me: club.stats(me, command.name, command.json))
+
+
+def web_answer(web: WebDoor | None, account: Account | None, sign_out_all: bool) -> str:
+    """What ``ssh HOST web`` (``--sign-out-all``) answers for ``account``; CommandRefused
+    when the server has no browser door."""
+    if web is None:
+        raise CommandRefused("this server has no browser door (ssh-server --web ADDR:PORT)", 1)
+    assert account is not None
+    if sign_out_all:
+        count = web.sign_out_all(account)
+        return (f"Signed out of every browser ({count} session{'s' if count != 1 else ''} "
+                "ended); links not yet used no longer work.")
+    url, expires = web.link(account)
+    when = time.strftime("%H:%M UTC", time.gmtime(expires))
+    return (f"Open this link in your browser to play as {account.name} (it serves once, "
+            f"until {when}; never share it):\n{url}")
 
 
 async def web_link(session: DoorSession, command: FrontCommand) -> str:

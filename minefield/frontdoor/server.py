@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import asyncssh
 
@@ -53,13 +53,15 @@ from minefield.frontdoor.review_pages import ReviewPages
 from minefield.frontdoor.spawner import Child, Spawner, SpawnError
 from minefield.frontdoor.ssh_connection import DoorConnection
 from minefield.frontdoor.ssh_session import DoorSession
-from minefield.frontdoor.web_door import WebDoor
 from minefield.paths import player_home, player_roots
 from minefield.protocol.address import WEB_ENV
 from minefield.server.config import SOCKET_ENV, ServerConfig
 from minefield.server.identity import user_name
 from minefield.server.kept_games import KeptGames
 from minefield.server.moderation_store import ModerationStore
+
+if TYPE_CHECKING:
+    from minefield.frontdoor.web_door import WebDoor
 
 log = logging.getLogger("minefield.frontdoor")
 _T = TypeVar("_T")
@@ -179,12 +181,13 @@ class FrontDoor:
                                     self.shared_account)
         self.kept = KeptGames(config.accounts_path, self._games_dir())
         self._rating_task = asyncio.create_task(self._rate_forever())
-        log.info("listening on %s:%d (the game server: %s)", config.host, config.port,
-                 "in this process" if self.daemon is not None else self.socket)
         if config.web is not None:
             await self._start_web(*config.web)
         if config.metrics is not None:
             await self._start_metrics(*config.metrics)
+        # Said once everything asked for is up: an operator (and a test) may connect then.
+        log.info("listening on %s:%d (the game server: %s)", config.host, config.port,
+                 "in this process" if self.daemon is not None else self.socket)
 
     async def _start_metrics(self, host: str, port: int) -> None:
         """The metrics' listener (FrontDoorError, everything stopped, if it cannot listen)."""
@@ -198,6 +201,9 @@ class FrontDoor:
 
     async def _start_web(self, host: str, port: int) -> None:
         """The browser door (FrontDoorError, everything stopped, if it cannot listen)."""
+        # The browser door (aiohttp, webauthn) is loaded only when asked for (--web).
+        from minefield.frontdoor.web_door import WebDoor
+
         public = PublicUrl.parse(self.config.public_url or f"http://{host}:{port}")
         self.web = WebDoor(self, host, port, public, self.config.accounts_path)
         try:

@@ -441,22 +441,4 @@ class WebDoor:
         return websocket
 
 
-def web_answer(web: WebDoor | None, account: Account | None, sign_out_all: bool) -> str:
-    """What ``ssh HOST web`` (``--sign-out-all``) answers for ``account``; CommandRefused
-    when the server has no browser door."""
-    from minefield.frontdoor.routes import CommandRefused
-
-    if web is None:
-        raise CommandRefused("this server has no browser door (ssh-server --web ADDR:PORT)", 1)
-    assert account is not None
-    if sign_out_all:
-        count = web.sign_out_all(account)
-        return (f"Signed out of every browser ({count} session{'s' if count != 1 else ''} "
-                "ended); links not yet used no longer work.")
-    url, expires = web.link(account)
-    when = time.strftime("%H:%M UTC", time.gmtime(expires))
-    return (f"Open this link in your browser to play as {account.name} (it serves once, "
-            f"until {when}; never share it):\n{url}")
-
-
-__all__ = ["WebDoor", "web_answer"]
+__all__ = ["WebDoor"]

@@ -17,8 +17,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import networkx as nx
-
 #: Who won a game; ``"none"``: both players lost (both absent, a double forfeit, R37).
 Result = Literal["east", "west", "draw", "none"]
 Format = Literal["round-robin", "swiss"]
@@ -188,6 +186,10 @@ class _SwissGraph:
     def best(self, everyone: bool) -> set[tuple[object, object]]:
         """The best matching over the near pairs that have not met, or (``everyone``) over
         all pairs, those that have met heavily weighted against."""
+        # networkx is loaded at the first pairing, not with every game server (a tenth of a
+        # second of each start).
+        import networkx as nx
+
         graph = nx.Graph()
         for i, a in enumerate(self.players):
             for b in self.players[i + 1:]:
