@@ -14,7 +14,7 @@ games and their differences are measured game by game:
   (the fit against ``strong`` on 17 features: ``bench_danger.BEFORE``), the same hand
   search and plan; what the suit reading changes in the bot's defence.
 * ``strong-levelfit``, ``strong-person``, ``strong-normalfit``: ``strong`` discarding by the
-  shipped estimate against ``strong`` (the bot before its own read of issue 28), against a
+  shipped estimate against ``strong`` (the bot before its own mixed read), against a
   ``person`` (the mean of the ``normal`` and ``strong`` fits' chances) or against ``normal``
   (what knowing the opponent's level would give), the same hand search and plan.
 * ``strong-savesafe``: ``strong`` keeping its certainly safe tiles (genbutsu, passed) for later

@@ -60,8 +60,9 @@ MAX_ROWS = 250_000  # the most rows one fit uses (evenly spaced): pure Python is
 #: The strong bot's own read (``bot_danger``): one danger mapping fitted on the training rows of
 #: these levels' games together, each row counted this many times (the ``normal`` games have
 #: about half the rows of the ``strong`` ones, whose both seats are recorded). The bot cannot
-#: know whom it plays; against ``normal`` this read deals in less than the ``strong`` fit
-#: (benchmarks/README.md, issue 28) and against ``strong`` as little.
+#: know whom it plays; with this read it deals in a little less against ``normal`` and a little
+#: more against ``strong`` than with the ``strong`` fit (benchmarks/README.md; within the
+#: intervals both ways).
 BOT_ROWS = {"normal": 2, "strong": 1}
 
 
