@@ -217,14 +217,22 @@ class KeptGames:
             raise RecordError(f"{game}: its record cannot be read") from None
 
     def _read(self, game: str) -> KeptGame | None:
-        path = self.record_path(game)
-        if path is None:
-            return None
-        try:
-            record = read_record(path)
-        except RecordError:
-            return None
-        return kept_from_record(game, record)
+        # The room moves a finished series' records to finished/ in a thread of its own, as
+        # the game is kept: a record found in one folder may be gone from it when read. It is
+        # looked for again (it is in the other folder then); a record that is there and does
+        # not read is no kept game.
+        for _ in range(3):
+            path = self.record_path(game)
+            if path is None:
+                return None
+            try:
+                record = read_record(path)
+            except RecordError:
+                if path.exists():
+                    return None
+                continue
+            return kept_from_record(game, record)
+        return None
 
     def keep(self, game: str) -> KeptGame | None:
         """Add (or bring up to date) ``game`` from its record, as it has just ended; its

@@ -181,6 +181,32 @@ def test_a_game_kept_twice_is_one_entry(tmp_path: Path) -> None:
     assert kept.keep("nothing") is None and kept.keep("../g1") is None
 
 
+def test_a_record_moved_to_finished_while_it_is_kept_is_kept(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """The room moves a finished series' records to ``finished/`` in a thread of its own while
+    the daemon keeps the game in another: a record found among the games going on and gone
+    when read is looked for again, never left out of the index until the next restart (a
+    tournament's game was once missing from it)."""
+    games = tmp_path / "games"
+    going_on = write_record(games, "g7", 7, "ann@c", "bob@c", "quick", finished=False)
+    kept = KeptGames(tmp_path / "club.sqlite", games)
+    moved: list[Path] = []
+
+    def read_after_the_move(path: Path | str) -> Any:
+        if not moved:  # the room's move lands between finding the record and reading it
+            (games / "finished").mkdir(exist_ok=True)
+            moved.append(going_on.rename(games / "finished" / going_on.name))
+        return read_record(path)
+
+    monkeypatch.setattr("minefield.server.kept_games.read_record", read_after_the_move)
+    entry = kept.keep("g7")
+    assert moved and entry is not None and kept.find("g7") == entry
+    assert (entry.game, entry.east, entry.west) == ("g7", "ann@c", "bob@c")
+    broken = games / "finished" / "g8.jsonl"
+    broken.write_text("not a record\n")
+    assert kept.keep("g8") is None and kept.find("g8") is None  # there, and unreadable
+
+
 def test_a_profile_counts_wins_losses_and_deal_ins_by_hand() -> None:
     """R11: every win is a ron on the other's discard, so a loss is a deal-in."""
     def game(n: int, east: str, result: Outcome, points: int, furiten: bool = False) -> KeptGame:
