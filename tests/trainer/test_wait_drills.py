@@ -6,6 +6,7 @@ its own pattern, rebuilt from its id; no answer raises anything but a one-line D
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -39,17 +40,24 @@ EAST_HAND, WEST_HAND = "123m456m789m2345p", "123s456s78s555z11z"
 WEST_THROWS = ("1m", "9m", "1p", "9p", "2m", "8m", "3p", "7p")
 
 
-def obvious() -> Game:
-    """West's souzu wait made obvious by eight discards of the other suits; East throws 6s
-    at discard 17 and West wins (R13)."""
-    game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="6s",
-                           west_pool="".join(WEST_THROWS), dora="2z")
-    for index, tile in enumerate(["4z"] * 4 + ["6z"] * 4 + ["6s"]):
+def played_to_ron(west_hand: str, west_throws: Sequence[str], east_throws: Sequence[str],
+                   ron_tile: str) -> Game:
+    """East (EAST_HAND) throws ``east_throws`` and then ``ron_tile``, West (``west_hand``)
+    ``west_throws`` in turn, until the game ends (West's ron on ``ron_tile``, R13)."""
+    game = game_with_hands(EAST_HAND, west_hand, east_pool=ron_tile,
+                           west_pool="".join(west_throws), dora="2z")
+    for index, tile in enumerate([*east_throws, ron_tile]):
         game.apply(Seat.EAST, Discard(tile=tile))
         if game.phase == "ended":
             break
-        game.apply(Seat.WEST, Discard(tile=WEST_THROWS[index]))
+        game.apply(Seat.WEST, Discard(tile=west_throws[index]))
     return game
+
+
+def obvious() -> Game:
+    """West's souzu wait made obvious by eight discards of the other suits; East throws 6s
+    at discard 17 and West wins (R13)."""
+    return played_to_ron(WEST_HAND, WEST_THROWS, ["4z"] * 4 + ["6z"] * 4, "6s")
 
 
 def test_an_obvious_wait_is_found_and_priced_in_expected_points() -> None:
@@ -109,13 +117,7 @@ def test_a_suji_discard_hid_the_wait_and_the_explanation_says_so() -> None:
     suji (no ryanmen 34s), so taking the 2s out of their view raises the wait's excess: it hid
     the wait, and an answer naming it is wrong and told so."""
     throws = ("1m", "9m", "2s", "1p", "9p", "2m", "8m", "3p")
-    game = game_with_hands(EAST_HAND, "123s456s67s555z11z", east_pool="5s",
-                           west_pool="".join(throws), dora="2z")
-    for index, tile in enumerate(["4z"] * 4 + ["6z"] * 4 + ["5s"]):
-        game.apply(Seat.EAST, Discard(tile=tile))
-        if game.phase == "ended":
-            break
-        game.apply(Seat.WEST, Discard(tile=throws[index]))
+    game = played_to_ron("123s456s67s555z11z", throws, ["4z"] * 4 + ["6z"] * 4, "5s")
     review = review_of_game(game, Seat.WEST)
     assert review.waits == ("5s", "8s")
     costs = {c.number: c for c in wait_costs(review, "person")}
@@ -139,13 +141,7 @@ def test_a_wait_no_discard_gave_away_is_no_drill() -> None:
     own tiles leave souzu unseen, R26), but no discard did more than another, so there is no
     discard to name and no position is made."""
     throws = ("7z",) * 4
-    game = game_with_hands(EAST_HAND, WEST_HAND, east_pool="6s", west_pool="".join(throws),
-                           dora="2z")
-    for index, tile in enumerate(["4z"] * 4 + ["6s"]):
-        game.apply(Seat.EAST, Discard(tile=tile))
-        if game.phase == "ended":
-            break
-        game.apply(Seat.WEST, Discard(tile=throws[index]))
+    game = played_to_ron(WEST_HAND, throws, ["4z"] * 4, "6s")
     review = review_of_game(game, Seat.WEST)
     costs = wait_costs(review, "person")
     assert len(costs) == 5 and all(c.cost > 0 for c in costs)
