@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from minefield.bots.base import bot_level
 from minefield.files import UnusableFileError, read_bounded
@@ -60,6 +60,7 @@ CREATE INDEX IF NOT EXISTS kept_by_west ON kept_games (west_folded, ended);
 """
 _COLUMNS = ("game", "ended", "rules", "east", "west", "result", "points", "rated", "kind",
             "tournament", "bot", "east_furiten", "west_furiten")
+_T = TypeVar("_T")
 #: The most games one ``games`` answer lists.
 MAX_LIMIT = 10_000
 
@@ -208,30 +209,37 @@ class KeptGames:
     def read_text(self, game: str) -> str:
         """The text of ``game``'s record (JSON lines); :class:`RecordError` when it cannot
         be read."""
-        path = self.record_path(game)
-        if path is None:
-            raise RecordError(f"{game}: no record")
         try:
-            return read_bounded(path, MAX_RECORD_BYTES).decode("utf-8")
+            data = self._read_found(game, lambda path: read_bounded(path, MAX_RECORD_BYTES))
+            text = None if data is None else data.decode("utf-8")
         except (OSError, UnicodeDecodeError, UnusableFileError):
             raise RecordError(f"{game}: its record cannot be read") from None
+        if text is None:
+            raise RecordError(f"{game}: no record")
+        return text
 
     def _read(self, game: str) -> KeptGame | None:
-        # The room moves a finished series' records to finished/ in a thread of its own, as
-        # the game is kept: a record found in one folder may be gone from it when read. It is
-        # looked for again (it is in the other folder then); a record that is there and does
-        # not read is no kept game.
+        try:
+            record = self._read_found(game, read_record)
+        except RecordError:  # there, and not a readable record: no kept game
+            return None
+        return None if record is None else kept_from_record(game, record)
+
+    def _read_found(self, game: str, read: Callable[[Path], _T]) -> _T | None:
+        """``read`` of ``game``'s record, None when there is none. The room moves a finished
+        series' records to finished/ in a thread of its own, as the game is kept or its record
+        asked for: a record found in one folder may be gone from it when read, and is looked
+        for again (it is in the other folder then). What ``read`` raises for a record that is
+        there is raised."""
         for _ in range(3):
             path = self.record_path(game)
             if path is None:
                 return None
             try:
-                record = read_record(path)
-            except RecordError:
+                return read(path)
+            except (OSError, RecordError):
                 if path.exists():
-                    return None
-                continue
-            return kept_from_record(game, record)
+                    raise
         return None
 
     def keep(self, game: str) -> KeptGame | None:

@@ -8,8 +8,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from minefield.files import read_bounded
 from minefield.records.header import TableHeader
-from minefield.records.reader import read_record
+from minefield.records.reader import RecordError, read_record
 from minefield.rules.game import Seat
 from minefield.server import rating
 from minefield.server.daemon import Daemon
@@ -205,6 +208,28 @@ def test_a_record_moved_to_finished_while_it_is_kept_is_kept(
     broken = games / "finished" / "g8.jsonl"
     broken.write_text("not a record\n")
     assert kept.keep("g8") is None and kept.find("g8") is None  # there, and unreadable
+
+
+def test_a_record_moved_to_finished_while_it_is_asked_for_is_read(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """``record GAME`` as the series ends: the same move between finding the record and
+    reading it gives the record's text, not "cannot be read"."""
+    games = tmp_path / "games"
+    going_on = write_record(games, "g7", 7, "ann@c", "bob@c", "quick", finished=False)
+    text = going_on.read_text()
+    kept = KeptGames(tmp_path / "club.sqlite", games)
+    moved: list[Path] = []
+
+    def read_after_the_move(path: Path, limit: int) -> bytes:
+        if not moved:
+            (games / "finished").mkdir(exist_ok=True)
+            moved.append(going_on.rename(games / "finished" / going_on.name))
+        return read_bounded(path, limit)
+
+    monkeypatch.setattr("minefield.server.kept_games.read_bounded", read_after_the_move)
+    assert kept.read_text("g7") == text and moved
+    with pytest.raises(RecordError, match="g9: no record"):
+        kept.read_text("g9")
 
 
 def test_a_profile_counts_wins_losses_and_deal_ins_by_hand() -> None:
