@@ -150,7 +150,7 @@ def lobby_loop(socket: Path | None, player: str | None,
     from minefield.server.identity import user_name
     from minefield.session.lobby_link import LobbyEvent, LobbyLink
     from minefield.tui.lobby_app import LobbyApp
-    from minefield.tui.textual_private import forget_gone_widgets
+    from minefield.tui.textual_private import forget_gone_widgets, wait_for_input_threads
 
     links: list[LobbyLink] = []
 
@@ -174,6 +174,7 @@ def lobby_loop(socket: Path | None, player: str | None,
     while True:
         app = LobbyApp(states, send, me)
         app.run()
+        wait_for_input_threads()
         forget_gone_widgets(app)
         give_back_memory()
         if app.return_code:

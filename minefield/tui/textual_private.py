@@ -151,6 +151,28 @@ def add_parsed_css(stylesheet: Stylesheet, parsed: ParsedCss) -> None:
 
 
 
+#: The name Textual gives the thread that reads an app's input.
+INPUT_THREAD = "textual-input"
+
+
+def wait_for_input_threads(timeout: float = 2.0) -> None:
+    """Wait (at most ``timeout`` seconds) for the input threads of apps that have ended.
+
+    Textual's Linux driver joins its input thread when its app stops; its web driver (the
+    browser door's) only tells it to stop, and the thread ends at its next look, up to a
+    tenth of a second later, still reading the same input meanwhile. The next app of the
+    process (the game after the lobby) must not start while it may take that app's first
+    key, and a fork (:func:`minefield.cli.lobby.in_a_child`) is made only with no such
+    thread left."""
+    import threading
+    import time
+
+    deadline = time.monotonic() + timeout
+    for thread in threading.enumerate():
+        if thread.name == INPUT_THREAD and thread is not threading.current_thread():
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+
 def forget_gone_widgets(app: App[Any]) -> None:
     """Let widgets that are gone, and what they rendered, be freed (a session grew
     8-20 MB a game). Two things of Textual keep them:

@@ -286,3 +286,33 @@ async def test_footer_keys_are_made_in_the_footers_style_and_never_restyled(
         assert "Charlie" in "\n".join(screen_lines(app.screen))
     assert restyled == []
     assert not footer_key_styled(Static("not a key"), True)
+
+
+def test_the_next_app_waits_for_the_input_thread_of_the_last_and_the_game_is_forked() -> None:
+    """The browser door's driver leaves its input thread to end by itself, reading the same
+    input meanwhile: the lobby waits for it before the game, so that the game's first key is
+    the game's and the game runs in a child of its own, as on the SSH doors."""
+    import os
+    import threading
+    import time
+
+    from minefield.cli.lobby import in_a_child
+    from minefield.tui.textual_private import INPUT_THREAD, wait_for_input_threads
+
+    parent = os.getpid()
+
+    def where() -> int:
+        return 7 if os.getpid() != parent else 3  # 7: in a child
+
+    def lingering() -> threading.Thread:
+        thread = threading.Thread(target=time.sleep, args=(0.3,), name=INPUT_THREAD)
+        thread.start()
+        return thread
+
+    thread = lingering()
+    assert in_a_child(where) == 3  # a thread beside it: no fork, the game here
+    thread.join()
+    thread = lingering()
+    wait_for_input_threads()
+    assert not thread.is_alive()
+    assert in_a_child(where) == 7
